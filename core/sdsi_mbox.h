@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Driver core: the On Demand mailbox protocol exactly as the current Linux
+ * driver drives it (reference sections 2.6 and 9), over a small operations
+ * seam.  The same file builds in user space (FUSE driver, tests) and in a
+ * kernel module, so it uses only what both offer: fixed-width integers,
+ * memcpy/memset and errno constants.  No locking here: the caller holds the
+ * per-socket lock, as the kernel driver holds its mutex.
+ */
+#ifndef SDSI_MBOX_H
+#define SDSI_MBOX_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#endif
+
+/* Transport seam: MMIO offsets are bytes from the start of the MMIO region. */
+struct sdsi_mbox_ops {
+	uint64_t (*read64)(void *ctx, uint32_t offset);
+	void (*write64)(void *ctx, uint32_t offset, uint64_t value);
+	void (*sleep_us)(void *ctx, uint32_t us);
+	uint64_t (*now_us)(void *ctx);		/* monotonic */
+	/* Optional: diagnostics the kernel would print with dev_warn(). */
+	void (*warn)(void *ctx, const char *msg);
+};
+
+/* Which generation of the Linux driver to behave like (section 9.1). */
+enum sdsi_mbox_flavor {
+	SDSI_MBOX_CURRENT = 0,	/* 6.2+: MSG_SIZE on writes, IB lock checked */
+	SDSI_MBOX_EARLY = 1,	/* 5.18-6.1: MSG_SIZE left 0, no IB lock check */
+};
+
+struct sdsi_mbox_params {
+	uint32_t poll_us;		/* 100 */
+	uint32_t acquire_timeout_us;	/* 1000 */
+	uint32_t acquire_retries;	/* 5 */
+	uint32_t acquire_retry_delay_ms;/* 500 */
+	uint32_t rdy_timeout_us;	/* 500000 */
+	enum sdsi_mbox_flavor flavor;
+};
+
+struct sdsi_mbox {
+	const struct sdsi_mbox_ops *ops;
+	void *ctx;
+	struct sdsi_mbox_params params;
+	uint32_t guid;
+	uint32_t control_off;	/* always 0 */
+	uint32_t mbox_off;	/* control size */
+	uint32_t regs_off;	/* mbox_off + 1024 */
+	uint32_t regs_size;	/* 72 (V1) or 80 (V2) */
+};
+
+/* Linux's defaults (section 2.6, "Timing constants"). */
+void sdsi_mbox_default_params(struct sdsi_mbox_params *params);
+
+/*
+ * Bind the protocol to a device.  CURRENT rejects a GUID other than V1/V2
+ * with -ENODEV ("Unrecognized GUID"); EARLY assumes the V1 layout for any GUID.
+ */
+int sdsi_mbox_init(struct sdsi_mbox *mb, uint32_t guid,
+		   const struct sdsi_mbox_ops *ops, void *ctx,
+		   const struct sdsi_mbox_params *params);
+
+/* Control bit 32: provisioning must be refused with -EPERM (CURRENT only). */
+bool sdsi_mbox_iblocked(const struct sdsi_mbox *mb);
+
+/*
+ * Read command (state certificate 0x10, meter certificate 0x14; meter_current
+ * sets control bit 33).  buf must hold SDSI_READ_MSG_MAX bytes.  On success
+ * returns 0 and sets *len to the summed packet sizes.  Errors: -EBUSY,
+ * -ETIMEDOUT, -EIO, -EPROTO (section 9.2).
+ */
+int sdsi_mbox_read(struct sdsi_mbox *mb, uint64_t command, bool meter_current,
+		   void *buf, size_t *len);
+
+/*
+ * Write command (provision AKC 0x04 / CAP 0x08).  -EOVERFLOW when len > 1016
+ * (len 0 sends the command qword alone, as Linux would), then the mailbox
+ * errors of sdsi_mbox_read.  The IB
+ * lock is the caller's check (it is a file-level EPERM in Linux).
+ */
+int sdsi_mbox_write(struct sdsi_mbox *mb, uint64_t command,
+		    const void *payload, size_t len);
+
+/* Copy the register file (regs_size bytes) with 64-bit reads. */
+void sdsi_mbox_read_registers(const struct sdsi_mbox *mb, void *buf);
+
+#endif /* SDSI_MBOX_H */

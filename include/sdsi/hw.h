@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Hardware facts of the Intel On Demand (SDSi) interface: discovery table,
+ * MMIO layouts, control register, mailbox commands, register file fields and
+ * certificate layouts.  Shared by the hardware model, the driver core, the
+ * kernel module and libsdsi, so it is LGPL (usable by all of them) and uses
+ * nothing but integer constants: it compiles in the kernel and in user space.
+ *
+ * Source of every number: ../shared/reference/sdsi-interface.md, sections 2
+ * and 3.  Where Intel publishes nothing, the constant is marked "ours".
+ */
+#ifndef SDSI_HW_H
+#define SDSI_HW_H
+
+/* Discovery table (12 bytes used; access type 3 = LOCAL, type 3). */
+#define SDSI_DISC_ACCESS_LOCAL		3u
+#define SDSI_DISC_TYPE			3u
+#define SDSI_DISC_ACCESS_MASK		0xfu		/* dword 0, bits 3:0 */
+#define SDSI_DISC_TYPE_SHIFT		4		/* dword 0, bits 11:4 */
+#define SDSI_DISC_TYPE_MASK		0xffu
+#define SDSI_DISC_SIZE_SHIFT		12		/* dword 0, bits 27:12 (dwords) */
+#define SDSI_DISC_SIZE_MASK		0xffffu
+#define SDSI_DISC_TBIR_MASK		0x7u		/* dword 2, bits 2:0 */
+#define SDSI_DISC_BYTES			16u		/* resource size Linux maps */
+
+/* GUIDs naming the MMIO layout. */
+#define SDSI_GUID_V1			0x006DD191u
+#define SDSI_GUID_V2			0xF210D9EFu
+#define SDSI_CTRL_SIZE_V1		8u
+#define SDSI_CTRL_SIZE_V2		16u
+#define SDSI_REGS_SIZE_V1		72u
+#define SDSI_REGS_SIZE_V2		80u
+
+/* Mailbox. */
+#define SDSI_MBOX_SIZE			1024u
+#define SDSI_MBOX_MAX_PACKETS		4u
+#define SDSI_READ_MSG_MAX		(SDSI_MBOX_SIZE * SDSI_MBOX_MAX_PACKETS)
+#define SDSI_CMD_SIZE			8u
+#define SDSI_WRITE_PAYLOAD_MAX		(SDSI_MBOX_SIZE - SDSI_CMD_SIZE) /* 1016 */
+
+/* Commands (a whole qword, the last of the packet). */
+#define SDSI_CMD_PROVISION_AKC		0x0004ull
+#define SDSI_CMD_PROVISION_CAP		0x0008ull
+#define SDSI_CMD_READ_STATE		0x0010ull
+#define SDSI_CMD_READ_METER		0x0014ull
+
+/* Control register, qword 0. */
+#define SDSI_CTRL_RUN_BUSY		(1ull << 0)
+#define SDSI_CTRL_READ_WRITE		(1ull << 1)	/* 1 = write */
+#define SDSI_CTRL_SOM			(1ull << 2)
+#define SDSI_CTRL_EOM			(1ull << 3)
+#define SDSI_CTRL_OWNER_SHIFT		4
+#define SDSI_CTRL_OWNER_MASK		(3ull << SDSI_CTRL_OWNER_SHIFT)
+#define SDSI_CTRL_CPL			(1ull << 6)
+#define SDSI_CTRL_RDY			(1ull << 7)
+#define SDSI_CTRL_STATUS_SHIFT		8
+#define SDSI_CTRL_STATUS_MASK		(0xffull << SDSI_CTRL_STATUS_SHIFT)
+#define SDSI_CTRL_PACKET_SIZE_SHIFT	16
+#define SDSI_CTRL_PACKET_SIZE_MASK	(0xffffull << SDSI_CTRL_PACKET_SIZE_SHIFT)
+#define SDSI_CTRL_IBLOCK		(1ull << 32)
+#define SDSI_CTRL_METER_CURRENT		(1ull << 33)	/* undocumented; Linux uses it */
+#define SDSI_CTRL_MSG_SIZE_SHIFT	48
+#define SDSI_CTRL_MSG_SIZE_MASK		(0xffffull << SDSI_CTRL_MSG_SIZE_SHIFT)
+/* Control register, qword 1 (V2 only): bits 15:0 metering update period. */
+#define SDSI_CTRL1_METER_PERIOD_MASK	0xffffull
+
+#define SDSI_OWNER_NONE			0u
+#define SDSI_OWNER_INBAND		1u
+#define SDSI_OWNER_OUT_OF_BAND		2u
+
+#define SDSI_STATUS_SUCCESS		0x40u
+#define SDSI_STATUS_TIMEOUT		0x80u
+#define SDSI_STATUS_FAILURE		0x90u
+
+/* Register file (the sysfs "registers" file; offsets from the PPIN). */
+#define SDSI_REG_PPIN			0x00u
+#define SDSI_REG_AUTH_ERR		0x08u
+#define SDSI_REG_FEATURES		0x10u
+#define SDSI_REG_KEY_PROV		0x18u
+#define SDSI_REG_FAIL_COUNT		0x20u
+#define SDSI_REG_AVAILABILITY		0x28u
+#define SDSI_REG_NVRAM_LIMITS		0x30u
+#define SDSI_REG_CAPID1			0x38u
+#define SDSI_REG_SOCKET_ID		0x40u	/* V1, and V2 per the corrected layout */
+#define SDSI_REG_SOCKET_ID_V2_TOOL	0x48u	/* where the upstream tool reads V2 */
+#define SDSI_SOCKET_ID_MASK		0xfull
+
+#define SDSI_AUTH_ERR_CONTENT		(1ull << 3)
+#define SDSI_AUTH_ERR_METERING		(1ull << 5)
+
+#define SDSI_FEATURE_ON_DEMAND		(1ull << 3)
+#define SDSI_FEATURE_ATTESTATION	(1ull << 12)
+#define SDSI_FEATURE_METERING		(1ull << 26)
+#define SDSI_FEATURES_SETTABLE		(SDSI_FEATURE_ON_DEMAND | \
+					 SDSI_FEATURE_ATTESTATION | \
+					 SDSI_FEATURE_METERING)
+
+#define SDSI_KEY_PROVISIONED		(1ull << 1)
+
+/* PROVISIONING_AUTH_FAILURE_COUNT: four 3-bit fields. */
+#define SDSI_FAIL_AKC_COUNT_SHIFT	0
+#define SDSI_FAIL_AKC_THRESH_SHIFT	3
+#define SDSI_FAIL_CAP_COUNT_SHIFT	6
+#define SDSI_FAIL_CAP_THRESH_SHIFT	9
+#define SDSI_FIELD3_MASK		0x7ull
+
+/* PROVISIONING_AVAILABILITY. */
+#define SDSI_AVAIL_UPDATES_SHIFT	48
+#define SDSI_AVAIL_THRESH_SHIFT		51
+
+/* NVRAM_UPDATE_LIMITS. */
+#define SDSI_NVRAM_50_PCT		(1ull << 12)
+#define SDSI_NVRAM_75_PCT		(1ull << 13)
+#define SDSI_NVRAM_90_PCT		(1ull << 14)
+
+/* State certificate (section 3.1). */
+#define SDSI_STATE_CONTENT_EMPTY	0x0u	/* ours: nothing provisioned yet */
+#define SDSI_STATE_CONTENT_KEY		0xDu
+#define SDSI_STATE_CONTENT_KEY_BLOBS	0xEu
+#define SDSI_STATE_HEADER_SIZE		24u	/* six u32 */
+#define SDSI_STATE_KEY_INFO_SIZE	52u	/* u32 rev id + 48-byte image */
+#define SDSI_STATE_KEY_IMAGE_SIZE	48u
+#define SDSI_STATE_KEY_SIZE_DWORDS	12u	/* ours: the 48-byte image */
+#define SDSI_BLOB_VALID			(1u << 31)
+#define SDSI_BLOB_SIZE_MASK		0x7fffffffu	/* dwords */
+#define SDSI_BLOB_HEADER_SIZE		36u
+#define SDSI_BUNDLE_SIZE		32u
+#define SDSI_BLOB_TYPE_ONE_TIME		1u
+#define SDSI_BLOB_TYPE_METERED		2u
+
+/* Meter certificate (section 3.2). */
+#define SDSI_METER_HEADER_SIZE		40u
+#define SDSI_METER_PAIR_SIZE		8u
+#define SDSI_METER_MAX_PAIRS		507u
+#define SDSI_METER_UNIT_MS_DEFAULT	1000u
+
+/*
+ * Four-character codes: the little-endian u32 equals c0<<24|c1<<16|c2<<8|c3,
+ * so "MTDB" is stored as the bytes 42 44 54 4D.
+ */
+#define SDSI_FOURCC(a, b, c, d) \
+	(((unsigned int)(unsigned char)(a) << 24) | \
+	 ((unsigned int)(unsigned char)(b) << 16) | \
+	 ((unsigned int)(unsigned char)(c) << 8) | \
+	 ((unsigned int)(unsigned char)(d)))
+#define SDSI_METER_SIGNATURE		SDSI_FOURCC('M', 'T', 'D', 'B')
+#define SDSI_METER_MMRC			SDSI_FOURCC('M', 'M', 'R', 'C')
+
+#endif /* SDSI_HW_H */

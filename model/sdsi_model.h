@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The hardware model: one On Demand socket as the silicon presents it.
+ *
+ * Everything the driver sees goes through sdsi_model_read64() and
+ * sdsi_model_write64() at byte offsets of the MMIO region, with the trap
+ * semantics of the real mailbox (section 2 of the reference).  The model has
+ * no threads: time-dependent behaviour (latency before RDY, ownership delay,
+ * metering) is evaluated against the clock at each access.  Every entry point
+ * takes the model's own lock, so a FUSE thread and a control-socket thread may
+ * call it at once.
+ */
+#ifndef SDSI_MODEL_H
+#define SDSI_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct sdsi_model;
+
+/* Returns monotonic nanoseconds; NULL in the config means CLOCK_MONOTONIC. */
+typedef uint64_t (*sdsi_model_clock_fn)(void *ctx);
+
+struct sdsi_model_config {
+	uint32_t guid;			/* SDSI_GUID_V1 or SDSI_GUID_V2 */
+	unsigned int socket_index;	/* N of intel_vsec.sdsi.N; names the NVRAM file */
+	uint8_t socket_id;		/* bits 3:0 of the Socket ID register */
+	uint64_t ppin;			/* 0: taken from NVRAM, or generated and stored */
+	uint64_t features;		/* ENABLED_FEATURES; only bits 3, 12, 26 kept */
+	bool iblock;			/* control bit 32: BIOS in-band lock */
+	uint8_t akc_fail_threshold;	/* 3-bit; 0 selects the default */
+	uint8_t cap_fail_threshold;	/* 3-bit; 0 selects the default */
+	uint8_t updates_threshold;	/* 3-bit; 0 selects the default */
+	uint64_t capid1;		/* PCU_CR3_CAPID1_CFG value */
+	const char *state_dir;		/* NVRAM directory; NULL: volatile NVRAM */
+	sdsi_model_clock_fn clock;
+	void *clock_ctx;
+};
+
+/* Documented defaults (docs/model.md). */
+#define SDSI_MODEL_DEFAULT_FEATURES	0x04001008ull	/* OD | attestation | metering */
+#define SDSI_MODEL_DEFAULT_AKC_THRESH	3
+#define SDSI_MODEL_DEFAULT_CAP_THRESH	3
+#define SDSI_MODEL_DEFAULT_UPDATES	4
+
+/* Fault injection (the "fault" commands of sdsi-emu ctl). */
+enum sdsi_fault_kind {
+	SDSI_FAULT_OOB_OWNER,		/* out-of-band agent owns the mailbox: EBUSY */
+	SDSI_FAULT_NO_RDY,		/* command taken, RDY never set: ETIMEDOUT */
+	SDSI_FAULT_STATUS_TIMEOUT,	/* firmware status 0x80: ETIMEDOUT */
+	SDSI_FAULT_STATUS_FAILURE,	/* firmware status 0x90: EIO */
+	SDSI_FAULT_BAD_PACKET_SIZE,	/* read packet over 1024 bytes: EPROTO */
+	SDSI_FAULT_NO_EOM,		/* last packet lacks EOM: EPROTO */
+	SDSI_FAULT_TOO_MANY_PACKETS,	/* message spans 5 packets: EPROTO */
+	SDSI_FAULT_RDY_LATENCY,		/* param = microseconds before RDY */
+	SDSI_FAULT_OWNER_DELAY,		/* param = microseconds before ownership (leaky bucket) */
+	SDSI_FAULT_KIND_COUNT
+};
+
+/*
+ * Arm a fault.  count = number of mailbox transactions it applies to (0 = until
+ * cleared); param is used by the latency kinds.  Returns 0 or -EINVAL.
+ */
+int sdsi_model_fault_set(struct sdsi_model *m, enum sdsi_fault_kind kind,
+			 uint32_t param, unsigned int count);
+void sdsi_model_fault_clear(struct sdsi_model *m, enum sdsi_fault_kind kind);
+void sdsi_model_fault_clear_all(struct sdsi_model *m);
+/* Names used on the command line: "oob-owner", "no-rdy", "status-timeout", ... */
+const char *sdsi_fault_name(enum sdsi_fault_kind kind);
+int sdsi_fault_from_name(const char *name, enum sdsi_fault_kind *kind);
+
+/*
+ * Create a socket.  With a state_dir, loads "socket<N>.nvram" from it, or
+ * creates it; a corrupt, truncated, foreign or newer-version file is refused
+ * (-EINVAL / -EPROTO...) with a message in err naming the file and the reason,
+ * and is never overwritten.
+ */
+int sdsi_model_create(const struct sdsi_model_config *cfg, struct sdsi_model **out,
+		      char *err, size_t errlen);
+void sdsi_model_destroy(struct sdsi_model *m);
+
+/* MMIO trap interface; offsets are 8-byte aligned bytes from the region start. */
+uint64_t sdsi_model_read64(struct sdsi_model *m, uint32_t offset);
+void sdsi_model_write64(struct sdsi_model *m, uint32_t offset, uint64_t value);
+
+/* Size of the MMIO region in bytes (control + 1024 + register file). */
+uint32_t sdsi_model_mmio_size(const struct sdsi_model *m);
+uint32_t sdsi_model_guid(const struct sdsi_model *m);
+
+/*
+ * The discovery table as Linux reads it (three dwords, then one of padding):
+ * access type 3 (LOCAL), type 3, size in dwords, GUID, and an offset such that
+ * the MMIO region starts mmio_gap bytes after the end of the 16-byte table.
+ */
+void sdsi_model_discovery(const struct sdsi_model *m, uint32_t mmio_gap,
+			  uint32_t table[4]);
+
+/*
+ * Cold power cycle: mailbox, failure counts, updates available and auth error
+ * bits reset; NVRAM (key, licences, wear) kept.  Returns 0 or -errno (NVRAM
+ * write failure).
+ */
+int sdsi_model_power_cycle(struct sdsi_model *m);
+
+/* BIOS settings that tests change at run time. */
+void sdsi_model_set_features(struct sdsi_model *m, uint64_t features);
+void sdsi_model_set_iblock(struct sdsi_model *m, bool locked);
+
+#endif /* SDSI_MODEL_H */

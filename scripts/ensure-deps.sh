@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Install the Debian packages the build and the tests need, when missing.
+# As root this runs apt-get; otherwise it names what is missing and fails.
+set -euo pipefail
+
+packages=(
+	gcc make meson ninja-build pkg-config
+	libfuse3-dev fuse3
+	libssl-dev libjson-c-dev
+	libcmocka-dev
+	python3 python3-pytest
+	kmod util-linux
+)
+[ "${1:-}" = "--kernel" ] && packages+=(qemu-system-x86 busybox-static cpio)
+
+missing=()
+for p in "${packages[@]}"; do
+	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	[ "$status" = "install ok installed" ] || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "ensure-deps: missing Debian packages: ${missing[*]}" >&2
+	echo "ensure-deps: run as root, or: sudo apt-get install ${missing[*]}" >&2
+	exit 1
+fi
+echo "ensure-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >&2
+apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
