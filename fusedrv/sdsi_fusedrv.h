@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The user-space driver: serves the sysfs ABI of the Linux intel_sdsi driver
+ * (reference section 9.2) through FUSE, on top of the driver core, for a set
+ * of hardware-model sockets.
+ *
+ * The tree is mounted where /sys/bus/auxiliary would be:
+ *   devices/intel_vsec.sdsi.N/{guid,registers,state_certificate,
+ *        meter_certificate,meter_current,provision_akc,provision_cap}
+ *   devices/intel_vsec.sdsi.N/driver -> ../../drivers/intel_sdsi   (while bound)
+ *   drivers/intel_sdsi/{bind,unbind}
+ */
+#ifndef SDSI_FUSEDRV_H
+#define SDSI_FUSEDRV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "sdsi_mbox.h"
+#include "sdsi_model.h"
+
+enum sdsi_abi {
+	SDSI_ABI_CURRENT = 0,	/* Linux 6.2+ (Debian's 6.12 backports kernel) */
+	SDSI_ABI_EARLY = 1,	/* Linux 5.18-6.1 (Debian 12's stock kernel) */
+};
+
+struct sdsi_fusedrv_config {
+	enum sdsi_abi abi;
+	struct sdsi_model **models;	/* socket N is models[N]; not owned */
+	unsigned int nsockets;
+	/* NULL: Linux's timing for the ABI (sdsi_mbox_default_params). */
+	const struct sdsi_mbox_params *params;
+};
+
+struct sdsi_fusedrv;
+
+/*
+ * Probe every socket, mount the tree at mountpoint (an existing directory)
+ * and serve it from background threads.  Returns 0 or -errno with err filled.
+ */
+int sdsi_fusedrv_mount(const struct sdsi_fusedrv_config *cfg,
+		       const char *mountpoint, struct sdsi_fusedrv **out,
+		       char *err, size_t errlen);
+
+/* Unmount, stop the threads, free.  Safe on NULL. */
+void sdsi_fusedrv_unmount(struct sdsi_fusedrv *drv);
+
+/*
+ * Unbind / bind a socket, as writing its name to drivers/intel_sdsi/unbind
+ * or bind does.  Unbind: the attribute files disappear and handles already
+ * open fail with ENODEV.  Bind probes again (features are sampled at probe).
+ * Return 0, -ENODEV (no such socket, or unbind of an unbound one), -EBUSY
+ * (bind of a bound one).
+ */
+int sdsi_fusedrv_unbind(struct sdsi_fusedrv *drv, unsigned int socket);
+int sdsi_fusedrv_bind(struct sdsi_fusedrv *drv, unsigned int socket);
+
+/*
+ * Run fn(model, arg) on a socket's model with that socket's mailbox lock held,
+ * so that it never interleaves with a transaction in flight (power cycle,
+ * fault injection, BIOS settings).  When reprobe is true the driver samples
+ * the features again afterwards, as a fresh boot would.
+ */
+int sdsi_fusedrv_with_socket(struct sdsi_fusedrv *drv, unsigned int socket,
+			     bool reprobe,
+			     int (*fn)(struct sdsi_model *model, void *arg),
+			     void *arg);
+
+#endif /* SDSI_FUSEDRV_H */
