@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# The README's commands.  Meson does the building; this file only strings
+# the steps together and makes sure the Debian packages are there first.
+
+BUILD      ?= build
+SANBUILD   ?= build-san
+PREFIX     ?= /usr/local
+SAN_FLAGS  := -Db_sanitize=address,undefined -Db_lundef=false \
+              -Dc_args=-fno-sanitize-recover=all
+export ASAN_OPTIONS  ?= detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
+
+.PHONY: all deps build build-san check check-unit check-integration \
+        check-san demo bench install clean
+
+all: build
+
+deps:
+	@scripts/ensure-deps.sh
+
+$(BUILD)/build.ninja:
+	meson setup $(BUILD) --prefix=$(PREFIX)
+
+$(SANBUILD)/build.ninja:
+	meson setup $(SANBUILD) $(SAN_FLAGS)
+
+build: deps $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+build-san: deps $(SANBUILD)/build.ninja
+	ninja -C $(SANBUILD)
+
+# Every test: unit and integration on the plain build, then all of them
+# again under ASan+UBSan.  The last line printed is the sanitised
+# integration summary.
+check: build build-san
+	meson test -C $(BUILD) --print-errorlogs
+	scripts/run-tool-tests.sh $(BUILD)
+	scripts/run-integration.sh $(BUILD)
+	meson test -C $(SANBUILD) --print-errorlogs
+	scripts/run-tool-tests.sh $(SANBUILD)
+	scripts/run-integration.sh $(SANBUILD)
+
+check-unit: build
+	meson test -C $(BUILD) --print-errorlogs
+
+check-integration: build
+	scripts/run-integration.sh $(BUILD)
+
+demo: build
+	scripts/demo.sh $(BUILD)
+
+bench: build
+	bench/run.sh $(BUILD)
+
+install: build
+	meson configure $(BUILD) -Dprefix=$(abspath $(PREFIX))
+	meson install -C $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(SANBUILD)
