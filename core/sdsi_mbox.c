@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The On Demand mailbox protocol, as the Linux intel_sdsi driver performs it
+ * (reference sections 2.4-2.6 and 9.1-9.2).  Every access to the device is a
+ * 64-bit read or write through mb->ops, so the sequence of MMIO accesses seen
+ * by the hardware is the one Linux produces.
+ */
+#include "sdsi_mbox.h"
+
+#include <sdsi/hw.h>
+
+#ifdef __KERNEL__
+#include <linux/errno.h>
+#include <linux/string.h>
+#else
+#include <errno.h>
+#include <string.h>
+#endif
+
+#define MBOX_QWORD		8u
+/* Largest retry delay whose microsecond count fits the sleep_us argument. */
+#define MBOX_MAX_RETRY_DELAY_MS	(0xffffffffu / 1000u)
+
+enum mbox_wait {
+	MBOX_WAIT_INBAND_OWNER,
+	MBOX_WAIT_RDY,
+};
+
+static size_t qword_align(size_t bytes)
+{
+	return (bytes + MBOX_QWORD - 1) & ~(size_t)(MBOX_QWORD - 1);
+}
+
+static uint64_t ctrl_field(uint64_t ctrl, uint64_t mask, unsigned int shift)
+{
+	return (ctrl & mask) >> shift;
+}
+
+static unsigned int ctrl_owner(uint64_t ctrl)
+{
+	return (unsigned int)ctrl_field(ctrl, SDSI_CTRL_OWNER_MASK,
+					SDSI_CTRL_OWNER_SHIFT);
+}
+
+static uint64_t ctrl_read(const struct sdsi_mbox *mb)
+{
+	return mb->ops->read64(mb->ctx, mb->control_off);
+}
+
+static void ctrl_write(const struct sdsi_mbox *mb, uint64_t ctrl)
+{
+	mb->ops->write64(mb->ctx, mb->control_off, ctrl);
+}
+
+static void mbox_write_qword(const struct sdsi_mbox *mb, uint32_t index,
+			     uint64_t value)
+{
+	mb->ops->write64(mb->ctx, mb->mbox_off + index * MBOX_QWORD, value);
+}
+
+/* Copy bytes (a multiple of 8) from an MMIO window, one readq per qword. */
+static void mmio_copy_from(const struct sdsi_mbox *mb, void *dst,
+			   uint32_t offset, size_t bytes)
+{
+	unsigned char *out = dst;
+	uint64_t qword;
+	size_t done;
+
+	for (done = 0; done < bytes; done += MBOX_QWORD) {
+		qword = mb->ops->read64(mb->ctx, offset + (uint32_t)done);
+		memcpy(out + done, &qword, MBOX_QWORD);
+	}
+}
+
+/*
+ * Setting CPL alone hands the mailbox back to firmware; during a multi-packet
+ * read it also tells firmware to present the next packet.
+ */
+static void mbox_release(const struct sdsi_mbox *mb)
+{
+	ctrl_write(mb, SDSI_CTRL_CPL);
+}
+
+static bool ctrl_reached(uint64_t ctrl, enum mbox_wait wait)
+{
+	if (wait == MBOX_WAIT_RDY)
+		return ctrl & SDSI_CTRL_RDY;
+	return ctrl_owner(ctrl) == SDSI_OWNER_INBAND;
+}
+
+/*
+ * Sample the control register every poll_us until the condition holds or
+ * timeout_us has passed.  The register is sampled once more after the
+ * deadline, so that a caller that slept past it still sees a late change.
+ * *ctrl is the last sample in every case: acquire needs the owner it shows.
+ */
+static int ctrl_poll(const struct sdsi_mbox *mb, enum mbox_wait wait,
+		     uint32_t timeout_us, uint64_t *ctrl)
+{
+	uint64_t deadline = mb->ops->now_us(mb->ctx) + timeout_us;
+
+	for (;;) {
+		*ctrl = ctrl_read(mb);
+		if (ctrl_reached(*ctrl, wait))
+			return 0;
+		if (mb->ops->now_us(mb->ctx) > deadline) {
+			*ctrl = ctrl_read(mb);
+			return ctrl_reached(*ctrl, wait) ? 0 : -ETIMEDOUT;
+		}
+		mb->ops->sleep_us(mb->ctx, mb->params.poll_us);
+	}
+}
+
+/*
+ * Ownership is requested by writing the first qword of the message, not by a
+ * control write.  Firmware throttles agents that use the mailbox often (its
+ * "leaky bucket"), so a free mailbox may take up to about 2.1 s to be granted:
+ * while nobody owns it, the request is repeated after a long sleep.  Once
+ * another agent owns it, waiting longer is pointless.
+ */
+static int mbox_acquire(const struct sdsi_mbox *mb, uint64_t first_qword)
+{
+	uint32_t retries = 0;
+	uint64_t ctrl;
+	int ret;
+
+	ctrl = ctrl_read(mb);
+	if (ctrl_owner(ctrl) != SDSI_OWNER_NONE)
+		return -EBUSY;
+
+	for (;;) {
+		mbox_write_qword(mb, 0, first_qword);
+		ret = ctrl_poll(mb, MBOX_WAIT_INBAND_OWNER,
+				mb->params.acquire_timeout_us, &ctrl);
+		if (!ret || ctrl_owner(ctrl) != SDSI_OWNER_NONE)
+			return ret;
+		if (retries++ >= mb->params.acquire_retries)
+			return -ETIMEDOUT;
+		mb->ops->sleep_us(mb->ctx,
+				  mb->params.acquire_retry_delay_ms * 1000u);
+	}
+}
+
+static int status_to_errno(unsigned int status)
+{
+	if (status == SDSI_STATUS_SUCCESS)
+		return 0;
+	if (status == SDSI_STATUS_TIMEOUT)
+		return -ETIMEDOUT;
+	return -EIO;
+}
+
+/*
+ * The part of a transaction after the request, shared by reads and writes:
+ * wait for each packet, check it, copy it to buf (NULL when the caller keeps
+ * no answer) and acknowledge it with CPL, for at most four packets.  Every
+ * packet is presented at the start of the mailbox, and only the last one may
+ * be shorter than the mailbox.  The mailbox is released on every path.
+ */
+static int mbox_transfer(const struct sdsi_mbox *mb, unsigned char *buf,
+			 size_t *len)
+{
+	uint32_t packet = 0, packet_size, msg_size = 0;
+	bool eom = false;
+	size_t total = 0;
+	uint64_t ctrl;
+	int ret;
+
+	do {
+		ret = ctrl_poll(mb, MBOX_WAIT_RDY, mb->params.rdy_timeout_us,
+				&ctrl);
+		if (ret)
+			break;
+
+		eom = ctrl & SDSI_CTRL_EOM;
+		packet_size = (uint32_t)ctrl_field(ctrl,
+						   SDSI_CTRL_PACKET_SIZE_MASK,
+						   SDSI_CTRL_PACKET_SIZE_SHIFT);
+		msg_size = (uint32_t)ctrl_field(ctrl, SDSI_CTRL_MSG_SIZE_MASK,
+						SDSI_CTRL_MSG_SIZE_SHIFT);
+
+		ret = status_to_errno((unsigned int)ctrl_field(ctrl,
+						SDSI_CTRL_STATUS_MASK,
+						SDSI_CTRL_STATUS_SHIFT));
+		if (ret)
+			break;
+
+		/* Nothing to read: a write completed, or the message ended. */
+		if (!packet_size) {
+			mbox_release(mb);
+			break;
+		}
+
+		if ((!eom && packet_size != SDSI_MBOX_SIZE) ||
+		    packet_size > SDSI_MBOX_SIZE) {
+			ret = -EPROTO;
+			break;
+		}
+
+		if (buf)
+			mmio_copy_from(mb, buf + total, mb->mbox_off,
+				       qword_align(packet_size));
+		total += packet_size;
+
+		mbox_release(mb);
+	} while (!eom && ++packet < SDSI_MBOX_MAX_PACKETS);
+
+	if (ret) {
+		mbox_release(mb);
+		return ret;
+	}
+
+	/* Also reached by an empty packet that does not end the message. */
+	if (!eom)
+		return -EPROTO;
+
+	/* Firmware fills MSG_SIZE only for messages of several packets. */
+	if (packet && total != msg_size && mb->ops->warn)
+		mb->ops->warn(mb->ctx,
+			      "read size differs from the firmware message size");
+
+	*len = total;
+	return 0;
+}
+
+/*
+ * Qword index of the write packet: the payload zero-padded to 8 bytes, then
+ * the command.  Built one qword at a time so no 1 KiB packet sits on the
+ * (kernel) stack.
+ */
+static uint64_t write_packet_qword(const unsigned char *payload, size_t len,
+				   uint64_t command, uint32_t index)
+{
+	size_t start = (size_t)index * MBOX_QWORD;
+	uint64_t qword = 0;
+
+	if (start >= qword_align(len))
+		return command;
+	memcpy(&qword, payload + start,
+	       len - start < MBOX_QWORD ? len - start : MBOX_QWORD);
+	return qword;
+}
+
+void sdsi_mbox_default_params(struct sdsi_mbox_params *params)
+{
+	params->poll_us = 100;
+	params->acquire_timeout_us = 1000;
+	params->acquire_retries = 5;
+	params->acquire_retry_delay_ms = 500;
+	params->rdy_timeout_us = 500000;
+	params->flavor = SDSI_MBOX_CURRENT;
+}
+
+int sdsi_mbox_init(struct sdsi_mbox *mb, uint32_t guid,
+		   const struct sdsi_mbox_ops *ops, void *ctx,
+		   const struct sdsi_mbox_params *params)
+{
+	struct sdsi_mbox_params chosen;
+	uint32_t ctrl_size, regs_size;
+
+	if (!mb || !ops || !ops->read64 || !ops->write64 || !ops->sleep_us ||
+	    !ops->now_us)
+		return -EINVAL;
+
+	if (params)
+		chosen = *params;
+	else
+		sdsi_mbox_default_params(&chosen);
+	/* A zero poll period would spin without ever letting time pass. */
+	if (!chosen.poll_us ||
+	    chosen.acquire_retry_delay_ms > MBOX_MAX_RETRY_DELAY_MS)
+		return -EINVAL;
+
+	if (chosen.flavor == SDSI_MBOX_EARLY) {
+		/* The early driver knew one layout and used it for any GUID. */
+		ctrl_size = SDSI_CTRL_SIZE_V1;
+		regs_size = SDSI_REGS_SIZE_V1;
+	} else if (chosen.flavor != SDSI_MBOX_CURRENT) {
+		return -EINVAL;
+	} else if (guid == SDSI_GUID_V1) {
+		ctrl_size = SDSI_CTRL_SIZE_V1;
+		regs_size = SDSI_REGS_SIZE_V1;
+	} else if (guid == SDSI_GUID_V2) {
+		ctrl_size = SDSI_CTRL_SIZE_V2;
+		regs_size = SDSI_REGS_SIZE_V2;
+	} else {
+		return -ENODEV;
+	}
+
+	mb->ops = ops;
+	mb->ctx = ctx;
+	mb->params = chosen;
+	mb->guid = guid;
+	mb->control_off = 0;
+	mb->mbox_off = ctrl_size;
+	mb->regs_off = ctrl_size + SDSI_MBOX_SIZE;
+	mb->regs_size = regs_size;
+	return 0;
+}
+
+bool sdsi_mbox_iblocked(const struct sdsi_mbox *mb)
+{
+	/* The early driver never looked at the lock. */
+	if (mb->params.flavor == SDSI_MBOX_EARLY)
+		return false;
+	return ctrl_read(mb) & SDSI_CTRL_IBLOCK;
+}
+
+int sdsi_mbox_read(struct sdsi_mbox *mb, uint64_t command, bool meter_current,
+		   void *buf, size_t *len)
+{
+	uint64_t ctrl;
+	int ret;
+
+	if (!buf || !len)
+		return -EINVAL;
+	*len = 0;
+
+	ret = mbox_acquire(mb, command);
+	if (ret)
+		return ret;
+
+	ctrl = SDSI_CTRL_EOM | SDSI_CTRL_SOM | SDSI_CTRL_RUN_BUSY |
+	       ((uint64_t)SDSI_CMD_SIZE << SDSI_CTRL_PACKET_SIZE_SHIFT);
+	if (meter_current)
+		ctrl |= SDSI_CTRL_METER_CURRENT;
+	ctrl_write(mb, ctrl);
+
+	return mbox_transfer(mb, buf, len);
+}
+
+int sdsi_mbox_write(struct sdsi_mbox *mb, uint64_t command,
+		    const void *payload, size_t len)
+{
+	uint32_t qwords, index;
+	uint64_t ctrl, size;
+	size_t answered;
+	int ret;
+
+	if (len > SDSI_WRITE_PAYLOAD_MAX)
+		return -EOVERFLOW;
+	if (!payload && len)
+		return -EINVAL;
+
+	qwords = (uint32_t)(qword_align(len) / MBOX_QWORD) + 1;
+	size = (uint64_t)qwords * MBOX_QWORD;
+
+	ret = mbox_acquire(mb, write_packet_qword(payload, len, command, 0));
+	if (ret)
+		return ret;
+
+	for (index = 1; index < qwords; index++)
+		mbox_write_qword(mb, index,
+				 write_packet_qword(payload, len, command,
+						    index));
+
+	ctrl = SDSI_CTRL_EOM | SDSI_CTRL_SOM | SDSI_CTRL_RUN_BUSY |
+	       SDSI_CTRL_READ_WRITE | (size << SDSI_CTRL_PACKET_SIZE_SHIFT);
+	/* Newer firmware wants the message size of every command. */
+	if (mb->params.flavor == SDSI_MBOX_CURRENT)
+		ctrl |= size << SDSI_CTRL_MSG_SIZE_SHIFT;
+	ctrl_write(mb, ctrl);
+
+	ret = mbox_transfer(mb, NULL, &answered);
+	mbox_release(mb);
+	return ret;
+}
+
+void sdsi_mbox_read_registers(const struct sdsi_mbox *mb, void *buf)
+{
+	mmio_copy_from(mb, buf, mb->regs_off, mb->regs_size);
+}
