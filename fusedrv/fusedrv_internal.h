@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Shared between the files of the FUSE driver: the per-socket binding state,
+ * the inode scheme of the tree and the request handlers.
+ *
+ * Locking: each socket has two mutexes.  mbox_lock serialises mailbox
+ * transactions, sdsi_fusedrv_with_socket() and bind/unbind (the ABI allows one
+ * transaction per socket at a time).  state_lock guards the binding state
+ * (bound, features, mb, attr_gen) for readers that must not wait behind a
+ * transaction (lookup, getattr, guid, registers).  Whoever changes the
+ * binding state holds both, mbox_lock first, so holding either one is enough
+ * to read it.
+ */
+#ifndef SDSI_FUSEDRV_INTERNAL_H
+#define SDSI_FUSEDRV_INTERNAL_H
+
+#define FUSE_USE_VERSION 35
+
+#include <fuse_lowlevel.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "sdsi/hw.h"
+#include "sdsi_fusedrv.h"
+
+/* The attribute files of a device directory, in listing order. */
+enum fusedrv_attr {
+	FUSEDRV_ATTR_GUID,
+	FUSEDRV_ATTR_REGISTERS,
+	FUSEDRV_ATTR_STATE_CERT,
+	FUSEDRV_ATTR_METER_CERT,
+	FUSEDRV_ATTR_METER_CURRENT,
+	FUSEDRV_ATTR_PROVISION_AKC,
+	FUSEDRV_ATTR_PROVISION_CAP,
+	FUSEDRV_ATTR_COUNT
+};
+
+struct fusedrv_socket {
+	pthread_mutex_t mbox_lock;
+	pthread_mutex_t state_lock;
+	unsigned int index;
+	struct sdsi_model *model;	/* not owned */
+	struct sdsi_mbox mb;		/* valid while bound */
+	bool bound;
+	uint64_t features;		/* ENABLED_FEATURES sampled at probe */
+	/*
+	 * Bumped whenever an attribute file disappears (unbind, or a reprobe
+	 * that hides it), so that handles opened before fail with ENODEV even
+	 * if the file comes back.
+	 */
+	uint64_t attr_gen[FUSEDRV_ATTR_COUNT];
+};
+
+struct sdsi_fusedrv {
+	enum sdsi_abi abi;
+	struct sdsi_mbox_params params;
+	unsigned int nsockets;
+	struct fusedrv_socket *sockets;
+	struct timespec mount_time;
+
+	struct fuse_session *se;
+	pthread_t *workers;
+	unsigned int nworkers;
+	unsigned int workers_started;
+	int stop_fd;			/* eventfd: tells the workers to leave */
+
+	pthread_mutex_t init_lock;
+	pthread_cond_t init_cond;
+	bool init_done;
+};
+
+/* Node kinds of the tree; see fusedrv_tree.c for the inode numbers. */
+enum fusedrv_node_kind {
+	FUSEDRV_NODE_ROOT,
+	FUSEDRV_NODE_DEVICES,		/* devices/ */
+	FUSEDRV_NODE_DRIVERS,		/* drivers/ */
+	FUSEDRV_NODE_DRIVER_DIR,	/* drivers/intel_sdsi/ */
+	FUSEDRV_NODE_BIND,		/* drivers/intel_sdsi/bind */
+	FUSEDRV_NODE_UNBIND,		/* drivers/intel_sdsi/unbind */
+	FUSEDRV_NODE_DEVICE_DIR,	/* devices/intel_vsec.sdsi.N/ */
+	FUSEDRV_NODE_DEVICE_DRIVER,	/* devices/intel_vsec.sdsi.N/driver */
+	FUSEDRV_NODE_DRIVER_DEVICE,	/* drivers/intel_sdsi/intel_vsec.sdsi.N */
+	FUSEDRV_NODE_ATTR,		/* devices/intel_vsec.sdsi.N/<attr> */
+};
+
+struct fusedrv_node {
+	enum fusedrv_node_kind kind;
+	unsigned int socket;
+	enum fusedrv_attr attr;
+};
+
+/* What an open file remembers; fi->fh points to one. */
+struct fusedrv_handle {
+	struct fusedrv_node node;
+	uint64_t gen;			/* attr_gen at open (attributes only) */
+};
+
+#define FUSEDRV_DEVICE_PREFIX	"intel_vsec.sdsi."
+
+/* Inode scheme and presence (fusedrv_tree.c). */
+fuse_ino_t fusedrv_node_ino(const struct fusedrv_node *node);
+bool fusedrv_node_from_ino(const struct sdsi_fusedrv *drv, fuse_ino_t ino,
+			   struct fusedrv_node *node);
+const char *fusedrv_attr_name(enum fusedrv_attr attr);
+/* Caller holds the socket's state_lock or mbox_lock. */
+bool fusedrv_attr_visible(const struct sdsi_fusedrv *drv,
+			  const struct fusedrv_socket *s, enum fusedrv_attr attr);
+mode_t fusedrv_attr_mode(enum fusedrv_attr attr);
+
+/*
+ * Parse what was written to bind/unbind: "intel_vsec.sdsi.N" with at most one
+ * trailing newline, N in canonical decimal.  Returns 0 and the socket number,
+ * or -ENODEV for anything that cannot name a device.
+ */
+int fusedrv_parse_device_name(const char *buf, size_t len, unsigned int *socket);
+
+/* Request handlers. */
+void fusedrv_op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name);
+void fusedrv_op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
+void fusedrv_op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
+			int to_set, struct fuse_file_info *fi);
+void fusedrv_op_readlink(fuse_req_t req, fuse_ino_t ino);
+void fusedrv_op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+			struct fuse_file_info *fi);
+/* Namespace changes, all refused as sysfs refuses them. */
+void fusedrv_op_create(fuse_req_t req, fuse_ino_t parent, const char *name,
+		       mode_t mode, struct fuse_file_info *fi);
+void fusedrv_op_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
+		      mode_t mode, dev_t rdev);
+void fusedrv_op_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode);
+void fusedrv_op_remove(fuse_req_t req, fuse_ino_t parent, const char *name);
+void fusedrv_op_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
+			const char *name);
+void fusedrv_op_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
+		       fuse_ino_t newparent, const char *newname, unsigned int flags);
+void fusedrv_op_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
+		     const char *newname);
+void fusedrv_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
+void fusedrv_op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
+void fusedrv_op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+		     struct fuse_file_info *fi);
+void fusedrv_op_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
+		      size_t size, off_t off, struct fuse_file_info *fi);
+
+#endif /* SDSI_FUSEDRV_INTERNAL_H */

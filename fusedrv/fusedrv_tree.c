@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The shape of the tree: inode numbers, names, modes, which nodes exist in
+ * the current binding state, and the directory-level requests (lookup,
+ * getattr, setattr, readlink, readdir, and the refusals of sysfs).
+ *
+ * Inode numbers are fixed, so the kernel may keep any of them cached: 1-6 are
+ * the fixed nodes, socket N owns 16 numbers from 16 + 16 * N.  Nothing is
+ * cached by the kernel (all timeouts are 0), so every lookup asks the binding
+ * state again, which is how files vanish on unbind.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fusedrv_internal.h"
+
+#define INO_ROOT		1u
+#define INO_DEVICES		2u
+#define INO_DRIVERS		3u
+#define INO_DRIVER_DIR		4u
+#define INO_BIND		5u
+#define INO_UNBIND		6u
+#define INO_SOCKET_BASE		16u
+#define INO_SOCKET_STRIDE	16u
+#define SLOT_DEVICE_DIR		0u
+#define SLOT_DEVICE_DRIVER	1u
+#define SLOT_DRIVER_DEVICE	2u
+#define SLOT_ATTR0		3u
+
+#define DRIVER_NAME		"intel_sdsi"
+#define SYSFS_BLOCK_SIZE	4096
+
+struct attr_desc {
+	const char *name;
+	mode_t mode;
+	off_t size;		/* st_size, current ABI */
+};
+
+static const struct attr_desc attr_descs[FUSEDRV_ATTR_COUNT] = {
+	[FUSEDRV_ATTR_GUID]		= { "guid", 0444, 4096 },
+	[FUSEDRV_ATTR_REGISTERS]	= { "registers", 0400, SDSI_REGS_SIZE_V2 },
+	[FUSEDRV_ATTR_STATE_CERT]	= { "state_certificate", 0400, SDSI_READ_MSG_MAX },
+	[FUSEDRV_ATTR_METER_CERT]	= { "meter_certificate", 0400, SDSI_READ_MSG_MAX },
+	[FUSEDRV_ATTR_METER_CURRENT]	= { "meter_current", 0400, SDSI_READ_MSG_MAX },
+	[FUSEDRV_ATTR_PROVISION_AKC]	= { "provision_akc", 0200, SDSI_MBOX_SIZE },
+	[FUSEDRV_ATTR_PROVISION_CAP]	= { "provision_cap", 0200, SDSI_MBOX_SIZE },
+};
+
+const char *fusedrv_attr_name(enum fusedrv_attr attr)
+{
+	return attr_descs[attr].name;
+}
+
+mode_t fusedrv_attr_mode(enum fusedrv_attr attr)
+{
+	return attr_descs[attr].mode;
+}
+
+bool fusedrv_attr_visible(const struct sdsi_fusedrv *drv,
+			  const struct fusedrv_socket *s, enum fusedrv_attr attr)
+{
+	if (!s->bound)
+		return false;
+	if (drv->abi == SDSI_ABI_EARLY)
+		return attr != FUSEDRV_ATTR_METER_CERT &&
+		       attr != FUSEDRV_ATTR_METER_CURRENT;
+	switch (attr) {
+	case FUSEDRV_ATTR_GUID:
+	case FUSEDRV_ATTR_REGISTERS:
+		return true;
+	case FUSEDRV_ATTR_METER_CERT:
+	case FUSEDRV_ATTR_METER_CURRENT:
+		if (!(s->features & SDSI_FEATURE_METERING))
+			return false;
+		break;
+	default:
+		break;
+	}
+	return (s->features & SDSI_FEATURE_ON_DEMAND) != 0;
+}
+
+fuse_ino_t fusedrv_node_ino(const struct fusedrv_node *node)
+{
+	fuse_ino_t base = INO_SOCKET_BASE + (fuse_ino_t)node->socket * INO_SOCKET_STRIDE;
+
+	switch (node->kind) {
+	case FUSEDRV_NODE_ROOT:		return INO_ROOT;
+	case FUSEDRV_NODE_DEVICES:	return INO_DEVICES;
+	case FUSEDRV_NODE_DRIVERS:	return INO_DRIVERS;
+	case FUSEDRV_NODE_DRIVER_DIR:	return INO_DRIVER_DIR;
+	case FUSEDRV_NODE_BIND:		return INO_BIND;
+	case FUSEDRV_NODE_UNBIND:	return INO_UNBIND;
+	case FUSEDRV_NODE_DEVICE_DIR:	return base + SLOT_DEVICE_DIR;
+	case FUSEDRV_NODE_DEVICE_DRIVER: return base + SLOT_DEVICE_DRIVER;
+	case FUSEDRV_NODE_DRIVER_DEVICE: return base + SLOT_DRIVER_DEVICE;
+	case FUSEDRV_NODE_ATTR:		return base + SLOT_ATTR0 + node->attr;
+	}
+	return 0;
+}
+
+bool fusedrv_node_from_ino(const struct sdsi_fusedrv *drv, fuse_ino_t ino,
+			   struct fusedrv_node *node)
+{
+	static const enum fusedrv_node_kind fixed[] = {
+		[INO_ROOT] = FUSEDRV_NODE_ROOT,
+		[INO_DEVICES] = FUSEDRV_NODE_DEVICES,
+		[INO_DRIVERS] = FUSEDRV_NODE_DRIVERS,
+		[INO_DRIVER_DIR] = FUSEDRV_NODE_DRIVER_DIR,
+		[INO_BIND] = FUSEDRV_NODE_BIND,
+		[INO_UNBIND] = FUSEDRV_NODE_UNBIND,
+	};
+	fuse_ino_t slot;
+
+	memset(node, 0, sizeof(*node));
+	if (ino >= INO_ROOT && ino <= INO_UNBIND) {
+		node->kind = fixed[ino];
+		return true;
+	}
+	if (ino < INO_SOCKET_BASE)
+		return false;
+	if ((ino - INO_SOCKET_BASE) / INO_SOCKET_STRIDE >= drv->nsockets)
+		return false;
+	node->socket = (unsigned int)((ino - INO_SOCKET_BASE) / INO_SOCKET_STRIDE);
+	slot = (ino - INO_SOCKET_BASE) % INO_SOCKET_STRIDE;
+	if (slot == SLOT_DEVICE_DIR) {
+		node->kind = FUSEDRV_NODE_DEVICE_DIR;
+	} else if (slot == SLOT_DEVICE_DRIVER) {
+		node->kind = FUSEDRV_NODE_DEVICE_DRIVER;
+	} else if (slot == SLOT_DRIVER_DEVICE) {
+		node->kind = FUSEDRV_NODE_DRIVER_DEVICE;
+	} else if (slot - SLOT_ATTR0 < FUSEDRV_ATTR_COUNT) {
+		node->kind = FUSEDRV_NODE_ATTR;
+		node->attr = (enum fusedrv_attr)(slot - SLOT_ATTR0);
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* Whether a node is there now: links need a binding, attributes visibility. */
+static bool node_present(struct sdsi_fusedrv *drv, const struct fusedrv_node *node)
+{
+	struct fusedrv_socket *s;
+	bool present;
+
+	switch (node->kind) {
+	case FUSEDRV_NODE_DEVICE_DRIVER:
+	case FUSEDRV_NODE_DRIVER_DEVICE:
+	case FUSEDRV_NODE_ATTR:
+		break;
+	default:
+		return true;
+	}
+	s = &drv->sockets[node->socket];
+	pthread_mutex_lock(&s->state_lock);
+	if (node->kind == FUSEDRV_NODE_ATTR)
+		present = fusedrv_attr_visible(drv, s, node->attr);
+	else
+		present = s->bound;
+	pthread_mutex_unlock(&s->state_lock);
+	return present;
+}
+
+static void node_name(const struct fusedrv_node *node, char *buf, size_t len)
+{
+	switch (node->kind) {
+	case FUSEDRV_NODE_ROOT:		snprintf(buf, len, "/"); break;
+	case FUSEDRV_NODE_DEVICES:	snprintf(buf, len, "devices"); break;
+	case FUSEDRV_NODE_DRIVERS:	snprintf(buf, len, "drivers"); break;
+	case FUSEDRV_NODE_DRIVER_DIR:	snprintf(buf, len, DRIVER_NAME); break;
+	case FUSEDRV_NODE_BIND:		snprintf(buf, len, "bind"); break;
+	case FUSEDRV_NODE_UNBIND:	snprintf(buf, len, "unbind"); break;
+	case FUSEDRV_NODE_DEVICE_DRIVER: snprintf(buf, len, "driver"); break;
+	case FUSEDRV_NODE_DEVICE_DIR:
+	case FUSEDRV_NODE_DRIVER_DEVICE:
+		snprintf(buf, len, FUSEDRV_DEVICE_PREFIX "%u", node->socket);
+		break;
+	case FUSEDRV_NODE_ATTR:
+		snprintf(buf, len, "%s", attr_descs[node->attr].name);
+		break;
+	}
+}
+
+/*
+ * The idx-th possible child of a directory, present or not; false past the
+ * end.  Indexes are stable across bind/unbind, so they serve as readdir
+ * offsets.
+ */
+static bool dir_child(const struct sdsi_fusedrv *drv, const struct fusedrv_node *dir,
+		      size_t idx, struct fusedrv_node *child)
+{
+	memset(child, 0, sizeof(*child));
+	switch (dir->kind) {
+	case FUSEDRV_NODE_ROOT:
+		if (idx > 1)
+			return false;
+		child->kind = idx == 0 ? FUSEDRV_NODE_DEVICES : FUSEDRV_NODE_DRIVERS;
+		return true;
+	case FUSEDRV_NODE_DRIVERS:
+		child->kind = FUSEDRV_NODE_DRIVER_DIR;
+		return idx == 0;
+	case FUSEDRV_NODE_DEVICES:
+		child->kind = FUSEDRV_NODE_DEVICE_DIR;
+		child->socket = (unsigned int)idx;
+		return idx < drv->nsockets;
+	case FUSEDRV_NODE_DRIVER_DIR:
+		if (idx < 2) {
+			child->kind = idx == 0 ? FUSEDRV_NODE_BIND : FUSEDRV_NODE_UNBIND;
+			return true;
+		}
+		child->kind = FUSEDRV_NODE_DRIVER_DEVICE;
+		child->socket = (unsigned int)(idx - 2);
+		return idx - 2 < drv->nsockets;
+	case FUSEDRV_NODE_DEVICE_DIR:
+		child->socket = dir->socket;
+		if (idx == 0) {
+			child->kind = FUSEDRV_NODE_DEVICE_DRIVER;
+			return true;
+		}
+		child->kind = FUSEDRV_NODE_ATTR;
+		child->attr = (enum fusedrv_attr)(idx - 1);
+		return idx - 1 < FUSEDRV_ATTR_COUNT;
+	default:
+		return false;
+	}
+}
+
+static void node_stat(const struct sdsi_fusedrv *drv, const struct fusedrv_node *node,
+		      struct stat *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->st_ino = fusedrv_node_ino(node);
+	st->st_uid = 0;
+	st->st_gid = 0;
+	st->st_blksize = SYSFS_BLOCK_SIZE;
+	st->st_atim = drv->mount_time;
+	st->st_mtim = drv->mount_time;
+	st->st_ctim = drv->mount_time;
+	st->st_nlink = 1;
+	switch (node->kind) {
+	case FUSEDRV_NODE_ROOT:
+		st->st_mode = S_IFDIR | 0755;
+		st->st_nlink = 4;
+		break;
+	case FUSEDRV_NODE_DEVICES:
+		st->st_mode = S_IFDIR | 0755;
+		st->st_nlink = 2 + drv->nsockets;
+		break;
+	case FUSEDRV_NODE_DRIVERS:
+		st->st_mode = S_IFDIR | 0755;
+		st->st_nlink = 3;
+		break;
+	case FUSEDRV_NODE_DRIVER_DIR:
+	case FUSEDRV_NODE_DEVICE_DIR:
+		st->st_mode = S_IFDIR | 0755;
+		st->st_nlink = 2;
+		break;
+	case FUSEDRV_NODE_BIND:
+	case FUSEDRV_NODE_UNBIND:
+		st->st_mode = S_IFREG | 0200;
+		st->st_size = 4096;
+		break;
+	case FUSEDRV_NODE_DEVICE_DRIVER:
+	case FUSEDRV_NODE_DRIVER_DEVICE:
+		/* sysfs reports 0 for the size of its links, too */
+		st->st_mode = S_IFLNK | 0777;
+		break;
+	case FUSEDRV_NODE_ATTR:
+		st->st_mode = S_IFREG | attr_descs[node->attr].mode;
+		st->st_size = attr_descs[node->attr].size;
+		if (node->attr == FUSEDRV_ATTR_REGISTERS && drv->abi == SDSI_ABI_EARLY)
+			st->st_size = SDSI_REGS_SIZE_V1;
+		break;
+	}
+}
+
+void fusedrv_op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	struct sdsi_fusedrv *drv = fuse_req_userdata(req);
+	struct fusedrv_node dir, child;
+	struct fuse_entry_param e;
+	char child_name[64];
+
+	if (!fusedrv_node_from_ino(drv, parent, &dir)) {
+		fuse_reply_err(req, ENOENT);
+		return;
+	}
+	for (size_t idx = 0; dir_child(drv, &dir, idx, &child); idx++) {
+		node_name(&child, child_name, sizeof(child_name));
+		if (strcmp(child_name, name) != 0)
+			continue;
+		if (!node_present(drv, &child))
+			break;
+		memset(&e, 0, sizeof(e));
+		e.ino = fusedrv_node_ino(&child);
+		e.attr_timeout = 0;
+		e.entry_timeout = 0;
+		node_stat(drv, &child, &e.attr);
+		fuse_reply_entry(req, &e);
+		return;
+	}
+	fuse_reply_err(req, ENOENT);
+}
+
+/*
+ * Attributes of a node that has vanished are still served: fstat() on a
+ * handle opened before unbind works on sysfs too.  Path lookups go through
+ * lookup, which refuses them.
+ */
+void fusedrv_op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct sdsi_fusedrv *drv = fuse_req_userdata(req);
+	struct fusedrv_node node;
+	struct stat st;
+
+	if (!fusedrv_node_from_ino(drv, ino, &node)) {
+		fuse_reply_err(req, ENOENT);
+		return;
+	}
+	node_stat(drv, &node, &st);
+	fuse_reply_attr(req, &st, 0);
+}
+
+/*
+ * Like kernfs for a driver without its own setattr: truncation (the O_TRUNC
+ * of `echo name > unbind`) and time updates are accepted and change nothing.
+ * Modes and owners are part of the ABI, so changing them is refused.
+ */
+void fusedrv_op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
+			int to_set, struct fuse_file_info *fi)
+{
+	struct sdsi_fusedrv *drv = fuse_req_userdata(req);
+	struct fusedrv_node node;
+	struct stat st;
+
+	if (!fusedrv_node_from_ino(drv, ino, &node)) {
+		fuse_reply_err(req, ENOENT);
+		return;
+	}
+	if (to_set & (FUSE_SET_ATTR_MODE | FUSE_SET_ATTR_UID | FUSE_SET_ATTR_GID)) {
+		fuse_reply_err(req, EPERM);
+		return;
+	}
+	node_stat(drv, &node, &st);
+	fuse_reply_attr(req, &st, 0);
+}
+
+void fusedrv_op_readlink(fuse_req_t req, fuse_ino_t ino)
+{
+	struct sdsi_fusedrv *drv = fuse_req_userdata(req);
+	struct fusedrv_node node;
+	char target[64];
+
+	if (!fusedrv_node_from_ino(drv, ino, &node) || !node_present(drv, &node)) {
+		fuse_reply_err(req, ENOENT);
+		return;
+	}
+	if (node.kind == FUSEDRV_NODE_DEVICE_DRIVER)
+		snprintf(target, sizeof(target), "../../drivers/" DRIVER_NAME);
+	else if (node.kind == FUSEDRV_NODE_DRIVER_DEVICE)
+		snprintf(target, sizeof(target), "../../devices/" FUSEDRV_DEVICE_PREFIX "%u",
+			 node.socket);
+	else {
+		fuse_reply_err(req, EINVAL);
+		return;
+	}
+	fuse_reply_readlink(req, target);
+}
+
+/* Offsets: 1 after ".", 2 after "..", 3 + idx after the child idx. */
+void fusedrv_op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+			struct fuse_file_info *fi)
+{
+	struct sdsi_fusedrv *drv = fuse_req_userdata(req);
+	struct fusedrv_node dir, child;
+	char buf[4096], name[64];
+	size_t used = 0, want;
+	struct stat st;
+
+	if (!fusedrv_node_from_ino(drv, ino, &dir)) {
+		fuse_reply_err(req, ENOENT);
+		return;
+	}
+	if (size > sizeof(buf))
+		size = sizeof(buf);
+	memset(&st, 0, sizeof(st));
+	st.st_mode = S_IFDIR;
+	for (off_t pos = off < 0 ? 0 : off;; pos++) {
+		if (pos < 2) {
+			st.st_ino = ino;	/* the kernel ignores d_ino of ".." */
+			want = fuse_add_direntry(req, buf + used, size - used,
+						 pos == 0 ? "." : "..", &st, pos + 1);
+		} else {
+			if (!dir_child(drv, &dir, (size_t)(pos - 2), &child))
+				break;
+			if (!node_present(drv, &child))
+				continue;
+			node_stat(drv, &child, &st);
+			node_name(&child, name, sizeof(name));
+			want = fuse_add_direntry(req, buf + used, size - used, name,
+						 &st, pos + 1);
+		}
+		if (want > size - used)
+			break;
+		used += want;
+	}
+	fuse_reply_buf(req, buf, used);
+}
+
+/*
+ * sysfs refuses to change its namespace from user space: creating a file
+ * fails in the VFS with EACCES (no create operation), everything else with
+ * EPERM.
+ */
+void fusedrv_op_create(fuse_req_t req, fuse_ino_t parent, const char *name,
+		       mode_t mode, struct fuse_file_info *fi)
+{
+	fuse_reply_err(req, EACCES);
+}
+
+void fusedrv_op_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
+		      mode_t mode, dev_t rdev)
+{
+	fuse_reply_err(req, EPERM);
+}
+
+void fusedrv_op_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode)
+{
+	fuse_reply_err(req, EPERM);
+}
+
+void fusedrv_op_remove(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	fuse_reply_err(req, EPERM);
+}
+
+void fusedrv_op_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
+			const char *name)
+{
+	fuse_reply_err(req, EPERM);
+}
+
+void fusedrv_op_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
+		       fuse_ino_t newparent, const char *newname, unsigned int flags)
+{
+	fuse_reply_err(req, EPERM);
+}
+
+void fusedrv_op_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
+		     const char *newname)
+{
+	fuse_reply_err(req, EPERM);
+}

@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Sockets and their binding (probe, bind, unbind, with_socket), and the
+ * life of the mount: session, worker threads, teardown.
+ *
+ * The workers are our own rather than fuse_session_loop_mt(): each polls the
+ * FUSE device together with an eventfd, so that unmount can stop them even
+ * while a client keeps files open (the kernel then never wakes a reader
+ * blocked on the device).  The device is non-blocking, so the workers that
+ * lose the race for a request simply poll again.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fusedrv_internal.h"
+
+#define WORKERS_MIN		4u
+#define WORKERS_PER_SOCKET	2u
+#define WORKERS_MAX		32u
+#define INIT_WAIT_S		10
+
+static uint64_t mbox_read64(void *ctx, uint32_t offset)
+{
+	const struct fusedrv_socket *s = ctx;
+
+	return sdsi_model_read64(s->model, offset);
+}
+
+static void mbox_write64(void *ctx, uint32_t offset, uint64_t value)
+{
+	const struct fusedrv_socket *s = ctx;
+
+	sdsi_model_write64(s->model, offset, value);
+}
+
+static void mbox_sleep_us(void *ctx, uint32_t us)
+{
+	struct timespec ts = { .tv_sec = us / 1000000u,
+			       .tv_nsec = (long)(us % 1000000u) * 1000 };
+
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+static uint64_t mbox_now_us(void *ctx)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+static void mbox_warn(void *ctx, const char *msg)
+{
+	const struct fusedrv_socket *s = ctx;
+
+	fprintf(stderr, "sdsi_fusedrv: " FUSEDRV_DEVICE_PREFIX "%u: %s\n", s->index, msg);
+}
+
+static const struct sdsi_mbox_ops mbox_ops = {
+	.read64 = mbox_read64,
+	.write64 = mbox_write64,
+	.sleep_us = mbox_sleep_us,
+	.now_us = mbox_now_us,
+	.warn = mbox_warn,
+};
+
+/*
+ * Change the binding state; caller holds both locks.  Attributes that stop
+ * being visible get a new generation, which kills the handles open on them.
+ */
+static void socket_set_state(struct sdsi_fusedrv *drv, struct fusedrv_socket *s,
+			     bool bound, uint64_t features)
+{
+	bool was[FUSEDRV_ATTR_COUNT];
+
+	for (int a = 0; a < FUSEDRV_ATTR_COUNT; a++)
+		was[a] = fusedrv_attr_visible(drv, s, (enum fusedrv_attr)a);
+	s->bound = bound;
+	s->features = features;
+	for (int a = 0; a < FUSEDRV_ATTR_COUNT; a++)
+		if (was[a] && !fusedrv_attr_visible(drv, s, (enum fusedrv_attr)a))
+			s->attr_gen[a]++;
+}
+
+/* Features are sampled from the register file, as the Linux probe does. */
+static uint64_t socket_read_features(const struct fusedrv_socket *s)
+{
+	uint8_t regs[SDSI_REGS_SIZE_V2];
+	uint64_t features = 0;
+
+	sdsi_mbox_read_registers(&s->mb, regs);
+	for (int i = 7; i >= 0; i--)
+		features = features << 8 | regs[SDSI_REG_FEATURES + i];
+	return features;
+}
+
+/* Caller holds mbox_lock. */
+static int socket_probe(struct sdsi_fusedrv *drv, struct fusedrv_socket *s)
+{
+	struct sdsi_mbox mb;
+	uint64_t features;
+	int ret;
+
+	ret = sdsi_mbox_init(&mb, sdsi_model_guid(s->model), &mbox_ops, s, &drv->params);
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&s->state_lock);
+	s->mb = mb;
+	features = socket_read_features(s);
+	socket_set_state(drv, s, true, features);
+	pthread_mutex_unlock(&s->state_lock);
+	return 0;
+}
+
+int sdsi_fusedrv_bind(struct sdsi_fusedrv *drv, unsigned int socket)
+{
+	struct fusedrv_socket *s;
+	int ret;
+
+	if (!drv || socket >= drv->nsockets)
+		return -ENODEV;
+	s = &drv->sockets[socket];
+	pthread_mutex_lock(&s->mbox_lock);
+	ret = s->bound ? -EBUSY : socket_probe(drv, s);
+	pthread_mutex_unlock(&s->mbox_lock);
+	return ret;
+}
+
+/* Waits for a transaction in flight, as the kernel drains active files. */
+int sdsi_fusedrv_unbind(struct sdsi_fusedrv *drv, unsigned int socket)
+{
+	struct fusedrv_socket *s;
+	int ret = 0;
+
+	if (!drv || socket >= drv->nsockets)
+		return -ENODEV;
+	s = &drv->sockets[socket];
+	pthread_mutex_lock(&s->mbox_lock);
+	if (!s->bound) {
+		ret = -ENODEV;
+	} else {
+		pthread_mutex_lock(&s->state_lock);
+		socket_set_state(drv, s, false, 0);
+		pthread_mutex_unlock(&s->state_lock);
+	}
+	pthread_mutex_unlock(&s->mbox_lock);
+	return ret;
+}
+
+int sdsi_fusedrv_with_socket(struct sdsi_fusedrv *drv, unsigned int socket,
+			     bool reprobe,
+			     int (*fn)(struct sdsi_model *model, void *arg),
+			     void *arg)
+{
+	struct fusedrv_socket *s;
+	int ret;
+
+	if (!drv || socket >= drv->nsockets || !fn)
+		return -ENODEV;
+	s = &drv->sockets[socket];
+	pthread_mutex_lock(&s->mbox_lock);
+	ret = fn(s->model, arg);
+	if (reprobe && s->bound) {
+		pthread_mutex_lock(&s->state_lock);
+		socket_set_state(drv, s, true, socket_read_features(s));
+		pthread_mutex_unlock(&s->state_lock);
+	}
+	pthread_mutex_unlock(&s->mbox_lock);
+	return ret;
+}
+
+static void op_init(void *userdata, struct fuse_conn_info *conn)
+{
+	struct sdsi_fusedrv *drv = userdata;
+
+	/* every byte must come from the device: no page cache at all */
+	conn->want &= ~(unsigned int)(FUSE_CAP_WRITEBACK_CACHE | FUSE_CAP_AUTO_INVAL_DATA);
+	pthread_mutex_lock(&drv->init_lock);
+	drv->init_done = true;
+	pthread_cond_broadcast(&drv->init_cond);
+	pthread_mutex_unlock(&drv->init_lock);
+}
+
+static const struct fuse_lowlevel_ops fusedrv_ops = {
+	.init = op_init,
+	.lookup = fusedrv_op_lookup,
+	.getattr = fusedrv_op_getattr,
+	.setattr = fusedrv_op_setattr,
+	.readlink = fusedrv_op_readlink,
+	.mknod = fusedrv_op_mknod,
+	.mkdir = fusedrv_op_mkdir,
+	.unlink = fusedrv_op_remove,
+	.rmdir = fusedrv_op_remove,
+	.symlink = fusedrv_op_symlink,
+	.rename = fusedrv_op_rename,
+	.link = fusedrv_op_link,
+	.open = fusedrv_op_open,
+	.read = fusedrv_op_read,
+	.write = fusedrv_op_write,
+	.release = fusedrv_op_release,
+	.readdir = fusedrv_op_readdir,
+	.create = fusedrv_op_create,
+};
+
+static void *worker_main(void *arg)
+{
+	struct sdsi_fusedrv *drv = arg;
+	struct fuse_buf fbuf = { .mem = NULL };
+	struct pollfd pfd[2] = {
+		{ .fd = fuse_session_fd(drv->se), .events = POLLIN },
+		{ .fd = drv->stop_fd, .events = POLLIN },
+	};
+	int res;
+
+	while (!fuse_session_exited(drv->se)) {
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (pfd[1].revents)
+			break;
+		if (!pfd[0].revents)
+			continue;
+		/* 0 when the kernel closed the connection (it exits the session) */
+		res = fuse_session_receive_buf(drv->se, &fbuf);
+		if (res == -EINTR || res == -EAGAIN)
+			continue;
+		if (res <= 0)
+			break;
+		fuse_session_process_buf(drv->se, &fbuf);
+	}
+	free(fbuf.mem);
+	return NULL;
+}
+
+static void stop_workers(struct sdsi_fusedrv *drv)
+{
+	uint64_t one = 1;
+
+	if (drv->stop_fd >= 0 && write(drv->stop_fd, &one, sizeof(one)) < 0)
+		fprintf(stderr, "sdsi_fusedrv: cannot signal the workers: %s\n",
+			strerror(errno));
+	for (unsigned int i = 0; i < drv->workers_started; i++)
+		pthread_join(drv->workers[i], NULL);
+	drv->workers_started = 0;
+}
+
+static void drv_free(struct sdsi_fusedrv *drv)
+{
+	for (unsigned int i = 0; i < drv->nsockets; i++) {
+		pthread_mutex_destroy(&drv->sockets[i].mbox_lock);
+		pthread_mutex_destroy(&drv->sockets[i].state_lock);
+	}
+	pthread_mutex_destroy(&drv->init_lock);
+	pthread_cond_destroy(&drv->init_cond);
+	if (drv->stop_fd >= 0)
+		close(drv->stop_fd);
+	free(drv->workers);
+	free(drv->sockets);
+	free(drv);
+}
+
+void sdsi_fusedrv_unmount(struct sdsi_fusedrv *drv)
+{
+	if (!drv)
+		return;
+	if (drv->se) {
+		/*
+		 * Workers first: once nobody reads the device, closing it in
+		 * fuse_session_unmount() aborts the connection, so clients
+		 * holding files open get ENOTCONN instead of hanging, and the
+		 * lazy unmount completes.
+		 */
+		fuse_session_exit(drv->se);
+		stop_workers(drv);
+		fuse_session_unmount(drv->se);
+		fuse_session_destroy(drv->se);
+	}
+	drv_free(drv);
+}
+
+static struct sdsi_fusedrv *drv_alloc(const struct sdsi_fusedrv_config *cfg)
+{
+	struct sdsi_fusedrv *drv = calloc(1, sizeof(*drv));
+
+	if (!drv)
+		return NULL;
+	drv->stop_fd = -1;
+	pthread_mutex_init(&drv->init_lock, NULL);
+	pthread_cond_init(&drv->init_cond, NULL);
+	drv->abi = cfg->abi;
+	if (cfg->params)
+		drv->params = *cfg->params;
+	else
+		sdsi_mbox_default_params(&drv->params);
+	/* the ABI names the driver generation; the params only its timing */
+	drv->params.flavor = cfg->abi == SDSI_ABI_EARLY ? SDSI_MBOX_EARLY : SDSI_MBOX_CURRENT;
+	clock_gettime(CLOCK_REALTIME, &drv->mount_time);
+	drv->sockets = calloc(cfg->nsockets ? cfg->nsockets : 1, sizeof(*drv->sockets));
+	drv->nworkers = WORKERS_MIN + WORKERS_PER_SOCKET * cfg->nsockets;
+	if (drv->nworkers > WORKERS_MAX)
+		drv->nworkers = WORKERS_MAX;
+	drv->workers = calloc(drv->nworkers, sizeof(*drv->workers));
+	if (!drv->sockets || !drv->workers) {
+		drv_free(drv);
+		return NULL;
+	}
+	drv->nsockets = cfg->nsockets;
+	for (unsigned int i = 0; i < cfg->nsockets; i++) {
+		struct fusedrv_socket *s = &drv->sockets[i];
+
+		pthread_mutex_init(&s->mbox_lock, NULL);
+		pthread_mutex_init(&s->state_lock, NULL);
+		s->index = i;
+		s->model = cfg->models[i];
+	}
+	return drv;
+}
+
+static int start_session(struct sdsi_fusedrv *drv, const char *mountpoint,
+			 char *err, size_t errlen)
+{
+	char *argv[] = { "sdsi-fusedrv", "-o",
+		"default_permissions,allow_other,fsname=sdsi,subtype=sdsi_sysfs", NULL };
+	struct fuse_args args = FUSE_ARGS_INIT(3, argv);
+	struct timespec deadline;
+	int flags, ret = 0;
+
+	drv->se = fuse_session_new(&args, &fusedrv_ops, sizeof(fusedrv_ops), drv);
+	if (!drv->se) {
+		snprintf(err, errlen, "cannot create the FUSE session for %s", mountpoint);
+		return -ENOMEM;
+	}
+	if (fuse_session_mount(drv->se, mountpoint) != 0) {
+		fuse_session_destroy(drv->se);
+		drv->se = NULL;
+		snprintf(err, errlen, "cannot mount FUSE on %s (is /dev/fuse usable, "
+			 "and allow_other permitted?)", mountpoint);
+		return -EIO;
+	}
+	flags = fcntl(fuse_session_fd(drv->se), F_GETFL);
+	drv->stop_fd = eventfd(0, EFD_CLOEXEC);
+	if (flags < 0 || fcntl(fuse_session_fd(drv->se), F_SETFL, flags | O_NONBLOCK) < 0 ||
+	    drv->stop_fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot set up the FUSE workers for %s: %s",
+			 mountpoint, strerror(errno));
+		return ret;
+	}
+	for (unsigned int i = 0; i < drv->nworkers; i++) {
+		ret = -pthread_create(&drv->workers[i], NULL, worker_main, drv);
+		if (ret) {
+			snprintf(err, errlen, "cannot start FUSE worker thread: %s",
+				 strerror(-ret));
+			return ret;
+		}
+		drv->workers_started++;
+	}
+	/* the kernel sends INIT at mount: once answered, the tree is live */
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += INIT_WAIT_S;
+	pthread_mutex_lock(&drv->init_lock);
+	while (!drv->init_done && ret == 0)
+		ret = -pthread_cond_timedwait(&drv->init_cond, &drv->init_lock, &deadline);
+	pthread_mutex_unlock(&drv->init_lock);
+	if (!drv->init_done) {
+		snprintf(err, errlen, "the kernel did not initialise the FUSE mount on %s "
+			 "within %d s", mountpoint, INIT_WAIT_S);
+		return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+int sdsi_fusedrv_mount(const struct sdsi_fusedrv_config *cfg,
+		       const char *mountpoint, struct sdsi_fusedrv **out,
+		       char *err, size_t errlen)
+{
+	struct sdsi_fusedrv *drv;
+	struct stat st;
+	int ret;
+
+	if (!cfg || !mountpoint || !out || (cfg->nsockets && !cfg->models)) {
+		snprintf(err, errlen, "invalid FUSE driver configuration");
+		return -EINVAL;
+	}
+	for (unsigned int i = 0; i < cfg->nsockets; i++) {
+		if (!cfg->models[i]) {
+			snprintf(err, errlen, "socket %u has no model", i);
+			return -EINVAL;
+		}
+	}
+	if (stat(mountpoint, &st) != 0) {
+		ret = -errno;
+		snprintf(err, errlen, "mount point %s: %s", mountpoint, strerror(errno));
+		return ret;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "mount point %s: not a directory", mountpoint);
+		return -ENOTDIR;
+	}
+	drv = drv_alloc(cfg);
+	if (!drv) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	/* a failed probe leaves the device present and unbound, as in Linux */
+	for (unsigned int i = 0; i < drv->nsockets; i++) {
+		pthread_mutex_lock(&drv->sockets[i].mbox_lock);
+		socket_probe(drv, &drv->sockets[i]);
+		pthread_mutex_unlock(&drv->sockets[i].mbox_lock);
+	}
+	ret = start_session(drv, mountpoint, err, errlen);
+	if (ret) {
+		sdsi_fusedrv_unmount(drv);
+		return ret;
+	}
+	*out = drv;
+	return 0;
+}
