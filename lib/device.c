@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Device discovery: the sysfs root, DEVNO validation, the device directory
+ * and its guid attribute.  A DEVNO only ever becomes the decimal suffix of
+ * "intel_vsec.sdsi.", so no argument can steer a path elsewhere.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sdsi_internal.h"
+
+#define DEVNO_MAX_DIGITS 9
+
+const char *sdsi_sysfs_root(void)
+{
+	const char *root = getenv(SDSI_SYSFS_ROOT_ENV);
+
+	return root && *root ? root : SDSI_DEFAULT_SYSFS_ROOT;
+}
+
+static bool parse_digits(const char *text, unsigned int *value)
+{
+	unsigned int v = 0;
+	size_t n = 0;
+
+	for (; text[n]; n++) {
+		if (text[n] < '0' || text[n] > '9' || n == DEVNO_MAX_DIGITS)
+			return false;
+		v = v * 10 + (unsigned int)(text[n] - '0');
+	}
+	if (n == 0)
+		return false;
+	*value = v;
+	return true;
+}
+
+int sdsi_parse_devno(const char *text, unsigned int *devno, struct sdsi_error *err)
+{
+	sdsi_clear_error(err);
+	if (!text || !parse_digits(text, devno))
+		return sdsi_fail(err, EINVAL, SDSI_ERR_USAGE, -1,
+				 "invalid DEVNO '%s': expected the decimal N of %sN (1 to %d digits)",
+				 text ? text : "", SDSI_DEVICE_PREFIX, DEVNO_MAX_DIGITS);
+	return 0;
+}
+
+static int fill_device(const char *root, unsigned int devno, struct sdsi_device *dev,
+		       struct sdsi_error *err)
+{
+	int n;
+
+	memset(dev, 0, sizeof(*dev));
+	dev->devno = devno;
+	snprintf(dev->name, sizeof(dev->name), SDSI_DEVICE_PREFIX "%u", devno);
+	n = snprintf(dev->path, sizeof(dev->path), "%s/%s", root, dev->name);
+	if (n < 0 || (size_t)n >= sizeof(dev->path))
+		return sdsi_fail(err, ENAMETOOLONG, SDSI_ERR_USAGE, -1,
+				 "sysfs root '%s' is too long", root);
+	return 0;
+}
+
+int sdsi_read_guid(const struct sdsi_device *dev, uint32_t *guid, struct sdsi_error *err)
+{
+	char path[SDSI_PATH_SIZE + 8], text[32], *end;
+	unsigned long value;
+	ssize_t got;
+	int fd, e;
+
+	sdsi_clear_error(err);
+	snprintf(path, sizeof(path), "%s/guid", dev->path);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		return sdsi_fail(err, e, sdsi_errno_class(e, false), -1, "%s: open: %s",
+				 path, sdsi_errno_meaning(e, false));
+	}
+	got = read(fd, text, sizeof(text) - 1);
+	e = errno;
+	close(fd);
+	if (got < 0)
+		return sdsi_fail(err, e, sdsi_errno_class(e, false), -1, "%s: read: %s",
+				 path, sdsi_errno_meaning(e, false));
+	text[got] = '\0';
+	if (got > 0 && text[got - 1] == '\n')
+		text[got - 1] = '\0';
+	errno = 0;
+	value = strtoul(text, &end, 16);
+	if (strncmp(text, "0x", 2) != 0 || text[2] == '\0' || *end != '\0' ||
+	    errno != 0 || value > UINT32_MAX)
+		return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, 0,
+				 "%s: expected '0x' and up to 8 hex digits, got '%s'", path, text);
+	*guid = (uint32_t)value;
+	return 0;
+}
+
+int sdsi_device_open(const char *root, const char *devno, struct sdsi_device *dev,
+		     struct sdsi_error *err)
+{
+	unsigned int n;
+	struct stat st;
+	int ret;
+
+	if (!root)
+		root = sdsi_sysfs_root();
+	ret = sdsi_parse_devno(devno, &n, err);
+	if (ret)
+		return ret;
+	ret = fill_device(root, n, dev, err);
+	if (ret)
+		return ret;
+	if (stat(dev->path, &st) != 0 || !S_ISDIR(st.st_mode))
+		return sdsi_fail(err, ENODEV, SDSI_ERR_NO_DEVICE, -1,
+				 "no On Demand device %s under %s", dev->name, root);
+	ret = sdsi_read_guid(dev, &dev->guid, err);
+	if (ret)
+		return ret;
+	dev->guid_valid = true;
+	return 0;
+}
+
+static int by_devno(const void *a, const void *b)
+{
+	const struct sdsi_device *da = a, *db = b;
+
+	return (da->devno > db->devno) - (da->devno < db->devno);
+}
+
+int sdsi_device_list(const char *root, struct sdsi_device **devs, size_t *count,
+		     struct sdsi_error *err)
+{
+	const size_t prefix_len = strlen(SDSI_DEVICE_PREFIX);
+	struct sdsi_device *list = NULL, *grown;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	unsigned int devno;
+	DIR *dir;
+	int e;
+
+	sdsi_clear_error(err);
+	*devs = NULL;
+	*count = 0;
+	if (!root)
+		root = sdsi_sysfs_root();
+	dir = opendir(root);
+	if (!dir) {
+		e = errno;
+		if (e == ENOENT)
+			return 0;	/* no auxiliary bus: no device, not an error */
+		return sdsi_fail(err, e, sdsi_errno_class(e, false), -1, "%s: %s", root,
+				 strerror(e));
+	}
+	while ((de = readdir(dir))) {
+		if (strncmp(de->d_name, SDSI_DEVICE_PREFIX, prefix_len) != 0 ||
+		    !parse_digits(de->d_name + prefix_len, &devno))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 8;
+			grown = realloc(list, cap * sizeof(*list));
+			if (!grown) {
+				closedir(dir);
+				free(list);
+				return sdsi_fail(err, ENOMEM, SDSI_ERR_INTERNAL, -1,
+						 "out of memory listing %s", root);
+			}
+			list = grown;
+		}
+		e = fill_device(root, devno, &list[n], err);
+		if (e) {
+			closedir(dir);
+			free(list);
+			return e;
+		}
+		/* A device whose guid cannot be read is still listed. */
+		list[n].guid_valid = sdsi_read_guid(&list[n], &list[n].guid, NULL) == 0;
+		n++;
+	}
+	closedir(dir);
+	if (n)
+		qsort(list, n, sizeof(*list), by_devno);
+	*devs = list;
+	*count = n;
+	return 0;
+}

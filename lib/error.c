@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Error reporting: errno names, what each errno means in the On Demand sysfs
+ * ABI (reference section 9.2), and the class the tool maps to an exit status.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sdsi_internal.h"
+
+struct errno_entry {
+	int errnum;
+	const char *name;
+	const char *read_meaning;
+	const char *write_meaning;
+};
+
+static const struct errno_entry errno_table[] = {
+	{ EIO, "EIO", "general mailbox failure (firmware status)",
+	  "the device rejected the blob (authentication failed or firmware error)" },
+	{ EBUSY, "EBUSY", "the mailbox is owned by another agent (out-of-band, e.g. the BMC)",
+	  "the mailbox is owned by another agent (out-of-band, e.g. the BMC)" },
+	{ EPERM, "EPERM", "On Demand is not enabled in hardware",
+	  "provisioning is locked by the BIOS (in-band lock) or On Demand is not enabled" },
+	{ EPROTO, "EPROTO", "mailbox protocol failure", "mailbox protocol failure" },
+	{ EOVERFLOW, "EOVERFLOW", "value too large", "the blob is larger than 1016 bytes" },
+	{ ESPIPE, "ESPIPE", "seek not allowed: the attribute is read at offset 0 only",
+	  "seek not allowed: the blob must be written at offset 0" },
+	{ ETIMEDOUT, "ETIMEDOUT", "the mailbox transaction timed out",
+	  "the mailbox transaction timed out" },
+	{ EINTR, "EINTR", "interrupted while waiting for the mailbox",
+	  "interrupted while waiting for the mailbox" },
+	{ ENOMEM, "ENOMEM", "out of memory", "out of memory" },
+	{ ENODEV, "ENODEV", "no such device, or the driver was unbound",
+	  "no such device, or the driver was unbound" },
+	{ ENOENT, "ENOENT", "no such file (the driver hides attributes of disabled features)",
+	  "no such file (the driver hides attributes of disabled features)" },
+	{ EACCES, "EACCES", "permission denied (the attribute's mode forbids it; run as root)",
+	  "permission denied (the attribute's mode forbids it; run as root)" },
+	{ EINVAL, "EINVAL", "invalid argument", "invalid argument" },
+	{ EFBIG, "EFBIG", "file larger than the format allows", "file larger than the format allows" },
+	{ EBADMSG, "EBADMSG", "malformed data", "malformed data" },
+	{ ENOTSUP, "ENOTSUP", "unsupported layout", "unsupported layout" },
+	{ EDQUOT, "EDQUOT", "a limit of the device has been reached",
+	  "a limit of the device has been reached" },
+	{ ENOKEY, "ENOKEY", "no license key (AKC) provisioned", "no license key (AKC) provisioned" },
+	{ ENODATA, "ENODATA", "no data", "no data" },
+	{ ENOTDIR, "ENOTDIR", "not a directory", "not a directory" },
+	{ EISDIR, "EISDIR", "is a directory", "is a directory" },
+	{ ENAMETOOLONG, "ENAMETOOLONG", "path too long", "path too long" },
+};
+
+static const struct errno_entry *find_errno(int errnum)
+{
+	for (size_t i = 0; i < sizeof(errno_table) / sizeof(errno_table[0]); i++)
+		if (errno_table[i].errnum == errnum)
+			return &errno_table[i];
+	return NULL;
+}
+
+const char *sdsi_errno_name(int errnum)
+{
+	const struct errno_entry *e = find_errno(errnum);
+
+	return e ? e->name : "E?";
+}
+
+const char *sdsi_errno_meaning(int errnum, bool provisioning)
+{
+	const struct errno_entry *e = find_errno(errnum);
+
+	if (!e)
+		return strerror(errnum);
+	return provisioning ? e->write_meaning : e->read_meaning;
+}
+
+enum sdsi_error_class sdsi_errno_class(int errnum, bool provisioning)
+{
+	switch (errnum) {
+	case ENOENT:
+	case ENODEV:
+	case ENOTDIR:
+		return SDSI_ERR_NO_DEVICE;
+	case EACCES:
+	case EPERM:
+		return SDSI_ERR_PERMISSION;
+	case EIO:
+		return provisioning ? SDSI_ERR_REJECTED : SDSI_ERR_IO;
+	case EOVERFLOW:
+		return provisioning ? SDSI_ERR_REFUSED : SDSI_ERR_IO;
+	case ENOMEM:
+		return SDSI_ERR_INTERNAL;
+	default:
+		return SDSI_ERR_IO;
+	}
+}
+
+void sdsi_clear_error(struct sdsi_error *err)
+{
+	if (!err)
+		return;
+	err->errnum = 0;
+	err->cls = SDSI_ERR_NONE;
+	err->offset = -1;
+	err->message[0] = '\0';
+}
+
+int sdsi_fail(struct sdsi_error *err, int errnum, enum sdsi_error_class cls,
+	      long offset, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err) {
+		err->errnum = errnum;
+		err->cls = cls;
+		err->offset = offset;
+		va_start(ap, fmt);
+		vsnprintf(err->message, sizeof(err->message), fmt, ap);
+		va_end(ap);
+	}
+	return -errnum;
+}

@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libsdsi: user-space access to Intel On Demand (SDSi) sockets through the
+ * Linux sysfs ABI (/sys/bus/auxiliary/devices/intel_vsec.sdsi.N/), and
+ * decoders for the bytes that ABI returns.  The decoders take plain buffers,
+ * so they work as well on saved files as on live devices.
+ *
+ * Conventions: functions return 0 on success or a negative errno, and fill
+ * the caller's struct sdsi_error (which may be NULL) with the positive errno,
+ * the class of failure (what the tool turns into its exit status) and a
+ * message naming the file or field and the reason.
+ */
+#ifndef SDSI_LIBSDSI_H
+#define SDSI_LIBSDSI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SDSI_DEFAULT_SYSFS_ROOT	"/sys/bus/auxiliary/devices"
+#define SDSI_SYSFS_ROOT_ENV	"SDSI_SYSFS_ROOT"
+#define SDSI_DEVICE_PREFIX	"intel_vsec.sdsi."
+#define SDSI_READ_BUF_SIZE	4096u	/* largest certificate a read returns */
+#define SDSI_BLOB_MAX		1016u	/* one mailbox packet minus the command */
+#define SDSI_PATH_SIZE		4096u
+
+/* ---- errors ------------------------------------------------------------ */
+
+enum sdsi_error_class {
+	SDSI_ERR_NONE = 0,
+	SDSI_ERR_USAGE,		/* invalid argument from the caller */
+	SDSI_ERR_NO_DEVICE,	/* no such device, or the attribute is absent */
+	SDSI_ERR_PERMISSION,	/* EACCES, or EPERM (in-band provisioning lock) */
+	SDSI_ERR_REFUSED,	/* a pre-flight check or a disabled feature */
+	SDSI_ERR_REJECTED,	/* the device rejected a provisioned blob */
+	SDSI_ERR_IO,		/* mailbox, I/O or protocol error */
+	SDSI_ERR_MALFORMED,	/* bytes that do not decode */
+	SDSI_ERR_INTERNAL,	/* out of memory and the like */
+};
+
+struct sdsi_error {
+	int errnum;			/* positive errno, 0 when no error */
+	enum sdsi_error_class cls;
+	long offset;			/* byte offset of a malformed field, or -1 */
+	char message[512];
+};
+
+/* "EIO", "ETIMEDOUT", ...; "E?" for an errno this ABI does not use. */
+const char *sdsi_errno_name(int errnum);
+
+/*
+ * What an errno means in this ABI (reference section 9.2), for a read of an
+ * attribute (provisioning == false) or a write to provision_akc/cap.
+ */
+const char *sdsi_errno_meaning(int errnum, bool provisioning);
+
+/* ---- devices ----------------------------------------------------------- */
+
+struct sdsi_device {
+	unsigned int devno;		/* N of intel_vsec.sdsi.N, not the socket ID */
+	char name[64];			/* "intel_vsec.sdsi.N" */
+	char path[SDSI_PATH_SIZE];	/* ROOT/intel_vsec.sdsi.N */
+	uint32_t guid;			/* read by open/list; 0 if unreadable */
+	bool guid_valid;
+};
+
+/* $SDSI_SYSFS_ROOT when set and non-empty, else SDSI_DEFAULT_SYSFS_ROOT. */
+const char *sdsi_sysfs_root(void);
+
+/* A DEVNO is decimal digits only (no sign, no path), at most 9 of them. */
+int sdsi_parse_devno(const char *text, unsigned int *devno, struct sdsi_error *err);
+
+/*
+ * Find intel_vsec.sdsi.DEVNO under root (NULL: sdsi_sysfs_root()) and read
+ * its guid.  -ENODEV when the directory does not exist.
+ */
+int sdsi_device_open(const char *root, const char *devno, struct sdsi_device *dev,
+		     struct sdsi_error *err);
+
+/*
+ * Every On Demand device under root, sorted by devno.  *devs is NULL and
+ * *count 0 when there is none (not an error); a missing root directory is
+ * also "no device".  Free with free().
+ */
+int sdsi_device_list(const char *root, struct sdsi_device **devs, size_t *count,
+		     struct sdsi_error *err);
+
+/* ---- reading ----------------------------------------------------------- */
+
+enum sdsi_attr {
+	SDSI_ATTR_REGISTERS,
+	SDSI_ATTR_STATE_CERT,
+	SDSI_ATTR_METER_CERT,
+	SDSI_ATTR_METER_CURRENT,
+};
+
+const char *sdsi_attr_file(enum sdsi_attr attr);	/* "registers", ... */
+
+/* Parse the guid attribute's "0x%x\n". */
+int sdsi_read_guid(const struct sdsi_device *dev, uint32_t *guid, struct sdsi_error *err);
+
+/*
+ * One read() at offset 0 into buf (SDSI_READ_BUF_SIZE bytes), as the driver
+ * requires: a certificate is produced by one mailbox transaction per read.
+ */
+int sdsi_read_attr(const struct sdsi_device *dev, enum sdsi_attr attr,
+		   uint8_t *buf, size_t *len, struct sdsi_error *err);
+
+/*
+ * A whole regular file (a saved certificate or registers dump, a blob) into
+ * buf of cap bytes.  -EFBIG (class MALFORMED) when the file holds more.
+ */
+int sdsi_read_file(const char *path, uint8_t *buf, size_t cap, size_t *len,
+		   struct sdsi_error *err);
+
+/* ---- registers (reference sections 2.3 and 2.7) --------------------------- */
+
+struct sdsi_registers {
+	uint32_t guid;			/* as given, or inferred from the size */
+	unsigned int layout;		/* 1 (72-byte file) or 2 (80-byte file) */
+	bool guid_known;		/* guid is V1 or V2 */
+	size_t size;			/* bytes decoded */
+	uint64_t ppin;
+	bool content_auth_error;
+	bool metering_auth_error;
+	bool on_demand;
+	bool attestation;
+	bool metering;
+	bool akc_provisioned;
+	unsigned int akc_fail_count, akc_fail_threshold;
+	unsigned int cap_fail_count, cap_fail_threshold;
+	unsigned int updates_available, updates_threshold;
+	bool nvram_50, nvram_75, nvram_90;
+	uint64_t capid1;
+	unsigned int socket_id;		/* bits 3:0 at offset 0x40 on V1 and V2 */
+};
+
+/*
+ * guid 0 means "unknown" (an offline file): the layout follows the size,
+ * 80 bytes V2, otherwise V1.  An unknown non-zero GUID is decoded with the
+ * V1 layout, as the early driver assumes, with guid_known false.
+ */
+int sdsi_decode_registers(const uint8_t *buf, size_t len, uint32_t guid,
+			  struct sdsi_registers *regs, struct sdsi_error *err);
+
+/* ---- state certificate (reference section 3.1) --------------------------- */
+
+#define SDSI_STATE_WARN_KEY_SIZE	(1u << 0)  /* key_size is not 12 dwords */
+#define SDSI_STATE_WARN_CONTENT_TYPE	(1u << 1)  /* not 0, 0xD or 0xE */
+
+struct sdsi_license {
+	unsigned int index;
+	size_t offset;			/* of the blob in the certificate */
+	uint32_t size;			/* bytes: (size word & 0x7fffffff) * 4 */
+	bool valid;			/* bit 31 of the size word */
+	bool present;			/* size != 0: the fields below are decoded */
+	uint32_t type;			/* 1 one-time, 2 metered */
+	uint64_t id;
+	uint64_t ppin;
+	uint64_t previous_ppin;
+	uint32_t revision;
+	uint32_t num_features;
+	const uint8_t *features;	/* num_features entries, 32 bytes apart */
+};
+
+struct sdsi_state_cert {
+	uint32_t content_type;
+	uint32_t region_rev_id;
+	uint32_t header_size;		/* dwords, as stored */
+	uint32_t total_size;		/* as stored (unit undocumented) */
+	uint32_t key_size;		/* dwords, as stored */
+	uint32_t num_licenses;
+	bool key_present;
+	uint32_t key_rev_id;
+	uint8_t key_image[48];		/* bytes as stored */
+	unsigned int warnings;		/* SDSI_STATE_WARN_* */
+	struct sdsi_license *licenses;	/* num_licenses entries, malloc'ed */
+};
+
+/*
+ * Decode a state certificate.  The license blobs start right after the
+ * 4-byte key revision and the 48-byte key image (the upstream tool's reading;
+ * see docs/intel_sdsi.md), whatever key_size says.  The certificate keeps
+ * pointers into buf: buf must outlive it.  Free with sdsi_state_cert_free().
+ */
+int sdsi_decode_state_cert(const uint8_t *buf, size_t len, struct sdsi_state_cert *cert,
+			   struct sdsi_error *err);
+void sdsi_state_cert_free(struct sdsi_state_cert *cert);
+
+/* ---- meter certificate (reference section 3.2) --------------------------- */
+
+#define SDSI_METER_WARN_MMRC		(1u << 0)  /* MMRC word is not "MMRC" */
+
+struct sdsi_meter_cert {
+	uint32_t signature;		/* "MTDB" */
+	uint32_t version;
+	uint64_t ppin;
+	uint32_t unit_ms;
+	uint32_t bundle_length;		/* bytes of (encoding, counter) pairs */
+	uint32_t mmrc_encoding;
+	uint32_t mmrc_counter;
+	uint32_t num_counters;
+	const uint8_t *counters;	/* num_counters pairs of 8 bytes, into buf */
+	unsigned int warnings;		/* SDSI_METER_WARN_* */
+};
+
+int sdsi_decode_meter_cert(const uint8_t *buf, size_t len, struct sdsi_meter_cert *cert,
+			   struct sdsi_error *err);
+void sdsi_meter_counter(const struct sdsi_meter_cert *cert, uint32_t i,
+			uint32_t *encoding, uint32_t *count);
+
+/* Feature encoding k of a license. */
+uint32_t sdsi_license_feature(const struct sdsi_license *lic, uint32_t k);
+
+/*
+ * A four-character code as text: the little-endian u32 printed most
+ * significant byte first ("MTDB"); bytes outside printable ASCII become '.'.
+ */
+void sdsi_fourcc(uint32_t code, char text[5]);
+
+/* ---- provisioning ------------------------------------------------------ */
+
+enum sdsi_blob_kind { SDSI_BLOB_AKC, SDSI_BLOB_CAP };
+
+const char *sdsi_blob_file(enum sdsi_blob_kind kind);	/* "provision_akc" */
+const char *sdsi_blob_name(enum sdsi_blob_kind kind);	/* "AKC" */
+
+struct sdsi_preflight {
+	bool last_attempt;	/* one more failure reaches the threshold */
+	char warning[256];	/* set when last_attempt */
+};
+
+/*
+ * Every check that can be made without touching the mailbox, in order:
+ * known GUID with a registers file of the exact size; blob not empty and at
+ * most 1016 bytes; On Demand enabled; updates available; the failure count
+ * below its threshold; for a CAP, an AKC already provisioned.  A refusal is
+ * class REFUSED with the reason in the message.
+ */
+int sdsi_preflight(const struct sdsi_registers *regs, enum sdsi_blob_kind kind,
+		   size_t blob_len, struct sdsi_preflight *pf, struct sdsi_error *err);
+
+struct sdsi_provision_options {
+	unsigned int busy_retries;	/* extra attempts after EBUSY */
+	unsigned int busy_delay_ms;	/* wait between them */
+};
+
+/*
+ * One write() at offset 0 of provision_akc or provision_cap.  EIO means the
+ * device rejected the blob (class REJECTED); EPERM is the in-band lock.
+ */
+int sdsi_provision(const struct sdsi_device *dev, enum sdsi_blob_kind kind,
+		   const uint8_t *blob, size_t len, const struct sdsi_provision_options *opts,
+		   struct sdsi_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SDSI_LIBSDSI_H */

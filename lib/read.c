@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Reading attributes and saved files.  A certificate attribute answers one
+ * read() at offset 0 with a whole mailbox transaction and returns EOF at any
+ * other offset, so attributes are read exactly once; saved files are read to
+ * their end.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sdsi_internal.h"
+
+static const char *const attr_files[] = {
+	[SDSI_ATTR_REGISTERS] = "registers",
+	[SDSI_ATTR_STATE_CERT] = "state_certificate",
+	[SDSI_ATTR_METER_CERT] = "meter_certificate",
+	[SDSI_ATTR_METER_CURRENT] = "meter_current",
+};
+
+const char *sdsi_attr_file(enum sdsi_attr attr)
+{
+	if ((unsigned int)attr >= sizeof(attr_files) / sizeof(attr_files[0]))
+		return "?";
+	return attr_files[attr];
+}
+
+int sdsi_read_attr(const struct sdsi_device *dev, enum sdsi_attr attr,
+		   uint8_t *buf, size_t *len, struct sdsi_error *err)
+{
+	char path[SDSI_PATH_SIZE + 32];
+	ssize_t got;
+	int fd, e;
+
+	sdsi_clear_error(err);
+	*len = 0;
+	snprintf(path, sizeof(path), "%s/%s", dev->path, sdsi_attr_file(attr));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		return sdsi_fail(err, e, sdsi_errno_class(e, false), -1, "%s: open: %s",
+				 path, sdsi_errno_meaning(e, false));
+	}
+	got = read(fd, buf, SDSI_READ_BUF_SIZE);
+	e = errno;
+	close(fd);
+	if (got < 0)
+		return sdsi_fail(err, e, sdsi_errno_class(e, false), -1, "%s: read: %s",
+				 path, sdsi_errno_meaning(e, false));
+	if (got == 0)
+		return sdsi_fail(err, ENODATA, SDSI_ERR_IO, 0, "%s: read returned no data", path);
+	*len = (size_t)got;
+	return 0;
+}
+
+int sdsi_read_file(const char *path, uint8_t *buf, size_t cap, size_t *len,
+		   struct sdsi_error *err)
+{
+	size_t have = 0;
+	uint8_t extra;
+	ssize_t got;
+	int fd, e;
+
+	sdsi_clear_error(err);
+	*len = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		return sdsi_fail(err, e, e == ENOENT ? SDSI_ERR_USAGE : sdsi_errno_class(e, false),
+				 -1, "%s: %s", path, strerror(e));
+	}
+	for (;;) {
+		got = read(fd, have < cap ? buf + have : &extra, have < cap ? cap - have : 1);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		if (have == cap) {
+			close(fd);
+			return sdsi_fail(err, EFBIG, SDSI_ERR_MALFORMED, (long)cap,
+					 "%s: larger than %zu bytes", path, cap);
+		}
+		have += (size_t)got;
+	}
+	e = errno;
+	close(fd);
+	if (got < 0)
+		return sdsi_fail(err, e, SDSI_ERR_IO, -1, "%s: read: %s", path, strerror(e));
+	*len = have;
+	return 0;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Helpers shared by the libsdsi sources; not installed. */
+#ifndef SDSI_INTERNAL_H
+#define SDSI_INTERNAL_H
+
+#include <stdint.h>
+
+#include "sdsi/libsdsi.h"
+
+/* Internal functions stay out of the library's dynamic symbol table. */
+#define SDSI_HIDDEN __attribute__((visibility("hidden")))
+
+/* Fill err (if any) and return -errnum, so callers can `return sdsi_fail(...)`. */
+SDSI_HIDDEN int sdsi_fail(struct sdsi_error *err, int errnum, enum sdsi_error_class cls,
+	      long offset, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Class of an errno returned by a sysfs attribute. */
+SDSI_HIDDEN enum sdsi_error_class sdsi_errno_class(int errnum, bool provisioning);
+
+SDSI_HIDDEN void sdsi_clear_error(struct sdsi_error *err);
+
+/* Little-endian loads from byte buffers: the ABI is little-endian. */
+static inline uint32_t sdsi_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t sdsi_le64(const uint8_t *p)
+{
+	return (uint64_t)sdsi_le32(p) | (uint64_t)sdsi_le32(p + 4) << 32;
+}
+
+#endif /* SDSI_INTERNAL_H */

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Discovery, DEVNO validation, attribute and file reading, provisioning
+ * writes: against a sysfs-shaped directory tree made in a temporary folder.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "sdsi/libsdsi.h"
+
+struct tree {
+	char root[256];
+};
+
+static void write_text(const char *dir, const char *name, const void *data, size_t len)
+{
+	char path[512];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, data, len), (ssize_t)len);
+	close(fd);
+}
+
+static void make_device(const struct tree *t, const char *name, const char *guid)
+{
+	char dir[512];
+
+	snprintf(dir, sizeof(dir), "%s/%s", t->root, name);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	if (guid)
+		write_text(dir, "guid", guid, strlen(guid));
+}
+
+static int setup(void **state)
+{
+	struct tree *t = calloc(1, sizeof(*t));
+
+	strcpy(t->root, "/tmp/libsdsi-test-XXXXXX");
+	assert_non_null(mkdtemp(t->root));
+	make_device(t, "intel_vsec.sdsi.10", "0xf210d9ef\n");
+	make_device(t, "intel_vsec.sdsi.0", "0x6dd191\n");
+	make_device(t, "intel_vsec.sdsi.1", "garbage\n");
+	make_device(t, "intel_vsec.sdsi.x", "0x6dd191\n");
+	make_device(t, "intel_vsec.pmt.0", "0x6dd191\n");
+	*state = t;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct tree *t = *state;
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", t->root);
+	assert_int_equal(system(cmd), 0);
+	free(t);
+	return 0;
+}
+
+static void test_list(void **state)
+{
+	struct tree *t = *state;
+	struct sdsi_device *devs;
+	size_t n;
+
+	assert_int_equal(sdsi_device_list(t->root, &devs, &n, NULL), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(devs[0].devno, 0);
+	assert_string_equal(devs[0].name, "intel_vsec.sdsi.0");
+	assert_true(devs[0].guid_valid);
+	assert_int_equal(devs[0].guid, 0x6dd191);
+	assert_int_equal(devs[1].devno, 1);
+	assert_false(devs[1].guid_valid);
+	assert_int_equal(devs[2].devno, 10);
+	assert_int_equal(devs[2].guid, 0xf210d9ef);
+	free(devs);
+
+	assert_int_equal(sdsi_device_list("/nonexistent/sdsi", &devs, &n, NULL), 0);
+	assert_int_equal(n, 0);
+	assert_null(devs);
+}
+
+static void test_root_from_environment(void **state)
+{
+	struct tree *t = *state;
+	struct sdsi_device dev;
+
+	setenv(SDSI_SYSFS_ROOT_ENV, t->root, 1);
+	assert_string_equal(sdsi_sysfs_root(), t->root);
+	assert_int_equal(sdsi_device_open(NULL, "10", &dev, NULL), 0);
+	assert_int_equal(dev.guid, 0xf210d9ef);
+	setenv(SDSI_SYSFS_ROOT_ENV, "", 1);
+	assert_string_equal(sdsi_sysfs_root(), SDSI_DEFAULT_SYSFS_ROOT);
+	unsetenv(SDSI_SYSFS_ROOT_ENV);
+}
+
+static void test_devno_validation(void **state)
+{
+	static const char *const bad[] = { "", "-1", "+1", "1a", "../0", "0/..", " 1",
+					   "1 ", "0x1", "1234567890", "sdsi.0" };
+	struct tree *t = *state;
+	struct sdsi_device dev;
+	struct sdsi_error err;
+	unsigned int n;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(sdsi_device_open(t->root, bad[i], &dev, &err), -EINVAL);
+		assert_int_equal(err.cls, SDSI_ERR_USAGE);
+	}
+	assert_int_equal(sdsi_parse_devno("007", &n, NULL), 0);
+	assert_int_equal(n, 7);
+	assert_int_equal(sdsi_device_open(t->root, "3", &dev, &err), -ENODEV);
+	assert_int_equal(err.cls, SDSI_ERR_NO_DEVICE);
+	assert_non_null(strstr(err.message, "intel_vsec.sdsi.3"));
+	assert_int_equal(sdsi_device_open(t->root, "1", &dev, &err), -EBADMSG);
+	assert_non_null(strstr(err.message, "garbage"));
+}
+
+static void test_read_attr(void **state)
+{
+	struct tree *t = *state;
+	uint8_t buf[SDSI_READ_BUF_SIZE], big[SDSI_READ_BUF_SIZE + 100];
+	struct sdsi_device dev;
+	struct sdsi_error err;
+	size_t len;
+
+	assert_int_equal(sdsi_device_open(t->root, "0", &dev, NULL), 0);
+	assert_int_equal(sdsi_read_attr(&dev, SDSI_ATTR_METER_CERT, buf, &len, &err), -ENOENT);
+	assert_int_equal(err.cls, SDSI_ERR_NO_DEVICE);
+	assert_non_null(strstr(err.message, "meter_certificate"));
+
+	/* One read into 4096 bytes: a larger file gives its first 4096 bytes. */
+	memset(big, 0x5a, sizeof(big));
+	write_text(dev.path, "state_certificate", big, sizeof(big));
+	assert_int_equal(sdsi_read_attr(&dev, SDSI_ATTR_STATE_CERT, buf, &len, NULL), 0);
+	assert_int_equal(len, SDSI_READ_BUF_SIZE);
+
+	write_text(dev.path, "registers", big, 0);
+	assert_int_equal(sdsi_read_attr(&dev, SDSI_ATTR_REGISTERS, buf, &len, &err), -ENODATA);
+}
+
+static void test_read_file(void **state)
+{
+	struct tree *t = *state;
+	uint8_t buf[16], data[17] = { 1, 2, 3 };
+	struct sdsi_error err;
+	char path[300];
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/saved.bin", t->root);
+	write_text(t->root, "saved.bin", data, 16);
+	assert_int_equal(sdsi_read_file(path, buf, sizeof(buf), &len, NULL), 0);
+	assert_int_equal(len, 16);
+	assert_int_equal(buf[2], 3);
+	write_text(t->root, "saved.bin", data, 17);
+	assert_int_equal(sdsi_read_file(path, buf, sizeof(buf), &len, &err), -EFBIG);
+	assert_int_equal(err.cls, SDSI_ERR_MALFORMED);
+	assert_int_equal(sdsi_read_file("/nonexistent.bin", buf, sizeof(buf), &len, &err), -ENOENT);
+}
+
+static void test_provision_writes_blob(void **state)
+{
+	struct tree *t = *state;
+	const uint8_t blob[5] = { 9, 8, 7, 6, 5 };
+	uint8_t back[16];
+	struct sdsi_device dev;
+	struct sdsi_error err;
+	char path[SDSI_PATH_SIZE + 32];
+	size_t len;
+
+	assert_int_equal(sdsi_device_open(t->root, "0", &dev, NULL), 0);
+	assert_int_equal(sdsi_provision(&dev, SDSI_BLOB_CAP, blob, sizeof(blob), NULL, &err),
+			 -ENOENT);
+	write_text(dev.path, "provision_cap", "", 0);
+	assert_int_equal(sdsi_provision(&dev, SDSI_BLOB_CAP, blob, sizeof(blob), NULL, &err), 0);
+	snprintf(path, sizeof(path), "%s/provision_cap", dev.path);
+	assert_int_equal(sdsi_read_file(path, back, sizeof(back), &len, NULL), 0);
+	assert_int_equal(len, 5);
+	assert_memory_equal(back, blob, 5);
+}
+
+static void test_errno_tables(void **state)
+{
+	assert_string_equal(sdsi_errno_name(EBUSY), "EBUSY");
+	assert_string_equal(sdsi_errno_name(99999), "E?");
+	assert_non_null(strstr(sdsi_errno_meaning(EIO, true), "rejected"));
+	assert_non_null(strstr(sdsi_errno_meaning(EIO, false), "mailbox failure"));
+	assert_non_null(strstr(sdsi_errno_meaning(EPERM, true), "in-band lock"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_list),
+		cmocka_unit_test(test_root_from_environment),
+		cmocka_unit_test(test_devno_validation),
+		cmocka_unit_test(test_read_attr),
+		cmocka_unit_test(test_read_file),
+		cmocka_unit_test(test_provision_writes_blob),
+		cmocka_unit_test(test_errno_tables),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

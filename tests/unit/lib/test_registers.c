@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Register file decoder (V1 and V2) and provisioning pre-flight checks. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "cert_bytes.h"
+#include "sdsi/hw.h"
+#include "sdsi/libsdsi.h"
+
+/* Registers as a V1 or V2 socket shows them, every field non-trivial. */
+static void build_regs(uint8_t *buf, size_t size)
+{
+	memset(buf, 0, size);
+	put64(buf, 0x00, 0x1122334455667788ull);		/* PPIN */
+	put64(buf, 0x08, 1ull << 5);				/* metering auth error */
+	put64(buf, 0x10, (1ull << 3) | (1ull << 26));		/* On Demand, metering */
+	put64(buf, 0x18, 1ull << 1);				/* AKC provisioned */
+	/* AKC 2 of 3, CAP 1 of 5 */
+	put64(buf, 0x20, 2ull | 3ull << 3 | 1ull << 6 | 5ull << 9);
+	put64(buf, 0x28, 4ull << 48 | 6ull << 51);		/* 4 of 6 updates */
+	put64(buf, 0x30, 1ull << 13);				/* 75 % */
+	put64(buf, 0x38, 0xdeadbeefcafef00dull);		/* CAPID1 */
+	put32(buf, 0x40, 0xfffffff5u);				/* socket 5 */
+	if (size > 0x48)
+		put64(buf, 0x48, 0x9);	/* where the upstream tool reads V2 */
+}
+
+static void test_v1(void **state)
+{
+	uint8_t buf[72];
+	struct sdsi_registers r;
+
+	build_regs(buf, sizeof(buf));
+	assert_int_equal(sdsi_decode_registers(buf, sizeof(buf), SDSI_GUID_V1, &r, NULL), 0);
+	assert_int_equal(r.layout, 1);
+	assert_true(r.guid_known);
+	assert_int_equal(r.ppin, 0x1122334455667788ull);
+	assert_false(r.content_auth_error);
+	assert_true(r.metering_auth_error);
+	assert_true(r.on_demand);
+	assert_false(r.attestation);
+	assert_true(r.metering);
+	assert_true(r.akc_provisioned);
+	assert_int_equal(r.akc_fail_count, 2);
+	assert_int_equal(r.akc_fail_threshold, 3);
+	assert_int_equal(r.cap_fail_count, 1);
+	assert_int_equal(r.cap_fail_threshold, 5);
+	assert_int_equal(r.updates_available, 4);
+	assert_int_equal(r.updates_threshold, 6);
+	assert_false(r.nvram_50);
+	assert_true(r.nvram_75);
+	assert_false(r.nvram_90);
+	assert_int_equal(r.capid1, 0xdeadbeefcafef00dull);
+	assert_int_equal(r.socket_id, 5);
+}
+
+static void test_v2_socket_id_corrected_layout(void **state)
+{
+	uint8_t buf[80];
+	struct sdsi_registers r;
+
+	build_regs(buf, sizeof(buf));
+	assert_int_equal(sdsi_decode_registers(buf, sizeof(buf), SDSI_GUID_V2, &r, NULL), 0);
+	assert_int_equal(r.layout, 2);
+	assert_int_equal(r.socket_id, 5);		/* 0x40, not 0x48 */
+	assert_int_equal(r.capid1, 0xcafef00du);	/* 4-byte register on V2 */
+
+	/* Offline: no GUID, the size decides. */
+	assert_int_equal(sdsi_decode_registers(buf, 80, 0, &r, NULL), 0);
+	assert_int_equal(r.guid, SDSI_GUID_V2);
+	assert_int_equal(sdsi_decode_registers(buf, 72, 0, &r, NULL), 0);
+	assert_int_equal(r.guid, SDSI_GUID_V1);
+
+	assert_int_equal(sdsi_decode_registers(buf, 80, 0x1234, &r, NULL), 0);
+	assert_false(r.guid_known);
+	assert_int_equal(r.layout, 1);
+}
+
+static void test_truncated(void **state)
+{
+	uint8_t buf[80];
+	struct sdsi_registers r;
+	struct sdsi_error err;
+
+	build_regs(buf, sizeof(buf));
+	for (size_t len = 0; len < 0x44; len++) {
+		assert_int_equal(sdsi_decode_registers(buf, len, SDSI_GUID_V1, &r, &err), -EBADMSG);
+		assert_int_equal(err.cls, SDSI_ERR_MALFORMED);
+		assert_int_equal(err.offset, (long)len);
+	}
+}
+
+static void refused(const struct sdsi_registers *r, enum sdsi_blob_kind kind, size_t len,
+		    int errnum, const char *needle)
+{
+	struct sdsi_preflight pf;
+	struct sdsi_error err;
+
+	assert_int_equal(sdsi_preflight(r, kind, len, &pf, &err), -errnum);
+	assert_int_equal(err.cls, SDSI_ERR_REFUSED);
+	assert_non_null(strstr(err.message, needle));
+}
+
+static void test_preflight(void **state)
+{
+	uint8_t buf[80];
+	struct sdsi_registers r, base;
+	struct sdsi_preflight pf;
+
+	build_regs(buf, sizeof(buf));
+	assert_int_equal(sdsi_decode_registers(buf, 80, SDSI_GUID_V2, &base, NULL), 0);
+
+	/* AKC at 2 of 3 failures: allowed, with the last-attempt warning. */
+	assert_int_equal(sdsi_preflight(&base, SDSI_BLOB_AKC, 1016, &pf, NULL), 0);
+	assert_true(pf.last_attempt);
+	assert_non_null(strstr(pf.warning, "2 of 3 AKC failures"));
+	assert_int_equal(sdsi_preflight(&base, SDSI_BLOB_CAP, 1, &pf, NULL), 0);
+	assert_false(pf.last_attempt);
+
+	refused(&base, SDSI_BLOB_AKC, 0, ENODATA, "empty");
+	refused(&base, SDSI_BLOB_CAP, 1017, EOVERFLOW, "1017 bytes");
+
+	r = base;
+	r.size = 72;
+	refused(&r, SDSI_BLOB_AKC, 10, EBADMSG, "registers: 72 bytes");
+	r = base;
+	r.guid_known = false;
+	refused(&r, SDSI_BLOB_AKC, 10, ENOTSUP, "unrecognized GUID");
+	r = base;
+	r.on_demand = false;
+	refused(&r, SDSI_BLOB_AKC, 10, EPERM, "not enabled");
+	r = base;
+	r.updates_available = 0;
+	refused(&r, SDSI_BLOB_CAP, 10, EDQUOT, "Maximum number of updates (6)");
+	r = base;
+	r.akc_fail_count = 3;
+	refused(&r, SDSI_BLOB_AKC, 10, EDQUOT, "AKC provision failures (3)");
+	r = base;
+	r.cap_fail_count = 5;
+	refused(&r, SDSI_BLOB_CAP, 10, EDQUOT, "CAP provision failures (5)");
+	r = base;
+	r.akc_provisioned = false;
+	refused(&r, SDSI_BLOB_CAP, 10, ENOKEY, "no AKC");
+	assert_int_equal(sdsi_preflight(&r, SDSI_BLOB_AKC, 10, &pf, NULL), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_v1),
+		cmocka_unit_test(test_v2_socket_id_corrected_layout),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_preflight),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
