@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * PEM key files and crash-safe file writes.  Key files are read whole into
+ * memory first so that every failure (missing, unreadable, too large, not
+ * PEM, wrong curve) is reported with the file's name and one reason.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <openssl/bio.h>
+#include <openssl/crypto.h>
+#include <openssl/err.h>
+#include <openssl/pem.h>
+
+#include "license_internal.h"
+
+/* A P-384 PEM key is under 400 bytes; anything this large is not one. */
+#define KEY_FILE_MAX	16384u
+
+static int read_key_file(const char *path, unsigned char *buf, size_t *len,
+			 struct sdsi_license_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	size_t n;
+	int rc = 0;
+
+	if (!f)
+		return license_fail(err, -errno, SDSI_LICENSE_NO_OFFSET,
+				    "%s: %s", path, strerror(errno));
+	n = fread(buf, 1, KEY_FILE_MAX, f);
+	if (ferror(f))
+		rc = license_fail(err, -EIO, SDSI_LICENSE_NO_OFFSET,
+				  "%s: read error", path);
+	else if (n == KEY_FILE_MAX)
+		rc = license_fail(err, -EINVAL, SDSI_LICENSE_NO_OFFSET,
+				  "%s: larger than %u bytes, not a key file",
+				  path, KEY_FILE_MAX);
+	fclose(f);
+	*len = n;
+	return rc;
+}
+
+/* Encrypted keys are not supported: never prompt on a terminal. */
+static int no_passphrase(char *buf, int size, int rwflag, void *user)
+{
+	return 0;
+}
+
+static int load_key(const char *path, bool private_key, EVP_PKEY **key,
+		    struct sdsi_license_error *err)
+{
+	unsigned char *text;
+	size_t len = 0;
+	BIO *bio;
+	int rc;
+
+	*key = NULL;
+	text = malloc(KEY_FILE_MAX);
+	if (!text)
+		return license_fail(err, -ENOMEM, SDSI_LICENSE_NO_OFFSET,
+				    "%s: out of memory", path);
+	rc = read_key_file(path, text, &len, err);
+	if (rc)
+		goto out;
+	bio = BIO_new_mem_buf(text, (int)len);
+	if (!bio) {
+		rc = license_fail_openssl(err, -ENOMEM, path);
+		goto out;
+	}
+	*key = private_key ?
+	       PEM_read_bio_PrivateKey(bio, NULL, no_passphrase, NULL) :
+	       PEM_read_bio_PUBKEY(bio, NULL, no_passphrase, NULL);
+	BIO_free(bio);
+	ERR_clear_error();
+	if (!*key) {
+		rc = license_fail(err, -EINVAL, SDSI_LICENSE_NO_OFFSET,
+				  "%s: not a PEM %s key (corrupt, encrypted or of another kind)",
+				  path, private_key ? "private" : "public");
+		goto out;
+	}
+	if (!sdsi_license_key_is_p384(*key)) {
+		EVP_PKEY_free(*key);
+		*key = NULL;
+		rc = license_fail(err, -EINVAL, SDSI_LICENSE_NO_OFFSET,
+				  "%s: not an ECDSA P-384 key", path);
+	}
+out:
+	OPENSSL_cleanse(text, KEY_FILE_MAX);
+	free(text);
+	return rc;
+}
+
+int sdsi_license_key_load_private(const char *path, EVP_PKEY **key,
+				  struct sdsi_license_error *err)
+{
+	return load_key(path, true, key, err);
+}
+
+int sdsi_license_key_load_public(const char *path, EVP_PKEY **key,
+				 struct sdsi_license_error *err)
+{
+	return load_key(path, false, key, err);
+}
+
+static int save_key(const char *path, EVP_PKEY *key, bool private_key,
+		    struct sdsi_license_error *err)
+{
+	BIO *bio;
+	char *data;
+	long len;
+	int ok, rc;
+
+	if (!sdsi_license_key_is_p384(key))
+		return license_fail(err, -EINVAL, SDSI_LICENSE_NO_OFFSET,
+				    "%s: refusing to save a key that is not P-384",
+				    path);
+	bio = BIO_new(BIO_s_mem());
+	if (!bio)
+		return license_fail_openssl(err, -ENOMEM, path);
+	ok = private_key ?
+	     PEM_write_bio_PrivateKey(bio, key, NULL, NULL, 0, NULL, NULL) :
+	     PEM_write_bio_PUBKEY(bio, key);
+	len = BIO_get_mem_data(bio, &data);
+	if (ok != 1 || len <= 0)
+		rc = license_fail_openssl(err, -EINVAL, path);
+	else
+		rc = sdsi_license_write_file(path, data, (size_t)len,
+					     private_key ? 0600 : 0644, true,
+					     err);
+	if (len > 0)
+		OPENSSL_cleanse(data, (size_t)len);
+	BIO_free(bio);
+	return rc;
+}
+
+int sdsi_license_key_save_private(const char *path, EVP_PKEY *key,
+				  struct sdsi_license_error *err)
+{
+	return save_key(path, key, true, err);
+}
+
+int sdsi_license_key_save_public(const char *path, EVP_PKEY *key,
+				 struct sdsi_license_error *err)
+{
+	return save_key(path, key, false, err);
+}
+
+static int write_all(int fd, const unsigned char *data, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, data, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		data += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int sync_parent_dir(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	int fd, rc = 0;
+
+	if (!slash) {
+		strcpy(dir, ".");
+	} else if (slash == path) {
+		strcpy(dir, "/");
+	} else {
+		if ((size_t)(slash - path) >= sizeof(dir))
+			return -ENAMETOOLONG;
+		memcpy(dir, path, (size_t)(slash - path));
+		dir[slash - path] = '\0';
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd) < 0)
+		rc = -errno;
+	close(fd);
+	return rc;
+}
+
+int sdsi_license_write_file(const char *path, const void *data, size_t len,
+			    unsigned int mode, bool exclusive,
+			    struct sdsi_license_error *err)
+{
+	char tmp[PATH_MAX];
+	const char *step;
+	int fd, rc;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", path) >= (int)sizeof(tmp))
+		return license_fail(err, -ENAMETOOLONG, SDSI_LICENSE_NO_OFFSET,
+				    "%s: path too long", path);
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return license_fail(err, -errno, SDSI_LICENSE_NO_OFFSET,
+				    "%s: cannot create a temporary file: %s",
+				    path, strerror(errno));
+	step = "write";
+	rc = write_all(fd, data, len);
+	if (!rc && fchmod(fd, (mode_t)mode) < 0) {
+		step = "chmod";
+		rc = -errno;
+	}
+	if (!rc && fsync(fd) < 0) {
+		step = "fsync";
+		rc = -errno;
+	}
+	if (close(fd) < 0 && !rc) {
+		step = "close";
+		rc = -errno;
+	}
+	if (!rc) {
+		step = exclusive ? "create" : "rename";
+		if (exclusive)
+			rc = link(tmp, path) < 0 ? -errno : 0;
+		else
+			rc = rename(tmp, path) < 0 ? -errno : 0;
+	}
+	/* After link() the temporary name is an extra link; after rename() it is gone. */
+	if (rc || exclusive)
+		unlink(tmp);
+	if (rc)
+		return license_fail(err, rc, SDSI_LICENSE_NO_OFFSET,
+				    "%s: %s failed: %s", path, step,
+				    strerror(-rc));
+	rc = sync_parent_dir(path);
+	if (rc)
+		return license_fail(err, rc, SDSI_LICENSE_NO_OFFSET,
+				    "%s: fsync of the directory failed: %s",
+				    path, strerror(-rc));
+	return 0;
+}

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The project's AKC and CAP formats (docs/formats.md): a stand-in for Intel's
+ * private ones that keeps every published property.  Byte codecs with strict
+ * bounds checks, ECDSA P-384/SHA-384 signing and verification through
+ * OpenSSL's EVP interface, PEM key files and the License Key Image.
+ *
+ * Return values: 0 on success, a negative errno otherwise:
+ *   -EINVAL     malformed or foreign bytes, or a field outside its range
+ *               (err->offset names the byte, err->reason says why)
+ *   -EOVERFLOW  more bundles than fit in 1016 bytes
+ *   -ENOSPC     the output buffer is too small
+ *   -EBADMSG    well-formed, but the signature does not verify with the key
+ *   -ENOMEM     out of memory (OpenSSL included)
+ *   other       the errno of a failed file operation (key files, output)
+ * err may be NULL everywhere it appears.
+ */
+#ifndef SDSI_LICENSE_H
+#define SDSI_LICENSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <openssl/types.h>
+
+#include <sdsi/hw.h>
+
+#define SDSI_LICENSE_FORMAT_VERSION	1u
+#define SDSI_AKC_MAGIC			SDSI_FOURCC('S', 'A', 'K', 'C')
+#define SDSI_CAP_MAGIC			SDSI_FOURCC('S', 'C', 'A', 'P')
+
+#define SDSI_LICENSE_PUBKEY_SIZE	96u	/* X || Y, big-endian, 48 each */
+#define SDSI_LICENSE_SIG_SIZE		96u	/* r || s, big-endian, 48 each */
+#define SDSI_LICENSE_KEY_IMAGE_SIZE	SDSI_STATE_KEY_IMAGE_SIZE	/* 48 */
+#define SDSI_LICENSE_BLOB_MAX		SDSI_WRITE_PAYLOAD_MAX		/* 1016 */
+
+/* AKC: magic, version, total size, key revision, licensor key, signature. */
+#define SDSI_AKC_KEY_OFFSET		0x10u
+#define SDSI_AKC_SIG_OFFSET		0x70u
+#define SDSI_AKC_SIZE			0xD0u	/* 208 */
+
+/* CAP: magic, version, total size, licence blob (section 3.1), signature. */
+#define SDSI_CAP_HEADER_SIZE		12u
+#define SDSI_CAP_BLOB_OFFSET		SDSI_CAP_HEADER_SIZE
+#define SDSI_LICENSE_BLOB_SIZE(n) \
+	(SDSI_BLOB_HEADER_SIZE + (size_t)(n) * SDSI_BUNDLE_SIZE)
+#define SDSI_CAP_SIZE(n) \
+	(SDSI_CAP_HEADER_SIZE + SDSI_LICENSE_BLOB_SIZE(n) + SDSI_LICENSE_SIG_SIZE)
+/* (1016 - 12 - 36 - 96) / 32 = 27, so the largest CAP is 1008 bytes. */
+#define SDSI_CAP_MAX_BUNDLES		27u
+#define SDSI_BUNDLE_RESERVED_SIZE	(SDSI_BUNDLE_SIZE - 4u)	/* 28 */
+
+/* Marks an error that is not about one byte (a key file, a buffer size). */
+#define SDSI_LICENSE_NO_OFFSET		((size_t)-1)
+
+struct sdsi_license_error {
+	size_t offset;
+	char reason[256];
+};
+
+enum sdsi_blob_kind {
+	SDSI_BLOB_FOREIGN = 0,	/* not this format and version: pass it through */
+	SDSI_BLOB_AKC,
+	SDSI_BLOB_CAP,
+};
+
+struct sdsi_akc {
+	uint32_t key_revision;
+	uint8_t licensor_key[SDSI_LICENSE_PUBKEY_SIZE];
+	uint8_t signature[SDSI_LICENSE_SIG_SIZE];
+};
+
+struct sdsi_license_bundle {
+	uint32_t code;		/* SDSI_FOURCC order; 4 printable non-space chars */
+	/* Signed, ignored by firmware; we issue zeros and keep what we decode. */
+	uint8_t reserved[SDSI_BUNDLE_RESERVED_SIZE];
+};
+
+/* The licence blob of reference section 3.1, as the state certificate keeps it. */
+struct sdsi_license {
+	uint32_t type;		/* SDSI_BLOB_TYPE_ONE_TIME or _METERED */
+	uint64_t id;
+	uint64_t ppin;
+	uint64_t previous_ppin;	/* 0: not transferred */
+	uint32_t revision;
+	uint32_t bundle_count;	/* 1 .. SDSI_CAP_MAX_BUNDLES */
+	struct sdsi_license_bundle bundles[SDSI_CAP_MAX_BUNDLES];
+};
+
+struct sdsi_cap {
+	struct sdsi_license license;
+	uint8_t signature[SDSI_LICENSE_SIG_SIZE];
+};
+
+/* Kind by magic and format version; anything shorter than 8 bytes is foreign. */
+enum sdsi_blob_kind sdsi_license_blob_kind(const void *buf, size_t len);
+const char *sdsi_blob_kind_name(enum sdsi_blob_kind kind);
+
+/* Four-character codes: "CC02" <-> SDSI_FOURCC('C','C','0','2'). */
+bool sdsi_license_code_valid(uint32_t code);
+int sdsi_license_code_parse(const char *text, uint32_t *code);	/* -EINVAL */
+void sdsi_license_code_format(uint32_t code, char text[5]);	/* '?' if not printable */
+const char *sdsi_license_type_name(uint32_t type);	/* "one-time", "metered", NULL */
+
+/*
+ * Codecs.  Decoders accept exactly one canonical encoding: the right magic,
+ * version and total size, a known licence type, 1..27 bundles whose codes are
+ * printable, and not one byte more or less.  Encoders refuse what the decoders
+ * would refuse, so nothing this library writes is rejected by it.
+ */
+int sdsi_akc_encode(const struct sdsi_akc *akc, void *buf, size_t size,
+		    size_t *len);
+int sdsi_akc_decode(const void *buf, size_t len, struct sdsi_akc *akc,
+		    struct sdsi_license_error *err);
+int sdsi_cap_encode(const struct sdsi_cap *cap, void *buf, size_t size,
+		    size_t *len, struct sdsi_license_error *err);
+int sdsi_cap_decode(const void *buf, size_t len, struct sdsi_cap *cap,
+		    struct sdsi_license_error *err);
+/* The bare licence blob (no header, no signature): what NVRAM stores. */
+int sdsi_license_blob_encode(const struct sdsi_license *lic, void *buf,
+			     size_t size, size_t *len,
+			     struct sdsi_license_error *err);
+int sdsi_license_blob_decode(const void *buf, size_t len,
+			     struct sdsi_license *lic,
+			     struct sdsi_license_error *err);
+
+/*
+ * Signing fills ->signature over the encoding of every other field.  The key
+ * must be a P-384 private key (-EINVAL otherwise).
+ */
+int sdsi_akc_sign(struct sdsi_akc *akc, EVP_PKEY *root_key,
+		  struct sdsi_license_error *err);
+int sdsi_cap_sign(struct sdsi_cap *cap, EVP_PKEY *licensor_key,
+		  struct sdsi_license_error *err);
+
+/*
+ * Verify the bytes as received: decode strictly, then check the signature over
+ * every byte before it with the trusted public key.  out (may be NULL) is
+ * filled only when the result is 0.
+ */
+int sdsi_akc_verify(const void *buf, size_t len, EVP_PKEY *root_pub,
+		    struct sdsi_akc *out, struct sdsi_license_error *err);
+int sdsi_cap_verify(const void *buf, size_t len, EVP_PKEY *licensor_pub,
+		    struct sdsi_cap *out, struct sdsi_license_error *err);
+
+/* Keys: P-384 only.  The caller frees with EVP_PKEY_free(). */
+int sdsi_license_key_generate(EVP_PKEY **key, struct sdsi_license_error *err);
+bool sdsi_license_key_is_p384(EVP_PKEY *key);
+int sdsi_license_pubkey_to_raw(EVP_PKEY *key,
+			       uint8_t raw[SDSI_LICENSE_PUBKEY_SIZE],
+			       struct sdsi_license_error *err);
+/* Refuses a point that is not on the curve. */
+int sdsi_license_pubkey_from_raw(const uint8_t raw[SDSI_LICENSE_PUBKEY_SIZE],
+				 EVP_PKEY **key,
+				 struct sdsi_license_error *err);
+/* License Key Image: SHA-384 of the 96-byte X || Y encoding. */
+int sdsi_license_key_image(const uint8_t raw[SDSI_LICENSE_PUBKEY_SIZE],
+			   uint8_t image[SDSI_LICENSE_KEY_IMAGE_SIZE]);
+
+/*
+ * PEM key files (PKCS#8 private, SubjectPublicKeyInfo public).  Loading names
+ * the file in err->reason when it is missing, unreadable, not PEM or not a
+ * P-384 key.  Saving never replaces an existing file (-EEXIST) and writes
+ * private keys with mode 0600, public keys with 0644.
+ */
+int sdsi_license_key_load_private(const char *path, EVP_PKEY **key,
+				  struct sdsi_license_error *err);
+int sdsi_license_key_load_public(const char *path, EVP_PKEY **key,
+				 struct sdsi_license_error *err);
+int sdsi_license_key_save_private(const char *path, EVP_PKEY *key,
+				  struct sdsi_license_error *err);
+int sdsi_license_key_save_public(const char *path, EVP_PKEY *key,
+				 struct sdsi_license_error *err);
+
+/*
+ * Write a whole file crash-safely: a temporary file in the same directory,
+ * fsync, then rename over path (or, with exclusive, link it into place so an
+ * existing file is never replaced: -EEXIST), then fsync the directory.
+ */
+int sdsi_license_write_file(const char *path, const void *data, size_t len,
+			    unsigned int mode, bool exclusive,
+			    struct sdsi_license_error *err);
+
+#endif /* SDSI_LICENSE_H */
