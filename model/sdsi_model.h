@@ -36,6 +36,7 @@ struct sdsi_model_config {
 	const char *state_dir;		/* NVRAM directory; NULL: volatile NVRAM */
 	sdsi_model_clock_fn clock;
 	void *clock_ctx;
+	uint32_t nvram_endurance;	/* provisioning writes; 0 selects the default */
 };
 
 /* Documented defaults (docs/model.md). */
@@ -43,6 +44,9 @@ struct sdsi_model_config {
 #define SDSI_MODEL_DEFAULT_AKC_THRESH	3
 #define SDSI_MODEL_DEFAULT_CAP_THRESH	3
 #define SDSI_MODEL_DEFAULT_UPDATES	4
+#define SDSI_MODEL_DEFAULT_ENDURANCE	1000u	/* NVRAM writes before wear-out */
+/* V2 control qword 1, bits 15:0: minutes between latched meter copies (ours). */
+#define SDSI_MODEL_METER_PERIOD		480u
 
 /* Fault injection (the "fault" commands of sdsi-emu ctl). */
 enum sdsi_fault_kind {
@@ -73,8 +77,9 @@ int sdsi_fault_from_name(const char *name, enum sdsi_fault_kind *kind);
 /*
  * Create a socket.  With a state_dir, loads "socket<N>.nvram" from it, or
  * creates it; a corrupt, truncated, foreign or newer-version file is refused
- * (-EINVAL / -EPROTO...) with a message in err naming the file and the reason,
- * and is never overwritten.
+ * (-EPROTO truncated or corrupt, -EINVAL foreign, -EPROTONOSUPPORT newer, or
+ * the -errno of a failed read) with a message in err naming the file and the
+ * reason, and is never overwritten.
  */
 int sdsi_model_create(const struct sdsi_model_config *cfg, struct sdsi_model **out,
 		      char *err, size_t errlen);

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Fault injection.  A fault is armed for a number of transactions; the
+ * mailbox takes one each time it applies the fault (faults that cannot affect
+ * a transaction, such as a packet fault on a write, are not used up by it).
+ */
+#include <errno.h>
+
+#include "model_priv.h"
+
+static const char *const fault_names[SDSI_FAULT_KIND_COUNT] = {
+	[SDSI_FAULT_OOB_OWNER] = "oob-owner",
+	[SDSI_FAULT_NO_RDY] = "no-rdy",
+	[SDSI_FAULT_STATUS_TIMEOUT] = "status-timeout",
+	[SDSI_FAULT_STATUS_FAILURE] = "status-failure",
+	[SDSI_FAULT_BAD_PACKET_SIZE] = "bad-packet-size",
+	[SDSI_FAULT_NO_EOM] = "no-eom",
+	[SDSI_FAULT_TOO_MANY_PACKETS] = "too-many-packets",
+	[SDSI_FAULT_RDY_LATENCY] = "rdy-latency",
+	[SDSI_FAULT_OWNER_DELAY] = "owner-delay",
+};
+
+static bool valid_kind(enum sdsi_fault_kind kind)
+{
+	return (unsigned int)kind < SDSI_FAULT_KIND_COUNT;
+}
+
+const char *sdsi_fault_name(enum sdsi_fault_kind kind)
+{
+	return valid_kind(kind) ? fault_names[kind] : NULL;
+}
+
+int sdsi_fault_from_name(const char *name, enum sdsi_fault_kind *kind)
+{
+	unsigned int i;
+
+	for (i = 0; i < SDSI_FAULT_KIND_COUNT; i++) {
+		if (!strcmp(name, fault_names[i])) {
+			*kind = (enum sdsi_fault_kind)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int sdsi_model_fault_set(struct sdsi_model *m, enum sdsi_fault_kind kind,
+			 uint32_t param, unsigned int count)
+{
+	if (!valid_kind(kind))
+		return -EINVAL;
+	pthread_mutex_lock(&m->lock);
+	m->faults[kind].armed = true;
+	m->faults[kind].param = param;
+	m->faults[kind].remaining = count;
+	pthread_mutex_unlock(&m->lock);
+	return 0;
+}
+
+void sdsi_model_fault_clear(struct sdsi_model *m, enum sdsi_fault_kind kind)
+{
+	if (!valid_kind(kind))
+		return;
+	pthread_mutex_lock(&m->lock);
+	m->faults[kind].armed = false;
+	pthread_mutex_unlock(&m->lock);
+}
+
+void sdsi_model_fault_clear_all(struct sdsi_model *m)
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&m->lock);
+	for (i = 0; i < SDSI_FAULT_KIND_COUNT; i++)
+		m->faults[i].armed = false;
+	pthread_mutex_unlock(&m->lock);
+}
+
+bool fault_armed(const struct sdsi_model *m, enum sdsi_fault_kind kind)
+{
+	return m->faults[kind].armed;
+}
+
+bool fault_take(struct sdsi_model *m, enum sdsi_fault_kind kind,
+		uint32_t *param)
+{
+	struct model_fault *f = &m->faults[kind];
+
+	if (!f->armed)
+		return false;
+	if (param)
+		*param = f->param;
+	if (f->remaining && --f->remaining == 0)
+		f->armed = false;
+	return true;
+}

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Internals of the hardware model, shared by its files.  Every function
+ * declared here expects the caller to hold m->lock; the public entry points
+ * in model.c take it.
+ */
+#ifndef SDSI_MODEL_PRIV_H
+#define SDSI_MODEL_PRIV_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <sdsi/hw.h>
+
+#include "sdsi_model.h"
+
+/* Licences the NVRAM can list; the state certificate (4 KiB) is the real bound. */
+#define MODEL_MAX_LICENCES	128u
+/* Longest message the model ever presents: TOO_MANY_PACKETS pads to five. */
+#define MODEL_MSG_MAX		(SDSI_MBOX_SIZE * (SDSI_MBOX_MAX_PACKETS + 1))
+#define MODEL_LATCH_PERIOD_NS	(8ull * 3600ull * 1000000000ull)
+
+/* What survives a power cycle (and, with a state_dir, the process). */
+struct model_nvram {
+	uint64_t ppin;
+	bool key_provisioned;
+	uint32_t key_rev;
+	uint8_t key_image[SDSI_STATE_KEY_IMAGE_SIZE];
+	uint32_t wear;			/* provisioning writes, for the % bits */
+	uint32_t num_licences;
+	uint32_t licence_words[MODEL_MAX_LICENCES];	/* dwords | VALID */
+	uint8_t blobs[SDSI_READ_MSG_MAX];		/* back to back */
+	uint32_t blobs_len;
+};
+
+enum mbox_phase {
+	MBOX_FREE,	/* no owner */
+	MBOX_OWNED,	/* ownership requested (granted at grant_at), no command */
+	MBOX_ACTIVE,	/* a command was taken; its answer is in the fields below */
+};
+
+struct model_mailbox {
+	enum mbox_phase phase;
+	uint64_t grant_at;		/* ns; owner reads in-band from then on */
+	uint64_t data[SDSI_MBOX_SIZE / 8];	/* the 1 KiB window, host order */
+
+	/* The command in flight (phase MBOX_ACTIVE). */
+	uint64_t request;		/* control value that started it */
+	bool write;
+	uint8_t status;
+	uint64_t rdy_at;		/* ns */
+	bool no_rdy;			/* fault: RDY never comes */
+	bool advancing;			/* CPL taken, next packet not ready yet */
+	uint64_t rdy_latency_ns;
+
+	/* The answer of a read command. */
+	uint8_t message[MODEL_MSG_MAX];
+	uint32_t message_len;		/* MSG_SIZE */
+	uint32_t packet;		/* index of the packet presented */
+	uint32_t packet_size;		/* PACKET_SIZE as reported */
+	uint64_t packet_flags;		/* SOM / EOM */
+	bool packet_ends;		/* the next CPL releases the mailbox */
+	bool bad_packet_size;		/* faults taken by this command */
+	bool no_eom;
+};
+
+struct model_fault {
+	bool armed;
+	uint32_t param;
+	unsigned int remaining;		/* 0: until cleared */
+};
+
+struct sdsi_model {
+	pthread_mutex_t lock;
+
+	/* Fixed at creation. */
+	uint32_t guid;
+	uint32_t ctrl_size;
+	uint32_t regs_size;
+	unsigned int socket_index;
+	uint8_t socket_id;
+	uint64_t capid1;
+	uint8_t akc_threshold;
+	uint8_t cap_threshold;
+	uint8_t updates_threshold;
+	uint32_t nvram_endurance;
+	char *nvram_path;		/* NULL: volatile NVRAM */
+	sdsi_model_clock_fn clock;
+	void *clock_ctx;
+
+	/* BIOS settings. */
+	uint64_t features;
+	bool iblock;
+
+	/* Volatile: reset by a power cycle. */
+	uint8_t akc_failures;
+	uint8_t cap_failures;
+	uint8_t updates_available;
+	bool content_auth_error;
+	uint64_t powered_on_at;		/* ns */
+	uint32_t active_licences;	/* the first n licences were present at power-on */
+	struct model_mailbox mbox;
+
+	struct model_nvram nv;
+	struct model_fault faults[SDSI_FAULT_KIND_COUNT];
+};
+
+static inline void put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static inline void put_le64(uint8_t *p, uint64_t v)
+{
+	put_le32(p, (uint32_t)v);
+	put_le32(p + 4, (uint32_t)(v >> 32));
+}
+
+static inline uint32_t get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t get_le64(const uint8_t *p)
+{
+	return (uint64_t)get_le32(p) | (uint64_t)get_le32(p + 4) << 32;
+}
+
+/* model.c */
+uint64_t model_now(const struct sdsi_model *m);
+
+/* mailbox.c: the control register and the mailbox window. */
+uint64_t mailbox_read_control(struct sdsi_model *m, uint64_t now);
+void mailbox_write_control(struct sdsi_model *m, uint64_t value, uint64_t now);
+uint64_t mailbox_read(struct sdsi_model *m, uint32_t index);
+void mailbox_write(struct sdsi_model *m, uint32_t index, uint64_t value,
+		   uint64_t now);
+void mailbox_reset(struct sdsi_model *m);
+
+/* provision.c: PROVISION_AKC / PROVISION_CAP; returns the status code. */
+uint8_t provision_execute(struct sdsi_model *m, uint64_t command,
+			  const uint8_t *payload, size_t len);
+
+/* certs.c: the answers of the read commands; return the length in bytes. */
+uint32_t certs_state_size(const struct model_nvram *nv);
+uint32_t certs_state(const struct sdsi_model *m, uint8_t *out);
+uint32_t certs_meter(const struct sdsi_model *m, bool current, uint64_t now,
+		     uint8_t *out);
+
+/*
+ * nvram.c: changes to the provisioned content.  Each one is a provisioning
+ * write: it counts towards wear and is persisted before it takes effect.  The
+ * licensing code calls these once a blob has authenticated; tests call them to
+ * build certificates nothing else can produce yet.  -ENOSPC when the state
+ * certificate would no longer fit 4 KiB, -EINVAL for an empty blob, else the
+ * -errno of the NVRAM write (state unchanged).
+ */
+int nvram_install_key(struct sdsi_model *m, uint32_t key_rev,
+		      const uint8_t image[SDSI_STATE_KEY_IMAGE_SIZE]);
+int nvram_append_licence(struct sdsi_model *m, const void *blob, size_t len);
+uint64_t nvram_limit_bits(const struct sdsi_model *m);
+
+/* nvram_file.c: the socket<N>.nvram file. */
+int nvram_file_load(const struct sdsi_model *m, uint64_t cfg_ppin,
+		    struct model_nvram *nv, char *err, size_t errlen);
+int nvram_file_store(const struct sdsi_model *m, const struct model_nvram *nv,
+		     char *err, size_t errlen);
+
+/* faults.c: consume one transaction of an armed fault. */
+bool fault_take(struct sdsi_model *m, enum sdsi_fault_kind kind,
+		uint32_t *param);
+bool fault_armed(const struct sdsi_model *m, enum sdsi_fault_kind kind);
+
+#endif /* SDSI_MODEL_PRIV_H */

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Changes to the provisioned NVRAM content and its wear.  A change is made on
+ * a copy, persisted, and only then becomes the model's state, so a failed
+ * write leaves both the file and the model as they were.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "model_priv.h"
+
+static int commit(struct sdsi_model *m, struct model_nvram *next)
+{
+	char err[512];
+	int ret;
+
+	if (next->wear < UINT32_MAX)
+		next->wear++;
+	if (m->nvram_path) {
+		ret = nvram_file_store(m, next, err, sizeof(err));
+		if (ret) {
+			/* The mailbox can only say 0x90; keep the reason. */
+			fprintf(stderr, "sdsi model: %s\n", err);
+			return ret;
+		}
+	}
+	m->nv = *next;
+	return 0;
+}
+
+int nvram_install_key(struct sdsi_model *m, uint32_t key_rev,
+		      const uint8_t image[SDSI_STATE_KEY_IMAGE_SIZE])
+{
+	struct model_nvram next = m->nv;
+
+	next.key_provisioned = true;
+	next.key_rev = key_rev;
+	memcpy(next.key_image, image, SDSI_STATE_KEY_IMAGE_SIZE);
+	return commit(m, &next);
+}
+
+/* The blob is stored zero-padded to whole dwords, marked valid. */
+int nvram_append_licence(struct sdsi_model *m, const void *blob, size_t len)
+{
+	struct model_nvram next = m->nv;
+	uint32_t padded;
+
+	if (!len)
+		return -EINVAL;
+	if (len > SDSI_READ_MSG_MAX || next.num_licences >= MODEL_MAX_LICENCES)
+		return -ENOSPC;
+	padded = ((uint32_t)len + 3) & ~3u;
+	next.num_licences++;
+	next.blobs_len += padded;
+	if (certs_state_size(&next) > SDSI_READ_MSG_MAX)
+		return -ENOSPC;
+	memcpy(next.blobs + m->nv.blobs_len, blob, len);
+	memset(next.blobs + m->nv.blobs_len + len, 0, padded - len);
+	next.licence_words[next.num_licences - 1] = padded / 4 | SDSI_BLOB_VALID;
+	return commit(m, &next);
+}
+
+/* NVRAM_UPDATE_LIMITS: share of the endurance the provisioning writes used. */
+uint64_t nvram_limit_bits(const struct sdsi_model *m)
+{
+	uint64_t used = (uint64_t)m->nv.wear * 100u;
+	uint64_t bits = 0;
+
+	if (used >= 50ull * m->nvram_endurance)
+		bits |= SDSI_NVRAM_50_PCT;
+	if (used >= 75ull * m->nvram_endurance)
+		bits |= SDSI_NVRAM_75_PCT;
+	if (used >= 90ull * m->nvram_endurance)
+		bits |= SDSI_NVRAM_90_PCT;
+	return bits;
+}

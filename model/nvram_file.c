@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The socket<N>.nvram file (format in docs/model.md).  Loading checks every
+ * byte before trusting any of it and refuses, never repairs, a file that is
+ * not this socket's; storing replaces the file atomically (temporary file in
+ * the same directory, fsync, rename, fsync of the directory).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "model_priv.h"
+
+#define NVRAM_MAGIC		"SDSINVRM"
+#define NVRAM_MAGIC_LEN		8u
+#define NVRAM_VERSION		1u
+#define NVRAM_HEADER_LEN	16u	/* magic, version, body length */
+#define NVRAM_FIXED_BODY_LEN	80u	/* body up to the licence list */
+#define NVRAM_CRC_LEN		4u
+#define NVRAM_FLAG_KEY		(1u << 0)
+#define NVRAM_FILE_MAX		(NVRAM_HEADER_LEN + NVRAM_FIXED_BODY_LEN + \
+				 4u * MODEL_MAX_LICENCES + SDSI_READ_MSG_MAX + \
+				 NVRAM_CRC_LEN)
+
+/* Offsets in the file. */
+#define OFF_VERSION	8u
+#define OFF_BODY_LEN	12u
+#define OFF_GUID	16u
+#define OFF_SOCKET	20u
+#define OFF_PPIN	24u
+#define OFF_FLAGS	32u
+#define OFF_KEY_REV	36u
+#define OFF_KEY_IMAGE	40u
+#define OFF_WEAR	88u
+#define OFF_NUM_LIC	92u
+#define OFF_LICENCES	96u
+
+/* CRC-32 (IEEE 802.3, reflected), enough to catch torn or edited files. */
+static uint32_t crc32_ieee(const uint8_t *p, size_t len)
+{
+	uint32_t crc = 0xffffffffu;
+	unsigned int bit;
+
+	while (len--) {
+		crc ^= *p++;
+		for (bit = 0; bit < 8; bit++)
+			crc = (crc >> 1) ^ (0xedb88320u & -(crc & 1u));
+	}
+	return ~crc;
+}
+
+__attribute__((format(printf, 5, 6)))
+static int refuse(char *err, size_t errlen, const char *path, int code,
+		  const char *fmt, ...)
+{
+	char reason[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+	snprintf(err, errlen, "NVRAM file %s refused: %s", path, reason);
+	return code;
+}
+
+static size_t encode(const struct sdsi_model *m, const struct model_nvram *nv,
+		     uint8_t *buf)
+{
+	size_t off = OFF_LICENCES, blob = 0;
+	uint32_t i;
+
+	memset(buf, 0, OFF_LICENCES);
+	memcpy(buf, NVRAM_MAGIC, NVRAM_MAGIC_LEN);
+	put_le32(buf + OFF_VERSION, NVRAM_VERSION);
+	put_le32(buf + OFF_GUID, m->guid);
+	put_le32(buf + OFF_SOCKET, m->socket_index);
+	put_le64(buf + OFF_PPIN, nv->ppin);
+	put_le32(buf + OFF_FLAGS, nv->key_provisioned ? NVRAM_FLAG_KEY : 0);
+	put_le32(buf + OFF_KEY_REV, nv->key_rev);
+	memcpy(buf + OFF_KEY_IMAGE, nv->key_image, SDSI_STATE_KEY_IMAGE_SIZE);
+	put_le32(buf + OFF_WEAR, nv->wear);
+	put_le32(buf + OFF_NUM_LIC, nv->num_licences);
+	for (i = 0; i < nv->num_licences; i++) {
+		uint32_t len = (nv->licence_words[i] & SDSI_BLOB_SIZE_MASK) * 4;
+
+		put_le32(buf + off, nv->licence_words[i]);
+		memcpy(buf + off + 4, nv->blobs + blob, len);
+		off += 4 + len;
+		blob += len;
+	}
+	put_le32(buf + OFF_BODY_LEN, (uint32_t)(off - NVRAM_HEADER_LEN));
+	put_le32(buf + off, crc32_ieee(buf, off));
+	return off + NVRAM_CRC_LEN;
+}
+
+static int decode_licences(const uint8_t *buf, size_t end,
+			   struct model_nvram *nv, const char *path, char *err,
+			   size_t errlen)
+{
+	size_t off = OFF_LICENCES;
+	uint32_t i;
+
+	if (nv->num_licences > MODEL_MAX_LICENCES)
+		return refuse(err, errlen, path, -EPROTO,
+			      "corrupt: %u licences, at most %u fit",
+			      nv->num_licences, MODEL_MAX_LICENCES);
+	for (i = 0; i < nv->num_licences; i++) {
+		uint32_t word, len;
+
+		if (end - off < 4)
+			return refuse(err, errlen, path, -EPROTO,
+				      "corrupt: licence %u runs past the end", i);
+		word = get_le32(buf + off);
+		len = (word & SDSI_BLOB_SIZE_MASK) * 4;
+		if (!len || end - off - 4 < len ||
+		    nv->blobs_len + len > sizeof(nv->blobs))
+			return refuse(err, errlen, path, -EPROTO,
+				      "corrupt: licence %u has a bad size", i);
+		nv->licence_words[i] = word;
+		memcpy(nv->blobs + nv->blobs_len, buf + off + 4, len);
+		nv->blobs_len += len;
+		off += 4 + len;
+	}
+	if (off != end || certs_state_size(nv) > SDSI_READ_MSG_MAX)
+		return refuse(err, errlen, path, -EPROTO,
+			      "corrupt: the licence list does not match its size");
+	return 0;
+}
+
+static int decode(const struct sdsi_model *m, uint64_t cfg_ppin,
+		  const uint8_t *buf, size_t len, struct model_nvram *nv,
+		  char *err, size_t errlen)
+{
+	const char *path = m->nvram_path;
+	uint32_t version, body;
+	size_t end;
+
+	if (len >= NVRAM_MAGIC_LEN && memcmp(buf, NVRAM_MAGIC, NVRAM_MAGIC_LEN))
+		return refuse(err, errlen, path, -EINVAL,
+			      "foreign: not an sdsi NVRAM file (bad magic)");
+	if (len < NVRAM_HEADER_LEN)
+		return refuse(err, errlen, path, -EPROTO,
+			      "truncated: %zu bytes, the header alone is %u",
+			      len, NVRAM_HEADER_LEN);
+	version = get_le32(buf + OFF_VERSION);
+	if (version > NVRAM_VERSION)
+		return refuse(err, errlen, path, -EPROTONOSUPPORT,
+			      "written by a newer version (format %u, this build reads up to %u)",
+			      version, NVRAM_VERSION);
+	if (!version)
+		return refuse(err, errlen, path, -EPROTO,
+			      "corrupt: format version 0");
+	body = get_le32(buf + OFF_BODY_LEN);
+	if (len < (size_t)NVRAM_HEADER_LEN + body + NVRAM_CRC_LEN)
+		return refuse(err, errlen, path, -EPROTO,
+			      "truncated: %zu bytes, the header announces %zu",
+			      len, (size_t)NVRAM_HEADER_LEN + body + NVRAM_CRC_LEN);
+	end = NVRAM_HEADER_LEN + body;
+	if (len != end + NVRAM_CRC_LEN)
+		return refuse(err, errlen, path, -EPROTO,
+			      "corrupt: %zu bytes after the checksum",
+			      len - end - NVRAM_CRC_LEN);
+	if (get_le32(buf + end) != crc32_ieee(buf, end))
+		return refuse(err, errlen, path, -EPROTO,
+			      "corrupt: checksum mismatch");
+	if (body < NVRAM_FIXED_BODY_LEN)
+		return refuse(err, errlen, path, -EPROTO,
+			      "corrupt: body of %u bytes, at least %u expected",
+			      body, NVRAM_FIXED_BODY_LEN);
+
+	if (get_le32(buf + OFF_GUID) != m->guid ||
+	    get_le32(buf + OFF_SOCKET) != m->socket_index)
+		return refuse(err, errlen, path, -EINVAL,
+			      "foreign: made for GUID 0x%x socket %u, this is GUID 0x%x socket %u",
+			      get_le32(buf + OFF_GUID), get_le32(buf + OFF_SOCKET),
+			      m->guid, m->socket_index);
+	memset(nv, 0, sizeof(*nv));
+	nv->ppin = get_le64(buf + OFF_PPIN);
+	if (!nv->ppin)
+		return refuse(err, errlen, path, -EPROTO, "corrupt: PPIN 0");
+	if (cfg_ppin && nv->ppin != cfg_ppin)
+		return refuse(err, errlen, path, -EINVAL,
+			      "foreign: PPIN 0x%llx, this socket is configured with 0x%llx",
+			      (unsigned long long)nv->ppin,
+			      (unsigned long long)cfg_ppin);
+	nv->key_provisioned = get_le32(buf + OFF_FLAGS) & NVRAM_FLAG_KEY;
+	nv->key_rev = get_le32(buf + OFF_KEY_REV);
+	memcpy(nv->key_image, buf + OFF_KEY_IMAGE, SDSI_STATE_KEY_IMAGE_SIZE);
+	nv->wear = get_le32(buf + OFF_WEAR);
+	nv->num_licences = get_le32(buf + OFF_NUM_LIC);
+	return decode_licences(buf, end, nv, path, err, errlen);
+}
+
+int nvram_file_load(const struct sdsi_model *m, uint64_t cfg_ppin,
+		    struct model_nvram *nv, char *err, size_t errlen)
+{
+	const char *path = m->nvram_path;
+	uint8_t *buf;
+	size_t len = 0;
+	ssize_t got;
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return -ENOENT;
+		ret = -errno;
+		snprintf(err, errlen, "NVRAM file %s: cannot open: %s", path,
+			 strerror(errno));
+		return ret;
+	}
+	/* One byte over the largest valid file tells "too long" apart. */
+	buf = malloc(NVRAM_FILE_MAX + 1);
+	if (!buf) {
+		close(fd);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	while (len <= NVRAM_FILE_MAX) {
+		got = read(fd, buf + len, NVRAM_FILE_MAX + 1 - len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		len += (size_t)got;
+	}
+	if (got < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "NVRAM file %s: cannot read: %s", path,
+			 strerror(errno));
+	} else if (len > NVRAM_FILE_MAX) {
+		ret = refuse(err, errlen, path, -EPROTO,
+			     "corrupt: longer than the largest NVRAM image");
+	} else {
+		ret = decode(m, cfg_ppin, buf, len, nv, err, errlen);
+	}
+	free(buf);
+	close(fd);
+	return ret;
+}
+
+static int write_all(int fd, const uint8_t *p, size_t len)
+{
+	ssize_t done;
+
+	while (len) {
+		done = write(fd, p, len);
+		if (done < 0 && errno == EINTR)
+			continue;
+		if (done < 0)
+			return -errno;
+		p += done;
+		len -= (size_t)done;
+	}
+	return 0;
+}
+
+static int sync_directory(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int fd, ret = 0;
+
+	dir = slash ? strndup(path, (size_t)(slash - path) + 1) : strdup(".");
+	if (!dir)
+		return -ENOMEM;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || fsync(fd))
+		ret = -errno;
+	if (fd >= 0)
+		close(fd);
+	free(dir);
+	return ret;
+}
+
+int nvram_file_store(const struct sdsi_model *m, const struct model_nvram *nv,
+		     char *err, size_t errlen)
+{
+	const char *path = m->nvram_path;
+	char *tmp = NULL;
+	uint8_t *buf;
+	size_t len;
+	int fd = -1, ret;
+	const char *step;
+
+	buf = malloc(NVRAM_FILE_MAX);
+	if (!buf || asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0) {
+		free(buf);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	len = encode(m, nv, buf);
+
+	step = "create a temporary file for";
+	fd = mkostemp(tmp, O_CLOEXEC);
+	ret = fd < 0 ? -errno : 0;
+	if (!ret) {
+		step = "write";
+		ret = write_all(fd, buf, len);
+	}
+	if (!ret) {
+		step = "sync";
+		ret = fsync(fd) ? -errno : 0;
+	}
+	if (fd >= 0 && close(fd) && !ret) {
+		step = "close";
+		ret = -errno;
+	}
+	if (!ret) {
+		step = "rename over";
+		ret = rename(tmp, path) ? -errno : 0;
+	}
+	if (ret && fd >= 0)
+		unlink(tmp);
+	if (!ret) {
+		step = "sync the directory of";
+		ret = sync_directory(path);
+	}
+	if (ret)
+		snprintf(err, errlen, "NVRAM file %s: cannot %s it: %s", path,
+			 step, strerror(-ret));
+	free(tmp);
+	free(buf);
+	return ret;
+}
