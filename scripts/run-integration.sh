@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The pytest integration suites: the host-side platform tests once, then the
+# ABI conformance suite inside `sdsi-emu run` for each configuration of the
+# matrix.  Every run writes a JUnit file; the last line printed sums them:
+#   integration: N passed, N failed, N skipped
+# Exit status is non-zero if any run failed or no test ran at all.
+set -uo pipefail
+
+if [ $# -ne 1 ]; then
+	echo "usage: $0 BUILD_DIR" >&2
+	exit 2
+fi
+build=$(cd "$1" 2>/dev/null && pwd) || { echo "$0: no build directory '$1'" >&2; exit 2; }
+emu="$build/emu/sdsi-emu"
+[ -x "$emu" ] || { echo "$0: $emu is not built" >&2; exit 2; }
+cd "$(dirname "$0")/.."
+
+python=/usr/bin/python3      # Debian's, which has pytest
+results="$build/integration-results"
+rm -rf "$results"
+mkdir -p "$results"
+
+export PATH="$build/emu:$PATH"
+export SDSI_EMU="$emu"
+export SDSI_TARGET=fuse
+export PYTHONDONTWRITEBYTECODE=1
+# One stuck run must not hang the matrix.
+run_limit=(timeout --kill-after=10 240)
+
+failed_runs=()
+
+run_pytest() {	# NAME CMD... : runs CMD, records the run as failed if it fails
+	local name=$1 status
+	shift
+	echo "=== $name"
+	"${run_limit[@]}" "$@"
+	status=$?
+	if [ $status -ne 0 ]; then
+		# pytest exits 5 when it collected nothing: a failure here too.
+		failed_runs+=("$name (exit $status)")
+	fi
+	[ -s "$results/$name.xml" ] || failed_runs+=("$name (no JUnit file)")
+}
+
+pytest_args=(-q -p no:cacheprovider)
+
+run_pytest platform \
+	"$python" -m pytest "${pytest_args[@]}" tests/integration/platform \
+	--junitxml="$results/platform.xml"
+
+# name | sdsi-emu options | environment the conformance suite checks against
+matrix=(
+	"current-v2-1s|--abi current --guid v2 --sockets 1|SDSI_ABI=current"
+	"current-v2-3s|--abi current --guid v2 --sockets 3|SDSI_ABI=current"
+	"current-v1-1s|--abi current --guid v1 --sockets 1|SDSI_ABI=current"
+	"current-v1-3s|--abi current --guid v1 --sockets 3|SDSI_ABI=current"
+	"early-v2-1s|--abi early --guid v2 --sockets 1|SDSI_ABI=early"
+	"early-v2-3s|--abi early --guid v2 --sockets 3|SDSI_ABI=early"
+	"early-v1-1s|--abi early --guid v1 --sockets 1|SDSI_ABI=early"
+	"early-v1-3s|--abi early --guid v1 --sockets 3|SDSI_ABI=early"
+	"current-v2-no-features|--abi current --guid v2 --sockets 2 --features none|SDSI_ABI=current SDSI_FEATURES=none"
+	"current-v2-no-metering|--abi current --guid v2 --sockets 2 --features on-demand,attestation --akc-threshold 2 --cap-threshold 5 --updates 6|SDSI_ABI=current SDSI_FEATURES=on-demand,attestation SDSI_AKC_THRESHOLD=2 SDSI_CAP_THRESHOLD=5 SDSI_UPDATES=6"
+)
+
+for entry in "${matrix[@]}"; do
+	IFS='|' read -r name opts envs <<<"$entry"
+	# shellcheck disable=SC2086 # opts and envs are word lists
+	sockets=$(set -- $opts; while [ $# -gt 0 ]; do [ "$1" = --sockets ] && echo "$2"; shift; done)
+	# shellcheck disable=SC2086
+	run_pytest "$name" env $envs SDSI_SOCKETS="$sockets" \
+		"$emu" run $opts -- \
+		"$python" -m pytest "${pytest_args[@]}" tests/integration/conformance \
+		--junitxml="$results/$name.xml"
+done
+
+summary=$("$python" - "$results" <<'PY'
+import glob, sys
+import xml.etree.ElementTree as ET
+
+passed = failed = skipped = 0
+for path in sorted(glob.glob(sys.argv[1] + '/*.xml')):
+    root = ET.parse(path).getroot()
+    suites = [root] if root.tag == 'testsuite' else root.iter('testsuite')
+    for s in suites:
+        tests = int(s.get('tests', 0))
+        bad = int(s.get('failures', 0)) + int(s.get('errors', 0))
+        skip = int(s.get('skipped', 0))
+        passed += tests - bad - skip
+        failed += bad
+        skipped += skip
+print(passed, failed, skipped)
+PY
+) || summary="0 0 0"
+read -r passed failed skipped <<<"$summary"
+
+status=0
+for run in "${failed_runs[@]}"; do
+	echo "run failed: $run" >&2
+	status=1
+done
+if [ $((passed + failed + skipped)) -eq 0 ]; then
+	echo "no test ran" >&2
+	status=1
+fi
+echo "integration: $passed passed, $failed failed, $skipped skipped"
+exit $status

@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Fixtures of the ABI conformance suite.  It runs where the tree is
+(inside `sdsi-emu run`, or later in a guest with the real driver) and reads
+its configuration from the environment (sdsi_sysfs.Context)."""
+import pytest
+
+import targets
+from sdsi_sysfs import Context, Socket
+
+_CTX = Context()
+NO_MAILBOX = ('the driver sees On Demand disabled in this configuration, so '
+              'no file reaches the mailbox (test_files and test_features '
+              'assert the absent or EPERM files)')
+
+
+def pytest_report_header(config):
+    return (f'sdsi: abi={_CTX.abi} target={_CTX.target} root={_CTX.root} '
+            f'devices={len(_CTX.device_names())}')
+
+
+def pytest_generate_tests(metafunc):
+    if 'dev' in metafunc.fixturenames:
+        names = _CTX.device_names()
+        metafunc.parametrize('dev_name', names,
+                             ids=[n.rsplit('.', 1)[1] for n in names])
+
+
+@pytest.fixture(scope='session')
+def ctx():
+    return _CTX
+
+
+@pytest.fixture(scope='session')
+def target():
+    return targets.load()
+
+
+@pytest.fixture
+def dev(ctx, dev_name):
+    return Socket(ctx, dev_name)
+
+
+def _reset(target, dev):
+    target.clear(dev.n)
+    target.set_iblock(dev.n, False)
+    target.power_cycle(dev.n)
+
+
+@pytest.fixture
+def fresh(target, dev):
+    """The socket just after a cold boot, and left that way: no fault
+    armed, in-band lock off, failure counts and updates reset."""
+    _reset(target, dev)
+    dev.refresh()
+    yield dev
+    _reset(target, dev)
+
+
+@pytest.fixture
+def mailbox(fresh):
+    """A fresh socket whose mailbox files exist and work in this
+    configuration; without On Demand there is no mailbox to exercise (the
+    absent or EPERM files are asserted by test_files and test_features)."""
+    if not fresh.on_demand:
+        pytest.skip(NO_MAILBOX)
+    return fresh
+
+
+@pytest.fixture
+def socket0(ctx, target):
+    """Socket 0 as `mailbox` gives it, for cases too slow to repeat on
+    every socket."""
+    names = ctx.device_names()
+    assert names, f'no devices under {ctx.root}'
+    sock = Socket(ctx, names[0])
+    _reset(target, sock)
+    sock.refresh()
+    if not sock.on_demand:
+        pytest.skip(NO_MAILBOX)
+    yield sock
+    _reset(target, sock)
+
+
+@pytest.fixture
+def metering(mailbox, ctx):
+    if ctx.abi == 'early':
+        pytest.skip('the early driver has no meter files (asserted absent '
+                    'by test_files)')
+    if not mailbox.metering:
+        pytest.skip('metering is disabled in this configuration (meter '
+                    'files asserted absent by test_files)')
+    return mailbox

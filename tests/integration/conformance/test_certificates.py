@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Certificate reads (reference 3.1, 3.2, 9.2): the whole certificate from
+one read() at offset 0, EOF at any other offset, well-formed contents."""
+import os
+import time
+
+import pytest
+
+from sdsi_layout import (STATE_CONTENT_EMPTY, STATE_HEADER_SIZE,
+                         decode_meter_certificate, decode_state_certificate)
+from sdsi_sysfs import Socket
+
+
+def test_state_certificate_one_read(mailbox):
+    data = mailbox.read('state_certificate')
+    cert = decode_state_certificate(data)
+    assert cert.header_size_dwords * 4 >= STATE_HEADER_SIZE + \
+        4 * cert.num_licenses
+    assert cert.header_size_dwords * 4 <= len(data)
+    assert cert.total_size <= len(data)
+    if cert.content_type == STATE_CONTENT_EMPTY:
+        assert cert.num_licenses == 0
+        assert cert.key_size_dwords == 0
+
+
+def test_state_certificate_is_stable(mailbox):
+    assert mailbox.read('state_certificate') == \
+        mailbox.read('state_certificate')
+
+
+@pytest.mark.parametrize('attr', ('state_certificate', 'meter_certificate',
+                                  'meter_current'))
+def test_certificate_at_nonzero_offset_is_eof(mailbox, ctx, attr):
+    if attr not in mailbox.expected_files():
+        pytest.skip(f'{attr} is absent in this configuration (asserted by '
+                    'test_files)')
+    for offset in (1, 8, 1024):
+        assert mailbox.read(attr, offset=offset) == b'', offset
+    fd = os.open(mailbox.file(attr), os.O_RDONLY)
+    try:
+        assert os.read(fd, 4096)
+        assert os.read(fd, 4096) == b'', 'second read on one handle'
+    finally:
+        os.close(fd)
+
+
+@pytest.mark.parametrize('attr', ('meter_certificate', 'meter_current'))
+def test_meter_certificate_decodes(metering, attr):
+    data = metering.read(attr)
+    assert data[0:4] == bytes([0x42, 0x44, 0x54, 0x4D])
+    assert data[0x20:0x24] == b'CRMM'
+    cert = decode_meter_certificate(data)
+    assert cert.signature == 'MTDB'
+    assert cert.mmrc_encoding == 'MMRC'
+    assert cert.ppin == metering.registers().ppin
+    assert cert.unit_ms == 1000
+    for code, _ in cert.pairs:
+        assert len(code) == 4 and code.isprintable(), code
+
+
+def test_meter_current_advances(ctx):
+    """MMRC counts power-up time in 1000 ms units: 1.1 s later it has moved
+    by one or two ticks (lkvs checks reads one second apart differ)."""
+    socks = [s for s in (Socket(ctx, n) for n in ctx.device_names())
+             if s.on_demand and s.metering]
+    if ctx.abi == 'early' or not socks:
+        pytest.skip('no meter_current in this configuration (asserted '
+                    'absent by test_files)')
+    before = [decode_meter_certificate(s.read('meter_current')).mmrc_counter
+              for s in socks]
+    time.sleep(1.1)
+    after = [decode_meter_certificate(s.read('meter_current')).mmrc_counter
+             for s in socks]
+    for sock, b, a in zip(socks, before, after):
+        assert 1 <= a - b <= 2, f'{sock.name}: MMRC {b} -> {a}'

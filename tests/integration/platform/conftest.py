@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Host-side tests of sdsi-emu: they start the emulator themselves and
+find it through $SDSI_EMU (scripts/run-integration.sh sets it)."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), 'conformance'))
+
+
+def _emu_path():
+    path = os.environ.get('SDSI_EMU', '')
+    if not path or not os.access(path, os.X_OK):
+        raise pytest.UsageError('set SDSI_EMU to the sdsi-emu binary '
+                                f'(got {path!r})')
+    return os.path.abspath(path)
+
+
+@pytest.fixture(scope='session')
+def emu():
+    return _emu_path()
+
+
+class Emu:
+    """Runs sdsi-emu and, inside it, platform/inside.py."""
+
+    def __init__(self, path):
+        self.path = path
+        self.env = dict(os.environ, SDSI_EMU=path)
+
+    def run(self, *args, timeout=60, **kw):
+        return subprocess.run([self.path, *args], capture_output=True,
+                              text=True, timeout=timeout, env=self.env, **kw)
+
+    def inside(self, opts, *steps, timeout=60):
+        """`sdsi-emu run OPTS -- python3 inside.py STEPS`; returns the
+        completed process (its stdout is one JSON result per step)."""
+        return self.run('run', *opts, '--', sys.executable,
+                        os.path.join(HERE, 'inside.py'), *steps,
+                        timeout=timeout)
+
+
+@pytest.fixture
+def sdsi(emu):
+    return Emu(emu)
+
+
+def sdsi_mounts():
+    """Mount points of this namespace that an emulator could have left."""
+    found = []
+    with open('/proc/self/mountinfo') as f:
+        for line in f:
+            fields = line.split()
+            fstype = fields[fields.index('-') + 1]
+            if fields[4].startswith('/sys/bus') or 'sdsi' in fstype:
+                found.append((fields[4], fstype))
+    return sorted(found)

@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""`sdsi-emu mount DIR`: the tree served at DIR, controlled from outside
+with ctl, and gone after SIGTERM."""
+import errno
+import json
+import os
+import signal
+import subprocess
+import time
+
+import pytest
+
+from conftest import sdsi_mounts
+from sdsi_layout import decode_state_certificate
+
+SOCKETS = 2
+
+
+@pytest.fixture
+def mounted(sdsi, tmp_path):
+    mnt, state = tmp_path / 'mnt', tmp_path / 'state'
+    mnt.mkdir()
+    state.mkdir(mode=0o700)
+    proc = subprocess.Popen([sdsi.path, 'mount', '--state', str(state),
+                             '--sockets', str(SOCKETS), str(mnt)],
+                            stderr=subprocess.PIPE, text=True, env=sdsi.env)
+    last = mnt / 'devices' / f'intel_vsec.sdsi.{SOCKETS - 1}' / 'registers'
+    deadline = time.monotonic() + 20
+    while not last.exists():
+        if proc.poll() is not None:
+            pytest.fail(f'sdsi-emu mount exited {proc.returncode}: '
+                        f'{proc.stderr.read()}')
+        assert time.monotonic() < deadline, 'the tree never appeared'
+        time.sleep(0.05)
+    sdsi.env['SDSI_EMU_CTL'] = str(state / 'control.sock')
+    yield proc, mnt, state
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            subprocess.run(['umount', '-l', str(mnt)])
+
+
+def test_mount_ctl_and_sigterm(sdsi, mounted):
+    proc, mnt, state = mounted
+    assert str(mnt) in [m for m, _ in sdsi_mounts()]
+    dev = mnt / 'devices' / 'intel_vsec.sdsi.0'
+    assert sorted(os.listdir(mnt / 'devices')) == \
+        [f'intel_vsec.sdsi.{n}' for n in range(SOCKETS)]
+
+    status = sdsi.run('ctl', 'status')
+    assert status.returncode == 0, status.stderr
+    lines = [json.loads(line) for line in status.stdout.splitlines()]
+    assert len(lines) == SOCKETS
+
+    assert sdsi.run('ctl', 'fault', '0', 'status-failure').returncode == 0
+    with pytest.raises(OSError) as e:
+        (dev / 'state_certificate').read_bytes()
+    assert e.value.errno == errno.EIO
+    assert sdsi.run('ctl', '--state', str(state), 'clear', '0').returncode \
+        == 0
+    decode_state_certificate((dev / 'state_certificate').read_bytes())
+
+    assert sdsi.run('ctl', 'unbind', '1').returncode == 0
+    assert not (mnt / 'devices' / 'intel_vsec.sdsi.1' / 'registers').exists()
+    assert sdsi.run('ctl', 'bind', '1').returncode == 0
+    assert (mnt / 'devices' / 'intel_vsec.sdsi.1' / 'registers').exists()
+
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=20) == 0, proc.stderr.read()
+    assert str(mnt) not in [m for m, _ in sdsi_mounts()]
+    assert os.listdir(mnt) == []
+
+
+def test_ctl_errors_exit_1(sdsi, mounted):
+    done = sdsi.run('ctl', 'power-cycle', str(SOCKETS))
+    assert done.returncode == 1, done
+    assert done.stdout.startswith('error') or done.stderr.strip()

@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""`sdsi-emu run`: CMD sees the tree, its exit status comes back, signals
+reach it, and nothing stays mounted outside the private namespace."""
+import json
+import os
+import signal
+import subprocess
+import time
+
+import pytest
+
+from conftest import sdsi_mounts
+
+
+@pytest.mark.parametrize('status', (0, 3))
+def test_exit_status(sdsi, status):
+    done = sdsi.run('run', '--', 'sh', '-c', f'exit {status}')
+    assert done.returncode == status, done.stderr
+
+
+def test_killed_by_signal(sdsi):
+    done = sdsi.run('run', '--', 'sh', '-c', 'kill -KILL $$')
+    assert done.returncode == 128 + signal.SIGKILL, done.stderr
+
+
+def test_command_not_found(sdsi):
+    done = sdsi.run('run', '--', '/nonexistent/command')
+    assert done.returncode == 127
+    assert '/nonexistent/command' in done.stderr
+
+
+def test_command_sees_tree(sdsi):
+    done = sdsi.inside(['--sockets', '3'], 'ls', 'env')
+    assert done.returncode == 0, done.stderr
+    names, env = map(json.loads, done.stdout.splitlines())
+    assert names == [f'intel_vsec.sdsi.{n}' for n in range(3)]
+    assert env['SDSI_EMU_CTL'] and env['SDSI_EMU_STATE']
+    assert env['SDSI_EMU_CTL'] == os.path.join(env['SDSI_EMU_STATE'],
+                                               'control.sock')
+
+
+def wait_for(path, proc, seconds=20):
+    deadline = time.monotonic() + seconds
+    while not os.path.exists(path):
+        assert proc.poll() is None, f'sdsi-emu exited {proc.returncode}'
+        assert time.monotonic() < deadline, f'{path} never appeared'
+        time.sleep(0.05)
+
+
+def test_no_mount_outside(sdsi, tmp_path):
+    before = sdsi_mounts()
+    inner = tmp_path / 'mountinfo'
+    release = tmp_path / 'release'
+    script = (f'cat /proc/self/mountinfo > {inner}.tmp && mv {inner}.tmp '
+              f'{inner}; while [ ! -e {release} ]; do sleep 0.05; done')
+    proc = subprocess.Popen([sdsi.path, 'run', '--', 'sh', '-c', script],
+                            stderr=subprocess.PIPE, text=True, env=sdsi.env)
+    try:
+        wait_for(inner, proc)
+        assert sdsi_mounts() == before, 'a mount leaked while CMD runs'
+        inside = [line.split()[4] for line in inner.read_text().splitlines()]
+        assert any(m.startswith('/sys/bus') for m in inside), inside
+        release.touch()
+        assert proc.wait(timeout=20) == 0, proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert sdsi_mounts() == before, 'a mount was left after exit'
+
+
+def test_sigint_reaches_command(sdsi, tmp_path):
+    before = sdsi_mounts()
+    ready, got = tmp_path / 'ready', tmp_path / 'got'
+    script = (f'trap "echo INT > {got}; exit 7" INT; touch {ready}; '
+              'while :; do sleep 0.05; done')
+    proc = subprocess.Popen([sdsi.path, 'run', '--', 'sh', '-c', script],
+                            stderr=subprocess.PIPE, text=True, env=sdsi.env)
+    try:
+        wait_for(ready, proc)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=20) == 7, proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert got.read_text() == 'INT\n'
+    assert sdsi_mounts() == before
+
+
+def test_not_root(sdsi, tmp_path):
+    """run needs root (a mount namespace and a FUSE mount): as nobody it
+    must fail with a message, not half-start."""
+    probe = subprocess.run(['setpriv', '--reuid=65534', '--regid=65534',
+                            '--clear-groups', sdsi.path, '--help'],
+                           capture_output=True, text=True)
+    if probe.returncode != 0:
+        pytest.skip(f'nobody cannot execute {sdsi.path} here (setpriv: '
+                    f'{probe.stderr.strip()})')
+    marker = tmp_path / 'ran'
+    os.chmod(tmp_path, 0o777)
+    done = subprocess.run(['setpriv', '--reuid=65534', '--regid=65534',
+                           '--clear-groups', sdsi.path, 'run', '--', 'touch',
+                           str(marker)], capture_output=True, text=True,
+                          timeout=30, env=dict(sdsi.env, TMPDIR='/tmp'))
+    assert done.returncode == 1, done
+    assert done.stderr.strip(), 'no message'
+    assert not marker.exists(), 'CMD ran without the emulated tree'
