@@ -20,6 +20,25 @@ static struct fusedrv_handle *handle_of(const struct fuse_file_info *fi)
 	return (struct fusedrv_handle *)(uintptr_t)fi->fh;
 }
 
+static void handle_track(struct sdsi_fusedrv *drv, struct fusedrv_handle *h)
+{
+	pthread_mutex_lock(&drv->handles_lock);
+	h->next = drv->handles.next;
+	h->prev = &drv->handles;
+	h->next->prev = h;
+	drv->handles.next = h;
+	pthread_mutex_unlock(&drv->handles_lock);
+}
+
+static void handle_free(struct sdsi_fusedrv *drv, struct fusedrv_handle *h)
+{
+	pthread_mutex_lock(&drv->handles_lock);
+	h->prev->next = h->next;
+	h->next->prev = h->prev;
+	pthread_mutex_unlock(&drv->handles_lock);
+	free(h);
+}
+
 /* Caller holds state_lock or mbox_lock. */
 static bool handle_live(const struct sdsi_fusedrv *drv, const struct fusedrv_socket *s,
 			const struct fusedrv_handle *h)
@@ -87,18 +106,19 @@ void fusedrv_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		h->gen = s->attr_gen[node.attr];
 		pthread_mutex_unlock(&s->state_lock);
 	}
+	handle_track(drv, h);
 	fi->fh = (uint64_t)(uintptr_t)h;
 	fi->direct_io = 1;
 	fi->keep_cache = 0;
 	fi->noflush = 1;
 	/* an interrupted open gets no release: the handle is ours to free */
 	if (fuse_reply_open(req, fi) == -ENOENT)
-		free(h);
+		handle_free(drv, h);
 }
 
 void fusedrv_op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-	free(handle_of(fi));
+	handle_free(fuse_req_userdata(req), handle_of(fi));
 	fuse_reply_err(req, 0);
 }
 

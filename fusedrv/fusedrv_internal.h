@@ -36,6 +36,37 @@ enum fusedrv_attr {
 	FUSEDRV_ATTR_COUNT
 };
 
+/* Node kinds of the tree; see fusedrv_tree.c for the inode numbers. */
+enum fusedrv_node_kind {
+	FUSEDRV_NODE_ROOT,
+	FUSEDRV_NODE_DEVICES,		/* devices/ */
+	FUSEDRV_NODE_DRIVERS,		/* drivers/ */
+	FUSEDRV_NODE_DRIVER_DIR,	/* drivers/intel_sdsi/ */
+	FUSEDRV_NODE_BIND,		/* drivers/intel_sdsi/bind */
+	FUSEDRV_NODE_UNBIND,		/* drivers/intel_sdsi/unbind */
+	FUSEDRV_NODE_DEVICE_DIR,	/* devices/intel_vsec.sdsi.N/ */
+	FUSEDRV_NODE_DEVICE_DRIVER,	/* devices/intel_vsec.sdsi.N/driver */
+	FUSEDRV_NODE_DRIVER_DEVICE,	/* drivers/intel_sdsi/intel_vsec.sdsi.N */
+	FUSEDRV_NODE_ATTR,		/* devices/intel_vsec.sdsi.N/<attr> */
+};
+
+struct fusedrv_node {
+	enum fusedrv_node_kind kind;
+	unsigned int socket;
+	enum fusedrv_attr attr;
+};
+
+/*
+ * What an open file remembers; fi->fh points to one.  Handles are also on
+ * the driver's list, because an unmount with files still open never gets
+ * their release.
+ */
+struct fusedrv_handle {
+	struct fusedrv_node node;
+	uint64_t gen;			/* attr_gen at open (attributes only) */
+	struct fusedrv_handle *prev, *next;
+};
+
 struct fusedrv_socket {
 	pthread_mutex_t mbox_lock;
 	pthread_mutex_t state_lock;
@@ -65,35 +96,12 @@ struct sdsi_fusedrv {
 	unsigned int workers_started;
 	int stop_fd;			/* eventfd: tells the workers to leave */
 
+	pthread_mutex_t handles_lock;
+	struct fusedrv_handle handles;	/* list head of the open handles */
+
 	pthread_mutex_t init_lock;
 	pthread_cond_t init_cond;
 	bool init_done;
-};
-
-/* Node kinds of the tree; see fusedrv_tree.c for the inode numbers. */
-enum fusedrv_node_kind {
-	FUSEDRV_NODE_ROOT,
-	FUSEDRV_NODE_DEVICES,		/* devices/ */
-	FUSEDRV_NODE_DRIVERS,		/* drivers/ */
-	FUSEDRV_NODE_DRIVER_DIR,	/* drivers/intel_sdsi/ */
-	FUSEDRV_NODE_BIND,		/* drivers/intel_sdsi/bind */
-	FUSEDRV_NODE_UNBIND,		/* drivers/intel_sdsi/unbind */
-	FUSEDRV_NODE_DEVICE_DIR,	/* devices/intel_vsec.sdsi.N/ */
-	FUSEDRV_NODE_DEVICE_DRIVER,	/* devices/intel_vsec.sdsi.N/driver */
-	FUSEDRV_NODE_DRIVER_DEVICE,	/* drivers/intel_sdsi/intel_vsec.sdsi.N */
-	FUSEDRV_NODE_ATTR,		/* devices/intel_vsec.sdsi.N/<attr> */
-};
-
-struct fusedrv_node {
-	enum fusedrv_node_kind kind;
-	unsigned int socket;
-	enum fusedrv_attr attr;
-};
-
-/* What an open file remembers; fi->fh points to one. */
-struct fusedrv_handle {
-	struct fusedrv_node node;
-	uint64_t gen;			/* attr_gen at open (attributes only) */
 };
 
 #define FUSEDRV_DEVICE_PREFIX	"intel_vsec.sdsi."

@@ -254,8 +254,16 @@ static void stop_workers(struct sdsi_fusedrv *drv)
 	drv->workers_started = 0;
 }
 
+/* Called with the workers stopped: no request can use a handle any more. */
 static void drv_free(struct sdsi_fusedrv *drv)
 {
+	while (drv->handles.next != &drv->handles) {
+		struct fusedrv_handle *h = drv->handles.next;
+
+		drv->handles.next = h->next;
+		free(h);
+	}
+	pthread_mutex_destroy(&drv->handles_lock);
 	for (unsigned int i = 0; i < drv->nsockets; i++) {
 		pthread_mutex_destroy(&drv->sockets[i].mbox_lock);
 		pthread_mutex_destroy(&drv->sockets[i].state_lock);
@@ -295,6 +303,8 @@ static struct sdsi_fusedrv *drv_alloc(const struct sdsi_fusedrv_config *cfg)
 	if (!drv)
 		return NULL;
 	drv->stop_fd = -1;
+	pthread_mutex_init(&drv->handles_lock, NULL);
+	drv->handles.next = drv->handles.prev = &drv->handles;
 	pthread_mutex_init(&drv->init_lock, NULL);
 	pthread_cond_init(&drv->init_cond, NULL);
 	drv->abi = cfg->abi;
@@ -336,6 +346,7 @@ static int start_session(struct sdsi_fusedrv *drv, const char *mountpoint,
 	int flags, ret = 0;
 
 	drv->se = fuse_session_new(&args, &fusedrv_ops, sizeof(fusedrv_ops), drv);
+	fuse_opt_free_args(&args);
 	if (!drv->se) {
 		snprintf(err, errlen, "cannot create the FUSE session for %s", mountpoint);
 		return -ENOMEM;
