@@ -3,7 +3,6 @@
 socket's mailbox, so every read is whole and well-formed and the only
 errno is the silicon's EIO for the blobs it refuses."""
 import errno
-import os
 import threading
 import time
 

@@ -79,6 +79,7 @@ def test_key_status_agrees_with_state_certificate(mailbox):
 
 def test_ppin_stable_and_distinct(ctx):
     ppins = {}
+    assert ctx.device_names(), f'no devices under {ctx.root}'
     for name in ctx.device_names():
         sock = Socket(ctx, name)
         first = sock.registers().ppin

@@ -48,13 +48,20 @@ def sdsi(emu):
     return Emu(emu)
 
 
-def sdsi_mounts():
-    """Mount points of this namespace that an emulator could have left."""
+def mount_points():
+    """(mount point, fstype) of every mount of this namespace."""
     found = []
     with open('/proc/self/mountinfo') as f:
         for line in f:
             fields = line.split()
-            fstype = fields[fields.index('-') + 1]
-            if fields[4].startswith('/sys/bus') or 'sdsi' in fstype:
-                found.append((fields[4], fstype))
-    return sorted(found)
+            found.append((fields[4], fields[fields.index('-') + 1]))
+    return found
+
+
+def mounts_under(*roots):
+    """Mount points at or below any of roots.  Other programs may mount
+    FUSE file systems of their own meanwhile, so tests look only where an
+    emulator of theirs could have mounted."""
+    return sorted(m for m in mount_points()
+                  if any(m[0] == r or m[0].startswith(r.rstrip('/') + '/')
+                         for r in roots))

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from conftest import sdsi_mounts
+from conftest import mounts_under
 from sdsi_layout import decode_state_certificate
 
 SOCKETS = 2
@@ -46,7 +46,7 @@ def mounted(sdsi, tmp_path):
 
 def test_mount_ctl_and_sigterm(sdsi, mounted):
     proc, mnt, state = mounted
-    assert str(mnt) in [m for m, _ in sdsi_mounts()]
+    assert [m for m, _ in mounts_under(str(mnt))] == [str(mnt)]
     dev = mnt / 'devices' / 'intel_vsec.sdsi.0'
     assert sorted(os.listdir(mnt / 'devices')) == \
         [f'intel_vsec.sdsi.{n}' for n in range(SOCKETS)]
@@ -71,7 +71,7 @@ def test_mount_ctl_and_sigterm(sdsi, mounted):
 
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=20) == 0, proc.stderr.read()
-    assert str(mnt) not in [m for m, _ in sdsi_mounts()]
+    assert mounts_under(str(mnt)) == []
     assert os.listdir(mnt) == []
 
 

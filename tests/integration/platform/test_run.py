@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from conftest import sdsi_mounts
+from conftest import mounts_under
 
 
 @pytest.mark.parametrize('status', (0, 3))
@@ -39,6 +39,11 @@ def test_command_sees_tree(sdsi):
                                                'control.sock')
 
 
+def watched(tmp_path):
+    """Where a leaked tree would show: /sys/bus, or this test's files."""
+    return mounts_under('/sys/bus', str(tmp_path))
+
+
 def wait_for(path, proc, seconds=20):
     deadline = time.monotonic() + seconds
     while not os.path.exists(path):
@@ -48,7 +53,7 @@ def wait_for(path, proc, seconds=20):
 
 
 def test_no_mount_outside(sdsi, tmp_path):
-    before = sdsi_mounts()
+    before = watched(tmp_path)
     inner = tmp_path / 'mountinfo'
     release = tmp_path / 'release'
     script = (f'cat /proc/self/mountinfo > {inner}.tmp && mv {inner}.tmp '
@@ -57,7 +62,7 @@ def test_no_mount_outside(sdsi, tmp_path):
                             stderr=subprocess.PIPE, text=True, env=sdsi.env)
     try:
         wait_for(inner, proc)
-        assert sdsi_mounts() == before, 'a mount leaked while CMD runs'
+        assert watched(tmp_path) == before, 'a mount leaked while CMD runs'
         inside = [line.split()[4] for line in inner.read_text().splitlines()]
         assert any(m.startswith('/sys/bus') for m in inside), inside
         release.touch()
@@ -66,11 +71,11 @@ def test_no_mount_outside(sdsi, tmp_path):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert sdsi_mounts() == before, 'a mount was left after exit'
+    assert watched(tmp_path) == before, 'a mount was left after exit'
 
 
 def test_sigint_reaches_command(sdsi, tmp_path):
-    before = sdsi_mounts()
+    before = watched(tmp_path)
     ready, got = tmp_path / 'ready', tmp_path / 'got'
     script = (f'trap "echo INT > {got}; exit 7" INT; touch {ready}; '
               'while :; do sleep 0.05; done')
@@ -85,7 +90,7 @@ def test_sigint_reaches_command(sdsi, tmp_path):
             proc.kill()
             proc.wait()
     assert got.read_text() == 'INT\n'
-    assert sdsi_mounts() == before
+    assert watched(tmp_path) == before
 
 
 def test_not_root(sdsi, tmp_path):
