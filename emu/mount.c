@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <signal.h>
+#include <stdio.h>
+
+#include "child.h"
+#include "mount.h"
+#include "session.h"
+
+int emu_mount(const struct emu_options *opts)
+{
+	struct emu_session session;
+	sigset_t stop;
+	int sig;
+
+	if (emu_session_open(&session, opts))
+		return 1;
+	if (emu_session_serve(&session, opts->mountpoint)) {
+		emu_session_close(&session, true);
+		return 1;
+	}
+	printf("sdsi-emu: %u socket%s mounted at %s; control socket %s\n",
+	       session.platform.nsockets, session.platform.nsockets == 1 ? "" : "s",
+	       session.tree, session.control.path);
+	fflush(stdout);
+
+	emu_forwarded_signals(&stop);
+	do {
+		sig = sigwaitinfo(&stop, NULL);
+	} while (sig < 0);
+
+	emu_session_close(&session, false);
+	return 0;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The private mount namespace of `sdsi-emu run`: where the emulated tree is
+ * mounted so that programs find it at /sys/bus/auxiliary, as on a machine
+ * with the intel_sdsi driver loaded.  Every mount made here lives only in the
+ * namespace, so nothing can leak to the rest of the system, even if the
+ * emulator is killed.
+ */
+#ifndef EMU_NAMESPACE_H
+#define EMU_NAMESPACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct emu_namespace {
+	bool bus_tmpfs;		/* a tmpfs covers /sys/bus (no auxiliary bus here) */
+	unsigned int bus_binds;	/* buses bound back into that tmpfs */
+	bool modules_bound;	/* /proc/modules covered */
+};
+
+/*
+ * unshare(CLONE_NEWNS) and make every mount private.  Must run before any
+ * thread exists: a mount namespace is per thread, and threads started later
+ * inherit it.  Returns 0 or -errno with a message in err.
+ */
+int emu_ns_enter(char *err, size_t errlen);
+
+/*
+ * Make /sys/bus/auxiliary an empty directory, ready for the tree: if it does
+ * not exist, cover /sys/bus with a tmpfs that shows every original bus again
+ * and has a new auxiliary directory.  Then list intel_sdsi in /proc/modules
+ * (its file, holding the original lines plus ours, is an unnamed temporary
+ * in scratch_dir).  Returns 0 or -errno with a message in err; on failure
+ * whatever was done is undone.
+ */
+int emu_ns_prepare(struct emu_namespace *ns, const char *scratch_dir,
+		   char *err, size_t errlen);
+
+/* Undo emu_ns_prepare (after the tree is unmounted). */
+void emu_ns_restore(struct emu_namespace *ns);
+
+#define EMU_AUXILIARY_BUS	"/sys/bus/auxiliary"
+
+#endif /* EMU_NAMESPACE_H */

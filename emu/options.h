@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Command line of `sdsi-emu run` and `sdsi-emu mount`: what the emulated
+ * platform looks like.  Parsing errors are usage errors (exit status 2); the
+ * message names the option and the value.
+ */
+#ifndef EMU_OPTIONS_H
+#define EMU_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sdsi_fusedrv.h"
+
+#define EMU_MAX_SOCKETS		16u
+#define EMU_EXIT_USAGE		2
+
+enum emu_command {
+	EMU_CMD_RUN,
+	EMU_CMD_MOUNT,
+};
+
+struct emu_options {
+	enum emu_command command;
+	unsigned int sockets;
+	uint32_t guid;
+	enum sdsi_abi abi;
+	const char *state_dir;		/* NULL: private temporary directory */
+	uint64_t features;
+	uint64_t ppin[EMU_MAX_SOCKETS];	/* 0: from NVRAM or generated */
+	bool iblock;
+	uint8_t akc_threshold;		/* 0: the model's default */
+	uint8_t cap_threshold;
+	uint8_t updates;
+	uint32_t rdy_latency_us;	/* 0: no latency fault */
+	char **run_argv;		/* run: CMD and its arguments */
+	const char *mountpoint;		/* mount: DIR */
+};
+
+/*
+ * Parse the arguments that follow "run" or "mount" (argv[0] is the command
+ * name).  Returns 0, or EMU_EXIT_USAGE after printing the reason to stderr.
+ */
+int emu_options_parse(enum emu_command command, int argc, char **argv,
+		      struct emu_options *opts);
+
+/*
+ * A feature list as --features and the "features" control command take it:
+ * comma-separated names (on-demand, attestation, metering), "none", or a hex
+ * value.  Returns 0 or -EINVAL with the reason in err.
+ */
+int emu_parse_features(const char *text, uint64_t *features,
+		       char *err, size_t errlen);
+
+/* Strict unsigned decimal in [min, max]; no sign, no blanks, no suffix. */
+bool emu_parse_uint(const char *text, unsigned long long min,
+		    unsigned long long max, unsigned long long *value);
+
+void emu_print_help(FILE *out);
+void emu_print_usage_hint(void);
+
+#endif /* EMU_OPTIONS_H */

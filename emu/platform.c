@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "platform.h"
+
+/* The file name the model documents for socket N's NVRAM. */
+static void nvram_path(const struct emu_platform *pf, unsigned int socket,
+		       char *path, size_t len)
+{
+	snprintf(path, len, "%s/socket%u.nvram", pf->state_dir, socket);
+}
+
+static void forget_new_nvram(struct emu_platform *pf)
+{
+	char path[sizeof(pf->state_dir) + 32];
+
+	for (unsigned int i = 0; i < EMU_MAX_SOCKETS; i++) {
+		if (!pf->new_nvram[i])
+			continue;
+		nvram_path(pf, i, path, sizeof(path));
+		if (unlink(path) < 0 && errno != ENOENT)
+			fprintf(stderr, "sdsi-emu: cannot remove %s: %s\n", path, strerror(errno));
+		pf->new_nvram[i] = false;
+	}
+}
+
+static int create_socket(struct emu_platform *pf, const struct emu_options *opts,
+			 unsigned int socket, char *err, size_t errlen)
+{
+	struct sdsi_model_config cfg = {
+		.guid = opts->guid,
+		.socket_index = socket,
+		.socket_id = (uint8_t)socket,
+		.ppin = opts->ppin[socket],
+		.features = opts->features,
+		.iblock = opts->iblock,
+		.akc_fail_threshold = opts->akc_threshold,
+		.cap_fail_threshold = opts->cap_threshold,
+		.updates_threshold = opts->updates,
+		.state_dir = pf->state_dir,
+	};
+	char path[sizeof(pf->state_dir) + 32];
+	int ret;
+
+	nvram_path(pf, socket, path, sizeof(path));
+	pf->new_nvram[socket] = access(path, F_OK) < 0 && errno == ENOENT;
+
+	ret = sdsi_model_create(&cfg, &pf->models[socket], err, errlen);
+	if (ret)
+		return ret;
+	if (opts->rdy_latency_us) {
+		ret = sdsi_model_fault_set(pf->models[socket], SDSI_FAULT_RDY_LATENCY,
+					   opts->rdy_latency_us, 0);
+		if (ret) {
+			snprintf(err, errlen, "socket %u: cannot set a RDY latency of %u us: %s",
+				 socket, opts->rdy_latency_us, strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+int emu_platform_create(struct emu_platform *pf, const struct emu_options *opts,
+			const char *state_dir, char *err, size_t errlen)
+{
+	memset(pf, 0, sizeof(*pf));
+	if (snprintf(pf->state_dir, sizeof(pf->state_dir), "%s", state_dir) >=
+	    (int)sizeof(pf->state_dir)) {
+		snprintf(err, errlen, "state directory name too long");
+		return -ENAMETOOLONG;
+	}
+	for (unsigned int i = 0; i < opts->sockets; i++) {
+		int ret = create_socket(pf, opts, i, err, errlen);
+
+		if (ret) {
+			emu_platform_destroy(pf, true);
+			return ret;
+		}
+		pf->nsockets = i + 1;
+	}
+	return 0;
+}
+
+void emu_platform_destroy(struct emu_platform *pf, bool failed)
+{
+	for (unsigned int i = 0; i < EMU_MAX_SOCKETS; i++) {
+		if (pf->models[i])
+			sdsi_model_destroy(pf->models[i]);
+		pf->models[i] = NULL;
+	}
+	pf->nsockets = 0;
+	if (failed)
+		forget_new_nvram(pf);
+}

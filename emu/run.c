@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <stdio.h>
+#include <unistd.h>
+
+#include "child.h"
+#include "namespace.h"
+#include "run.h"
+#include "session.h"
+
+#define ERR_MAX	1024
+
+int emu_run(const struct emu_options *opts, const sigset_t *exec_mask)
+{
+	struct emu_namespace ns;
+	struct emu_session session;
+	char err[ERR_MAX];
+	int status;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "sdsi-emu: run must be started as root: it mounts the tree "
+			"at " EMU_AUXILIARY_BUS " in a private mount namespace "
+			"(sdsi-emu mount DIR serves it elsewhere)\n");
+		return 1;
+	}
+	/* First, while this is the only thread: see emu_ns_enter. */
+	if (emu_ns_enter(err, sizeof(err))) {
+		fprintf(stderr, "sdsi-emu: %s\n", err);
+		return 1;
+	}
+	if (emu_session_open(&session, opts))
+		return 1;
+	if (emu_ns_prepare(&ns, session.state.path, err, sizeof(err))) {
+		fprintf(stderr, "sdsi-emu: %s\n", err);
+		emu_session_close(&session, true);
+		return 1;
+	}
+	if (emu_session_serve(&session, EMU_AUXILIARY_BUS)) {
+		emu_session_close(&session, true);
+		emu_ns_restore(&ns);
+		return 1;
+	}
+
+	status = emu_child_run(opts->run_argv, session.control.path, session.state.path,
+			       exec_mask);
+
+	emu_session_close(&session, false);
+	emu_ns_restore(&ns);
+	return status;
+}

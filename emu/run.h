@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* `sdsi-emu run`: one command on an emulated platform, in its own namespace. */
+#ifndef EMU_RUN_H
+#define EMU_RUN_H
+
+#include <signal.h>
+
+#include "options.h"
+
+/*
+ * Returns the exit status of sdsi-emu.  The caller has blocked SIGCHLD and
+ * the forwarded signals (emu_forwarded_signals) in every thread; exec_mask
+ * is the signal mask the command starts with.
+ */
+int emu_run(const struct emu_options *opts, const sigset_t *exec_mask);
+
+#endif /* EMU_RUN_H */

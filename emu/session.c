@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "session.h"
+
+#define ERR_MAX	1024
+
+static int report(int ret, const char *err)
+{
+	fprintf(stderr, "sdsi-emu: %s\n", err);
+	return ret;
+}
+
+int emu_session_open(struct emu_session *s, const struct emu_options *opts)
+{
+	char err[ERR_MAX];
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	s->opts = opts;
+	s->control.listen_fd = s->control.stop_fd = -1;
+
+	ret = emu_state_dir_open(&s->state, opts->state_dir, err, sizeof(err));
+	if (ret)
+		return report(ret, err);
+	ret = emu_control_bind(&s->control, s->state.path, err, sizeof(err));
+	if (ret) {
+		emu_state_dir_close(&s->state, true);
+		return report(ret, err);
+	}
+	ret = emu_platform_create(&s->platform, opts, s->state.path, err, sizeof(err));
+	if (ret) {
+		emu_control_close(&s->control);
+		emu_state_dir_close(&s->state, true);
+		return report(ret, err);
+	}
+	return 0;
+}
+
+int emu_session_serve(struct emu_session *s, const char *mountpoint)
+{
+	struct sdsi_fusedrv_config cfg = {
+		.abi = s->opts->abi,
+		.models = s->platform.models,
+		.nsockets = s->platform.nsockets,
+	};
+	char err[ERR_MAX];
+	int ret;
+
+	if (!realpath(mountpoint, s->tree)) {
+		ret = -errno;
+		snprintf(err, sizeof(err), "mount point %s: %s", mountpoint, strerror(-ret));
+		return report(ret, err);
+	}
+	ret = sdsi_fusedrv_mount(&cfg, s->tree, &s->drv, err, sizeof(err));
+	if (ret)
+		return report(ret, err);
+	emu_control_target_init(&s->target, s->drv, s->platform.models, s->platform.nsockets,
+				s->tree, s->opts->rdy_latency_us);
+	s->serving = true;
+	ret = emu_control_start(&s->control, &s->target, err, sizeof(err));
+	if (ret)
+		return report(ret, err);
+	return 0;
+}
+
+void emu_session_close(struct emu_session *s, bool failed)
+{
+	/* The control thread uses the driver, which uses the models. */
+	emu_control_close(&s->control);
+	if (s->drv) {
+		sdsi_fusedrv_unmount(s->drv);
+		s->drv = NULL;
+	}
+	if (s->serving) {
+		emu_control_target_fini(&s->target);
+		s->serving = false;
+	}
+	emu_platform_destroy(&s->platform, failed);
+	emu_state_dir_close(&s->state, failed);
+}
