@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "core_rig.h"
+
+#include <stdarg.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+static uint64_t rig_clock_ns(void *ctx)
+{
+	return ((struct core_rig *)ctx)->now_ns;
+}
+
+static uint64_t rig_read64(void *ctx, uint32_t offset)
+{
+	struct core_rig *rig = ctx;
+
+	rig->mmio_accesses++;
+	return sdsi_model_read64(rig->model, offset);
+}
+
+static void rig_write64(void *ctx, uint32_t offset, uint64_t value)
+{
+	struct core_rig *rig = ctx;
+
+	rig->mmio_accesses++;
+	if (offset == 0) {
+		if (rig->ctrl_writes < RIG_CTRL_LOG_MAX)
+			rig->ctrl_log[rig->ctrl_writes] = value;
+		rig->ctrl_writes++;
+	} else if (offset >= rig->model_mbox_off &&
+		   offset < rig->model_mbox_off + SDSI_MBOX_SIZE) {
+		uint32_t index = (offset - rig->model_mbox_off) / 8u;
+
+		rig->mbox_written[index] = value;
+		rig->mbox_touched[index] = true;
+		if (index == 0)
+			rig->requests++;
+	}
+	sdsi_model_write64(rig->model, offset, value);
+}
+
+static void rig_sleep_us(void *ctx, uint32_t us)
+{
+	struct core_rig *rig = ctx;
+
+	rig->sleeps++;
+	if (us >= rig->mb.params.acquire_retry_delay_ms * 1000u)
+		rig->retry_sleeps++;
+	rig->now_ns += (uint64_t)us * 1000u;
+}
+
+static uint64_t rig_now_us(void *ctx)
+{
+	return ((struct core_rig *)ctx)->now_ns / 1000u;
+}
+
+static void rig_warn(void *ctx, const char *msg)
+{
+	((struct core_rig *)ctx)->warnings++;
+	assert_non_null(msg);
+}
+
+const struct sdsi_mbox_ops rig_ops = {
+	.read64 = rig_read64,
+	.write64 = rig_write64,
+	.sleep_us = rig_sleep_us,
+	.now_us = rig_now_us,
+	.warn = rig_warn,
+};
+
+struct core_rig *rig_new(uint32_t guid, enum sdsi_mbox_flavor flavor)
+{
+	struct sdsi_model_config cfg = {
+		.guid = guid,
+		.socket_id = RIG_SOCKET_ID,
+		.ppin = RIG_PPIN,
+		.features = SDSI_MODEL_DEFAULT_FEATURES,
+		.capid1 = RIG_CAPID1,
+		.clock = rig_clock_ns,
+	};
+	struct sdsi_mbox_params params;
+	struct core_rig *rig;
+	char err[256] = "";
+
+	rig = calloc(1, sizeof(*rig));
+	assert_non_null(rig);
+	/* Far from zero, so that no arithmetic of either side starts at 0. */
+	rig->now_ns = 1000000000ull;
+	rig->guid = guid;
+	rig->model_mbox_off = guid == SDSI_GUID_V2 ? SDSI_CTRL_SIZE_V2 :
+						     SDSI_CTRL_SIZE_V1;
+	cfg.clock_ctx = rig;
+	if (sdsi_model_create(&cfg, &rig->model, err, sizeof(err)))
+		fail_msg("sdsi_model_create: %s", err);
+
+	sdsi_mbox_default_params(&params);
+	params.flavor = flavor;
+	assert_int_equal(sdsi_mbox_init(&rig->mb, guid, &rig_ops, rig,
+					&params), 0);
+	return rig;
+}
+
+void rig_free(struct core_rig *rig)
+{
+	if (!rig)
+		return;
+	sdsi_model_destroy(rig->model);
+	free(rig);
+}
+
+void rig_clear_log(struct core_rig *rig)
+{
+	rig->sleeps = 0;
+	rig->retry_sleeps = 0;
+	rig->mmio_accesses = 0;
+	rig->ctrl_writes = 0;
+	rig->requests = 0;
+	rig->warnings = 0;
+	memset(rig->mbox_written, 0, sizeof(rig->mbox_written));
+	memset(rig->mbox_touched, 0, sizeof(rig->mbox_touched));
+}
+
+uint64_t rig_ctrl(struct core_rig *rig)
+{
+	return sdsi_model_read64(rig->model, 0);
+}
+
+unsigned int rig_owner(struct core_rig *rig)
+{
+	return (unsigned int)((rig_ctrl(rig) & SDSI_CTRL_OWNER_MASK) >>
+			      SDSI_CTRL_OWNER_SHIFT);
+}
+
+uint64_t rig_register(struct core_rig *rig, uint32_t file_offset)
+{
+	return sdsi_model_read64(rig->model, rig->model_mbox_off +
+					     SDSI_MBOX_SIZE + file_offset);
+}
+
+uint64_t rig_last_ctrl_write(const struct core_rig *rig)
+{
+	assert_true(rig->ctrl_writes > 0);
+	assert_true(rig->ctrl_writes <= RIG_CTRL_LOG_MAX);
+	return rig->ctrl_log[rig->ctrl_writes - 1];
+}
+
+static int rig_setup(void **state, uint32_t guid,
+		     enum sdsi_mbox_flavor flavor)
+{
+	*state = rig_new(guid, flavor);
+	return 0;
+}
+
+int rig_setup_v1(void **state)
+{
+	return rig_setup(state, SDSI_GUID_V1, SDSI_MBOX_CURRENT);
+}
+
+int rig_setup_v2(void **state)
+{
+	return rig_setup(state, SDSI_GUID_V2, SDSI_MBOX_CURRENT);
+}
+
+int rig_setup_v1_early(void **state)
+{
+	return rig_setup(state, SDSI_GUID_V1, SDSI_MBOX_EARLY);
+}
+
+int rig_teardown(void **state)
+{
+	rig_free(*state);
+	return 0;
+}

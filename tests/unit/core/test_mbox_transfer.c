@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Driver core, transactions that reach firmware: certificate reads, the
+ * framing of provisioning writes and the control words of both flavours.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <setjmp.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core_rig.h"
+
+#define CANARY		0xeeu
+#define READ_REQUEST	(SDSI_CTRL_EOM | SDSI_CTRL_SOM | SDSI_CTRL_RUN_BUSY | \
+			 (8ull << SDSI_CTRL_PACKET_SIZE_SHIFT))
+#define WRITE_REQUEST	(SDSI_CTRL_EOM | SDSI_CTRL_SOM | SDSI_CTRL_RUN_BUSY | \
+			 SDSI_CTRL_READ_WRITE)
+
+static uint32_t le32_at(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static uint64_t le64_at(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static unsigned int akc_failures(struct core_rig *rig)
+{
+	return (unsigned int)((rig_register(rig, SDSI_REG_FAIL_COUNT) >>
+			       SDSI_FAIL_AKC_COUNT_SHIFT) & SDSI_FIELD3_MASK);
+}
+
+/* After any transaction the mailbox must be back in firmware's hands. */
+static void assert_released(struct core_rig *rig)
+{
+	assert_int_equal(rig_last_ctrl_write(rig), SDSI_CTRL_CPL);
+	assert_int_equal(rig_owner(rig), SDSI_OWNER_NONE);
+}
+
+static size_t read_cert(struct core_rig *rig, uint64_t command,
+			bool meter_current)
+{
+	size_t len = 12345;
+
+	memset(rig->buf, CANARY, sizeof(rig->buf));
+	rig_clear_log(rig);
+	assert_int_equal(sdsi_mbox_read(&rig->mb, command, meter_current,
+					rig->buf, &len), 0);
+	return len;
+}
+
+static void test_state_certificate_single_packet(void **state)
+{
+	struct core_rig *rig = *state;
+	size_t len, copied, i;
+
+	len = read_cert(rig, SDSI_CMD_READ_STATE, false);
+	assert_in_range(len, SDSI_STATE_HEADER_SIZE, SDSI_MBOX_SIZE);
+
+	/* One request, one packet, one release; nothing to retry. */
+	assert_int_equal(rig->requests, 1);
+	assert_int_equal(rig->mbox_written[0], SDSI_CMD_READ_STATE);
+	assert_int_equal(rig->ctrl_writes, 2);
+	assert_int_equal(rig->ctrl_log[0], READ_REQUEST);
+	assert_released(rig);
+	assert_int_equal(rig->retry_sleeps, 0);
+	assert_int_equal(rig->warnings, 0);
+
+	/* Whole qwords were copied, and not a byte more. */
+	copied = (len + 7) & ~(size_t)7;
+	for (i = copied; i < copied + 8; i++)
+		assert_int_equal(rig->buf[i], CANARY);
+	/* A socket fresh from the factory has no key and no licence. */
+	assert_int_equal(le32_at(rig->buf), SDSI_STATE_CONTENT_EMPTY);
+}
+
+static void test_meter_current_sets_bit_33(void **state)
+{
+	struct core_rig *rig = *state;
+	size_t len;
+
+	len = read_cert(rig, SDSI_CMD_READ_METER, true);
+	assert_in_range(len, SDSI_METER_HEADER_SIZE, SDSI_READ_MSG_MAX);
+	assert_int_equal(rig->mbox_written[0], SDSI_CMD_READ_METER);
+	assert_int_equal(rig->ctrl_log[0],
+			 READ_REQUEST | SDSI_CTRL_METER_CURRENT);
+	assert_released(rig);
+	assert_int_equal(le32_at(rig->buf), SDSI_METER_SIGNATURE);
+	assert_int_equal(le64_at(rig->buf + 8), RIG_PPIN);
+
+	len = read_cert(rig, SDSI_CMD_READ_METER, false);
+	assert_int_equal(rig->ctrl_log[0], READ_REQUEST);
+	assert_int_equal(le32_at(rig->buf), SDSI_METER_SIGNATURE);
+	assert_released(rig);
+}
+
+static void test_read_rejects_missing_buffer(void **state)
+{
+	struct core_rig *rig = *state;
+	size_t len;
+
+	rig_clear_log(rig);
+	assert_int_equal(sdsi_mbox_read(&rig->mb, SDSI_CMD_READ_STATE, false,
+					NULL, &len), -EINVAL);
+	assert_int_equal(sdsi_mbox_read(&rig->mb, SDSI_CMD_READ_STATE, false,
+					rig->buf, NULL), -EINVAL);
+	assert_int_equal(rig->mmio_accesses, 0);
+}
+
+/*
+ * Our model's AKC format is signed; 13 bytes of junk are an honest
+ * authentication failure (status 0x90), which the core reports as EIO.
+ */
+static void test_write_frames_payload_and_command(void **state)
+{
+	static const unsigned char junk[13] = "thirteen-byte";
+	struct core_rig *rig = *state;
+	uint64_t first = 0, second = 0;
+
+	memcpy(&first, junk, 8);
+	memcpy(&second, junk + 8, 5);
+	assert_int_equal(akc_failures(rig), 0);
+	rig_clear_log(rig);
+
+	assert_int_equal(sdsi_mbox_write(&rig->mb, SDSI_CMD_PROVISION_AKC,
+					 junk, sizeof(junk)), -EIO);
+	assert_int_equal(akc_failures(rig), 1);
+
+	assert_int_equal(rig->requests, 1);
+	assert_int_equal(rig->mbox_written[0], first);
+	assert_int_equal(rig->mbox_written[1], second);
+	assert_int_equal(rig->mbox_written[2], SDSI_CMD_PROVISION_AKC);
+	assert_false(rig->mbox_touched[3]);
+	assert_int_equal(rig->ctrl_log[0], WRITE_REQUEST |
+			 (24ull << SDSI_CTRL_PACKET_SIZE_SHIFT) |
+			 (24ull << SDSI_CTRL_MSG_SIZE_SHIFT));
+	assert_released(rig);
+}
+
+static void test_write_of_command_alone(void **state)
+{
+	struct core_rig *rig = *state;
+	int ret;
+
+	rig_clear_log(rig);
+	ret = sdsi_mbox_write(&rig->mb, SDSI_CMD_PROVISION_CAP, NULL, 0);
+	assert_int_equal(ret, -EIO);
+	assert_int_equal(rig->mbox_written[0], SDSI_CMD_PROVISION_CAP);
+	assert_false(rig->mbox_touched[1]);
+	assert_int_equal(rig->ctrl_log[0], WRITE_REQUEST |
+			 (8ull << SDSI_CTRL_PACKET_SIZE_SHIFT) |
+			 (8ull << SDSI_CTRL_MSG_SIZE_SHIFT));
+	assert_released(rig);
+}
+
+static void test_write_size_limit(void **state)
+{
+	static unsigned char payload[SDSI_WRITE_PAYLOAD_MAX + 1];
+	struct core_rig *rig = *state;
+	unsigned int i;
+
+	memset(payload, 0x3c, sizeof(payload));
+	rig_clear_log(rig);
+	assert_int_equal(sdsi_mbox_write(&rig->mb, SDSI_CMD_PROVISION_AKC,
+					 payload, sizeof(payload)),
+			 -EOVERFLOW);
+	assert_int_equal(rig->mmio_accesses, 0);
+	assert_int_equal(akc_failures(rig), 0);
+
+	assert_int_equal(sdsi_mbox_write(&rig->mb, SDSI_CMD_PROVISION_AKC,
+					 payload, SDSI_WRITE_PAYLOAD_MAX),
+			 -EIO);
+	assert_int_equal(akc_failures(rig), 1);
+	for (i = 0; i < RIG_MBOX_QWORDS; i++)
+		assert_true(rig->mbox_touched[i]);
+	assert_int_equal(rig->mbox_written[RIG_MBOX_QWORDS - 2],
+			 0x3c3c3c3c3c3c3c3cull);
+	assert_int_equal(rig->mbox_written[RIG_MBOX_QWORDS - 1],
+			 SDSI_CMD_PROVISION_AKC);
+	assert_int_equal(rig->ctrl_log[0], WRITE_REQUEST |
+			 (1024ull << SDSI_CTRL_PACKET_SIZE_SHIFT) |
+			 (1024ull << SDSI_CTRL_MSG_SIZE_SHIFT));
+	assert_released(rig);
+}
+
+static void test_write_rejects_missing_payload(void **state)
+{
+	struct core_rig *rig = *state;
+
+	rig_clear_log(rig);
+	assert_int_equal(sdsi_mbox_write(&rig->mb, SDSI_CMD_PROVISION_AKC,
+					 NULL, 8), -EINVAL);
+	assert_int_equal(rig->mmio_accesses, 0);
+}
+
+/* The 5.18-6.1 driver sends no MSG_SIZE; the model takes the command. */
+static void test_early_write_leaves_msg_size_zero(void **state)
+{
+	static const unsigned char junk[16] = "sixteen  bytes!";
+	struct core_rig *rig = *state;
+
+	rig_clear_log(rig);
+	assert_int_equal(sdsi_mbox_write(&rig->mb, SDSI_CMD_PROVISION_AKC,
+					 junk, sizeof(junk)), -EIO);
+	assert_int_equal(akc_failures(rig), 1);
+	assert_int_equal(rig->ctrl_log[0], WRITE_REQUEST |
+			 (24ull << SDSI_CTRL_PACKET_SIZE_SHIFT));
+	assert_released(rig);
+}
+
+static void test_early_read_is_unchanged(void **state)
+{
+	struct core_rig *rig = *state;
+
+	read_cert(rig, SDSI_CMD_READ_STATE, false);
+	assert_int_equal(rig->ctrl_log[0], READ_REQUEST);
+	assert_released(rig);
+}
+
+#define RIG_TEST(fn, setup) \
+	cmocka_unit_test_setup_teardown(fn, setup, rig_teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		RIG_TEST(test_state_certificate_single_packet, rig_setup_v1),
+		RIG_TEST(test_state_certificate_single_packet, rig_setup_v2),
+		RIG_TEST(test_meter_current_sets_bit_33, rig_setup_v2),
+		RIG_TEST(test_read_rejects_missing_buffer, rig_setup_v1),
+		RIG_TEST(test_write_frames_payload_and_command, rig_setup_v1),
+		RIG_TEST(test_write_frames_payload_and_command, rig_setup_v2),
+		RIG_TEST(test_write_of_command_alone, rig_setup_v2),
+		RIG_TEST(test_write_size_limit, rig_setup_v2),
+		RIG_TEST(test_write_rejects_missing_payload, rig_setup_v1),
+		RIG_TEST(test_early_write_leaves_msg_size_zero,
+			 rig_setup_v1_early),
+		RIG_TEST(test_early_read_is_unchanged, rig_setup_v1_early),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
