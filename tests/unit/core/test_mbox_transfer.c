@@ -13,6 +13,8 @@
 #include <cmocka.h>
 
 #include "core_rig.h"
+/* Only to install licences: the model cannot authenticate one yet. */
+#include "model_priv.h"
 
 #define CANARY		0xeeu
 #define READ_REQUEST	(SDSI_CTRL_EOM | SDSI_CTRL_SOM | SDSI_CTRL_RUN_BUSY | \
@@ -106,6 +108,69 @@ static void test_meter_current_sets_bit_33(void **state)
 	assert_released(rig);
 }
 
+/*
+ * Give the socket one licence of blob_len bytes, so that its state
+ * certificate is 80 + blob_len bytes rounded up to 16.
+ */
+static void install_licence(struct core_rig *rig, size_t blob_len)
+{
+	static unsigned char blob[SDSI_READ_MSG_MAX];
+	size_t i;
+	int ret;
+
+	for (i = 0; i < blob_len; i++)
+		blob[i] = (unsigned char)(i * 7 + 1);
+	pthread_mutex_lock(&rig->model->lock);
+	ret = nvram_append_licence(rig->model, blob, blob_len);
+	pthread_mutex_unlock(&rig->model->lock);
+	assert_int_equal(ret, 0);
+}
+
+/*
+ * Certificates of one full packet, two, three and four packets: every packet
+ * appears at mailbox offset 0 and lands at the running offset of the buffer.
+ */
+static void test_state_certificate_packets(void **state)
+{
+	static const struct {
+		size_t blob_len, cert_len;
+		unsigned int packets;
+	} cases[] = {
+		{ 944, 1024, 1 },
+		{ 1500, 1584, 2 },
+		{ 2500, 2592, 3 },
+		{ 4016, 4096, 4 },
+	};
+	static unsigned char expected[SDSI_READ_MSG_MAX];
+	unsigned int c, i;
+
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct core_rig *rig = rig_new(SDSI_GUID_V2,
+					       SDSI_MBOX_CURRENT);
+		size_t len;
+
+		install_licence(rig, cases[c].blob_len);
+		pthread_mutex_lock(&rig->model->lock);
+		assert_int_equal(certs_state(rig->model, expected),
+				 cases[c].cert_len);
+		pthread_mutex_unlock(&rig->model->lock);
+
+		len = read_cert(rig, SDSI_CMD_READ_STATE, false);
+		assert_int_equal(len, cases[c].cert_len);
+		assert_memory_equal(rig->buf, expected, len);
+		assert_int_equal(le32_at(rig->buf),
+				 SDSI_STATE_CONTENT_KEY_BLOBS);
+
+		/* The request, then one CPL per packet; sizes agreed. */
+		assert_int_equal(rig->ctrl_writes, 1 + cases[c].packets);
+		for (i = 1; i <= cases[c].packets; i++)
+			assert_int_equal(rig->ctrl_log[i], SDSI_CTRL_CPL);
+		assert_int_equal(rig_owner(rig), SDSI_OWNER_NONE);
+		assert_int_equal(rig->warnings, 0);
+		rig_free(rig);
+	}
+}
+
 static void test_read_rejects_missing_buffer(void **state)
 {
 	struct core_rig *rig = *state;
@@ -146,6 +211,9 @@ static void test_write_frames_payload_and_command(void **state)
 	assert_int_equal(rig->ctrl_log[0], WRITE_REQUEST |
 			 (24ull << SDSI_CTRL_PACKET_SIZE_SHIFT) |
 			 (24ull << SDSI_CTRL_MSG_SIZE_SHIFT));
+	/* The empty answer is acknowledged, then every write ends with CPL. */
+	assert_int_equal(rig->ctrl_writes, 3);
+	assert_int_equal(rig->ctrl_log[1], SDSI_CTRL_CPL);
 	assert_released(rig);
 }
 
@@ -238,6 +306,7 @@ int main(void)
 		RIG_TEST(test_state_certificate_single_packet, rig_setup_v1),
 		RIG_TEST(test_state_certificate_single_packet, rig_setup_v2),
 		RIG_TEST(test_meter_current_sets_bit_33, rig_setup_v2),
+		cmocka_unit_test(test_state_certificate_packets),
 		RIG_TEST(test_read_rejects_missing_buffer, rig_setup_v1),
 		RIG_TEST(test_write_frames_payload_and_command, rig_setup_v1),
 		RIG_TEST(test_write_frames_payload_and_command, rig_setup_v2),
