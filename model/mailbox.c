@@ -16,11 +16,6 @@ static uint32_t ctrl_field(uint64_t ctrl, uint64_t mask, unsigned int shift)
 	return (uint32_t)((ctrl & mask) >> shift);
 }
 
-static bool inband_owned(const struct model_mailbox *mb, uint64_t now)
-{
-	return mb->phase != MBOX_FREE && now >= mb->grant_at;
-}
-
 static bool packet_ready(const struct model_mailbox *mb, uint64_t now)
 {
 	return mb->phase == MBOX_ACTIVE && !mb->no_rdy && now >= mb->rdy_at;
@@ -209,8 +204,6 @@ uint64_t mailbox_read_control(struct sdsi_model *m, uint64_t now)
 				<< SDSI_CTRL_OWNER_SHIFT;
 		return ctrl;
 	}
-	if (!inband_owned(mb, now))
-		return ctrl;
 	ctrl |= (uint64_t)SDSI_OWNER_INBAND << SDSI_CTRL_OWNER_SHIFT;
 	if (mb->phase == MBOX_OWNED)
 		return ctrl;
@@ -238,7 +231,7 @@ void mailbox_write_control(struct sdsi_model *m, uint64_t value, uint64_t now)
 {
 	struct model_mailbox *mb = &m->mbox;
 
-	if (!inband_owned(mb, now))
+	if (mb->phase == MBOX_FREE)
 		return;
 	if (value & SDSI_CTRL_CPL)
 		complete(mb, now);
@@ -253,8 +246,10 @@ uint64_t mailbox_read(struct sdsi_model *m, uint32_t index)
 
 /*
  * A write of qword 0 to a free mailbox is the request for ownership, and the
- * first qword of the message.  Until the grant, only that request may be
- * repeated; once a command runs, the window is the firmware's.
+ * first qword of the message.  The leaky bucket (owner-delay fault) turns
+ * requests away until its delay has passed since the first of them; the
+ * agent must ask again, as Linux does every 500 ms, so an agent that gave up
+ * leaves the mailbox free.  Once a command runs, the window is the firmware's.
  */
 void mailbox_write(struct sdsi_model *m, uint32_t index, uint64_t value,
 		   uint64_t now)
@@ -266,14 +261,16 @@ void mailbox_write(struct sdsi_model *m, uint32_t index, uint64_t value,
 	case MBOX_FREE:
 		if (index || fault_armed(m, SDSI_FAULT_OOB_OWNER))
 			return;
-		fault_take(m, SDSI_FAULT_OWNER_DELAY, &delay_us);
+		if (now >= mb->throttled_until &&
+		    fault_take(m, SDSI_FAULT_OWNER_DELAY, &delay_us))
+			mb->throttled_until = now + (uint64_t)delay_us * 1000u;
+		if (now < mb->throttled_until)
+			return;
 		mb->phase = MBOX_OWNED;
-		mb->grant_at = now + (uint64_t)delay_us * 1000u;
 		mb->data[0] = value;
 		return;
 	case MBOX_OWNED:
-		if (inband_owned(mb, now) || !index)
-			mb->data[index] = value;
+		mb->data[index] = value;
 		return;
 	case MBOX_ACTIVE:
 		return;

@@ -38,13 +38,13 @@ struct model_nvram {
 
 enum mbox_phase {
 	MBOX_FREE,	/* no owner */
-	MBOX_OWNED,	/* ownership requested (granted at grant_at), no command */
+	MBOX_OWNED,	/* owned in-band, no command yet */
 	MBOX_ACTIVE,	/* a command was taken; its answer is in the fields below */
 };
 
 struct model_mailbox {
 	enum mbox_phase phase;
-	uint64_t grant_at;		/* ns; owner reads in-band from then on */
+	uint64_t throttled_until;	/* ns; leaky bucket: requests ignored */
 	uint64_t data[SDSI_MBOX_SIZE / 8];	/* the 1 KiB window, host order */
 
 	/* The command in flight (phase MBOX_ACTIVE). */
