@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * -a FILE / -c FILE: pre-flight checks, then one write of the blob.  A
+ * socket allows only a few failed attempts per power cycle, so everything
+ * that can be known beforehand is checked before the provision file is
+ * opened; --dry-run stops right there.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "commands.h"
+
+#define BUSY_RETRY_DELAY_MS 500	/* the driver's own acquire retry period */
+
+static enum tool_exit load_blob(const struct cli *cli, struct output *out,
+				enum sdsi_blob_kind kind, uint8_t *buf, size_t *len)
+{
+	struct sdsi_error err;
+
+	if (sdsi_read_file(cli->blob_path, buf, SDSI_READ_BUF_SIZE, len, &err) == 0)
+		return EXIT_OK;
+	if (err.errnum == EFBIG) {
+		err.errnum = EOVERFLOW;
+		err.cls = SDSI_ERR_REFUSED;
+		snprintf(err.message, sizeof(err.message),
+			 "the %s file %s is larger than %u bytes, the mailbox takes at most %u",
+			 sdsi_blob_name(kind), cli->blob_path, SDSI_READ_BUF_SIZE, SDSI_BLOB_MAX);
+	} else if (err.cls != SDSI_ERR_INTERNAL) {
+		/* The operator named a file that cannot be read: a usage error. */
+		err.cls = SDSI_ERR_USAGE;
+	}
+	return report_error(out, NULL, &err);
+}
+
+enum tool_exit cmd_provision(const struct cli *cli, struct output *out)
+{
+	const enum sdsi_blob_kind kind = cli->command == CMD_AKC ? SDSI_BLOB_AKC : SDSI_BLOB_CAP;
+	const struct sdsi_provision_options opts = {
+		.busy_retries = cli->busy_retries,
+		.busy_delay_ms = BUSY_RETRY_DELAY_MS,
+	};
+	uint8_t regs_buf[SDSI_READ_BUF_SIZE], blob[SDSI_READ_BUF_SIZE];
+	char attr_path[SDSI_PATH_SIZE + 32];
+	struct provision_report report;
+	struct sdsi_registers regs;
+	struct sdsi_preflight pf;
+	struct sdsi_device dev;
+	struct sdsi_error err;
+	size_t regs_len, blob_len;
+	enum tool_exit status;
+
+	status = load_blob(cli, out, kind, blob, &blob_len);
+	if (status != EXIT_OK)
+		return status;
+	if (sdsi_device_open(cli->sysfs_root, cli->devno, &dev, &err) ||
+	    sdsi_read_attr(&dev, SDSI_ATTR_REGISTERS, regs_buf, &regs_len, &err) ||
+	    sdsi_decode_registers(regs_buf, regs_len, dev.guid, &regs, &err))
+		return report_error(out, NULL, &err);
+	out_note(out, "%s: GUID 0x%x, %zu-byte registers; %s is %zu bytes", dev.name, dev.guid,
+		 regs_len, cli->blob_path, blob_len);
+
+	if (sdsi_preflight(&regs, kind, blob_len, &pf, &err)) {
+		prefix_error(&err, dev.name);
+		return report_error(out, dev.name, &err);
+	}
+	out_note(out, "pre-flight checks passed: layout, size, On Demand, %u update(s) left, %s failures %u of %u%s",
+		 regs.updates_available, sdsi_blob_name(kind),
+		 kind == SDSI_BLOB_AKC ? regs.akc_fail_count : regs.cap_fail_count,
+		 kind == SDSI_BLOB_AKC ? regs.akc_fail_threshold : regs.cap_fail_threshold,
+		 kind == SDSI_BLOB_CAP ? ", AKC present" : "");
+	if (pf.last_attempt)
+		out_warn(out, "%s: warning: %s", dev.name, pf.warning);
+
+	snprintf(attr_path, sizeof(attr_path), "%s/%s", dev.path, sdsi_blob_file(kind));
+	report = (struct provision_report){
+		.device = dev.name,
+		.attr_path = attr_path,
+		.blob_path = cli->blob_path,
+		.kind = kind,
+		.bytes = blob_len,
+		.dry_run = cli->dry_run,
+	};
+	if (!cli->dry_run && sdsi_provision(&dev, kind, blob, blob_len, &opts, &err))
+		return report_error(out, dev.name, &err);
+	out->ops->provisioned(out, &report);
+	return EXIT_OK;
+}

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * -i, -s, -m and -C: read registers and certificates from one device, from
+ * every device (--all), or from a saved file (--file), decode and print them.
+ * As upstream does, a certificate is read only after the registers show that
+ * On Demand (and, for the meter, metering) is enabled.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "sdsi/hw.h"
+#include "commands.h"
+
+static enum sdsi_attr attr_of(enum command cmd)
+{
+	switch (cmd) {
+	case CMD_STATE:
+		return SDSI_ATTR_STATE_CERT;
+	case CMD_METER:
+		return SDSI_ATTR_METER_CERT;
+	case CMD_METER_CURRENT:
+		return SDSI_ATTR_METER_CURRENT;
+	default:
+		return SDSI_ATTR_REGISTERS;
+	}
+}
+
+static void warn_state(const struct output *out, const struct sdsi_state_cert *c)
+{
+	if (c->warnings & SDSI_STATE_WARN_KEY_SIZE)
+		out_warn(out, "state certificate: key size %u dwords, expected %u; decoded with the documented 48-byte key image",
+			 c->key_size, SDSI_STATE_KEY_SIZE_DWORDS);
+	if (c->warnings & SDSI_STATE_WARN_CONTENT_TYPE)
+		out_warn(out, "state certificate: unknown content type 0x%x", c->content_type);
+}
+
+/* Decode bytes per the command and print them; device is NULL for --file. */
+static enum tool_exit decode_and_print(const struct cli *cli, struct output *out,
+				       const char *device, const uint8_t *buf, size_t len,
+				       uint32_t guid)
+{
+	struct sdsi_registers regs;
+	struct sdsi_state_cert state;
+	struct sdsi_meter_cert meter;
+	struct sdsi_error err;
+
+	switch (cli->command) {
+	case CMD_INFO:
+		if (sdsi_decode_registers(buf, len, guid, &regs, &err))
+			return report_error(out, device, &err);
+		if (!regs.guid_known)
+			out_warn(out, "unrecognized GUID 0x%x: decoded with the V1 layout", guid);
+		out->ops->info(out, device, &regs);
+		return EXIT_OK;
+	case CMD_STATE:
+		if (sdsi_decode_state_cert(buf, len, &state, &err))
+			return report_error(out, device, &err);
+		warn_state(out, &state);
+		out->ops->state(out, device, &state);
+		sdsi_state_cert_free(&state);
+		return EXIT_OK;
+	default:
+		if (sdsi_decode_meter_cert(buf, len, &meter, &err))
+			return report_error(out, device, &err);
+		if (meter.warnings & SDSI_METER_WARN_MMRC)
+			out_warn(out, "meter certificate: the master reference counter is not labelled 'MMRC'");
+		out->ops->meter(out, device, &meter, cli->command == CMD_METER_CURRENT);
+		return EXIT_OK;
+	}
+}
+
+static enum tool_exit refuse(struct output *out, const char *device, int errnum,
+			     const char *reason)
+{
+	struct sdsi_error err = { .errnum = errnum, .cls = SDSI_ERR_REFUSED, .offset = -1 };
+
+	snprintf(err.message, sizeof(err.message), "%s: %s", device, reason);
+	return report_error(out, device, &err);
+}
+
+static enum tool_exit read_device(const struct cli *cli, struct output *out,
+				  const struct sdsi_device *dev)
+{
+	uint8_t buf[SDSI_READ_BUF_SIZE];
+	struct sdsi_registers regs;
+	struct sdsi_error err;
+	enum sdsi_attr attr = attr_of(cli->command);
+	size_t len;
+
+	if (sdsi_read_attr(dev, SDSI_ATTR_REGISTERS, buf, &len, &err))
+		return report_error(out, dev->name, &err);
+	out_note(out, "%s/registers: %zu bytes, GUID 0x%x", dev->path, len, dev->guid);
+	if (cli->command == CMD_INFO)
+		return decode_and_print(cli, out, dev->name, buf, len, dev->guid);
+
+	if (sdsi_decode_registers(buf, len, dev->guid, &regs, &err))
+		return report_error(out, dev->name, &err);
+	if (!regs.on_demand)
+		return refuse(out, dev->name, EPERM,
+			      "On Demand feature is present but not enabled: unable to read the certificate");
+	if (attr != SDSI_ATTR_STATE_CERT && !regs.metering)
+		return refuse(out, dev->name, ENOTSUP, "Metering is not supported on this socket");
+
+	if (sdsi_read_attr(dev, attr, buf, &len, &err))
+		return report_error(out, dev->name, &err);
+	out_note(out, "%s/%s: %zu bytes", dev->path, sdsi_attr_file(attr), len);
+	return decode_and_print(cli, out, dev->name, buf, len, dev->guid);
+}
+
+static enum tool_exit read_saved_file(const struct cli *cli, struct output *out)
+{
+	uint8_t buf[SDSI_READ_BUF_SIZE];
+	struct sdsi_error err;
+	size_t len;
+
+	out->file = cli->file;
+	if (sdsi_read_file(cli->file, buf, sizeof(buf), &len, &err))
+		return report_error(out, NULL, &err);
+	out_note(out, "%s: %zu bytes", cli->file, len);
+	return decode_and_print(cli, out, NULL, buf, len, 0);
+}
+
+static enum tool_exit read_all(const struct cli *cli, struct output *out)
+{
+	enum tool_exit status = EXIT_OK, one;
+	struct sdsi_device *devs;
+	struct sdsi_error err;
+	size_t count;
+
+	if (sdsi_device_list(cli->sysfs_root, &devs, &count, &err))
+		return report_error(out, NULL, &err);
+	if (count == 0)
+		out_warn(out, "No On Demand devices found.");
+	out->ops->begin_all(out);
+	for (size_t i = 0; i < count; i++) {
+		if (!devs[i].guid_valid && sdsi_read_guid(&devs[i], &devs[i].guid, &err))
+			one = report_error(out, devs[i].name, &err);
+		else
+			one = read_device(cli, out, &devs[i]);
+		if (status == EXIT_OK)
+			status = one;
+	}
+	out->ops->end_all(out);
+	free(devs);
+	return status;
+}
+
+enum tool_exit cmd_read(const struct cli *cli, struct output *out)
+{
+	struct sdsi_device dev;
+	struct sdsi_error err;
+
+	if (cli->file)
+		return read_saved_file(cli, out);
+	if (cli->all)
+		return read_all(cli, out);
+	if (sdsi_device_open(cli->sysfs_root, cli->devno, &dev, &err))
+		return report_error(out, NULL, &err);
+	return read_device(cli, out, &dev);
+}

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Option table and command-line parsing.  Semantics follow the upstream tool:
+ * getopt_long_only (one or two dashes), one command per run with the last
+ * command option winning, -l without a device, every other command with -d.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+enum long_only_ids {
+	OPT_JSON = 256,
+	OPT_ALL,
+	OPT_FILE,
+	OPT_DRY_RUN,
+	OPT_RETRY,
+	OPT_SYSFS_ROOT,
+	OPT_VERSION,
+	OPT_DUMP_MAN,
+	OPT_DUMP_COMPLETION,
+};
+
+const struct tool_option tool_options[] = {
+	{ 'l', 'l', "list", NULL, ARG_NONE, GROUP_COMMAND, CMD_LIST,
+	  "list available On Demand devices" },
+	{ 'i', 'i', "info", NULL, ARG_NONE, GROUP_COMMAND, CMD_INFO,
+	  "show socket information (the registers)" },
+	{ 's', 's', "state", NULL, ARG_NONE, GROUP_COMMAND, CMD_STATE,
+	  "show state certificate" },
+	{ 'm', 'm', "meter", NULL, ARG_NONE, GROUP_COMMAND, CMD_METER,
+	  "show meter certificate (attested, refreshed every 8 hours)" },
+	{ 'C', 'C', "meter_current", NULL, ARG_NONE, GROUP_COMMAND, CMD_METER_CURRENT,
+	  "show current meter values (live, not attested)" },
+	{ 'a', 'a', "akc", "FILE", ARG_FILE, GROUP_COMMAND, CMD_AKC,
+	  "provision socket with AKC FILE" },
+	{ 'c', 'c', "cap", "FILE", ARG_FILE, GROUP_COMMAND, CMD_CAP,
+	  "provision socket with CAP FILE" },
+	{ 'h', 'h', "help", NULL, ARG_NONE, GROUP_COMMAND, CMD_HELP,
+	  "show this help and exit" },
+	{ OPT_VERSION, 0, "version", NULL, ARG_NONE, GROUP_COMMAND, CMD_VERSION,
+	  "show the version and exit" },
+	{ 'd', 'd', "devno", "DEVNO", ARG_DEVNO, GROUP_MODIFIER, CMD_NONE,
+	  "On Demand device number N of intel_vsec.sdsi.N (not the socket ID)" },
+	{ OPT_ALL, 0, "all", NULL, ARG_NONE, GROUP_MODIFIER, CMD_NONE,
+	  "apply -i, -s, -m or -C to every On Demand device" },
+	{ OPT_FILE, 0, "file", "PATH", ARG_FILE, GROUP_MODIFIER, CMD_NONE,
+	  "decode a saved registers file or certificate instead of a device" },
+	{ OPT_JSON, 0, "json", NULL, ARG_NONE, GROUP_MODIFIER, CMD_NONE,
+	  "print JSON on stdout, errors included; diagnostics go to stderr" },
+	{ OPT_DRY_RUN, 0, "dry-run", NULL, ARG_NONE, GROUP_MODIFIER, CMD_NONE,
+	  "with -a or -c: run every pre-flight check, write nothing" },
+	{ OPT_RETRY, 0, "retry", "N", ARG_NUMBER, GROUP_MODIFIER, CMD_NONE,
+	  "with -a or -c: retry up to N times, 500 ms apart, while the mailbox is busy (at most 20)" },
+	{ OPT_SYSFS_ROOT, 0, "sysfs-root", "DIR", ARG_FILE, GROUP_MODIFIER, CMD_NONE,
+	  "look for devices under DIR (default: $SDSI_SYSFS_ROOT or /sys/bus/auxiliary/devices)" },
+	{ 'v', 'v', "verbose", NULL, ARG_NONE, GROUP_MODIFIER, CMD_NONE,
+	  "print what is read and checked on stderr" },
+	{ 'q', 'q', "quiet", NULL, ARG_NONE, GROUP_MODIFIER, CMD_NONE,
+	  "print nothing on stderr but errors" },
+	{ OPT_DUMP_MAN, 0, "dump-man", NULL, ARG_NONE, GROUP_HIDDEN, CMD_DUMP_MAN, NULL },
+	{ OPT_DUMP_COMPLETION, 0, "dump-bash-completion", NULL, ARG_NONE, GROUP_HIDDEN,
+	  CMD_DUMP_COMPLETION, NULL },
+};
+
+const unsigned int tool_option_count = sizeof(tool_options) / sizeof(tool_options[0]);
+
+void format_option_names(const struct tool_option *opt, char *buf, unsigned long len)
+{
+	const char *arg = opt->arg_name ? opt->arg_name : "";
+	const char *sep = opt->arg_name ? " " : "";
+
+	if (opt->short_name)
+		snprintf(buf, len, "-%c, --%s%s%s", opt->short_name, opt->long_name, sep, arg);
+	else
+		snprintf(buf, len, "--%s%s%s", opt->long_name, sep, arg);
+}
+
+static const struct tool_option *find_option(int id)
+{
+	for (unsigned int i = 0; i < tool_option_count; i++)
+		if (tool_options[i].id == id)
+			return &tool_options[i];
+	return NULL;
+}
+
+static bool parse_count(const char *text, unsigned int *value)
+{
+	char *end;
+	unsigned long v;
+
+	if (!text[0] || text[0] < '0' || text[0] > '9')
+		return false;
+	v = strtoul(text, &end, 10);
+	if (*end || v > MAX_BUSY_RETRIES)
+		return false;
+	*value = (unsigned int)v;
+	return true;
+}
+
+static int apply_option(const struct tool_option *opt, const char *arg, struct cli *cli,
+			char *msg, unsigned long msglen)
+{
+	if (opt->group != GROUP_MODIFIER) {
+		cli->command = opt->command;
+		if (opt->command == CMD_AKC || opt->command == CMD_CAP)
+			cli->blob_path = arg;
+		return 0;
+	}
+	switch (opt->id) {
+	case 'd':
+		cli->devno = arg;
+		break;
+	case OPT_ALL:
+		cli->all = true;
+		break;
+	case OPT_FILE:
+		cli->file = arg;
+		break;
+	case OPT_JSON:
+		cli->json = true;
+		break;
+	case OPT_DRY_RUN:
+		cli->dry_run = true;
+		break;
+	case OPT_RETRY:
+		if (!parse_count(arg, &cli->busy_retries)) {
+			snprintf(msg, msglen, "--retry: expected a count from 0 to %d, got '%s'",
+				 MAX_BUSY_RETRIES, arg);
+			return -1;
+		}
+		break;
+	case OPT_SYSFS_ROOT:
+		cli->sysfs_root = arg;
+		break;
+	case 'v':
+		cli->verbose = true;
+		break;
+	case 'q':
+		cli->quiet = true;
+		break;
+	}
+	return 0;
+}
+
+/* Combinations that make no sense are refused instead of half-honoured. */
+static int check_combination(const struct cli *cli, char *msg, unsigned long msglen)
+{
+	const bool provisioning = cli->command == CMD_AKC || cli->command == CMD_CAP;
+	const bool reading = cli->command == CMD_INFO || cli->command == CMD_STATE ||
+			     cli->command == CMD_METER || cli->command == CMD_METER_CURRENT;
+
+	if (cli->command >= CMD_HELP)
+		return 0;
+	if (cli->verbose && cli->quiet)
+		snprintf(msg, msglen, "-v and -q exclude each other");
+	else if (cli->dry_run && !provisioning)
+		snprintf(msg, msglen, "--dry-run applies to -a and -c only");
+	else if (cli->busy_retries && !provisioning)
+		snprintf(msg, msglen, "--retry applies to -a and -c only");
+	else if (cli->all && !reading)
+		snprintf(msg, msglen, "--all applies to -i, -s, -m and -C only");
+	else if (cli->file && !reading)
+		snprintf(msg, msglen, "--file applies to -i, -s, -m and -C only");
+	else if (cli->file && (cli->all || cli->devno))
+		snprintf(msg, msglen, "--file excludes -d and --all");
+	else if (cli->all && cli->devno)
+		snprintf(msg, msglen, "--all excludes -d");
+	else if (cli->command == CMD_NONE && cli->devno)
+		snprintf(msg, msglen, "No command specified");
+	else if (cli->command != CMD_LIST && !cli->devno && !cli->all && !cli->file)
+		snprintf(msg, msglen, "No device specified");
+	else
+		return 0;
+	return -1;
+}
+
+int parse_cli(int argc, char **argv, struct cli *cli, char *msg, unsigned long msglen)
+{
+	struct option longopts[sizeof(tool_options) / sizeof(tool_options[0]) + 1];
+	char shortopts[64] = "+:";
+	size_t n = strlen(shortopts);
+	const struct tool_option *opt;
+	int id;
+
+	memset(cli, 0, sizeof(*cli));
+	memset(longopts, 0, sizeof(longopts));
+	for (unsigned int i = 0; i < tool_option_count; i++) {
+		opt = &tool_options[i];
+		longopts[i].name = opt->long_name;
+		longopts[i].has_arg = opt->arg_name ? required_argument : no_argument;
+		longopts[i].val = opt->id;
+		if (opt->short_name) {
+			shortopts[n++] = opt->short_name;
+			if (opt->arg_name)
+				shortopts[n++] = ':';
+		}
+	}
+	shortopts[n] = '\0';
+
+	opterr = 0;
+	optind = 1;
+	while ((id = getopt_long_only(argc, argv, shortopts, longopts, NULL)) != -1) {
+		if (id == '?' || id == ':') {
+			const char *bad = argv[optind - 1];
+
+			if (id == ':')
+				snprintf(msg, msglen, "option '%s' needs an argument", bad);
+			else
+				snprintf(msg, msglen, "unknown option '%s'", bad);
+			return -1;
+		}
+		opt = find_option(id);
+		if (!opt) {
+			snprintf(msg, msglen, "unknown option '%s'", argv[optind - 1]);
+			return -1;
+		}
+		if (apply_option(opt, optarg, cli, msg, msglen))
+			return -1;
+	}
+	if (optind < argc) {
+		snprintf(msg, msglen, "unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	return check_combination(cli, msg, msglen);
+}

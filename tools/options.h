@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The option table of intel_sdsi.  --help, the man page and the bash
+ * completion are all generated from it, so they cannot disagree.
+ */
+#ifndef INTEL_SDSI_OPTIONS_H
+#define INTEL_SDSI_OPTIONS_H
+
+#include <stdbool.h>
+
+enum command {
+	CMD_NONE,
+	CMD_LIST,
+	CMD_INFO,
+	CMD_STATE,
+	CMD_METER,
+	CMD_METER_CURRENT,
+	CMD_AKC,
+	CMD_CAP,
+	CMD_HELP,
+	CMD_VERSION,
+	CMD_DUMP_MAN,
+	CMD_DUMP_COMPLETION,
+};
+
+enum option_group {
+	GROUP_COMMAND,		/* one per run; the last one given wins */
+	GROUP_MODIFIER,
+	GROUP_HIDDEN,		/* build-time generators, not documented */
+};
+
+/* What the shell should complete an option's argument with. */
+enum arg_completion { ARG_NONE, ARG_DEVNO, ARG_FILE, ARG_NUMBER };
+
+struct tool_option {
+	int id;			/* the short letter, or a value >= 256 */
+	char short_name;	/* 0: long form only */
+	const char *long_name;
+	const char *arg_name;	/* NULL: takes no argument */
+	enum arg_completion completion;
+	enum option_group group;
+	enum command command;	/* for GROUP_COMMAND */
+	const char *help;
+};
+
+extern const struct tool_option tool_options[];
+extern const unsigned int tool_option_count;
+
+struct cli {
+	enum command command;
+	const char *devno;
+	const char *blob_path;	/* -a / -c */
+	const char *file;	/* --file */
+	const char *sysfs_root;	/* --sysfs-root, else libsdsi's default */
+	bool json;
+	bool all;
+	bool dry_run;
+	bool verbose;
+	bool quiet;
+	unsigned int busy_retries;
+};
+
+#define MAX_BUSY_RETRIES 20
+
+/*
+ * Parse argv.  Returns 0, or -1 with a message in msg (a usage error).
+ * Long options work with one dash or two, as upstream's.
+ */
+int parse_cli(int argc, char **argv, struct cli *cli, char *msg, unsigned long msglen);
+
+/* "-a, --akc FILE" */
+void format_option_names(const struct tool_option *opt, char *buf, unsigned long len);
+
+#endif /* INTEL_SDSI_OPTIONS_H */

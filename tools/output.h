@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * One table of print operations per output format (text, JSON): every
+ * command and every error goes through it, so --json covers everything.
+ */
+#ifndef INTEL_SDSI_OUTPUT_H
+#define INTEL_SDSI_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "sdsi/libsdsi.h"
+
+struct output;
+
+struct provision_report {
+	const char *device;		/* intel_vsec.sdsi.N */
+	const char *attr_path;		/* .../provision_akc */
+	const char *blob_path;		/* the file given to -a / -c */
+	enum sdsi_blob_kind kind;
+	size_t bytes;
+	bool dry_run;
+};
+
+struct output_ops {
+	/* --all: results of several devices follow, each under its name. */
+	void (*begin_all)(struct output *out);
+	void (*end_all)(struct output *out);
+	void (*devices)(struct output *out, const struct sdsi_device *devs, size_t count);
+	/* device is NULL when decoding a --file. */
+	void (*info)(struct output *out, const char *device, const struct sdsi_registers *regs);
+	void (*state)(struct output *out, const char *device, const struct sdsi_state_cert *cert);
+	void (*meter)(struct output *out, const char *device, const struct sdsi_meter_cert *cert,
+		      bool current);
+	void (*provisioned)(struct output *out, const struct provision_report *report);
+	void (*error)(struct output *out, const char *device, const struct sdsi_error *err);
+};
+
+struct output {
+	const struct output_ops *ops;
+	bool quiet;
+	bool verbose;
+	bool in_all;
+	const char *file;	/* --file PATH, named by text headers */
+	void *json_all;		/* JSON mode: the object collecting --all results */
+};
+
+extern const struct output_ops text_output_ops;
+extern const struct output_ops json_output_ops;
+
+/* Diagnostics on stderr: warnings unless quiet, notes only when verbose. */
+void out_warn(const struct output *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void out_note(const struct output *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* The 48-byte key image as upstream orders it (last qword first), zero-padded. */
+void format_key_image(const uint8_t image[48], char text[2 + 96 + 1]);
+
+#endif /* INTEL_SDSI_OUTPUT_H */

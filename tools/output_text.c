@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Text output with the upstream tool's labels and layout (values at column
+ * 32 for -i), minus its typos and its duplicated "On Demand" line.  The key
+ * image is printed zero-padded, qword by qword, so it is unambiguous.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "output.h"
+
+static const char *yes_no(bool v)
+{
+	return v ? "Yes" : "No";
+}
+
+static const char *enabled(bool v)
+{
+	return v ? "Enabled" : "Disabled";
+}
+
+static void header(const struct output *out, const char *what, const char *device)
+{
+	if (device)
+		printf("\n%s for device %s\n\n", what, device);
+	else
+		printf("\n%s from file %s\n\n", what, out->file);
+}
+
+#define INFO_FMT "%-32s"
+
+static void row_str(const char *label, const char *value)
+{
+	printf(INFO_FMT "%s\n", label, value);
+}
+
+static void row_uint(const char *label, unsigned int value)
+{
+	printf(INFO_FMT "%u\n", label, value);
+}
+
+static void text_info(struct output *out, const char *device, const struct sdsi_registers *r)
+{
+	header(out, "Socket information", device);
+	printf(INFO_FMT "0x%" PRIx64 "\n", "PPIN:", r->ppin);
+	printf("NVRAM Content Authorization Error Status\n");
+	row_str("    SDSi Auth Err Sts:", r->content_auth_error ? "Error" : "Okay");
+	if (r->metering)
+		row_str("    Metering Auth Err Sts:", r->metering_auth_error ? "Error" : "Okay");
+	printf("Enabled Features\n");
+	row_str("    On Demand:", enabled(r->on_demand));
+	row_str("    Attestation:", enabled(r->attestation));
+	row_str("    Metering:", enabled(r->metering));
+	row_str("License Key (AKC) Provisioned:", yes_no(r->akc_provisioned));
+	printf("Authorization Failure Count\n");
+	row_uint("    AKC Failure Count:", r->akc_fail_count);
+	row_uint("    AKC Failure Threshold:", r->akc_fail_threshold);
+	row_uint("    CAP Failure Count:", r->cap_fail_count);
+	row_uint("    CAP Failure Threshold:", r->cap_fail_threshold);
+	printf("Provisioning Availability\n");
+	row_uint("    Updates Available:", r->updates_available);
+	row_uint("    Updates Threshold:", r->updates_threshold);
+	printf("NVRAM Update Limit\n");
+	row_str("    50% Limit Reached:", yes_no(r->nvram_50));
+	row_str("    75% Limit Reached:", yes_no(r->nvram_75));
+	row_str("    90% Limit Reached:", yes_no(r->nvram_90));
+	row_uint("Socket ID:", r->socket_id);
+}
+
+static const char *content_type_text(uint32_t type)
+{
+	switch (type) {
+	case 0x0:
+		return "Empty (nothing provisioned)";
+	case 0xd:
+		return "License key encoding";
+	case 0xe:
+		return "License key + Blob encoding";
+	default:
+		return NULL;
+	}
+}
+
+static const char *blob_type_text(uint32_t type)
+{
+	switch (type) {
+	case 1:
+		return "One time upgrade";
+	case 2:
+		return "Metered upgrade";
+	default:
+		return "Unknown license blob type";
+	}
+}
+
+static void text_license(const struct sdsi_license *lic)
+{
+	char code[5];
+
+	printf("     Blob %u:\n", lic->index);
+	printf("        License blob size:          %u\n", lic->size);
+	printf("        License is valid:           %s\n", yes_no(lic->valid));
+	if (!lic->present) {
+		printf("        (no license blob content provisioned)\n");
+		return;
+	}
+	printf("        License blob type:          %s\n", blob_type_text(lic->type));
+	printf("        License blob ID:            0x%" PRIx64 "\n", lic->id);
+	printf("        PPIN:                       0x%" PRIx64 "\n", lic->ppin);
+	printf("        Previous PPIN:              0x%" PRIx64 "\n", lic->previous_ppin);
+	printf("        Blob revision ID:           %u\n", lic->revision);
+	printf("        Number of Features:         %u\n", lic->num_features);
+	for (uint32_t k = 0; k < lic->num_features; k++) {
+		sdsi_fourcc(sdsi_license_feature(lic, k), code);
+		printf("                 Feature %u:         %s\n", k, code);
+	}
+}
+
+static void text_state(struct output *out, const char *device, const struct sdsi_state_cert *c)
+{
+	char image[2 + 96 + 1];
+
+	header(out, "State certificate", device);
+	if (content_type_text(c->content_type))
+		printf("Content Type:          %s\n", content_type_text(c->content_type));
+	else
+		printf("Content Type:          Unknown content type (0x%x)\n", c->content_type);
+	printf("Region Revision ID:    %u\n", c->region_rev_id);
+	printf("Header Size:           %llu\n", (unsigned long long)c->header_size * 4);
+	printf("Total Size:            %u\n", c->total_size);
+	printf("OEM Key Size:          %llu\n", (unsigned long long)c->key_size * 4);
+	printf("Number of Licenses:    %u\n", c->num_licenses);
+	printf("License blob Info:\n");
+	if (!c->key_present) {
+		printf("    (no license key provisioned)\n");
+		return;
+	}
+	format_key_image(c->key_image, image);
+	printf("    License Key Revision ID:    0x%x\n", c->key_rev_id);
+	printf("    License Key Image Content:  %s\n", image);
+	for (uint32_t i = 0; i < c->num_licenses; i++)
+		text_license(&c->licenses[i]);
+}
+
+static void text_meter(struct output *out, const char *device, const struct sdsi_meter_cert *c,
+		       bool current)
+{
+	uint32_t enc, count;
+	char code[5];
+
+	header(out, current ? "Current meter values" : "Meter certificate", device);
+	sdsi_fourcc(c->signature, code);
+	printf("Signature:                    %s\n", code);
+	printf("Version:                      %u\n", c->version);
+	printf("Count Unit:                   %ums\n", c->unit_ms);
+	printf("PPIN:                         0x%" PRIx64 "\n", c->ppin);
+	printf("Feature Bundle Length:        %u\n", c->bundle_length);
+	sdsi_fourcc(c->mmrc_encoding, code);
+	printf("MMRC encoding:                %s\n", code);
+	printf("MMRC counter:                 %u\n", c->mmrc_counter);
+	printf("Number of Feature Counters:   %u\n", c->num_counters);
+	for (uint32_t i = 0; i < c->num_counters; i++) {
+		sdsi_meter_counter(c, i, &enc, &count);
+		sdsi_fourcc(enc, code);
+		printf("    %s:          %u\n", code, count);
+	}
+}
+
+static void text_devices(struct output *out, const struct sdsi_device *devs, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		printf("%s\n", devs[i].name);
+	if (count == 0)
+		out_warn(out, "No On Demand devices found.");
+}
+
+static void text_provisioned(struct output *out, const struct provision_report *r)
+{
+	if (r->dry_run)
+		printf("Dry run: %s passed every pre-flight check; would write %zu bytes from %s to %s\n",
+		       sdsi_blob_name(r->kind), r->bytes, r->blob_path, r->attr_path);
+	else
+		printf("Provisioned %s file %s successfully\n", sdsi_blob_file(r->kind), r->blob_path);
+	(void)out;
+}
+
+static void text_error(struct output *out, const char *device, const struct sdsi_error *err)
+{
+	fprintf(stderr, "intel_sdsi: %s\n", err->message);
+	(void)out;
+	(void)device;
+}
+
+static void text_nothing(struct output *out)
+{
+	(void)out;
+}
+
+const struct output_ops text_output_ops = {
+	.begin_all = text_nothing,
+	.end_all = text_nothing,
+	.devices = text_devices,
+	.info = text_info,
+	.state = text_state,
+	.meter = text_meter,
+	.provisioned = text_provisioned,
+	.error = text_error,
+};
+
+void format_key_image(const uint8_t image[48], char text[2 + 96 + 1])
+{
+	static const char hex[] = "0123456789abcdef";
+	char *p = text;
+
+	*p++ = '0';
+	*p++ = 'x';
+	/* Little-endian qwords, the last one first: byte 47 leads. */
+	for (int i = 47; i >= 0; i--) {
+		*p++ = hex[image[i] >> 4];
+		*p++ = hex[image[i] & 0xf];
+	}
+	*p = '\0';
+}
+
+static void diag(const char *fmt, va_list ap)
+{
+	fputs("intel_sdsi: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void out_warn(const struct output *out, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (out->quiet)
+		return;
+	va_start(ap, fmt);
+	diag(fmt, ap);
+	va_end(ap);
+}
+
+void out_note(const struct output *out, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!out->verbose)
+		return;
+	va_start(ap, fmt);
+	diag(fmt, ap);
+	va_end(ap);
+}

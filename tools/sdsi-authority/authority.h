@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * sdsi-authority: the licensor's side of On Demand licensing in the project's
+ * stand-in format (docs/formats.md).  One file per subcommand; this header
+ * holds what they share: exit statuses, the option tables that drive both
+ * getopt and --help, and small parsing and file helpers.
+ */
+#ifndef SDSI_AUTHORITY_H
+#define SDSI_AUTHORITY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sdsi_license.h"
+
+/* Documented exit statuses (man/sdsi-authority.1). */
+enum auth_exit {
+	AUTH_EXIT_OK = 0,
+	AUTH_EXIT_INVALID = 1,	/* inspect: malformed, foreign or bad signature */
+	AUTH_EXIT_USAGE = 2,	/* bad command line or argument value */
+	AUTH_EXIT_FAILURE = 3,	/* keys missing or corrupt, I/O failure, refusal */
+};
+
+/* Key files of an authority directory. */
+#define AUTH_ROOT_KEY		"root.key"
+#define AUTH_ROOT_PUB		"root.pub"
+#define AUTH_LICENSOR_KEY	"licensor.key"
+#define AUTH_LICENSOR_PUB	"licensor.pub"
+
+/* Largest file inspect reads; anything bigger is reported as oversized. */
+#define AUTH_INPUT_MAX		(64u * 1024u)
+
+struct auth_option {
+	const char *name;
+	int id;			/* getopt value: a short option letter or >= 256 */
+	const char *arg;	/* placeholder of the argument, NULL for a flag */
+	const char *help;
+};
+
+struct auth_command {
+	const char *name;
+	const char *synopsis;
+	const char *summary;
+	const struct auth_option *options;	/* ends with a NULL name */
+	int (*run)(const struct auth_command *cmd, int argc, char **argv);
+};
+
+extern const struct auth_command auth_cmd_init;
+extern const struct auth_command auth_cmd_akc;
+extern const struct auth_command auth_cmd_cap;
+extern const struct auth_command auth_cmd_inspect;
+
+/*
+ * getopt_long over cmd->options (plus -h/--help, which prints the command's
+ * help and exits 0).  Returns the option id, -1 at the end, or '?' after
+ * printing a usage error.
+ */
+int auth_getopt(const struct auth_command *cmd, int argc, char **argv);
+void auth_print_help(const struct auth_command *cmd);
+/* Print "sdsi-authority CMD: message" and the hint to use --help; return 2. */
+int auth_usage_error(const struct auth_command *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Print "sdsi-authority: message" on stderr. */
+void auth_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Whole-string parsers: 0 on success, -EINVAL otherwise. */
+int auth_parse_hex64(const char *text, uint64_t *value);
+int auth_parse_u32(const char *text, uint32_t *value);
+
+/* dir/name into buf; exits with a message when the path does not fit. */
+const char *auth_key_path(char *buf, size_t size, const char *dir,
+			  const char *name);
+/* Write a blob crash-safely (mode 0644), printing the failure; 0 or 3. */
+int auth_write_output(const char *path, const void *data, size_t len);
+void auth_hex(char *out, const uint8_t *bytes, size_t len);
+
+#endif /* SDSI_AUTHORITY_H */

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Command-line plumbing shared by the subcommands: one option table per
+ * command feeds both getopt_long and --help, so the two cannot disagree.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "authority.h"
+
+#define MAX_OPTIONS	16
+
+static const struct auth_option help_option = {
+	"help", 'h', NULL, "show this help and exit",
+};
+
+static void print_option(const struct auth_option *opt)
+{
+	char left[64];
+	int n;
+
+	if (opt->id < 256)
+		n = snprintf(left, sizeof(left), "  -%c, --%s", opt->id, opt->name);
+	else
+		n = snprintf(left, sizeof(left), "      --%s", opt->name);
+	if (opt->arg && n > 0 && (size_t)n < sizeof(left))
+		snprintf(left + n, sizeof(left) - (size_t)n, " %s", opt->arg);
+	printf("%-28s %s\n", left, opt->help);
+}
+
+void auth_print_help(const struct auth_command *cmd)
+{
+	const struct auth_option *opt;
+
+	printf("Usage: sdsi-authority %s %s\n\n%s\n\nOptions:\n", cmd->name,
+	       cmd->synopsis, cmd->summary);
+	for (opt = cmd->options; opt->name; opt++)
+		print_option(opt);
+	print_option(&help_option);
+}
+
+int auth_getopt(const struct auth_command *cmd, int argc, char **argv)
+{
+	struct option longopts[MAX_OPTIONS + 2];
+	char shortopts[2 * MAX_OPTIONS + 4];
+	const struct auth_option *opt;
+	size_t n = 0, s = 0;
+	int c;
+
+	shortopts[s++] = 'h';
+	for (opt = cmd->options; opt->name && n < MAX_OPTIONS; opt++, n++) {
+		longopts[n] = (struct option){
+			opt->name, opt->arg ? required_argument : no_argument,
+			NULL, opt->id,
+		};
+		if (opt->id < 256) {
+			shortopts[s++] = (char)opt->id;
+			if (opt->arg)
+				shortopts[s++] = ':';
+		}
+	}
+	longopts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
+	shortopts[s] = '\0';
+
+	c = getopt_long(argc, argv, shortopts, longopts, NULL);
+	if (c == 'h') {
+		auth_print_help(cmd);
+		exit(AUTH_EXIT_OK);
+	}
+	if (c == '?' || c == ':')
+		fprintf(stderr, "Try 'sdsi-authority %s --help'.\n", cmd->name);
+	return c;
+}
+
+int auth_usage_error(const struct auth_command *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "sdsi-authority %s: ", cmd->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'sdsi-authority %s --help'.\n", cmd->name);
+	return AUTH_EXIT_USAGE;
+}
+
+void auth_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("sdsi-authority: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}

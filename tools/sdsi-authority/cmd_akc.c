@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `akc DIR -o FILE [--key-rev N]`: the root key certifies the licensor's
+ * public key.  Only root.key and licensor.pub are read: the root holder never
+ * needs the licensor's private key.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+
+#include <openssl/evp.h>
+
+#include "authority.h"
+
+enum { OPT_KEY_REV = 256 };
+
+static const struct auth_option akc_options[] = {
+	{ "output", 'o', "FILE", "write the AKC to FILE (required)" },
+	{ "key-rev", OPT_KEY_REV, "N", "key revision recorded in the AKC (default 1)" },
+	{ NULL, 0, NULL, NULL },
+};
+
+static int issue_akc(const char *dir, uint32_t key_rev, const char *output)
+{
+	struct sdsi_license_error err = { 0 };
+	uint8_t image[SDSI_LICENSE_KEY_IMAGE_SIZE];
+	char hex[2 * SDSI_LICENSE_KEY_IMAGE_SIZE + 1];
+	EVP_PKEY *root = NULL, *licensor = NULL;
+	uint8_t blob[SDSI_AKC_SIZE];
+	struct sdsi_akc akc = { .key_revision = key_rev };
+	char path[4096];
+	size_t len;
+	int rc = AUTH_EXIT_FAILURE;
+
+	if (sdsi_license_key_load_private(auth_key_path(path, sizeof(path), dir,
+							AUTH_ROOT_KEY), &root, &err) ||
+	    sdsi_license_key_load_public(auth_key_path(path, sizeof(path), dir,
+						       AUTH_LICENSOR_PUB), &licensor, &err) ||
+	    sdsi_license_pubkey_to_raw(licensor, akc.licensor_key, &err) ||
+	    sdsi_akc_sign(&akc, root, &err)) {
+		auth_error("%s", err.reason);
+		goto out;
+	}
+	if (sdsi_akc_encode(&akc, blob, sizeof(blob), &len) ||
+	    sdsi_license_key_image(akc.licensor_key, image)) {
+		auth_error("internal error encoding the AKC");
+		goto out;
+	}
+	rc = auth_write_output(output, blob, len);
+	if (rc)
+		goto out;
+	auth_hex(hex, image, sizeof(image));
+	printf("wrote AKC %s (%zu bytes, key revision %u)\nlicense key image: %s\n",
+	       output, len, key_rev, hex);
+out:
+	EVP_PKEY_free(root);
+	EVP_PKEY_free(licensor);
+	return rc;
+}
+
+static int run_akc(const struct auth_command *cmd, int argc, char **argv)
+{
+	const char *output = NULL;
+	uint32_t key_rev = 1;
+	int c;
+
+	while ((c = auth_getopt(cmd, argc, argv)) != -1) {
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case OPT_KEY_REV:
+			if (auth_parse_u32(optarg, &key_rev))
+				return auth_usage_error(cmd, "--key-rev '%s': not a 32-bit unsigned number",
+							optarg);
+			break;
+		default:
+			return AUTH_EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1)
+		return auth_usage_error(cmd, "expected the authority directory, got %d arguments",
+					argc - optind);
+	if (!output)
+		return auth_usage_error(cmd, "-o FILE is required");
+	return issue_akc(argv[optind], key_rev, output);
+}
+
+const struct auth_command auth_cmd_akc = {
+	.name = "akc",
+	.synopsis = "DIR -o FILE [--key-rev N]",
+	.summary = "Issue an Authentication Key Certificate: the licensor public key\n"
+		   "(DIR/licensor.pub) and a key revision, signed with the root key\n"
+		   "(DIR/root.key).  Prints the License Key Image the state certificate\n"
+		   "will show once the AKC is provisioned.",
+	.options = akc_options,
+	.run = run_akc,
+};

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `cap DIR --ppin HEX --feature CODE... -o FILE`: the licensor signs a licence
+ * for one CPU.  Every argument is checked before the key is read, so a typo
+ * never costs more than an error message.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <openssl/evp.h>
+#include <openssl/rand.h>
+
+#include "authority.h"
+
+enum {
+	OPT_PPIN = 256,
+	OPT_FEATURE,
+	OPT_TYPE,
+	OPT_ID,
+	OPT_REVISION,
+	OPT_PREVIOUS_PPIN,
+};
+
+static const struct auth_option cap_options[] = {
+	{ "output", 'o', "FILE", "write the CAP to FILE (required)" },
+	{ "ppin", OPT_PPIN, "HEX", "PPIN of the CPU the licence is bound to (required)" },
+	{ "feature", OPT_FEATURE, "CODE", "4-character feature code; repeat for each bundle (1 to 27)" },
+	{ "type", OPT_TYPE, "TYPE", "one-time (default) or metered" },
+	{ "id", OPT_ID, "HEX", "64-bit licence ID (default: random)" },
+	{ "revision", OPT_REVISION, "N", "licence revision (default 1)" },
+	{ "previous-ppin", OPT_PREVIOUS_PPIN, "HEX", "PPIN the licence moved from (default 0: none)" },
+	{ NULL, 0, NULL, NULL },
+};
+
+struct cap_request {
+	struct sdsi_cap cap;
+	const char *output;
+	bool have_ppin, have_id;
+	uint32_t features_given;	/* may exceed what fits, to report it */
+};
+
+static int add_feature(const struct auth_command *cmd, struct cap_request *req,
+		       const char *text)
+{
+	struct sdsi_license *lic = &req->cap.license;
+	uint32_t code, i;
+
+	if (sdsi_license_code_parse(text, &code))
+		return auth_usage_error(cmd, "--feature '%s': a feature code is exactly 4 printable ASCII characters, no spaces",
+					text);
+	for (i = 0; i < lic->bundle_count; i++)
+		if (lic->bundles[i].code == code)
+			return auth_usage_error(cmd, "--feature %s given twice", text);
+	req->features_given++;
+	if (lic->bundle_count < SDSI_CAP_MAX_BUNDLES)
+		lic->bundles[lic->bundle_count++].code = code;
+	return AUTH_EXIT_OK;
+}
+
+static int parse_option(const struct auth_command *cmd, struct cap_request *req,
+			int c, const char *arg)
+{
+	struct sdsi_license *lic = &req->cap.license;
+
+	switch (c) {
+	case 'o':
+		req->output = arg;
+		return AUTH_EXIT_OK;
+	case OPT_PPIN:
+		req->have_ppin = true;
+		if (auth_parse_hex64(arg, &lic->ppin))
+			return auth_usage_error(cmd, "--ppin '%s': not a hexadecimal PPIN (1 to 16 hex digits, optional 0x)",
+						arg);
+		return AUTH_EXIT_OK;
+	case OPT_PREVIOUS_PPIN:
+		if (auth_parse_hex64(arg, &lic->previous_ppin))
+			return auth_usage_error(cmd, "--previous-ppin '%s': not a hexadecimal PPIN (1 to 16 hex digits, optional 0x)",
+						arg);
+		return AUTH_EXIT_OK;
+	case OPT_ID:
+		req->have_id = true;
+		if (auth_parse_hex64(arg, &lic->id))
+			return auth_usage_error(cmd, "--id '%s': not a hexadecimal 64-bit licence ID",
+						arg);
+		return AUTH_EXIT_OK;
+	case OPT_REVISION:
+		if (auth_parse_u32(arg, &lic->revision))
+			return auth_usage_error(cmd, "--revision '%s': not a 32-bit unsigned number",
+						arg);
+		return AUTH_EXIT_OK;
+	case OPT_TYPE:
+		if (!strcmp(arg, "one-time"))
+			lic->type = SDSI_BLOB_TYPE_ONE_TIME;
+		else if (!strcmp(arg, "metered"))
+			lic->type = SDSI_BLOB_TYPE_METERED;
+		else
+			return auth_usage_error(cmd, "--type '%s': expected one-time or metered",
+						arg);
+		return AUTH_EXIT_OK;
+	case OPT_FEATURE:
+		return add_feature(cmd, req, arg);
+	}
+	return AUTH_EXIT_USAGE;
+}
+
+static int check_request(const struct auth_command *cmd,
+			 const struct cap_request *req)
+{
+	if (!req->output)
+		return auth_usage_error(cmd, "-o FILE is required");
+	if (!req->have_ppin)
+		return auth_usage_error(cmd, "--ppin HEX is required: a CAP is bound to one CPU");
+	if (req->features_given == 0)
+		return auth_usage_error(cmd, "at least one --feature CODE is required");
+	if (req->features_given > SDSI_CAP_MAX_BUNDLES)
+		return auth_usage_error(cmd, "%u features: a CAP of %u bundles would be %zu bytes, at most %u bundles fit in %u bytes",
+					req->features_given, req->features_given,
+					SDSI_CAP_SIZE(req->features_given),
+					SDSI_CAP_MAX_BUNDLES, SDSI_LICENSE_BLOB_MAX);
+	return AUTH_EXIT_OK;
+}
+
+static int issue_cap(const char *dir, struct cap_request *req)
+{
+	struct sdsi_license_error err = { 0 };
+	struct sdsi_license *lic = &req->cap.license;
+	uint8_t blob[SDSI_LICENSE_BLOB_MAX];
+	EVP_PKEY *licensor = NULL;
+	char path[4096];
+	size_t len;
+	int rc = AUTH_EXIT_FAILURE;
+
+	if (sdsi_license_key_load_private(auth_key_path(path, sizeof(path), dir,
+							AUTH_LICENSOR_KEY),
+					  &licensor, &err) ||
+	    sdsi_cap_sign(&req->cap, licensor, &err) ||
+	    sdsi_cap_encode(&req->cap, blob, sizeof(blob), &len, &err)) {
+		auth_error("%s", err.reason);
+		goto out;
+	}
+	rc = auth_write_output(req->output, blob, len);
+	if (!rc)
+		printf("wrote CAP %s (%zu bytes): %s licence 0x%016llx revision %u for PPIN 0x%016llx, %u bundle%s\n",
+		       req->output, len, sdsi_license_type_name(lic->type),
+		       (unsigned long long)lic->id, lic->revision,
+		       (unsigned long long)lic->ppin, lic->bundle_count,
+		       lic->bundle_count == 1 ? "" : "s");
+out:
+	EVP_PKEY_free(licensor);
+	return rc;
+}
+
+static int run_cap(const struct auth_command *cmd, int argc, char **argv)
+{
+	struct cap_request req;
+	int c, rc;
+
+	memset(&req, 0, sizeof(req));
+	req.cap.license.type = SDSI_BLOB_TYPE_ONE_TIME;
+	req.cap.license.revision = 1;
+	while ((c = auth_getopt(cmd, argc, argv)) != -1) {
+		rc = parse_option(cmd, &req, c, optarg);
+		if (rc)
+			return rc;
+	}
+	if (argc - optind != 1)
+		return auth_usage_error(cmd, "expected the authority directory, got %d arguments",
+					argc - optind);
+	rc = check_request(cmd, &req);
+	if (rc)
+		return rc;
+	if (!req.have_id &&
+	    RAND_bytes((unsigned char *)&req.cap.license.id,
+		       sizeof(req.cap.license.id)) != 1) {
+		auth_error("no random licence ID: the OpenSSL random generator failed");
+		return AUTH_EXIT_FAILURE;
+	}
+	return issue_cap(argv[optind], &req);
+}
+
+const struct auth_command auth_cmd_cap = {
+	.name = "cap",
+	.synopsis = "DIR --ppin HEX --feature CODE [--feature CODE]... -o FILE [OPTIONS]",
+	.summary = "Issue a Capability Activation Payload: a licence for the CPU with\n"
+		   "the given PPIN enabling the given feature bundles, signed with the\n"
+		   "licensor key (DIR/licensor.key).",
+	.options = cap_options,
+	.run = run_cap,
+};

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `init DIR`: create the two key pairs of an authority.  The root key stands
+ * for the key fused into the silicon; the licensor key is the one an AKC
+ * certifies and CAPs are signed with.  Existing keys are never replaced:
+ * losing a root key would orphan every AKC issued with it.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+
+#include "authority.h"
+
+static const struct auth_option init_options[] = {
+	{ NULL, 0, NULL, NULL },
+};
+
+static const char *const key_files[] = {
+	AUTH_ROOT_KEY, AUTH_ROOT_PUB, AUTH_LICENSOR_KEY, AUTH_LICENSOR_PUB,
+};
+
+static int make_pair(const char *dir, const char *private_name,
+		     const char *public_name)
+{
+	struct sdsi_license_error err = { 0 };
+	char path[4096];
+	EVP_PKEY *key;
+	int rc;
+
+	if (sdsi_license_key_generate(&key, &err)) {
+		auth_error("%s", err.reason);
+		return AUTH_EXIT_FAILURE;
+	}
+	rc = sdsi_license_key_save_private(auth_key_path(path, sizeof(path), dir,
+							 private_name), key, &err);
+	if (!rc)
+		printf("wrote %s\n", path);
+	if (!rc)
+		rc = sdsi_license_key_save_public(auth_key_path(path, sizeof(path),
+								dir, public_name),
+						  key, &err);
+	if (!rc)
+		printf("wrote %s\n", path);
+	EVP_PKEY_free(key);
+	if (rc) {
+		auth_error("%s", err.reason);
+		return AUTH_EXIT_FAILURE;
+	}
+	return AUTH_EXIT_OK;
+}
+
+static int run_init(const struct auth_command *cmd, int argc, char **argv)
+{
+	char path[4096];
+	const char *dir;
+	size_t i;
+	int rc;
+
+	/* No options besides --help, which auth_getopt handles itself. */
+	if (auth_getopt(cmd, argc, argv) != -1)
+		return AUTH_EXIT_USAGE;
+	if (argc - optind != 1)
+		return auth_usage_error(cmd, "expected one directory, got %d arguments",
+					argc - optind);
+	dir = argv[optind];
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+		auth_error("%s: cannot create the directory: %s", dir,
+			   strerror(errno));
+		return AUTH_EXIT_FAILURE;
+	}
+	/* Refuse before writing anything, so a refusal leaves DIR as it was. */
+	for (i = 0; i < sizeof(key_files) / sizeof(key_files[0]); i++) {
+		auth_key_path(path, sizeof(path), dir, key_files[i]);
+		if (access(path, F_OK) == 0) {
+			auth_error("%s already exists: refusing to overwrite an authority's keys",
+				   path);
+			return AUTH_EXIT_FAILURE;
+		}
+	}
+	rc = make_pair(dir, AUTH_ROOT_KEY, AUTH_ROOT_PUB);
+	if (!rc)
+		rc = make_pair(dir, AUTH_LICENSOR_KEY, AUTH_LICENSOR_PUB);
+	return rc;
+}
+
+const struct auth_command auth_cmd_init = {
+	.name = "init",
+	.synopsis = "DIR",
+	.summary = "Create an authority in DIR (created if missing): a root key pair\n"
+		   "(root.key, root.pub) and a licensor key pair (licensor.key,\n"
+		   "licensor.pub), ECDSA P-384 in PEM.  Private keys get mode 0600.\n"
+		   "Existing keys are never overwritten.",
+	.options = init_options,
+	.run = run_init,
+};

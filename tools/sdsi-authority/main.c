@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sdsi-authority: issues the AKC and CAP files of the project's stand-in
+ * licence format and inspects them.  It plays both Intel (the root key that
+ * certifies a licensor) and the licensor (who signs CAPs for one CPU).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "authority.h"
+
+static const struct auth_command *const commands[] = {
+	&auth_cmd_init,
+	&auth_cmd_akc,
+	&auth_cmd_cap,
+	&auth_cmd_inspect,
+};
+
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void print_main_help(void)
+{
+	size_t i;
+
+	printf("Usage: sdsi-authority COMMAND [ARGS]\n\n"
+	       "Issue and inspect AKC and CAP files in the sdsi project's stand-in\n"
+	       "format (ECDSA P-384, SHA-384; see docs/formats.md).\n\nCommands:\n");
+	for (i = 0; i < N_COMMANDS; i++)
+		printf("  %-8s %s %s\n", commands[i]->name, commands[i]->name,
+		       commands[i]->synopsis);
+	printf("\n'sdsi-authority COMMAND --help' describes one command.\n"
+	       "Exit status: 0 success, 1 invalid blob (inspect), 2 usage error,\n"
+	       "3 failure (keys, files).\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		print_main_help();
+		return AUTH_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		print_main_help();
+		return AUTH_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("sdsi-authority %s (format version %u)\n", SDSI_VERSION,
+		       SDSI_LICENSE_FORMAT_VERSION);
+		return AUTH_EXIT_OK;
+	}
+	for (i = 0; i < N_COMMANDS; i++)
+		if (!strcmp(argv[1], commands[i]->name))
+			return commands[i]->run(commands[i], argc - 1, argv + 1);
+	auth_error("unknown command '%s'; try 'sdsi-authority --help'", argv[1]);
+	return AUTH_EXIT_USAGE;
+}

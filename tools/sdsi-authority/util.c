@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Argument parsers, key paths and output files of sdsi-authority. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "authority.h"
+
+int auth_parse_hex64(const char *text, uint64_t *value)
+{
+	const char *digits = text;
+	size_t n;
+
+	if (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X'))
+		digits += 2;
+	n = strlen(digits);
+	if (n == 0 || n > 16 || strspn(digits, "0123456789abcdefABCDEF") != n)
+		return -EINVAL;
+	*value = strtoull(digits, NULL, 16);
+	return 0;
+}
+
+int auth_parse_u32(const char *text, uint32_t *value)
+{
+	unsigned long long v;
+	int base = 10;
+	char *end;
+
+	if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+		text += 2;
+		base = 16;
+	}
+	/* strtoull accepts a sign and leading blanks; a number here has neither. */
+	if (!isxdigit((unsigned char)text[0]))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(text, &end, base);
+	if (errno || *end || v > UINT32_MAX)
+		return -EINVAL;
+	*value = (uint32_t)v;
+	return 0;
+}
+
+const char *auth_key_path(char *buf, size_t size, const char *dir,
+			  const char *name)
+{
+	if (snprintf(buf, size, "%s/%s", dir, name) >= (int)size) {
+		auth_error("%s: directory path too long", dir);
+		exit(AUTH_EXIT_USAGE);
+	}
+	return buf;
+}
+
+int auth_write_output(const char *path, const void *data, size_t len)
+{
+	struct sdsi_license_error err = { 0 };
+
+	if (sdsi_license_write_file(path, data, len, 0644, false, &err)) {
+		auth_error("%s", err.reason);
+		return AUTH_EXIT_FAILURE;
+	}
+	return AUTH_EXIT_OK;
+}
+
+void auth_hex(char *out, const uint8_t *bytes, size_t len)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		out[2 * i] = digits[bytes[i] >> 4];
+		out[2 * i + 1] = digits[bytes[i] & 0xf];
+	}
+	out[2 * len] = '\0';
+}
