@@ -216,8 +216,7 @@ static int mbox_transfer(const struct sdsi_mbox *mb, unsigned char *buf,
 
 	/* Firmware fills MSG_SIZE only for messages of several packets. */
 	if (packet && total != msg_size && mb->ops->warn)
-		mb->ops->warn(mb->ctx,
-			      "read size differs from the firmware message size");
+		mb->ops->warn(mb->ctx, "read size differs from message size");
 
 	*len = total;
 	return 0;

@@ -60,6 +60,9 @@ void sdsi_mbox_default_params(struct sdsi_mbox_params *params);
 /*
  * Bind the protocol to a device.  CURRENT rejects a GUID other than V1/V2
  * with -ENODEV ("Unrecognized GUID"); EARLY assumes the V1 layout for any GUID.
+ * params NULL selects the defaults.  -EINVAL when an operation other than
+ * warn is missing, poll_us is 0, acquire_retry_delay_ms * 1000 does not fit
+ * 32 bits, or the flavour is unknown.  On error *mb is left as it was.
  */
 int sdsi_mbox_init(struct sdsi_mbox *mb, uint32_t guid,
 		   const struct sdsi_mbox_ops *ops, void *ctx,
@@ -72,16 +75,18 @@ bool sdsi_mbox_iblocked(const struct sdsi_mbox *mb);
  * Read command (state certificate 0x10, meter certificate 0x14; meter_current
  * sets control bit 33).  buf must hold SDSI_READ_MSG_MAX bytes.  On success
  * returns 0 and sets *len to the summed packet sizes.  Errors: -EBUSY,
- * -ETIMEDOUT, -EIO, -EPROTO (section 9.2).
+ * -ETIMEDOUT, -EIO, -EPROTO (section 9.2); -EINVAL for a NULL buf or len,
+ * before any device access.
  */
 int sdsi_mbox_read(struct sdsi_mbox *mb, uint64_t command, bool meter_current,
 		   void *buf, size_t *len);
 
 /*
  * Write command (provision AKC 0x04 / CAP 0x08).  -EOVERFLOW when len > 1016
- * (len 0 sends the command qword alone, as Linux would), then the mailbox
- * errors of sdsi_mbox_read.  The IB
- * lock is the caller's check (it is a file-level EPERM in Linux).
+ * (len 0 sends the command qword alone, as Linux would), -EINVAL for a NULL
+ * payload with len > 0, both before any device access; then the mailbox
+ * errors of sdsi_mbox_read.  The IB lock is the caller's check (it is a
+ * file-level EPERM in Linux).
  */
 int sdsi_mbox_write(struct sdsi_mbox *mb, uint64_t command,
 		    const void *payload, size_t len);
