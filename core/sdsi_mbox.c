@@ -223,9 +223,9 @@ static int mbox_transfer(const struct sdsi_mbox *mb, unsigned char *buf,
 }
 
 /*
- * Qword index of the write packet: the payload zero-padded to 8 bytes, then
- * the command.  Built one qword at a time so no 1 KiB packet sits on the
- * (kernel) stack.
+ * Qword number index of the write packet, which is the payload zero-padded to
+ * 8 bytes followed by the command.  Built one qword at a time so that no
+ * 1 KiB packet sits on the (kernel) stack.
  */
 static uint64_t write_packet_qword(const unsigned char *payload, size_t len,
 				   uint64_t command, uint32_t index)
