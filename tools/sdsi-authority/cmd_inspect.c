@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `inspect FILE [--dir DIR] [--json]`: decode an AKC or CAP and, with DIR,
+ * verify its signature against that authority's public keys.  The exit
+ * status is the verdict: 0 well-formed (and valid when verified), 1 not.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/evp.h>
+
+#include "authority.h"
+#include "inspect.h"
+
+enum { OPT_DIR = 256, OPT_JSON };
+
+static const struct auth_option inspect_options[] = {
+	{ "dir", OPT_DIR, "DIR", "verify the signature with DIR/root.pub (AKC) or DIR/licensor.pub (CAP)" },
+	{ "json", OPT_JSON, NULL, "print one JSON object on stdout, errors included" },
+	{ NULL, 0, NULL, NULL },
+};
+
+static int read_input(struct inspect_report *rep, uint8_t *buf)
+{
+	FILE *f = fopen(rep->file, "rb");
+	size_t n;
+
+	if (!f) {
+		snprintf(rep->failure, sizeof(rep->failure), "%s: %s", rep->file,
+			 strerror(errno));
+		return AUTH_EXIT_FAILURE;
+	}
+	n = fread(buf, 1, AUTH_INPUT_MAX + 1, f);
+	if (ferror(f) || n > AUTH_INPUT_MAX)
+		snprintf(rep->failure, sizeof(rep->failure), "%s: %s", rep->file,
+			 ferror(f) ? "read error" :
+			 "larger than 64 KiB, not an AKC or CAP (at most 1016 bytes)");
+	fclose(f);
+	rep->size = n;
+	return rep->failure[0] ? AUTH_EXIT_FAILURE : AUTH_EXIT_OK;
+}
+
+static bool has_akc_magic(const uint8_t *buf, size_t len)
+{
+	return len >= 4 &&
+	       ((uint32_t)buf[0] | (uint32_t)buf[1] << 8 |
+		(uint32_t)buf[2] << 16 | (uint32_t)buf[3] << 24) == SDSI_AKC_MAGIC;
+}
+
+static void decode(struct inspect_report *rep, const uint8_t *buf)
+{
+	rep->kind = sdsi_license_blob_kind(buf, rep->size);
+	switch (rep->kind) {
+	case SDSI_BLOB_AKC:
+		rep->decoded = !sdsi_akc_decode(buf, rep->size, &rep->akc,
+						&rep->decode_err);
+		break;
+	case SDSI_BLOB_CAP:
+		rep->decoded = !sdsi_cap_decode(buf, rep->size, &rep->cap,
+						&rep->decode_err);
+		break;
+	case SDSI_BLOB_FOREIGN:
+		/* Ask the decoder of the magic it resembles, for a precise reason. */
+		if (has_akc_magic(buf, rep->size))
+			sdsi_akc_decode(buf, rep->size, &rep->akc, &rep->decode_err);
+		else
+			sdsi_cap_decode(buf, rep->size, &rep->cap, &rep->decode_err);
+		break;
+	}
+}
+
+static int verify(struct inspect_report *rep, const uint8_t *buf,
+		  const char *dir)
+{
+	struct sdsi_license_error err = { 0 };
+	EVP_PKEY *key = NULL;
+	int rc;
+
+	auth_key_path(rep->key_path, sizeof(rep->key_path), dir,
+		      rep->kind == SDSI_BLOB_AKC ? AUTH_ROOT_PUB : AUTH_LICENSOR_PUB);
+	if (sdsi_license_key_load_public(rep->key_path, &key, &err)) {
+		snprintf(rep->failure, sizeof(rep->failure), "%s", err.reason);
+		return AUTH_EXIT_FAILURE;
+	}
+	if (rep->kind == SDSI_BLOB_AKC)
+		rc = sdsi_akc_verify(buf, rep->size, key, NULL, &rep->verify_err);
+	else
+		rc = sdsi_cap_verify(buf, rep->size, key, NULL, &rep->verify_err);
+	EVP_PKEY_free(key);
+	rep->verified = true;
+	rep->valid = rc == 0;
+	if (rc && rc != -EBADMSG && rc != -EINVAL) {
+		snprintf(rep->failure, sizeof(rep->failure), "%s", rep->verify_err.reason);
+		return AUTH_EXIT_FAILURE;
+	}
+	return AUTH_EXIT_OK;
+}
+
+static int run_inspect(const struct auth_command *cmd, int argc, char **argv)
+{
+	struct inspect_report *rep;
+	const char *dir = NULL;
+	bool json = false;
+	uint8_t *buf;
+	int c, rc;
+
+	while ((c = auth_getopt(cmd, argc, argv)) != -1) {
+		if (c == OPT_DIR)
+			dir = optarg;
+		else if (c == OPT_JSON)
+			json = true;
+		else
+			return AUTH_EXIT_USAGE;
+	}
+	if (argc - optind != 1)
+		return auth_usage_error(cmd, "expected one file, got %d arguments",
+					argc - optind);
+	rep = calloc(1, sizeof(*rep));
+	buf = malloc(AUTH_INPUT_MAX + 1);
+	if (!rep || !buf) {
+		free(rep);
+		free(buf);
+		auth_error("out of memory");
+		return AUTH_EXIT_FAILURE;
+	}
+	rep->file = argv[optind];
+	rc = read_input(rep, buf);
+	if (!rc) {
+		decode(rep, buf);
+		if (rep->decoded && dir)
+			rc = verify(rep, buf, dir);
+	}
+	if (!rc)
+		rc = rep->decoded && (!rep->verified || rep->valid) ?
+		     AUTH_EXIT_OK : AUTH_EXIT_INVALID;
+	if (json)
+		inspect_print_json(rep);
+	else
+		inspect_print_text(rep);
+	free(buf);
+	free(rep);
+	return rc;
+}
+
+const struct auth_command auth_cmd_inspect = {
+	.name = "inspect",
+	.synopsis = "FILE [--dir DIR] [--json]",
+	.summary = "Decode an AKC or CAP; with --dir, also verify its signature.\n"
+		   "Exit status 0: well-formed (and valid, when verified); 1: malformed,\n"
+		   "foreign (not this project's format) or a signature that does not\n"
+		   "verify; 3: the file or the key could not be read.",
+	.options = inspect_options,
+	.run = run_inspect,
+};

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* What `sdsi-authority inspect` found, and its two printers (text, JSON). */
+#ifndef SDSI_AUTHORITY_INSPECT_H
+#define SDSI_AUTHORITY_INSPECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "sdsi_license.h"
+
+struct inspect_report {
+	const char *file;
+	size_t size;
+	enum sdsi_blob_kind kind;
+	bool decoded;
+	struct sdsi_akc akc;			/* when decoded as an AKC */
+	struct sdsi_cap cap;			/* when decoded as a CAP */
+	struct sdsi_license_error decode_err;	/* when not decoded */
+	bool verified;				/* a signature check ran */
+	bool valid;				/* ... and passed */
+	char key_path[4096];
+	struct sdsi_license_error verify_err;	/* when verified but not valid */
+	char failure[512];			/* file or key unreadable (exit 3) */
+};
+
+void inspect_print_text(const struct inspect_report *rep);
+void inspect_print_json(const struct inspect_report *rep);
+
+#endif /* SDSI_AUTHORITY_INSPECT_H */

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Printers of `sdsi-authority inspect`.  Text for people (errors on stderr),
+ * JSON for programs (everything, errors included, as one object on stdout).
+ * 64-bit values are hex strings in JSON so no reader loses precision.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "authority.h"
+#include "inspect.h"
+
+#define PUBKEY_HEX	(2 * SDSI_LICENSE_PUBKEY_SIZE + 1)
+#define SIG_HEX		(2 * SDSI_LICENSE_SIG_SIZE + 1)
+#define IMAGE_HEX	(2 * SDSI_LICENSE_KEY_IMAGE_SIZE + 1)
+#define RESERVED_HEX	(2 * SDSI_BUNDLE_RESERVED_SIZE + 1)
+
+static const char *kind_title(enum sdsi_blob_kind kind)
+{
+	return kind == SDSI_BLOB_AKC ? "AKC" : kind == SDSI_BLOB_CAP ? "CAP" :
+	       "foreign blob";
+}
+
+static bool reserved_set(const struct sdsi_license_bundle *bundle)
+{
+	size_t i;
+
+	for (i = 0; i < SDSI_BUNDLE_RESERVED_SIZE; i++)
+		if (bundle->reserved[i])
+			return true;
+	return false;
+}
+
+static void image_hex(const struct sdsi_akc *akc, char out[IMAGE_HEX])
+{
+	uint8_t image[SDSI_LICENSE_KEY_IMAGE_SIZE];
+
+	if (sdsi_license_key_image(akc->licensor_key, image))
+		strcpy(out, "unavailable");
+	else
+		auth_hex(out, image, sizeof(image));
+}
+
+static void print_akc_text(const struct sdsi_akc *akc)
+{
+	char hex[PUBKEY_HEX];
+
+	printf("key revision:      %u\n", akc->key_revision);
+	auth_hex(hex, akc->licensor_key, SDSI_LICENSE_PUBKEY_SIZE / 2);
+	printf("licensor key X:    %s\n", hex);
+	auth_hex(hex, akc->licensor_key + SDSI_LICENSE_PUBKEY_SIZE / 2,
+		 SDSI_LICENSE_PUBKEY_SIZE / 2);
+	printf("licensor key Y:    %s\n", hex);
+	image_hex(akc, hex);
+	printf("license key image: %s\n", hex);
+}
+
+static void print_license_text(const struct sdsi_license *lic)
+{
+	char code[5], hex[RESERVED_HEX];
+	uint32_t i;
+
+	printf("licence type:      %s (%u)\n", sdsi_license_type_name(lic->type),
+	       lic->type);
+	printf("licence id:        0x%016llx\n", (unsigned long long)lic->id);
+	printf("ppin:              0x%016llx\n", (unsigned long long)lic->ppin);
+	printf("previous ppin:     0x%016llx\n",
+	       (unsigned long long)lic->previous_ppin);
+	printf("revision:          %u\n", lic->revision);
+	printf("bundles:           %u\n", lic->bundle_count);
+	for (i = 0; i < lic->bundle_count; i++) {
+		sdsi_license_code_format(lic->bundles[i].code, code);
+		printf("  bundle %-2u        %s", i, code);
+		if (reserved_set(&lic->bundles[i])) {
+			auth_hex(hex, lic->bundles[i].reserved,
+				 SDSI_BUNDLE_RESERVED_SIZE);
+			printf("  reserved %s", hex);
+		}
+		putchar('\n');
+	}
+}
+
+void inspect_print_text(const struct inspect_report *rep)
+{
+	const struct sdsi_license_error *err;
+	char sig[SIG_HEX];
+
+	if (rep->failure[0]) {
+		auth_error("%s", rep->failure);
+		return;
+	}
+	printf("file:              %s (%zu bytes)\n", rep->file, rep->size);
+	printf("kind:              %s\n", kind_title(rep->kind));
+	if (!rep->decoded) {
+		err = &rep->decode_err;
+		auth_error("%s: %s %s at offset %zu (0x%zx): %s", rep->file,
+			   rep->kind == SDSI_BLOB_FOREIGN ? "not decodable:" : "invalid",
+			   kind_title(rep->kind), err->offset, err->offset,
+			   err->reason);
+		return;
+	}
+	printf("format version:    %u\n", SDSI_LICENSE_FORMAT_VERSION);
+	if (rep->kind == SDSI_BLOB_AKC)
+		print_akc_text(&rep->akc);
+	else
+		print_license_text(&rep->cap.license);
+	auth_hex(sig, rep->kind == SDSI_BLOB_AKC ? rep->akc.signature :
+		 rep->cap.signature, SDSI_LICENSE_SIG_SIZE);
+	printf("signature (r||s):  %s\n", sig);
+	if (!rep->verified)
+		printf("signature check:   not done (no --dir)\n");
+	else if (rep->valid)
+		printf("signature check:   valid (%s)\n", rep->key_path);
+	else
+		printf("signature check:   INVALID (%s): %s\n", rep->key_path,
+		       rep->verify_err.reason);
+}
+
+static json_object *hex_string(const uint8_t *bytes, size_t len)
+{
+	char hex[2 * SDSI_LICENSE_BLOB_MAX + 1];
+
+	auth_hex(hex, bytes, len);
+	return json_object_new_string(hex);
+}
+
+static json_object *u64_string(uint64_t value)
+{
+	char text[24];
+
+	snprintf(text, sizeof(text), "0x%016llx", (unsigned long long)value);
+	return json_object_new_string(text);
+}
+
+static json_object *akc_json(const struct sdsi_akc *akc)
+{
+	json_object *obj = json_object_new_object();
+	char image[IMAGE_HEX];
+
+	image_hex(akc, image);
+	json_object_object_add(obj, "key_revision", json_object_new_int64(akc->key_revision));
+	json_object_object_add(obj, "licensor_key", hex_string(akc->licensor_key, SDSI_LICENSE_PUBKEY_SIZE));
+	json_object_object_add(obj, "license_key_image", json_object_new_string(image));
+	return obj;
+}
+
+static json_object *license_json(const struct sdsi_license *lic)
+{
+	json_object *obj = json_object_new_object();
+	json_object *bundles = json_object_new_array();
+	json_object *bundle;
+	char code[5];
+	uint32_t i;
+
+	json_object_object_add(obj, "type", json_object_new_string(sdsi_license_type_name(lic->type)));
+	json_object_object_add(obj, "id", u64_string(lic->id));
+	json_object_object_add(obj, "ppin", u64_string(lic->ppin));
+	json_object_object_add(obj, "previous_ppin", u64_string(lic->previous_ppin));
+	json_object_object_add(obj, "revision", json_object_new_int64(lic->revision));
+	for (i = 0; i < lic->bundle_count; i++) {
+		bundle = json_object_new_object();
+		sdsi_license_code_format(lic->bundles[i].code, code);
+		json_object_object_add(bundle, "code", json_object_new_string(code));
+		json_object_object_add(bundle, "reserved",
+				       hex_string(lic->bundles[i].reserved, SDSI_BUNDLE_RESERVED_SIZE));
+		json_object_array_add(bundles, bundle);
+	}
+	json_object_object_add(obj, "bundles", bundles);
+	return obj;
+}
+
+static json_object *error_json(const struct sdsi_license_error *err)
+{
+	json_object *obj = json_object_new_object();
+
+	json_object_object_add(obj, "offset", err->offset == SDSI_LICENSE_NO_OFFSET ?
+			       NULL : json_object_new_int64((int64_t)err->offset));
+	json_object_object_add(obj, "reason", json_object_new_string(err->reason));
+	return obj;
+}
+
+void inspect_print_json(const struct inspect_report *rep)
+{
+	json_object *root = json_object_new_object();
+	json_object *check;
+
+	json_object_object_add(root, "file", json_object_new_string(rep->file));
+	if (rep->failure[0]) {
+		json_object_object_add(root, "failure", json_object_new_string(rep->failure));
+		goto print;
+	}
+	json_object_object_add(root, "size", json_object_new_int64((int64_t)rep->size));
+	json_object_object_add(root, "kind", json_object_new_string(sdsi_blob_kind_name(rep->kind)));
+	json_object_object_add(root, "well_formed", json_object_new_boolean(rep->decoded));
+	if (!rep->decoded) {
+		json_object_object_add(root, "error", error_json(&rep->decode_err));
+		goto print;
+	}
+	json_object_object_add(root, "format_version", json_object_new_int64(SDSI_LICENSE_FORMAT_VERSION));
+	if (rep->kind == SDSI_BLOB_AKC) {
+		json_object_object_add(root, "akc", akc_json(&rep->akc));
+		json_object_object_add(root, "signature", hex_string(rep->akc.signature, SDSI_LICENSE_SIG_SIZE));
+	} else {
+		json_object_object_add(root, "license", license_json(&rep->cap.license));
+		json_object_object_add(root, "signature", hex_string(rep->cap.signature, SDSI_LICENSE_SIG_SIZE));
+	}
+	if (rep->verified) {
+		check = json_object_new_object();
+		json_object_object_add(check, "key", json_object_new_string(rep->key_path));
+		json_object_object_add(check, "valid", json_object_new_boolean(rep->valid));
+		if (!rep->valid)
+			json_object_object_add(check, "error", error_json(&rep->verify_err));
+		json_object_object_add(root, "verification", check);
+	}
+print:
+	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+					    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
+}
