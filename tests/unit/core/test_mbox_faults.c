@@ -189,8 +189,9 @@ static void test_acquire_gives_up_after_all_retries(void **state)
 	assert_int_equal(do_write(rig), -ETIMEDOUT);
 	assert_int_equal(rig->retry_sleeps, 5);
 	assert_int_equal(rig->requests, 6);
-	/* Never granted, so never released either. */
+	/* Never granted, so never released either, and nothing left held. */
 	assert_int_equal(rig->ctrl_writes, 0);
+	assert_int_equal(rig_owner(rig), SDSI_OWNER_NONE);
 }
 
 static void test_acquire_retries_follow_params(void **state)
