@@ -231,7 +231,8 @@ int lx_write(struct tsock *ts, uint64_t command, const void *payload,
 	int ret;
 
 	assert_true(size <= SDSI_MBOX_SIZE);
-	memcpy(packet, payload, len);
+	if (len)
+		memcpy(packet, payload, len);
 	memcpy(packet + size - SDSI_CMD_SIZE, &command, SDSI_CMD_SIZE);
 	ts->cpl_sent = false;
 	memcpy(&qword, packet, 8);
