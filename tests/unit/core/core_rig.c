@@ -18,8 +18,14 @@ static uint64_t rig_read64(void *ctx, uint32_t offset)
 {
 	struct core_rig *rig = ctx;
 
+	uint64_t value;
+
 	rig->mmio_accesses++;
-	return sdsi_model_read64(rig->model, offset);
+	value = sdsi_model_read64(rig->model, offset);
+	if (offset == 0 && rig->msg_size_skew && (value & SDSI_CTRL_RDY))
+		value += (uint64_t)rig->msg_size_skew <<
+			 SDSI_CTRL_MSG_SIZE_SHIFT;
+	return value;
 }
 
 static void rig_write64(void *ctx, uint32_t offset, uint64_t value)
@@ -41,6 +47,10 @@ static void rig_write64(void *ctx, uint32_t offset, uint64_t value)
 			rig->requests++;
 	}
 	sdsi_model_write64(rig->model, offset, value);
+	if (offset == rig->model_mbox_off && rig->oob_after_request)
+		assert_int_equal(sdsi_model_fault_set(rig->model,
+						      SDSI_FAULT_OOB_OWNER,
+						      0, 0), 0);
 }
 
 static void rig_sleep_us(void *ctx, uint32_t us)

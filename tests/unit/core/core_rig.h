@@ -26,11 +26,11 @@ struct core_rig {
 	struct sdsi_model *model;
 	struct sdsi_mbox mb;
 	uint32_t guid;
-	uint32_t model_mbox_off;	/* where the model, not the core, has it */
+	uint32_t model_mbox_off;	/* per the model, not the core */
 
 	uint64_t now_ns;		/* the virtual clock */
 	unsigned int sleeps;
-	unsigned int retry_sleeps;	/* sleeps of a whole acquire retry delay */
+	unsigned int retry_sleeps;	/* sleeps of a whole retry delay */
 
 	unsigned int mmio_accesses;
 	unsigned int ctrl_writes;	/* may exceed the log's length */
@@ -39,6 +39,15 @@ struct core_rig {
 	uint64_t mbox_written[RIG_MBOX_QWORDS];
 	bool mbox_touched[RIG_MBOX_QWORDS];
 	unsigned int warnings;
+
+	/*
+	 * Behaviour the model has no fault for.  The first is a transport
+	 * filter: firmware announcing a wrong MSG_SIZE with every packet.  The
+	 * second arms the model's oob-owner fault right after the first
+	 * ownership request, as if the BMC took the mailbox meanwhile.
+	 */
+	uint32_t msg_size_skew;
+	bool oob_after_request;
 
 	unsigned char buf[SDSI_READ_MSG_MAX + 8];
 };

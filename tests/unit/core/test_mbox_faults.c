@@ -194,6 +194,20 @@ static void test_acquire_gives_up_after_all_retries(void **state)
 	assert_int_equal(rig_owner(rig), SDSI_OWNER_NONE);
 }
 
+/* Once another agent owns the mailbox, asking again is pointless. */
+static void test_acquire_lost_to_oob_agent(void **state)
+{
+	struct core_rig *rig = *state;
+
+	arm(rig, SDSI_FAULT_OWNER_DELAY, 10000000, 1);
+	rig->oob_after_request = true;
+	assert_int_equal(do_read(rig), -ETIMEDOUT);
+	assert_int_equal(rig->requests, 1);
+	assert_int_equal(rig->retry_sleeps, 0);
+	assert_int_equal(rig->ctrl_writes, 0);
+	assert_int_equal(rig_owner(rig), SDSI_OWNER_OUT_OF_BAND);
+}
+
 static void test_acquire_retries_follow_params(void **state)
 {
 	struct core_rig *rig = *state;
@@ -217,7 +231,8 @@ static void test_acquire_retries_follow_params(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		RIG_TEST(test_oob_owner_is_ebusy_without_touching, rig_setup_v1),
+		RIG_TEST(test_oob_owner_is_ebusy_without_touching,
+			 rig_setup_v1),
 		RIG_TEST(test_no_rdy_read_is_etimedout, rig_setup_v2),
 		RIG_TEST(test_no_rdy_write_is_etimedout, rig_setup_v1),
 		RIG_TEST(test_status_timeout_is_etimedout, rig_setup_v2),
@@ -228,6 +243,7 @@ int main(void)
 		RIG_TEST(test_rdy_latency_against_timeout, rig_setup_v1),
 		RIG_TEST(test_acquire_succeeds_after_retries, rig_setup_v2),
 		RIG_TEST(test_acquire_gives_up_after_all_retries, rig_setup_v1),
+		RIG_TEST(test_acquire_lost_to_oob_agent, rig_setup_v2),
 		RIG_TEST(test_acquire_retries_follow_params, rig_setup_v1),
 		RIG_TEST(test_oob_owner_is_ebusy_without_touching,
 			 rig_setup_v1_early),

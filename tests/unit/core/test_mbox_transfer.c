@@ -171,6 +171,30 @@ static void test_state_certificate_packets(void **state)
 	}
 }
 
+/*
+ * A wrong MSG_SIZE is only a warning, and only checked when the message
+ * spans several packets (firmware need not fill it for one).
+ */
+static void test_msg_size_mismatch_warns(void **state)
+{
+	struct core_rig *rig = *state;
+	size_t len;
+
+	rig->msg_size_skew = 8;
+	read_cert(rig, SDSI_CMD_READ_STATE, false);
+	assert_int_equal(rig->warnings, 0);
+
+	install_licence(rig, 1500);
+	len = read_cert(rig, SDSI_CMD_READ_STATE, false);
+	assert_int_equal(len, 1584);
+	assert_int_equal(rig->warnings, 1);
+	assert_released(rig);
+
+	rig->msg_size_skew = 0;
+	read_cert(rig, SDSI_CMD_READ_STATE, false);
+	assert_int_equal(rig->warnings, 0);
+}
+
 static void test_read_rejects_missing_buffer(void **state)
 {
 	struct core_rig *rig = *state;
@@ -307,6 +331,7 @@ int main(void)
 		RIG_TEST(test_state_certificate_single_packet, rig_setup_v2),
 		RIG_TEST(test_meter_current_sets_bit_33, rig_setup_v2),
 		cmocka_unit_test(test_state_certificate_packets),
+		RIG_TEST(test_msg_size_mismatch_warns, rig_setup_v1),
 		RIG_TEST(test_read_rejects_missing_buffer, rig_setup_v1),
 		RIG_TEST(test_write_frames_payload_and_command, rig_setup_v1),
 		RIG_TEST(test_write_frames_payload_and_command, rig_setup_v2),
