@@ -120,14 +120,13 @@ int sdsi_decode_state_cert(const uint8_t *buf, size_t len, struct sdsi_state_cer
 	    cert->content_type != SDSI_STATE_CONTENT_KEY_BLOBS)
 		cert->warnings |= SDSI_STATE_WARN_CONTENT_TYPE;
 
-	if (key_off + SDSI_STATE_KEY_INFO_SIZE > len) {
-		/* Nothing provisioned yet: a bare header is complete. */
-		if (cert->content_type == SDSI_STATE_CONTENT_EMPTY && cert->num_licenses == 0)
-			return 0;
+	/* Nothing provisioned yet: whatever follows the header means nothing. */
+	if (cert->content_type == SDSI_STATE_CONTENT_EMPTY && cert->num_licenses == 0)
+		return 0;
+	if (key_off + SDSI_STATE_KEY_INFO_SIZE > len)
 		return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, (long)key_off,
 				 "state certificate: the %u-byte license key info at 0x%llx runs past the end (%zu bytes present)",
 				 SDSI_STATE_KEY_INFO_SIZE, (unsigned long long)key_off, len);
-	}
 	cert->key_present = true;
 	cert->key_rev_id = sdsi_le32(buf + key_off);
 	memcpy(cert->key_image, buf + key_off + 4, SDSI_STATE_KEY_IMAGE_SIZE);

@@ -164,6 +164,11 @@ static void test_empty_and_key_only(void **state)
 	assert_int_equal(sdsi_decode_state_cert(buf, 0x18, &cert, &err), 0);
 	assert_false(cert.key_present);
 	assert_null(cert.licenses);
+	/* The model's empty certificate: key size 12 and zeroed key info. */
+	put32(buf, 0x10, 12);
+	assert_int_equal(sdsi_decode_state_cert(buf, sizeof(buf), &cert, &err), 0);
+	assert_false(cert.key_present);
+	assert_int_equal(cert.key_size, 12);
 
 	put32(buf, 0, 0xd);
 	put32(buf, 0x10, 12);

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Run the intel_sdsi pytest suite (tests/tool) against BUILD_DIR and print its
+# summary.  Debian's python3 is used on purpose: it is the one with pytest.
+set -euo pipefail
+
+if [ $# -ne 1 ] || [ ! -d "$1" ]; then
+	echo "usage: $0 BUILD_DIR" >&2
+	exit 2
+fi
+build=$(cd "$1" && pwd)
+here=$(cd "$(dirname "$0")/.." && pwd)
+
+ninja -C "$build" tools/intel_sdsi emu/sdsi-emu >/dev/null
+export SDSI_BUILD_DIR="$build"
+cd "$here"
+exec /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/tool

@@ -1,0 +1,133 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Fixtures for the intel_sdsi tests: the built binaries, a sysfs-shaped tree
+in a temporary directory, and registers and certificates written byte by
+byte from the layouts of the reference (sections 2.7, 3.1, 3.2)."""
+import json
+import os
+import shutil
+import struct
+import subprocess
+
+import pytest
+
+BUILD_DIR = os.environ.get("SDSI_BUILD_DIR", "")
+GUID_V1 = 0x006DD191
+GUID_V2 = 0xF210D9EF
+
+
+def _built(relpath):
+    path = os.path.join(BUILD_DIR, relpath)
+    return path if BUILD_DIR and os.access(path, os.X_OK) else None
+
+
+TOOL = _built("tools/intel_sdsi")
+EMU = _built("emu/sdsi-emu")
+
+
+def code(text):
+    """A four-character code as stored: 'MTDB' -> bytes 42 44 54 4D."""
+    return text.encode("ascii")[::-1]
+
+
+def registers(layout=2, ppin=0x1122334455667788, features=(1 << 3) | (1 << 12) | (1 << 26),
+              akc=(0, 3), cap=(0, 3), updates=(4, 4), akc_provisioned=False,
+              auth_err=0, nvram=0, capid1=0, socket_id=0, tool_v2_socket_id=None):
+    fail = akc[0] | akc[1] << 3 | cap[0] << 6 | cap[1] << 9
+    avail = updates[0] << 48 | updates[1] << 51
+    body = struct.pack("<QQQQQQQQ", ppin, auth_err, features, 2 if akc_provisioned else 0,
+                       fail, avail, nvram, capid1)
+    body += struct.pack("<Q", socket_id)
+    if layout == 2:
+        body += struct.pack("<Q", socket_id if tool_v2_socket_id is None else tool_v2_socket_id)
+    return body
+
+
+def blob(btype, blob_id, ppin, prev_ppin, rev, features, tail=b""):
+    out = struct.pack("<IQQQII", btype, blob_id, ppin, prev_ppin, rev, len(features))
+    for f in features:
+        out += code(f) + b"\xa5" * 28
+    return out + tail
+
+
+def state_cert(licenses, key_rev=2, key_image=bytes(range(48)), content_type=None,
+               valid=None, key_size=12):
+    """licenses: list of blob bytes (b"" for an empty slot)."""
+    n = len(licenses)
+    if content_type is None:
+        content_type = 0xE if n else 0xD
+    valid = valid if valid is not None else [True] * n
+    words = b"".join(struct.pack("<I", (len(b) // 4) | (0x80000000 if v and b else 0))
+                     for b, v in zip(licenses, valid))
+    body = words + struct.pack("<I", key_rev) + key_image + b"".join(licenses)
+    total = 24 + len(body)
+    return struct.pack("<IIIIII", content_type, 1, 6 + n, total, key_size, n) + body
+
+
+def meter_cert(pairs, ppin=0x0123456789ABCDEF, unit=1000, mmrc=12345, version=1,
+               signature="MTDB", length=None):
+    body = b"".join(code(f) + struct.pack("<I", c) for f, c in pairs)
+    length = len(body) if length is None else length
+    return (code(signature) + struct.pack("<IQII", version, ppin, unit, length) + bytes(8)
+            + code("MMRC") + struct.pack("<I", mmrc) + body)
+
+
+class FakeSysfs:
+    """intel_vsec.sdsi.N directories holding plain files with the ABI's bytes."""
+
+    def __init__(self, root):
+        self.root = root
+
+    def add(self, devno, guid=GUID_V2, regs=None, state=None, meter=None, current=None):
+        d = os.path.join(self.root, f"intel_vsec.sdsi.{devno}")
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "guid"), "w") as f:
+            f.write(f"0x{guid:x}\n")
+        layout = 1 if guid == GUID_V1 else 2
+        files = {"registers": regs if regs is not None else registers(layout=layout),
+                 "state_certificate": state, "meter_certificate": meter,
+                 "meter_current": current, "provision_akc": b"", "provision_cap": b""}
+        for name, data in files.items():
+            if data is not None:
+                with open(os.path.join(d, name), "wb") as f:
+                    f.write(data)
+        return d
+
+
+@pytest.fixture
+def sysfs(tmp_path):
+    root = tmp_path / "devices"
+    root.mkdir()
+    return FakeSysfs(str(root))
+
+
+class Result:
+    def __init__(self, proc):
+        self.rc = proc.returncode
+        self.out = proc.stdout
+        self.err = proc.stderr
+
+    def json(self):
+        return json.loads(self.out)
+
+
+def run_tool(*args, root=None, env=None):
+    if TOOL is None:
+        pytest.fail("SDSI_BUILD_DIR does not hold a built tools/intel_sdsi")
+    environ = dict(os.environ)
+    environ.pop("SDSI_SYSFS_ROOT", None)
+    if root is not None:
+        environ["SDSI_SYSFS_ROOT"] = root
+    environ.update(env or {})
+    proc = subprocess.run([TOOL, *args], capture_output=True, text=True, env=environ,
+                          timeout=60)
+    return Result(proc)
+
+
+@pytest.fixture
+def tool():
+    return run_tool
+
+
+def emu_usable():
+    return (EMU is not None and os.geteuid() == 0 and os.path.exists("/dev/fuse")
+            and shutil.which("fusermount3") is not None)

@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Provisioning against a sysfs-shaped tree of plain files: every pre-flight
+refusal (exit 5, nothing written), --dry-run, the last-attempt warning."""
+import os
+
+import pytest
+
+from conftest import GUID_V1, registers
+
+
+def blob_file(tmp_path, size, name="blob.bin"):
+    path = tmp_path / name
+    path.write_bytes(bytes((i * 7) & 0xFF for i in range(size)))
+    return str(path)
+
+
+def written(dev, name="provision_akc"):
+    with open(os.path.join(dev, name), "rb") as f:
+        return f.read()
+
+
+def test_provision_writes_the_blob_once(tool, sysfs, tmp_path):
+    dev = sysfs.add(0)
+    akc = blob_file(tmp_path, 1016)
+    r = tool("-d", "0", "-a", akc, root=sysfs.root)
+    assert r.rc == 0, r.err
+    assert r.out == f"Provisioned provision_akc file {akc} successfully\n"
+    assert written(dev) == open(akc, "rb").read()
+    report = tool("-d", "0", "-a", akc, "--json", root=sysfs.root).json()
+    assert report == {"device": "intel_vsec.sdsi.0", "blob": "AKC", "file": akc,
+                      "bytes": 1016, "dry_run": False, "provisioned": True}
+
+
+def test_dry_run_never_opens_the_provision_file(tool, sysfs, tmp_path):
+    dev = sysfs.add(0, regs=registers(akc_provisioned=True))
+    os.unlink(os.path.join(dev, "provision_cap"))
+    cap = blob_file(tmp_path, 200)
+    r = tool("-d", "0", "-c", cap, "--dry-run", root=sysfs.root)
+    assert r.rc == 0, r.err
+    assert "would write 200 bytes" in r.out
+    assert not os.path.exists(os.path.join(dev, "provision_cap"))
+    report = tool("-d", "0", "-c", cap, "--dry-run", "--json", root=sysfs.root).json()
+    assert report["dry_run"] is True and report["provisioned"] is False
+    r = tool("-d", "0", "-c", cap, root=sysfs.root)     # the real write finds no file
+    assert r.rc == 3
+
+
+REFUSALS = [
+    ("akc", dict(features=0), 10, "EPERM", "not enabled"),
+    ("akc", dict(updates=(0, 4)), 10, "EDQUOT", "Maximum number of updates (4)"),
+    ("akc", dict(akc=(3, 3)), 10, "EDQUOT", "Maximum number of AKC provision failures (3)"),
+    ("cap", dict(cap=(2, 2), akc_provisioned=True), 10, "EDQUOT",
+     "Maximum number of CAP provision failures (2)"),
+    ("cap", dict(), 10, "ENOKEY", "no AKC is provisioned"),
+    ("akc", dict(), 0, "ENODATA", "empty"),
+    ("cap", dict(akc_provisioned=True), 1017, "EOVERFLOW", "1017 bytes"),
+    ("cap", dict(akc_provisioned=True), 5000, "EOVERFLOW", "larger than 4096"),
+    ("akc", dict(layout=1), 10, "EBADMSG", "registers: 72 bytes"),
+]
+
+
+@pytest.mark.parametrize("kind,regs,size,name,reason", REFUSALS,
+                         ids=[r[4] for r in REFUSALS])
+def test_preflight_refusals_exit_5_and_write_nothing(tool, sysfs, tmp_path, kind, regs,
+                                                     size, name, reason):
+    dev = sysfs.add(0, regs=registers(**regs))
+    path = blob_file(tmp_path, size)
+    flag = "-a" if kind == "akc" else "-c"
+    for extra in ([], ["--dry-run"]):
+        r = tool("-d", "0", flag, path, *extra, root=sysfs.root)
+        assert r.rc == 5, r.err
+        assert reason in r.err and r.out == ""
+        r = tool("-d", "0", flag, path, "--json", *extra, root=sysfs.root)
+        assert r.rc == 5
+        err = r.json()["error"]
+        assert err["name"] == name and reason in err["message"]
+    assert written(dev, f"provision_{kind}") == b""
+
+
+def test_unknown_guid_is_refused(tool, sysfs, tmp_path):
+    sysfs.add(0, guid=0x1234, regs=registers(layout=1))
+    r = tool("-d", "0", "-a", blob_file(tmp_path, 8), root=sysfs.root)
+    assert r.rc == 5 and "unrecognized GUID 0x1234" in r.err
+
+
+def test_v1_socket_provisions(tool, sysfs, tmp_path):
+    dev = sysfs.add(0, guid=GUID_V1)
+    assert tool("-d", "0", "-a", blob_file(tmp_path, 8), root=sysfs.root).rc == 0
+    assert len(written(dev)) == 8
+
+
+def test_last_attempt_warning_and_quiet(tool, sysfs, tmp_path):
+    sysfs.add(0, regs=registers(akc=(2, 3)))
+    akc = blob_file(tmp_path, 8)
+    r = tool("-d", "0", "-a", akc, "--dry-run", root=sysfs.root)
+    assert r.rc == 0 and "2 of 3 AKC failures used" in r.err
+    r = tool("-d", "0", "-a", akc, "--dry-run", "-q", root=sysfs.root)
+    assert r.rc == 0 and r.err == ""
+    r = tool("-d", "0", "-a", akc, "--dry-run", "-v", root=sysfs.root)
+    assert "pre-flight checks passed" in r.err
+
+
+def test_missing_blob_file_is_a_usage_error(tool, sysfs, tmp_path):
+    sysfs.add(0)
+    r = tool("-d", "0", "-a", str(tmp_path / "nope.bin"), "--json", root=sysfs.root)
+    assert r.rc == 2 and r.json()["error"]["name"] == "ENOENT"
