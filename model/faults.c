@@ -56,12 +56,20 @@ int sdsi_model_fault_set(struct sdsi_model *m, enum sdsi_fault_kind kind,
 	return 0;
 }
 
+/* Clearing the leaky bucket also drains a delay already running. */
+static void disarm(struct sdsi_model *m, enum sdsi_fault_kind kind)
+{
+	m->faults[kind].armed = false;
+	if (kind == SDSI_FAULT_OWNER_DELAY)
+		m->mbox.throttled_until = 0;
+}
+
 void sdsi_model_fault_clear(struct sdsi_model *m, enum sdsi_fault_kind kind)
 {
 	if (!valid_kind(kind))
 		return;
 	pthread_mutex_lock(&m->lock);
-	m->faults[kind].armed = false;
+	disarm(m, kind);
 	pthread_mutex_unlock(&m->lock);
 }
 
@@ -71,7 +79,7 @@ void sdsi_model_fault_clear_all(struct sdsi_model *m)
 
 	pthread_mutex_lock(&m->lock);
 	for (i = 0; i < SDSI_FAULT_KIND_COUNT; i++)
-		m->faults[i].armed = false;
+		disarm(m, (enum sdsi_fault_kind)i);
 	pthread_mutex_unlock(&m->lock);
 }
 

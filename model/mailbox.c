@@ -161,7 +161,6 @@ static void start_command(struct sdsi_model *m, uint64_t request, uint64_t now)
 
 	mb->phase = MBOX_ACTIVE;
 	mb->request = request;
-	mb->write = request & SDSI_CTRL_READ_WRITE;
 	mb->advancing = false;
 	fault_take(m, SDSI_FAULT_RDY_LATENCY, &latency_us);
 	mb->rdy_latency_ns = (uint64_t)latency_us * 1000u;
@@ -173,7 +172,7 @@ static void start_command(struct sdsi_model *m, uint64_t request, uint64_t now)
 		finish_without_data(mb, SDSI_STATUS_TIMEOUT);
 	else if (fault_take(m, SDSI_FAULT_STATUS_FAILURE, NULL))
 		finish_without_data(mb, SDSI_STATUS_FAILURE);
-	else if (mb->write)
+	else if (request & SDSI_CTRL_READ_WRITE)
 		finish_without_data(mb, run_write(m));
 	else
 		run_read(m, now);

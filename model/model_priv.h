@@ -49,7 +49,6 @@ struct model_mailbox {
 
 	/* The command in flight (phase MBOX_ACTIVE). */
 	uint64_t request;		/* control value that started it */
-	bool write;
 	uint8_t status;
 	uint64_t rdy_at;		/* ns */
 	bool no_rdy;			/* fault: RDY never comes */
