@@ -21,6 +21,14 @@ struct emu_fault_record {
 	unsigned int count;
 };
 
+/* A fault to arm, or to clear (all: every kind). */
+struct emu_fault_request {
+	enum sdsi_fault_kind kind;
+	bool all;
+	uint32_t param;
+	unsigned int count;
+};
+
 struct emu_control_target {
 	struct sdsi_fusedrv *drv;
 	struct sdsi_model **models;
