@@ -103,8 +103,9 @@ void sdsi_model_discovery(const struct sdsi_model *m, uint32_t mmio_gap,
 
 /*
  * Cold power cycle: mailbox, failure counts, updates available and auth error
- * bits reset; NVRAM (key, licences, wear) kept.  Returns 0 or -errno (NVRAM
- * write failure).
+ * bits reset; NVRAM (key, licences, wear) kept; licences provisioned since
+ * the last one take effect; meter counters restart.  Returns 0 or -errno
+ * (NVRAM write failure; the model writes nothing at power-on today, so 0).
  */
 int sdsi_model_power_cycle(struct sdsi_model *m);
 
