@@ -9,7 +9,7 @@ packages=(
 	libfuse3-dev fuse3
 	libssl-dev libjson-c-dev
 	libcmocka-dev
-	python3 python3-pytest
+	python3 python3-pytest python3-cryptography
 	kmod util-linux
 )
 [ "${1:-}" = "--kernel" ] && packages+=(qemu-system-x86 busybox-static cpio)
