@@ -95,10 +95,13 @@ void inspect_print_text(const struct inspect_report *rep)
 	printf("kind:              %s\n", kind_title(rep->kind));
 	if (!rep->decoded) {
 		err = &rep->decode_err;
-		auth_error("%s: %s %s at offset %zu (0x%zx): %s", rep->file,
-			   rep->kind == SDSI_BLOB_FOREIGN ? "not decodable:" : "invalid",
-			   kind_title(rep->kind), err->offset, err->offset,
-			   err->reason);
+		if (rep->kind == SDSI_BLOB_FOREIGN)
+			auth_error("%s: not decodable at offset %zu (0x%zx): %s",
+				   rep->file, err->offset, err->offset, err->reason);
+		else
+			auth_error("%s: invalid %s at offset %zu (0x%zx): %s",
+				   rep->file, kind_title(rep->kind), err->offset,
+				   err->offset, err->reason);
 		return;
 	}
 	printf("format version:    %u\n", SDSI_LICENSE_FORMAT_VERSION);
