@@ -46,7 +46,7 @@ static int rebind_entry(int bus_fd, const char *name, unsigned char type,
 	char src[64 + NAME_MAX], dst[sizeof(SYS_BUS) + 1 + NAME_MAX];
 	char target[PATH_MAX];
 	ssize_t len;
-	int fd;
+	int fd, e;
 
 	snprintf(src, sizeof(src), "/proc/self/fd/%d/%s", bus_fd, name);
 	snprintf(dst, sizeof(dst), SYS_BUS "/%s", name);
@@ -72,11 +72,11 @@ static int rebind_entry(int bus_fd, const char *name, unsigned char type,
 	}
 	if (mount(src, dst, NULL, MS_BIND | MS_REC, NULL) < 0)
 		goto fail;
-	return 1;
+	return 0;
 fail:
-	fd = errno;
-	snprintf(err, errlen, "cannot show %s again under the tmpfs: %s", dst, strerror(fd));
-	return -fd;
+	e = errno;
+	snprintf(err, errlen, "cannot show %s again under the tmpfs: %s", dst, strerror(e));
+	return -e;
 }
 
 static int cover_sys_bus(struct emu_namespace *ns, char *err, size_t errlen)
@@ -110,10 +110,8 @@ static int cover_sys_bus(struct emu_namespace *ns, char *err, size_t errlen)
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
 		ret = rebind_entry(bus_fd, e->d_name, e->d_type, err, errlen);
-		if (ret < 0)
+		if (ret)
 			break;
-		ns->bus_binds += (unsigned int)ret;
-		ret = 0;
 	}
 	closedir(d);
 	if (ret == 0 && mkdir(EMU_AUXILIARY_BUS, 0755) < 0) {

@@ -14,7 +14,6 @@
 
 struct emu_namespace {
 	bool bus_tmpfs;		/* a tmpfs covers /sys/bus (no auxiliary bus here) */
-	unsigned int bus_binds;	/* buses bound back into that tmpfs */
 	bool modules_bound;	/* /proc/modules covered */
 };
 
