@@ -9,8 +9,8 @@ from sdsi_sysfs import Context, Socket
 
 _CTX = Context()
 NO_MAILBOX = ('the driver sees On Demand disabled in this configuration, so '
-              'no file reaches the mailbox (test_files and test_features '
-              'assert the absent or EPERM files)')
+              'no file reaches the mailbox (test_files.py::'
+              'test_mailbox_files_answer asserts the absent or EPERM files)')
 
 
 def pytest_report_header(config):
@@ -79,14 +79,3 @@ def socket0(ctx, target):
         pytest.skip(NO_MAILBOX)
     yield sock
     _reset(target, sock)
-
-
-@pytest.fixture
-def metering(mailbox, ctx):
-    if ctx.abi == 'early':
-        pytest.skip('the early driver has no meter files (asserted absent '
-                    'by test_files)')
-    if not mailbox.metering:
-        pytest.skip('metering is disabled in this configuration (meter '
-                    'files asserted absent by test_files)')
-    return mailbox

@@ -35,7 +35,9 @@ def test_fault_until_cleared(target, mailbox, kind, code):
     if kind in WRITE_FAULTS:
         got = errno_of(mailbox.write, 'provision_akc', bytes(64))
         assert got == code, f'write: {errname(got)}, expected {errname(code)}'
-        assert mailbox.registers().akc_count == 0
+        if kind == 'oob-owner':
+            assert mailbox.registers().akc_count == 0, \
+                'the blob reached the silicon without the mailbox'
     elif kind != 'no-rdy':
         got = errno_of(mailbox.read, 'state_certificate')
         assert got == code, f'second read: {errname(got)}'

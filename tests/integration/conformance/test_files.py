@@ -7,8 +7,9 @@ import stat
 
 import pytest
 
-from sdsi_layout import GUID_V1, GUID_V2
-from sdsi_sysfs import ATTRIBUTES, MODES, ST_SIZES, errno_of, errname
+from sdsi_layout import GUID_V1, GUID_V2, decode_state_certificate
+from sdsi_sysfs import (ATTRIBUTES, MAILBOX_READS, MODES, PROVISION_FILES,
+                        ST_SIZES, errno_of, errname)
 
 
 def test_devices_present(ctx):
@@ -57,6 +58,23 @@ def test_guid_text(ctx, dev):
 def test_guid_whole_in_one_read(dev):
     data = dev.read('guid')
     assert data == f'{dev.guid:#x}\n'.encode()
+
+
+def test_mailbox_files_answer(ctx, fresh):
+    """What the mailbox files do as configured: work when the driver saw
+    On Demand at probe; otherwise EPERM (early) or absent (current)."""
+    dev = fresh
+    if dev.on_demand:
+        decode_state_certificate(dev.read('state_certificate'))
+        assert errno_of(dev.write, 'provision_cap', bytes(64)) == errno.EIO
+    elif ctx.abi == 'early':
+        assert errno_of(dev.read, 'state_certificate') == errno.EPERM
+        for attr in PROVISION_FILES:
+            assert errno_of(dev.write, attr, bytes(64)) == errno.EPERM
+    else:
+        for attr in MAILBOX_READS + PROVISION_FILES:
+            assert errno_of(os.open, dev.file(attr), os.O_RDONLY) == \
+                errno.ENOENT
 
 
 @pytest.mark.parametrize('attr', ATTRIBUTES)
