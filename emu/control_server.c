@@ -14,6 +14,8 @@
 
 #define REQUEST_MAX		1024
 #define CLIENT_TIMEOUT_MS	5000
+#define DRAIN_TIMEOUT_MS	1000
+#define DRAIN_MAX		65536
 
 static int set_address(struct sockaddr_un *addr, const char *path)
 {
@@ -108,8 +110,10 @@ fail:
 	return ret;
 }
 
-static void send_all(int fd, const char *buf, size_t len)
+static void send_text(int fd, const char *buf)
 {
+	size_t len = strlen(buf);
+
 	while (len) {
 		ssize_t n = send(fd, buf, len, MSG_NOSIGNAL);
 
@@ -120,33 +124,57 @@ static void send_all(int fd, const char *buf, size_t len)
 	}
 }
 
-/* Read one line; false if the client sent none in time or too long a one. */
-static bool read_request(int fd, char *buf, size_t size)
+/* Read one line: 0, -ETIMEDOUT, -EMSGSIZE (too long) or -ENODATA (none). */
+static int read_request(int fd, char *buf, size_t size)
 {
 	size_t used = 0;
+	char *nl;
 
 	while (used < size - 1) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		ssize_t n;
 
 		if (poll(&p, 1, CLIENT_TIMEOUT_MS) <= 0)
-			return false;
+			return -ETIMEDOUT;
 		n = recv(fd, buf + used, size - 1 - used, 0);
 		if (n <= 0) {
 			/* A request without its newline still counts at EOF. */
 			buf[used] = '\0';
-			return n == 0 && used > 0;
+			return n == 0 && used > 0 ? 0 : -ENODATA;
 		}
 		used += (size_t)n;
 		buf[used] = '\0';
-		char *nl = strchr(buf, '\n');
-
+		nl = strchr(buf, '\n');
 		if (nl) {
 			*nl = '\0';
-			return true;
+			return 0;
 		}
 	}
-	return false;
+	return -EMSGSIZE;
+}
+
+/*
+ * Closing a unix socket with unread input resets the connection, and the
+ * client may then lose the answer: end our side first, then read what the
+ * client still sends (briefly) until it closes.
+ */
+static void finish_client(int fd)
+{
+	char discard[4096];
+	size_t total = 0;
+
+	shutdown(fd, SHUT_WR);
+	while (total < DRAIN_MAX) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		if (poll(&p, 1, DRAIN_TIMEOUT_MS) <= 0)
+			return;
+		n = recv(fd, discard, sizeof(discard), 0);
+		if (n <= 0)
+			return;
+		total += (size_t)n;
+	}
 }
 
 static void serve_client(struct emu_control_server *srv, int fd)
@@ -154,20 +182,25 @@ static void serve_client(struct emu_control_server *srv, int fd)
 	char request[REQUEST_MAX];
 	char *response;
 
-	if (!read_request(fd, request, sizeof(request))) {
-		static const char bad[] = "error EINVAL: no request line (at most 1023 bytes) within 5 s\n";
-
-		send_all(fd, bad, sizeof(bad) - 1);
+	switch (read_request(fd, request, sizeof(request))) {
+	case 0:
+		break;
+	case -EMSGSIZE:
+		send_text(fd, "error EMSGSIZE: request longer than 1023 bytes\n");
+		return;
+	case -ETIMEDOUT:
+		send_text(fd, "error ETIMEDOUT: no request line within 5 s\n");
+		return;
+	default:
+		send_text(fd, "error ENODATA: empty request\n");
 		return;
 	}
 	response = emu_control_execute(srv->target, request);
 	if (!response) {
-		static const char oom[] = "error ENOMEM: out of memory\n";
-
-		send_all(fd, oom, sizeof(oom) - 1);
+		send_text(fd, "error ENOMEM: out of memory\n");
 		return;
 	}
-	send_all(fd, response, strlen(response));
+	send_text(fd, response);
 	free(response);
 }
 
@@ -190,6 +223,7 @@ static void *control_thread(void *arg)
 		if (fd < 0)
 			continue;
 		serve_client(srv, fd);
+		finish_client(fd);
 		close(fd);
 	}
 	return NULL;
