@@ -76,3 +76,15 @@ def test_meter_current_advances(ctx):
              for s in socks]
     for sock, b, a in zip(socks, before, after):
         assert 1 <= a - b <= 2, f'{sock.name}: MMRC {b} -> {a}'
+
+
+def test_short_read_gives_the_start(mailbox):
+    """A read smaller than the certificate gets its first bytes; the rest
+    is not offered at a later offset."""
+    whole = mailbox.read('state_certificate')
+    fd = os.open(mailbox.file('state_certificate'), os.O_RDONLY)
+    try:
+        assert os.read(fd, 16) == whole[:16]
+        assert os.read(fd, 4096) == b''
+    finally:
+        os.close(fd)

@@ -8,8 +8,8 @@ import os
 
 import pytest
 
-from sdsi_layout import AUTH_ERR_CONTENT
-from sdsi_sysfs import PROVISION_FILES, errname
+from sdsi_layout import AUTH_ERR_CONTENT, decode_state_certificate
+from sdsi_sysfs import PROVISION_FILES, Socket, errname
 
 COUNTS = {'provision_akc': 'akc_count', 'provision_cap': 'cap_count'}
 BLOB = bytes(range(256)) * 3    # 768 bytes no silicon would authenticate
@@ -119,3 +119,39 @@ def test_power_cycle_resets_counts(ctx, target, mailbox):
     assert regs.updates_available == ctx.updates
     assert regs.ppin == ppin, 'the PPIN is NVRAM and survives a power cycle'
     assert mailbox.read('state_certificate')
+
+
+def test_selftest_style_open(mailbox):
+    """The kernel selftest writes through open(path, 'wb'): O_CREAT and
+    O_TRUNC on an attribute are accepted and change nothing."""
+    with pytest.raises(OSError) as e:
+        with open(mailbox.file('provision_akc'), 'wb', 0) as f:
+            f.write(BLOB[:64])
+    assert e.value.errno == errno.EIO
+    assert os.stat(mailbox.file('provision_akc')).st_size == 1024
+
+
+def test_sockets_are_independent(ctx, target):
+    """A fault, a failure count or a power cycle on one socket leaves the
+    others alone."""
+    socks = [Socket(ctx, name) for name in ctx.device_names()]
+    socks = [s for s in socks if s.on_demand]
+    if len(socks) < 2:
+        pytest.skip('needs two sockets whose mailbox the driver uses')
+    first, others = socks[0], socks[1:]
+    try:
+        for s in socks:
+            target.power_cycle(s.n)
+            assert write_errno(s, 'provision_akc', BLOB) == errno.EIO
+        target.fault(first.n, 'oob-owner')
+        for s in others:
+            decode_state_certificate(s.read('state_certificate'))
+        target.clear(first.n)
+        target.power_cycle(first.n)
+        assert counts(first) == (0, 0)
+        for s in others:
+            assert counts(s) == (1, 0), s.name
+    finally:
+        for s in socks:
+            target.clear(s.n)
+            target.power_cycle(s.n)

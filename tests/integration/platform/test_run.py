@@ -74,22 +74,25 @@ def test_no_mount_outside(sdsi, tmp_path):
     assert watched(tmp_path) == before, 'a mount was left after exit'
 
 
-def test_sigint_reaches_command(sdsi, tmp_path):
+@pytest.mark.parametrize('sig', (signal.SIGINT, signal.SIGTERM,
+                                 signal.SIGHUP), ids=lambda s: s.name)
+def test_signal_reaches_command(sdsi, tmp_path, sig):
     before = watched(tmp_path)
     ready, got = tmp_path / 'ready', tmp_path / 'got'
-    script = (f'trap "echo INT > {got}; exit 7" INT; touch {ready}; '
+    name = sig.name[3:]
+    script = (f'trap "echo {name} > {got}; exit 7" {name}; touch {ready}; '
               'while :; do sleep 0.05; done')
     proc = subprocess.Popen([sdsi.path, 'run', '--', 'sh', '-c', script],
                             stderr=subprocess.PIPE, text=True, env=sdsi.env)
     try:
         wait_for(ready, proc)
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(sig)
         assert proc.wait(timeout=20) == 7, proc.stderr.read()
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert got.read_text() == 'INT\n'
+    assert got.read_text() == f'{name}\n'
     assert watched(tmp_path) == before
 
 

@@ -3,6 +3,8 @@
 files that fail their checks are refused, named, and left alone."""
 import json
 import os
+import struct
+import zlib
 
 import pytest
 
@@ -55,26 +57,80 @@ def flip(data):
     return data[:mid] + bytes([data[mid] ^ 0x20]) + data[mid + 1:]
 
 
+def resealed(data, offset, value):
+    """data with the u32 at offset replaced and the CRC-32 recomputed, so
+    that only the field is wrong (format: docs/model.md, NVRAM file)."""
+    (body_len,) = struct.unpack_from('<I', data, 12)
+    end = 16 + body_len
+    body = bytearray(data[:end])
+    struct.pack_into('<I', body, offset, value)
+    return bytes(body) + struct.pack('<I', zlib.crc32(body))
+
+
+# mutation -> (bytes -> bytes, the reason the message must give)
 MUTATIONS = {
-    'flipped-byte': flip,
-    'truncated': lambda data: data[:len(data) // 2],
-    'header-only': lambda data: data[:16],
-    'wrong-magic': lambda data: b'JUNK' + data[4:],
+    'flipped-byte': (flip, 'corrupt'),
+    'trailing-bytes': (lambda data: data + b'\0', 'corrupt'),
+    'truncated': (lambda data: data[:len(data) // 2], 'truncated'),
+    'header-only': (lambda data: data[:16], 'truncated'),
+    'wrong-magic': (lambda data: b'JUNKJUNK' + data[8:], 'foreign'),
+    'other-socket-index': (lambda data: resealed(data, 20, 1), 'foreign'),
+    'newer-version': (lambda data: resealed(data, 8, 2), 'newer version'),
 }
+
+
+def refused(sdsi, state, tmp_path, *opts):
+    marker = tmp_path / 'ran'
+    entries = sorted(os.listdir(state))
+    done = sdsi.run('run', '--state', str(state), *opts, '--', 'touch',
+                    str(marker))
+    assert done.returncode == 1, done
+    assert not marker.exists(), 'CMD ran on a refused state'
+    assert sorted(os.listdir(state)) == entries, \
+        'leftovers in the state directory'
+    return done.stderr
 
 
 @pytest.mark.parametrize('mutation', MUTATIONS)
 def test_bad_state_file_refused(sdsi, state, tmp_path, mutation):
     steps(sdsi.inside(['--state', str(state)], 'regs:0'))
     nvram = state / 'socket0.nvram'
-    bad = MUTATIONS[mutation](nvram.read_bytes())
+    mutate, reason = MUTATIONS[mutation]
+    bad = mutate(nvram.read_bytes())
     nvram.write_bytes(bad)
-    entries = sorted(os.listdir(state))
-    marker = tmp_path / 'ran'
-    done = sdsi.run('run', '--state', str(state), '--', 'touch', str(marker))
-    assert done.returncode == 1, done
-    assert str(nvram) in done.stderr, done.stderr
-    assert not marker.exists(), 'CMD ran on a refused state'
+    stderr = refused(sdsi, state, tmp_path)
+    assert str(nvram) in stderr, stderr
+    assert reason in stderr, stderr
     assert nvram.read_bytes() == bad, 'the refused file was changed'
-    assert sorted(os.listdir(state)) == entries, \
-        'leftovers in the state directory'
+
+
+def test_state_of_other_guid_refused(sdsi, state, tmp_path):
+    steps(sdsi.inside(['--state', str(state), '--guid', 'v2'], 'regs:0'))
+    nvram = state / 'socket0.nvram'
+    good = nvram.read_bytes()
+    stderr = refused(sdsi, state, tmp_path, '--guid', 'v1')
+    assert str(nvram) in stderr and 'foreign' in stderr, stderr
+    assert nvram.read_bytes() == good
+
+
+def test_state_of_other_ppin_refused(sdsi, state, tmp_path):
+    steps(sdsi.inside(['--state', str(state), '--ppin', '0x1111'], 'regs:0'))
+    nvram = state / 'socket0.nvram'
+    good = nvram.read_bytes()
+    stderr = refused(sdsi, state, tmp_path, '--ppin', '0x2222')
+    assert str(nvram) in stderr and 'foreign' in stderr, stderr
+    assert nvram.read_bytes() == good
+
+
+def test_state_directory_checked(sdsi, tmp_path):
+    """Created 0700 when missing; refused when others could write to it."""
+    fresh = tmp_path / 'new'
+    steps(sdsi.inside(['--state', str(fresh)], 'regs:0'))
+    assert os.stat(fresh).st_mode & 0o777 == 0o700
+    assert sorted(os.listdir(fresh)) == ['socket0.nvram'], \
+        'the emulator left files behind'
+    open_dir = tmp_path / 'open'
+    open_dir.mkdir()
+    os.chmod(open_dir, 0o777)
+    stderr = refused(sdsi, open_dir, tmp_path)
+    assert str(open_dir) in stderr, stderr
