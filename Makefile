@@ -36,9 +36,11 @@ build-san: deps $(SANBUILD)/build.ninja
 check: build build-san
 	meson test -C $(BUILD) --print-errorlogs
 	scripts/run-tool-tests.sh $(BUILD)
+	scripts/run-authority-tests.sh $(BUILD)
 	scripts/run-integration.sh $(BUILD)
 	meson test -C $(SANBUILD) --print-errorlogs
 	scripts/run-tool-tests.sh $(SANBUILD)
+	scripts/run-authority-tests.sh $(SANBUILD)
 	scripts/run-integration.sh $(SANBUILD)
 
 check-unit: build
