@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# The pytest integration suites: the host-side platform tests once, then the
-# ABI conformance suite inside `sdsi-emu run` for each configuration of the
-# matrix.  Every run writes a JUnit file; the last line printed sums them:
+# The pytest integration suites: the host-side platform tests once, the
+# host-side licensing tests once (they also need intel_sdsi and
+# sdsi-authority from BUILD_DIR), then the ABI conformance suite inside
+# `sdsi-emu run` for each configuration of the matrix.  Every run writes a
+# JUnit file; the last line printed sums them:
 #   integration: N passed, N failed, N skipped
 # Exit status is non-zero if any run failed or no test ran at all.
 set -uo pipefail
@@ -23,6 +25,7 @@ mkdir -p "$results"
 
 export PATH="$build/emu:$PATH"
 export SDSI_EMU="$emu"
+export SDSI_BUILD="$build"
 export SDSI_TARGET=fuse
 export PYTHONDONTWRITEBYTECODE=1
 # One stuck run must not hang the matrix.
@@ -48,6 +51,10 @@ pytest_args=(-q -p no:cacheprovider)
 run_pytest platform \
 	"$python" -m pytest "${pytest_args[@]}" tests/integration/platform \
 	--junitxml="$results/platform.xml"
+
+run_pytest licensing \
+	"$python" -m pytest "${pytest_args[@]}" tests/integration/licensing \
+	--junitxml="$results/licensing.xml"
 
 # name | sdsi-emu options | environment the conformance suite checks against
 matrix=(
