@@ -11,10 +11,6 @@
 #define STATE_REGION_ALIGN	16u
 #define METER_VERSION		1u
 
-/* Offsets inside a licence blob (section 3.1, "License Blob Format"). */
-#define BLOB_TYPE_OFF		0x00u
-#define BLOB_BUNDLES_OFF	0x20u
-
 static uint32_t align_up(uint32_t v, uint32_t to)
 {
 	return (v + to - 1) / to * to;
@@ -63,63 +59,25 @@ uint32_t certs_state(const struct sdsi_model *m, uint8_t *out)
 }
 
 /*
- * Append one (feature code, counter) pair per bundle of each valid metered
- * licence in effect since power-on.  A blob too short for the bundles it
- * announces contributes the ones it holds.
- */
-static uint32_t metered_pairs(const struct sdsi_model *m, uint32_t counter,
-			      uint8_t *pairs)
-{
-	const struct model_nvram *nv = &m->nv;
-	uint32_t n = 0, off = 0, i, k;
-
-	for (i = 0; i < m->active_licences; i++) {
-		uint32_t word = nv->licence_words[i];
-		uint32_t len = (word & SDSI_BLOB_SIZE_MASK) * 4;
-		const uint8_t *blob = nv->blobs + off;
-		uint32_t bundles;
-
-		off += len;
-		if (!(word & SDSI_BLOB_VALID) ||
-		    len < SDSI_BLOB_HEADER_SIZE ||
-		    get_le32(blob + BLOB_TYPE_OFF) != SDSI_BLOB_TYPE_METERED)
-			continue;
-		bundles = get_le32(blob + BLOB_BUNDLES_OFF);
-		for (k = 0; k < bundles && n < SDSI_METER_MAX_PAIRS; k++) {
-			uint32_t code_off = SDSI_BLOB_HEADER_SIZE +
-					    k * SDSI_BUNDLE_SIZE;
-
-			if (code_off + 4 > len)
-				break;
-			memcpy(pairs + n * SDSI_METER_PAIR_SIZE,
-			       blob + code_off, 4);
-			put_le32(pairs + n * SDSI_METER_PAIR_SIZE + 4, counter);
-			n++;
-		}
-	}
-	return n;
-}
-
-/*
  * The attested copy is latched every 8 hours of powered-up time; the current
- * one (control bit 33) is live.  Every counter counts units of powered-up time
- * since the last power cycle: the master reference, and each metered feature,
- * which has been in use since power-on.
+ * one (control bit 33) is live.  MMRC counts all powered-up time, and each
+ * code of a metered licence in effect the time it has been in effect
+ * (meter.c); neither restarts at a power cycle.
  */
 uint32_t certs_meter(const struct sdsi_model *m, bool current, uint64_t now,
 		     uint8_t *out)
 {
-	uint64_t unit_ns = (uint64_t)SDSI_METER_UNIT_MS_DEFAULT * 1000000u;
-	uint64_t up = now - m->powered_on_at;
-	uint64_t units;
-	uint32_t counter, pairs;
+	uint32_t codes[MODEL_MAX_METERS], counters[MODEL_MAX_METERS];
+	uint32_t mmrc, pairs, i;
 
-	if (!current)
-		up -= up % MODEL_LATCH_PERIOD_NS;
-	units = up / unit_ns;
-	counter = units > UINT32_MAX ? UINT32_MAX : (uint32_t)units;
+	pairs = meter_read(m, now, !current, &mmrc, codes, counters);
+	for (i = 0; i < pairs; i++) {
+		uint8_t *pair = out + SDSI_METER_HEADER_SIZE +
+				i * SDSI_METER_PAIR_SIZE;
 
-	pairs = metered_pairs(m, counter, out + SDSI_METER_HEADER_SIZE);
+		put_le32(pair, codes[i]);
+		put_le32(pair + 4, counters[i]);
+	}
 	put_le32(out + 0x00, SDSI_METER_SIGNATURE);
 	put_le32(out + 0x04, METER_VERSION);
 	put_le64(out + 0x08, m->nv.ppin);
@@ -127,6 +85,6 @@ uint32_t certs_meter(const struct sdsi_model *m, bool current, uint64_t now,
 	put_le32(out + 0x14, pairs * SDSI_METER_PAIR_SIZE);
 	put_le64(out + 0x18, 0);
 	put_le32(out + 0x20, SDSI_METER_MMRC);
-	put_le32(out + 0x24, counter);
+	put_le32(out + 0x24, mmrc);
 	return SDSI_METER_HEADER_SIZE + pairs * SDSI_METER_PAIR_SIZE;
 }

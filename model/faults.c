@@ -83,6 +83,19 @@ void sdsi_model_fault_clear_all(struct sdsi_model *m)
 	pthread_mutex_unlock(&m->lock);
 }
 
+int sdsi_model_fault_get(struct sdsi_model *m, enum sdsi_fault_kind kind,
+			 struct sdsi_fault_state *state)
+{
+	if (!valid_kind(kind))
+		return -EINVAL;
+	pthread_mutex_lock(&m->lock);
+	state->armed = m->faults[kind].armed;
+	state->param = state->armed ? m->faults[kind].param : 0;
+	state->remaining = state->armed ? m->faults[kind].remaining : 0;
+	pthread_mutex_unlock(&m->lock);
+	return 0;
+}
+
 bool fault_armed(const struct sdsi_model *m, enum sdsi_fault_kind kind)
 {
 	return m->faults[kind].armed;

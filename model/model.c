@@ -11,7 +11,10 @@
 #include <sys/random.h>
 #include <time.h>
 
+#include <openssl/evp.h>
+
 #include "model_priv.h"
+#include "sdsi_license.h"
 
 /* Reads nobody decodes return all ones, as a PCIe master abort would. */
 #define MMIO_UNCLAIMED	(~0ull)
@@ -36,9 +39,8 @@ static void reset_volatile(struct sdsi_model *m)
 	m->cap_failures = 0;
 	m->updates_available = m->updates_threshold;
 	m->content_auth_error = false;
-	m->powered_on_at = model_now(m);
 	/* Licences provisioned before this power-on are now in effect. */
-	m->active_licences = m->nv.num_licences;
+	meter_power_on(m, model_now(m));
 	mailbox_reset(m);
 }
 
@@ -134,6 +136,16 @@ static int configure(struct sdsi_model *m, const struct sdsi_model_config *cfg,
 			     SDSI_MODEL_DEFAULT_ENDURANCE;
 	m->clock = cfg->clock ? cfg->clock : monotonic_ns;
 	m->clock_ctx = cfg->clock_ctx;
+	if (cfg->root_key_path) {
+		struct sdsi_license_error lerr;
+
+		ret = sdsi_license_key_load_public(cfg->root_key_path,
+						   &m->root_key, &lerr);
+		if (ret) {
+			snprintf(err, errlen, "root key: %s", lerr.reason);
+			return ret;
+		}
+	}
 	if (cfg->state_dir) {
 		if (asprintf(&m->nvram_path, "%s/socket%u.nvram",
 			     cfg->state_dir, cfg->socket_index) < 0) {
@@ -163,6 +175,7 @@ int sdsi_model_create(const struct sdsi_model_config *cfg,
 	if (!ret)
 		ret = load_nvram(m, cfg, err, errlen);
 	if (ret) {
+		EVP_PKEY_free(m->root_key);
 		free(m->nvram_path);
 		free(m);
 		return ret;
@@ -178,7 +191,11 @@ void sdsi_model_destroy(struct sdsi_model *m)
 {
 	if (!m)
 		return;
+	/* Switching off: the meters keep the time up to now. */
+	meter_sync(m, model_now(m));
+	nvram_save_meters(m);
 	pthread_mutex_destroy(&m->lock);
+	EVP_PKEY_free(m->root_key);
 	free(m->nvram_path);
 	free(m);
 }
@@ -228,6 +245,7 @@ uint64_t sdsi_model_read64(struct sdsi_model *m, uint32_t offset)
 		return MMIO_UNCLAIMED;
 	pthread_mutex_lock(&m->lock);
 	now = model_now(m);
+	meter_tick(m, now);
 	if (offset == 0)
 		value = mailbox_read_control(m, now);
 	else if (offset < m->ctrl_size)
@@ -251,6 +269,7 @@ void sdsi_model_write64(struct sdsi_model *m, uint32_t offset, uint64_t value)
 		return;
 	pthread_mutex_lock(&m->lock);
 	now = model_now(m);
+	meter_tick(m, now);
 	if (offset == 0)
 		mailbox_write_control(m, value, now);
 	else
@@ -284,10 +303,15 @@ void sdsi_model_discovery(const struct sdsi_model *m, uint32_t mmio_gap,
 
 int sdsi_model_power_cycle(struct sdsi_model *m)
 {
+	int ret;
+
 	pthread_mutex_lock(&m->lock);
+	meter_sync(m, model_now(m));
 	reset_volatile(m);
+	/* The meters, and the codes that start counting now, are saved. */
+	ret = nvram_save_meters(m);
 	pthread_mutex_unlock(&m->lock);
-	return 0;
+	return ret;
 }
 
 void sdsi_model_set_features(struct sdsi_model *m, uint64_t features)

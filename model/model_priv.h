@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <openssl/types.h>
+
 #include <sdsi/hw.h>
 
 #include "sdsi_model.h"
@@ -22,18 +24,42 @@
 /* Longest message the model ever presents: TOO_MANY_PACKETS pads to five. */
 #define MODEL_MSG_MAX		(SDSI_MBOX_SIZE * (SDSI_MBOX_MAX_PACKETS + 1))
 #define MODEL_LATCH_PERIOD_NS	(8ull * 3600ull * 1000000000ull)
+#define MODEL_METER_UNIT_NS	((uint64_t)SDSI_METER_UNIT_MS_DEFAULT * 1000000ull)
+/*
+ * Feature codes the meter table can hold.  Every bundle is 32 bytes of a
+ * state certificate of at most 4 KiB, so fewer than 128 codes can ever be
+ * provisioned.
+ */
+#define MODEL_MAX_METERS	128u
+#define MODEL_PUBKEY_SIZE	96u	/* raw X || Y, docs/formats.md */
+
+/* Use of one metered feature code, in nanoseconds of active time. */
+struct model_meter {
+	uint32_t code;
+	uint64_t total_ns;		/* as of model->metered_until */
+	uint64_t latched_ns;		/* at the last 8-hour latch point */
+};
 
 /* What survives a power cycle (and, with a state_dir, the process). */
 struct model_nvram {
 	uint64_t ppin;
 	bool key_provisioned;
+	/* False only for a key loaded from a version 1 file (image, no key). */
+	bool licensor_key_known;
 	uint32_t key_rev;
 	uint8_t key_image[SDSI_STATE_KEY_IMAGE_SIZE];
+	uint8_t licensor_key[MODEL_PUBKEY_SIZE];
 	uint32_t wear;			/* provisioning writes, for the % bits */
 	uint32_t num_licences;
 	uint32_t licence_words[MODEL_MAX_LICENCES];	/* dwords | VALID */
 	uint8_t blobs[SDSI_READ_MSG_MAX];		/* back to back */
 	uint32_t blobs_len;
+
+	/* The meters: powered-up time and per-code use, never reset. */
+	uint64_t powered_ns;		/* as of model->metered_until */
+	uint64_t latched_powered_ns;	/* the last 8-hour latch point */
+	uint32_t num_meters;
+	struct model_meter meters[MODEL_MAX_METERS];
 };
 
 enum mbox_phase {
@@ -89,6 +115,7 @@ struct sdsi_model {
 	char *nvram_path;		/* NULL: volatile NVRAM */
 	sdsi_model_clock_fn clock;
 	void *clock_ctx;
+	EVP_PKEY *root_key;		/* NULL: no root of trust, nothing authenticates */
 
 	/* BIOS settings. */
 	uint64_t features;
@@ -99,8 +126,10 @@ struct sdsi_model {
 	uint8_t cap_failures;
 	uint8_t updates_available;
 	bool content_auth_error;
-	uint64_t powered_on_at;		/* ns */
-	uint32_t active_licences;	/* the first n licences were present at power-on */
+	uint64_t metered_until;		/* ns: the meters in nv count up to here */
+	/* Latched at power-on: licences and metered codes in effect. */
+	bool licence_active[MODEL_MAX_LICENCES];
+	bool meter_active[MODEL_MAX_METERS];
 	struct model_mailbox mbox;
 
 	struct model_nvram nv;
@@ -147,6 +176,24 @@ void mailbox_reset(struct sdsi_model *m);
 uint8_t provision_execute(struct sdsi_model *m, uint64_t command,
 			  const uint8_t *payload, size_t len);
 
+/* Offsets inside a licence blob (reference section 3.1). */
+#define BLOB_TYPE_OFF		0x00u
+#define BLOB_ID_OFF		0x04u
+#define BLOB_REVISION_OFF	0x1cu
+#define BLOB_BUNDLES_OFF	0x20u
+
+/*
+ * meter.c: the meters against model time.  power_on latches which licences
+ * and metered codes are in effect; sync brings nv's counters up to now; tick
+ * saves them when an 8-hour latch point has passed since the last save.
+ */
+void meter_power_on(struct sdsi_model *m, uint64_t now);
+void meter_sync(struct sdsi_model *m, uint64_t now);
+void meter_tick(struct sdsi_model *m, uint64_t now);
+/* Counters in units: MMRC, then one per active code; returns the codes. */
+uint32_t meter_read(const struct sdsi_model *m, uint64_t now, bool latched,
+		    uint32_t *mmrc, uint32_t *codes, uint32_t *counters);
+
 /* certs.c: the answers of the read commands; return the length in bytes. */
 uint32_t certs_state_size(const struct model_nvram *nv);
 uint32_t certs_state(const struct sdsi_model *m, uint8_t *out);
@@ -157,13 +204,23 @@ uint32_t certs_meter(const struct sdsi_model *m, bool current, uint64_t now,
  * nvram.c: changes to the provisioned content.  Each one is a provisioning
  * write: it counts towards wear and is persisted before it takes effect.  The
  * licensing code calls these once a blob has authenticated; tests call them to
- * build certificates nothing else can produce yet.  -ENOSPC when the state
- * certificate would no longer fit 4 KiB, -EINVAL for an empty blob, else the
- * -errno of the NVRAM write (state unchanged).
+ * build certificates directly.  -ENOSPC when the state certificate would no
+ * longer fit 4 KiB, -EINVAL for an empty blob or a key that is not a valid
+ * P-384 point's encoding length, else the -errno of the NVRAM write (state
+ * unchanged).
+ *
+ * nvram_install_key stores the licensor key (raw X || Y) and its License Key
+ * Image.  nvram_add_licence appends a blob marked valid; with supersede, the
+ * valid bit of every older entry with the same licence ID is cleared in the
+ * same write.  nvram_append_licence is nvram_add_licence without supersede.
  */
 int nvram_install_key(struct sdsi_model *m, uint32_t key_rev,
-		      const uint8_t image[SDSI_STATE_KEY_IMAGE_SIZE]);
+		      const uint8_t key[MODEL_PUBKEY_SIZE]);
+int nvram_add_licence(struct sdsi_model *m, const void *blob, size_t len,
+		      bool supersede);
 int nvram_append_licence(struct sdsi_model *m, const void *blob, size_t len);
+/* Persist the meters (not a provisioning write: no wear). */
+int nvram_save_meters(struct sdsi_model *m);
 uint64_t nvram_limit_bits(const struct sdsi_model *m);
 
 /* nvram_file.c: the socket<N>.nvram file. */

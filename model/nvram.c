@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "model_priv.h"
+#include "sdsi_license.h"
 
 static int commit(struct sdsi_model *m, struct model_nvram *next)
 {
@@ -29,27 +30,49 @@ static int commit(struct sdsi_model *m, struct model_nvram *next)
 }
 
 int nvram_install_key(struct sdsi_model *m, uint32_t key_rev,
-		      const uint8_t image[SDSI_STATE_KEY_IMAGE_SIZE])
+		      const uint8_t key[MODEL_PUBKEY_SIZE])
 {
 	struct model_nvram next = m->nv;
 
+	if (sdsi_license_key_image(key, next.key_image))
+		return -ENOMEM;
 	next.key_provisioned = true;
+	next.licensor_key_known = true;
 	next.key_rev = key_rev;
-	memcpy(next.key_image, image, SDSI_STATE_KEY_IMAGE_SIZE);
+	memcpy(next.licensor_key, key, MODEL_PUBKEY_SIZE);
 	return commit(m, &next);
 }
 
+/* Clear the valid bit of every stored entry whose licence ID is id. */
+static void invalidate_id(struct model_nvram *nv, uint64_t id)
+{
+	uint32_t off = 0, i;
+
+	for (i = 0; i < nv->num_licences; i++) {
+		uint32_t len = (nv->licence_words[i] & SDSI_BLOB_SIZE_MASK) * 4;
+
+		if (len >= BLOB_ID_OFF + 8 &&
+		    get_le64(nv->blobs + off + BLOB_ID_OFF) == id)
+			nv->licence_words[i] &= ~SDSI_BLOB_VALID;
+		off += len;
+	}
+}
+
 /* The blob is stored zero-padded to whole dwords, marked valid. */
-int nvram_append_licence(struct sdsi_model *m, const void *blob, size_t len)
+int nvram_add_licence(struct sdsi_model *m, const void *blob, size_t len,
+		      bool supersede)
 {
 	struct model_nvram next = m->nv;
 	uint32_t padded;
 
-	if (!len)
+	if (!len || (supersede && len < BLOB_ID_OFF + 8))
 		return -EINVAL;
 	if (len > SDSI_READ_MSG_MAX || next.num_licences >= MODEL_MAX_LICENCES)
 		return -ENOSPC;
 	padded = ((uint32_t)len + 3) & ~3u;
+	if (supersede)
+		invalidate_id(&next, get_le64((const uint8_t *)blob +
+					      BLOB_ID_OFF));
 	next.num_licences++;
 	next.blobs_len += padded;
 	if (certs_state_size(&next) > SDSI_READ_MSG_MAX)
@@ -58,6 +81,24 @@ int nvram_append_licence(struct sdsi_model *m, const void *blob, size_t len)
 	memset(next.blobs + m->nv.blobs_len + len, 0, padded - len);
 	next.licence_words[next.num_licences - 1] = padded / 4 | SDSI_BLOB_VALID;
 	return commit(m, &next);
+}
+
+int nvram_append_licence(struct sdsi_model *m, const void *blob, size_t len)
+{
+	return nvram_add_licence(m, blob, len, false);
+}
+
+int nvram_save_meters(struct sdsi_model *m)
+{
+	char err[512];
+	int ret;
+
+	if (!m->nvram_path)
+		return 0;
+	ret = nvram_file_store(m, &m->nv, err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "sdsi model: %s\n", err);
+	return ret;
 }
 
 /* NVRAM_UPDATE_LIMITS: share of the endurance the provisioning writes used. */

@@ -18,12 +18,17 @@
 
 #define NVRAM_MAGIC		"SDSINVRM"
 #define NVRAM_MAGIC_LEN		8u
-#define NVRAM_VERSION		1u
+/* Version 2 added the licensor key and the meters; version 1 still loads. */
+#define NVRAM_VERSION		2u
 #define NVRAM_HEADER_LEN	16u	/* magic, version, body length */
-#define NVRAM_FIXED_BODY_LEN	80u	/* body up to the licence list */
+#define NVRAM_V1_FIXED_BODY_LEN	80u	/* body up to the licence list */
+#define NVRAM_FIXED_BODY_LEN	196u	/* body up to the meter table */
+#define NVRAM_METER_LEN		20u	/* code, total ns, latched ns */
 #define NVRAM_CRC_LEN		4u
 #define NVRAM_FLAG_KEY		(1u << 0)
+#define NVRAM_FLAG_LICENSOR_KEY	(1u << 1)
 #define NVRAM_FILE_MAX		(NVRAM_HEADER_LEN + NVRAM_FIXED_BODY_LEN + \
+				 NVRAM_METER_LEN * MODEL_MAX_METERS + \
 				 4u * MODEL_MAX_LICENCES + SDSI_READ_MSG_MAX + \
 				 NVRAM_CRC_LEN)
 
@@ -38,7 +43,12 @@
 #define OFF_KEY_IMAGE	40u
 #define OFF_WEAR	88u
 #define OFF_NUM_LIC	92u
-#define OFF_LICENCES	96u
+#define OFF_V1_LICENCES	96u
+#define OFF_LICENSOR	96u
+#define OFF_POWERED	192u
+#define OFF_LATCHED	200u
+#define OFF_NUM_METERS	208u
+#define OFF_METERS	212u
 
 /* CRC-32 (IEEE 802.3, reflected), enough to catch torn or edited files. */
 static uint32_t crc32_ieee(const uint8_t *p, size_t len)
@@ -71,20 +81,32 @@ static int refuse(char *err, size_t errlen, const char *path, int code,
 static size_t encode(const struct sdsi_model *m, const struct model_nvram *nv,
 		     uint8_t *buf)
 {
-	size_t off = OFF_LICENCES, blob = 0;
+	size_t off = OFF_METERS, blob = 0;
 	uint32_t i;
 
-	memset(buf, 0, OFF_LICENCES);
+	memset(buf, 0, OFF_METERS);
 	memcpy(buf, NVRAM_MAGIC, NVRAM_MAGIC_LEN);
 	put_le32(buf + OFF_VERSION, NVRAM_VERSION);
 	put_le32(buf + OFF_GUID, m->guid);
 	put_le32(buf + OFF_SOCKET, m->socket_index);
 	put_le64(buf + OFF_PPIN, nv->ppin);
-	put_le32(buf + OFF_FLAGS, nv->key_provisioned ? NVRAM_FLAG_KEY : 0);
+	put_le32(buf + OFF_FLAGS,
+		 (nv->key_provisioned ? NVRAM_FLAG_KEY : 0) |
+		 (nv->licensor_key_known ? NVRAM_FLAG_LICENSOR_KEY : 0));
 	put_le32(buf + OFF_KEY_REV, nv->key_rev);
 	memcpy(buf + OFF_KEY_IMAGE, nv->key_image, SDSI_STATE_KEY_IMAGE_SIZE);
 	put_le32(buf + OFF_WEAR, nv->wear);
 	put_le32(buf + OFF_NUM_LIC, nv->num_licences);
+	memcpy(buf + OFF_LICENSOR, nv->licensor_key, MODEL_PUBKEY_SIZE);
+	put_le64(buf + OFF_POWERED, nv->powered_ns);
+	put_le64(buf + OFF_LATCHED, nv->latched_powered_ns);
+	put_le32(buf + OFF_NUM_METERS, nv->num_meters);
+	for (i = 0; i < nv->num_meters; i++) {
+		put_le32(buf + off, nv->meters[i].code);
+		put_le64(buf + off + 4, nv->meters[i].total_ns);
+		put_le64(buf + off + 12, nv->meters[i].latched_ns);
+		off += NVRAM_METER_LEN;
+	}
 	for (i = 0; i < nv->num_licences; i++) {
 		uint32_t len = (nv->licence_words[i] & SDSI_BLOB_SIZE_MASK) * 4;
 
@@ -98,11 +120,45 @@ static size_t encode(const struct sdsi_model *m, const struct model_nvram *nv,
 	return off + NVRAM_CRC_LEN;
 }
 
-static int decode_licences(const uint8_t *buf, size_t end,
+static int decode_meters(const uint8_t *buf, size_t end, size_t *off,
+			 struct model_nvram *nv, const char *path, char *err,
+			 size_t errlen)
+{
+	uint32_t i;
+
+	nv->powered_ns = get_le64(buf + OFF_POWERED);
+	nv->latched_powered_ns = get_le64(buf + OFF_LATCHED);
+	nv->num_meters = get_le32(buf + OFF_NUM_METERS);
+	if (nv->num_meters > MODEL_MAX_METERS ||
+	    (end - OFF_METERS) / NVRAM_METER_LEN < nv->num_meters)
+		return refuse(err, errlen, path, -EPROTO,
+			      "corrupt: %u meters do not fit", nv->num_meters);
+	/* The latch point is the last 8-hour boundary of powered-up time. */
+	if (nv->latched_powered_ns % MODEL_LATCH_PERIOD_NS ||
+	    nv->latched_powered_ns > nv->powered_ns ||
+	    nv->powered_ns - nv->latched_powered_ns >= MODEL_LATCH_PERIOD_NS)
+		return refuse(err, errlen, path, -EPROTO,
+			      "corrupt: the meter latch point does not match the powered-up time");
+	for (i = 0; i < nv->num_meters; i++) {
+		struct model_meter *meter = &nv->meters[i];
+
+		meter->code = get_le32(buf + *off);
+		meter->total_ns = get_le64(buf + *off + 4);
+		meter->latched_ns = get_le64(buf + *off + 12);
+		if (meter->total_ns > nv->powered_ns ||
+		    meter->latched_ns > meter->total_ns)
+			return refuse(err, errlen, path, -EPROTO,
+				      "corrupt: meter %u counts more than the powered-up time",
+				      i);
+		*off += NVRAM_METER_LEN;
+	}
+	return 0;
+}
+
+static int decode_licences(const uint8_t *buf, size_t off, size_t end,
 			   struct model_nvram *nv, const char *path, char *err,
 			   size_t errlen)
 {
-	size_t off = OFF_LICENCES;
 	uint32_t i;
 
 	if (nv->num_licences > MODEL_MAX_LICENCES)
@@ -137,8 +193,9 @@ static int decode(const struct sdsi_model *m, uint64_t cfg_ppin,
 		  char *err, size_t errlen)
 {
 	const char *path = m->nvram_path;
-	uint32_t version, body;
-	size_t end;
+	uint32_t version, body, fixed, flags;
+	size_t end, off = OFF_V1_LICENCES;
+	int ret;
 
 	if (len >= NVRAM_MAGIC_LEN && memcmp(buf, NVRAM_MAGIC, NVRAM_MAGIC_LEN))
 		return refuse(err, errlen, path, -EINVAL,
@@ -168,10 +225,11 @@ static int decode(const struct sdsi_model *m, uint64_t cfg_ppin,
 	if (get_le32(buf + end) != crc32_ieee(buf, end))
 		return refuse(err, errlen, path, -EPROTO,
 			      "corrupt: checksum mismatch");
-	if (body < NVRAM_FIXED_BODY_LEN)
+	fixed = version == 1 ? NVRAM_V1_FIXED_BODY_LEN : NVRAM_FIXED_BODY_LEN;
+	if (body < fixed)
 		return refuse(err, errlen, path, -EPROTO,
 			      "corrupt: body of %u bytes, at least %u expected",
-			      body, NVRAM_FIXED_BODY_LEN);
+			      body, fixed);
 
 	if (get_le32(buf + OFF_GUID) != m->guid ||
 	    get_le32(buf + OFF_SOCKET) != m->socket_index)
@@ -188,12 +246,23 @@ static int decode(const struct sdsi_model *m, uint64_t cfg_ppin,
 			      "foreign: PPIN 0x%llx, this socket is configured with 0x%llx",
 			      (unsigned long long)nv->ppin,
 			      (unsigned long long)cfg_ppin);
-	nv->key_provisioned = get_le32(buf + OFF_FLAGS) & NVRAM_FLAG_KEY;
+	flags = get_le32(buf + OFF_FLAGS);
+	nv->key_provisioned = flags & NVRAM_FLAG_KEY;
 	nv->key_rev = get_le32(buf + OFF_KEY_REV);
 	memcpy(nv->key_image, buf + OFF_KEY_IMAGE, SDSI_STATE_KEY_IMAGE_SIZE);
 	nv->wear = get_le32(buf + OFF_WEAR);
 	nv->num_licences = get_le32(buf + OFF_NUM_LIC);
-	return decode_licences(buf, end, nv, path, err, errlen);
+	/* Version 1 kept the key image only: CAPs need the AKC again. */
+	if (version >= 2) {
+		nv->licensor_key_known = nv->key_provisioned &&
+					 (flags & NVRAM_FLAG_LICENSOR_KEY);
+		memcpy(nv->licensor_key, buf + OFF_LICENSOR, MODEL_PUBKEY_SIZE);
+		off = OFF_METERS;
+		ret = decode_meters(buf, end, &off, nv, path, err, errlen);
+		if (ret)
+			return ret;
+	}
+	return decode_licences(buf, off, end, nv, path, err, errlen);
 }
 
 int nvram_file_load(const struct sdsi_model *m, uint64_t cfg_ppin,

@@ -6,43 +6,118 @@
  */
 #include <errno.h>
 
+#include <openssl/evp.h>
+
 #include "model_priv.h"
+#include "sdsi_license.h"
 
 /* The NVRAM change an authenticated blob asks for. */
 struct provision_effect {
-	enum { EFFECT_INSTALL_KEY, EFFECT_APPEND_LICENCE } kind;
+	enum { EFFECT_INSTALL_KEY, EFFECT_ADD_LICENCE } kind;
 	uint32_t key_rev;
-	uint8_t key_image[SDSI_STATE_KEY_IMAGE_SIZE];
-	const uint8_t *licence;
+	uint8_t key[MODEL_PUBKEY_SIZE];
+	uint8_t licence[SDSI_LICENSE_BLOB_MAX];
 	size_t licence_len;
+	bool supersede;		/* an older revision of the licence is stored */
 };
 
 /*
- * Verify a blob against the part's root of trust and say what it installs.
- * The AKC and CAP formats and their ECDSA P-384 signatures are project-
- * defined and arrive with the licensing work (reference section 10).  Until
- * then this part has no root of trust to verify against, so no blob
- * authenticates: -EACCES, as for a blob signed by an unknown key.
+ * An AKC signed by the root of trust, whose key revision is not lower than
+ * the provisioned one (docs/formats.md section 6).
  */
-static int authenticate(const struct sdsi_model *m, uint64_t command,
-			const uint8_t *blob, size_t len,
-			struct provision_effect *effect)
+static int authenticate_akc(const struct sdsi_model *m, const uint8_t *blob,
+			    size_t len, struct provision_effect *effect)
 {
-	return -EACCES;
+	struct sdsi_akc akc;
+	int ret;
+
+	if (!m->root_key)
+		return -EACCES;
+	ret = sdsi_akc_verify(blob, len, m->root_key, &akc, NULL);
+	if (ret)
+		return ret;
+	if (m->nv.key_provisioned && akc.key_revision < m->nv.key_rev)
+		return -EACCES;
+	effect->kind = EFFECT_INSTALL_KEY;
+	effect->key_rev = akc.key_revision;
+	memcpy(effect->key, akc.licensor_key, MODEL_PUBKEY_SIZE);
+	return 0;
+}
+
+/*
+ * The highest revision stored for a licence ID; false if none.  Entries
+ * shorter than a licence header (only tests write those) match nothing.
+ */
+static bool stored_revision(const struct model_nvram *nv, uint64_t id,
+			    uint32_t *revision)
+{
+	uint32_t off = 0, i;
+	bool found = false;
+
+	for (i = 0; i < nv->num_licences; i++) {
+		uint32_t len = (nv->licence_words[i] & SDSI_BLOB_SIZE_MASK) * 4;
+		const uint8_t *blob = nv->blobs + off;
+
+		off += len;
+		if (len < SDSI_BLOB_HEADER_SIZE ||
+		    get_le64(blob + BLOB_ID_OFF) != id)
+			continue;
+		if (!found || get_le32(blob + BLOB_REVISION_OFF) > *revision)
+			*revision = get_le32(blob + BLOB_REVISION_OFF);
+		found = true;
+	}
+	return found;
+}
+
+/*
+ * A CAP, in the order of docs/formats.md section 6: an AKC provisioned, the
+ * signature of its licensor key, this socket's PPIN, and a licence ID either
+ * new or with a higher revision than any stored.
+ */
+static int authenticate_cap(const struct sdsi_model *m, const uint8_t *blob,
+			    size_t len, struct provision_effect *effect)
+{
+	const struct sdsi_license *lic;
+	struct sdsi_cap cap;
+	EVP_PKEY *licensor;
+	uint32_t revision = 0;
+	int ret;
+
+	if (!m->nv.key_provisioned || !m->nv.licensor_key_known)
+		return -EACCES;
+	ret = sdsi_license_pubkey_from_raw(m->nv.licensor_key, &licensor, NULL);
+	if (ret)
+		return ret;
+	ret = sdsi_cap_verify(blob, len, licensor, &cap, NULL);
+	EVP_PKEY_free(licensor);
+	if (ret)
+		return ret;
+	lic = &cap.license;
+	if (lic->ppin != m->nv.ppin)
+		return -EACCES;
+	effect->supersede = stored_revision(&m->nv, lic->id, &revision);
+	if (effect->supersede && lic->revision <= revision)
+		return -EACCES;
+	effect->kind = EFFECT_ADD_LICENCE;
+	return sdsi_license_blob_encode(lic, effect->licence,
+					sizeof(effect->licence),
+					&effect->licence_len, NULL);
 }
 
 static int apply(struct sdsi_model *m, const struct provision_effect *effect)
 {
 	if (effect->kind == EFFECT_INSTALL_KEY)
-		return nvram_install_key(m, effect->key_rev, effect->key_image);
-	return nvram_append_licence(m, effect->licence, effect->licence_len);
+		return nvram_install_key(m, effect->key_rev, effect->key);
+	return nvram_add_licence(m, effect->licence, effect->licence_len,
+				 effect->supersede);
 }
 
 uint8_t provision_execute(struct sdsi_model *m, uint64_t command,
 			  const uint8_t *payload, size_t len)
 {
-	struct provision_effect effect;
+	struct provision_effect effect = { 0 };
 	uint8_t *failures, threshold;
+	int ret;
 
 	if (command == SDSI_CMD_PROVISION_AKC) {
 		failures = &m->akc_failures;
@@ -64,7 +139,14 @@ uint8_t provision_execute(struct sdsi_model *m, uint64_t command,
 	if (!m->updates_available || *failures >= threshold)
 		return SDSI_STATUS_FAILURE;
 
-	if (authenticate(m, command, payload, len, &effect)) {
+	if (command == SDSI_CMD_PROVISION_AKC)
+		ret = authenticate_akc(m, payload, len, &effect);
+	else
+		ret = authenticate_cap(m, payload, len, &effect);
+	/* Running out of memory says nothing about the blob: not counted. */
+	if (ret == -ENOMEM)
+		return SDSI_STATUS_FAILURE;
+	if (ret) {
 		/* threshold <= 7 keeps the count within its 3-bit field. */
 		(*failures)++;
 		m->content_auth_error = true;

@@ -37,6 +37,12 @@ struct sdsi_model_config {
 	sdsi_model_clock_fn clock;
 	void *clock_ctx;
 	uint32_t nvram_endurance;	/* provisioning writes; 0 selects the default */
+	/*
+	 * The fused root of trust: a PEM P-384 public key (an authority's
+	 * root.pub) that AKCs must be signed with.  NULL: no root, so no AKC
+	 * and therefore no CAP ever authenticates.
+	 */
+	const char *root_key_path;
 };
 
 /* Documented defaults (docs/model.md). */
@@ -69,6 +75,17 @@ enum sdsi_fault_kind {
 int sdsi_model_fault_set(struct sdsi_model *m, enum sdsi_fault_kind kind,
 			 uint32_t param, unsigned int count);
 void sdsi_model_fault_clear(struct sdsi_model *m, enum sdsi_fault_kind kind);
+
+/* A fault as armed now: remaining transactions (0 = until cleared), param. */
+struct sdsi_fault_state {
+	bool armed;
+	uint32_t param;
+	unsigned int remaining;
+};
+
+/* Returns 0, or -EINVAL for an unknown kind. */
+int sdsi_model_fault_get(struct sdsi_model *m, enum sdsi_fault_kind kind,
+			 struct sdsi_fault_state *state);
 void sdsi_model_fault_clear_all(struct sdsi_model *m);
 /* Names used on the command line: "oob-owner", "no-rdy", "status-timeout", ... */
 const char *sdsi_fault_name(enum sdsi_fault_kind kind);
@@ -79,7 +96,11 @@ int sdsi_fault_from_name(const char *name, enum sdsi_fault_kind *kind);
  * creates it; a corrupt, truncated, foreign or newer-version file is refused
  * (-EPROTO truncated or corrupt, -EINVAL foreign, -EPROTONOSUPPORT newer, or
  * the -errno of a failed read) with a message in err naming the file and the
- * reason, and is never overwritten.
+ * reason, and is never overwritten.  A root_key_path that cannot be loaded as
+ * a P-384 public key is refused with its -errno (-EINVAL not a P-384 PEM key)
+ * and a message naming the file.  Creating is powering on; destroying is
+ * switching off: the meters are saved to NVRAM (a failure is reported on
+ * stderr).
  */
 int sdsi_model_create(const struct sdsi_model_config *cfg, struct sdsi_model **out,
 		      char *err, size_t errlen);
@@ -104,8 +125,9 @@ void sdsi_model_discovery(const struct sdsi_model *m, uint32_t mmio_gap,
 /*
  * Cold power cycle: mailbox, failure counts, updates available and auth error
  * bits reset; NVRAM (key, licences, wear) kept; licences provisioned since
- * the last one take effect; meter counters restart.  Returns 0 or -errno
- * (NVRAM write failure; the model writes nothing at power-on today, so 0).
+ * the last one take effect (and superseded ones stop); the meters keep
+ * counting and are saved to NVRAM.  Returns 0 or the -errno of that NVRAM
+ * write (the power cycle happens anyway; the meters stay right in memory).
  */
 int sdsi_model_power_cycle(struct sdsi_model *m);
 

@@ -14,6 +14,7 @@
 
 #include "linux_mmio.h"
 #include "model_priv.h"
+#include "sdsi_license.h"
 
 #define PPIN		0x0123456789abcdefull
 #define BUNDLE_MAX	32u
@@ -85,12 +86,14 @@ static void test_empty_state_certificate(void **state)
 static void test_key_only_state_certificate(void **state)
 {
 	struct tsock *ts = *state;
-	uint8_t buf[SDSI_READ_MSG_MAX], image[SDSI_STATE_KEY_IMAGE_SIZE];
+	uint8_t buf[SDSI_READ_MSG_MAX], key[MODEL_PUBKEY_SIZE];
+	uint8_t image[SDSI_STATE_KEY_IMAGE_SIZE];
 	unsigned int i;
 
-	for (i = 0; i < sizeof(image); i++)
-		image[i] = (uint8_t)(0xa0 + i);
-	assert_int_equal(nvram_install_key(ts->m, 0x42, image), 0);
+	for (i = 0; i < sizeof(key); i++)
+		key[i] = (uint8_t)(0xa0 + i);
+	assert_int_equal(sdsi_license_key_image(key, image), 0);
+	assert_int_equal(nvram_install_key(ts->m, 0x42, key), 0);
 	assert_int_equal(read_cert(ts, SDSI_CMD_READ_STATE, false, buf), 80);
 	assert_int_equal(get_le32(buf + 0x00), SDSI_STATE_CONTENT_KEY);
 	assert_int_equal(get_le32(buf + 0x04), 1);
@@ -103,12 +106,12 @@ static void test_licences_in_state_certificate(void **state)
 {
 	static const char codes[][5] = { "CC02", "DSA1", "QAT4" };
 	struct tsock *ts = *state;
-	uint8_t buf[SDSI_READ_MSG_MAX], blob[512], image[48] = { 7 };
+	uint8_t buf[SDSI_READ_MSG_MAX], blob[512], key[MODEL_PUBKEY_SIZE] = { 7 };
 	size_t a = make_blob(blob, SDSI_BLOB_TYPE_ONE_TIME, 0x1111, codes, 3);
 	size_t b;
 	uint32_t body;
 
-	assert_int_equal(nvram_install_key(ts->m, 1, image), 0);
+	assert_int_equal(nvram_install_key(ts->m, 1, key), 0);
 	assert_int_equal(nvram_append_licence(ts->m, blob, a), 0);
 	b = make_blob(blob + a, SDSI_BLOB_TYPE_METERED, 0x2222, codes, 1);
 	/* An odd length is padded to whole dwords. */
@@ -241,11 +244,13 @@ static void test_meter_current_and_latched(void **state)
 	check_meter_header(buf, 0, 8 * 3600);
 	read_cert(ts, SDSI_CMD_READ_METER, true, buf);
 	check_meter_header(buf, 0, 8 * 3600 + 2);
-	/* A power cycle restarts the count. */
+	/* A power cycle does not restart the count: MMRC only grows. */
 	assert_int_equal(sdsi_model_power_cycle(ts->m), 0);
 	tsock_advance(ts, MS(1000));
 	read_cert(ts, SDSI_CMD_READ_METER, true, buf);
-	check_meter_header(buf, 0, 1);
+	check_meter_header(buf, 0, 8 * 3600 + 3);
+	read_cert(ts, SDSI_CMD_READ_METER, false, buf);
+	check_meter_header(buf, 0, 8 * 3600);
 }
 
 static void test_metered_licences_counted_after_power_cycle(void **state)
@@ -266,7 +271,8 @@ static void test_metered_licences_counted_after_power_cycle(void **state)
 	assert_int_equal(sdsi_model_power_cycle(ts->m), 0);
 	tsock_advance(ts, MS(5000));
 	assert_int_equal(read_cert(ts, SDSI_CMD_READ_METER, true, buf), 56);
-	check_meter_header(buf, 2, 5);
+	/* MMRC counts the 3 s before the power cycle; the licence does not. */
+	check_meter_header(buf, 2, 8);
 	assert_int_equal(get_le32(buf + 0x28), SDSI_FOURCC('C', 'C', '0', '2'));
 	assert_int_equal(get_le32(buf + 0x2c), 5);
 	assert_int_equal(get_le32(buf + 0x30), SDSI_FOURCC('D', 'S', 'A', '1'));

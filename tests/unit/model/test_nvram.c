@@ -106,14 +106,14 @@ static unsigned int count_entries(const char *dir)
 /* Create a provisioned file: key, one metered licence. */
 static void provision(struct fixture *f)
 {
-	static const uint8_t image[SDSI_STATE_KEY_IMAGE_SIZE] = { 0xee, 1 };
+	static const uint8_t key[MODEL_PUBKEY_SIZE] = { 0xee, 1 };
 	uint8_t blob[SDSI_BLOB_HEADER_SIZE + SDSI_BUNDLE_SIZE] = { 0 };
 
 	put_le32(blob, SDSI_BLOB_TYPE_METERED);
 	put_le32(blob + 0x20, 1);
 	put_le32(blob + SDSI_BLOB_HEADER_SIZE, SDSI_FOURCC('C', 'C', '0', '2'));
 	tsock_open(&f->ts, &f->cfg);
-	assert_int_equal(nvram_install_key(f->ts.m, 3, image), 0);
+	assert_int_equal(nvram_install_key(f->ts.m, 3, key), 0);
 	assert_int_equal(nvram_append_licence(f->ts.m, blob, sizeof(blob)), 0);
 	tsock_close(&f->ts);
 }
@@ -164,12 +164,12 @@ static void test_round_trip_is_a_power_cycle(void **state)
 static void test_no_temporary_files_left(void **state)
 {
 	struct fixture *f = *state;
-	static const uint8_t image[SDSI_STATE_KEY_IMAGE_SIZE];
+	static const uint8_t key[MODEL_PUBKEY_SIZE];
 	unsigned int i;
 
 	tsock_open(&f->ts, &f->cfg);
 	for (i = 0; i < 5; i++)
-		assert_int_equal(nvram_install_key(f->ts.m, i, image), 0);
+		assert_int_equal(nvram_install_key(f->ts.m, i, key), 0);
 	assert_int_equal(count_entries(f->dir), 1);
 }
 
@@ -289,7 +289,7 @@ static void test_newer_version_refused(void **state)
 
 	provision(f);
 	len = read_file(f->path, buf, sizeof(buf));
-	put_le32(buf + 8, 2);
+	put_le32(buf + 8, 3);
 	write_file(f->path, buf, len);
 	expect_refused(f, f->path, -EPROTONOSUPPORT, "newer");
 }
@@ -310,20 +310,20 @@ static void test_missing_directory_named(void **state)
 static void test_failed_write_changes_nothing(void **state)
 {
 	struct fixture *f = *state;
-	static const uint8_t image[SDSI_STATE_KEY_IMAGE_SIZE] = { 9 };
+	static const uint8_t key[MODEL_PUBKEY_SIZE] = { 9 };
 	char moved[160];
 
 	tsock_open(&f->ts, &f->cfg);
 	/* Take the directory away under the running model. */
 	snprintf(moved, sizeof(moved), "%s.moved", f->dir);
 	assert_int_equal(rename(f->dir, moved), 0);
-	assert_int_equal(nvram_install_key(f->ts.m, 1, image), -ENOENT);
+	assert_int_equal(nvram_install_key(f->ts.m, 1, key), -ENOENT);
 	assert_int_equal(rename(moved, f->dir), 0);
 	assert_int_equal(reg_read(&f->ts, SDSI_REG_KEY_PROV), 0);
 	assert_int_equal(f->ts.m->nv.wear, 0);
 	assert_int_equal(count_entries(f->dir), 1);
 	/* And the next write goes through. */
-	assert_int_equal(nvram_install_key(f->ts.m, 1, image), 0);
+	assert_int_equal(nvram_install_key(f->ts.m, 1, key), 0);
 	tsock_close(&f->ts);
 	tsock_open(&f->ts, &f->cfg);
 	assert_int_equal(reg_read(&f->ts, SDSI_REG_KEY_PROV),

@@ -137,9 +137,9 @@ static void test_no_update_left_refuses_without_counting(void **state)
 static void test_power_cycle_resets_volatile_state(void **state)
 {
 	struct tsock *ts = *state;
-	static const uint8_t image[SDSI_STATE_KEY_IMAGE_SIZE] = { 1, 2, 3 };
+	static const uint8_t key[MODEL_PUBKEY_SIZE] = { 1, 2, 3 };
 
-	assert_int_equal(nvram_install_key(ts->m, 5, image), 0);
+	assert_int_equal(nvram_install_key(ts->m, 5, key), 0);
 	assert_int_equal(lx_write(ts, SDSI_CMD_PROVISION_AKC, "k", 1, true),
 			 -EIO);
 	assert_int_equal(lx_write(ts, SDSI_CMD_PROVISION_CAP, "c", 1, true),
@@ -162,7 +162,7 @@ static void test_power_cycle_resets_volatile_state(void **state)
 
 static void test_nvram_wear_bits(void **state)
 {
-	static const uint8_t image[SDSI_STATE_KEY_IMAGE_SIZE];
+	static const uint8_t key[MODEL_PUBKEY_SIZE];
 	/* Endurance 10: 50 % at 5 writes, 75 % at 8, 90 % at 9. */
 	static const uint64_t expect[] = {
 		0, 0, 0, 0, 0,
@@ -180,7 +180,7 @@ static void test_nvram_wear_bits(void **state)
 	for (writes = 0; writes < 10; writes++) {
 		assert_int_equal(reg_read(&ts, SDSI_REG_NVRAM_LIMITS),
 				 expect[writes]);
-		assert_int_equal(nvram_install_key(ts.m, writes, image), 0);
+		assert_int_equal(nvram_install_key(ts.m, writes, key), 0);
 	}
 	assert_int_equal(reg_read(&ts, SDSI_REG_NVRAM_LIMITS),
 			 SDSI_NVRAM_50_PCT | SDSI_NVRAM_75_PCT |
