@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sdsi-shmem: play N On Demand sockets over a shared memory window.
+ *
+ * In a guest the window is the test module's /dev/sdsi_window (the memory
+ * that Linux's intel_sdsi driver maps as its device); on the host it may be
+ * any file, which is created at the size N slots need.  The control socket
+ * appears once every socket is laid out, which is the sign of readiness.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "control.h"
+
+#define MAX_SOCKETS		8u
+/* After this long without a store, the poller naps between passes. */
+#define BUSY_SPELL_NS		20000000ull
+/* Passes between looks at the control socket while busy polling. */
+#define CONTROL_EVERY		256u
+
+static volatile sig_atomic_t stop_requested;
+
+struct options {
+	const char *window;
+	const char *ctl;
+	const char *state_dir;
+	unsigned int sockets;
+	unsigned int idle_sleep_us;
+	struct sdsi_model_config cfg;
+};
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: sdsi-shmem --window FILE --ctl SOCKET [--sockets N] [--guid v1|v2]\n"
+		"                  [--features LIST|none|0xHEX] [--state-dir DIR]\n"
+		"                  [--akc-threshold N] [--cap-threshold N] [--updates N]\n"
+		"                  [--idle-sleep-us US]\n");
+}
+
+static int parse_features(const char *text, uint64_t *out)
+{
+	char *copy, *save = NULL, *end;
+	int ret = 0;
+
+	if (!strcmp(text, "none")) {
+		*out = 0;
+		return 0;
+	}
+	if (!strncmp(text, "0x", 2)) {
+		errno = 0;
+		*out = strtoull(text, &end, 16);
+		return errno || *end ? -EINVAL : 0;
+	}
+	copy = strdup(text);
+	if (!copy)
+		return -ENOMEM;
+	*out = 0;
+	for (char *t = strtok_r(copy, ",", &save); t;
+	     t = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(t, "on-demand"))
+			*out |= SDSI_FEATURE_ON_DEMAND;
+		else if (!strcmp(t, "attestation"))
+			*out |= SDSI_FEATURE_ATTESTATION;
+		else if (!strcmp(t, "metering"))
+			*out |= SDSI_FEATURE_METERING;
+		else
+			ret = -EINVAL;
+	}
+	free(copy);
+	return ret;
+}
+
+static int parse_small(const char *text, unsigned long max, unsigned long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoul(text, &end, 0);
+	return errno || *end || !*text || *out > max ? -EINVAL : 0;
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "window", required_argument, NULL, 'w' },
+		{ "ctl", required_argument, NULL, 'c' },
+		{ "sockets", required_argument, NULL, 'n' },
+		{ "guid", required_argument, NULL, 'g' },
+		{ "features", required_argument, NULL, 'f' },
+		{ "state-dir", required_argument, NULL, 's' },
+		{ "akc-threshold", required_argument, NULL, 'A' },
+		{ "cap-threshold", required_argument, NULL, 'C' },
+		{ "updates", required_argument, NULL, 'U' },
+		{ "idle-sleep-us", required_argument, NULL, 'i' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	unsigned long v;
+	int c;
+
+	o->sockets = 1;
+	o->idle_sleep_us = 50;
+	o->cfg.guid = SDSI_GUID_V2;
+	o->cfg.features = SDSI_MODEL_DEFAULT_FEATURES;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'w': o->window = optarg; break;
+		case 'c': o->ctl = optarg; break;
+		case 's': o->state_dir = optarg; break;
+		case 'n':
+			if (parse_small(optarg, MAX_SOCKETS, &v) || !v)
+				goto bad;
+			o->sockets = (unsigned int)v;
+			break;
+		case 'g':
+			if (!strcmp(optarg, "v1"))
+				o->cfg.guid = SDSI_GUID_V1;
+			else if (!strcmp(optarg, "v2"))
+				o->cfg.guid = SDSI_GUID_V2;
+			else
+				goto bad;
+			break;
+		case 'f':
+			if (parse_features(optarg, &o->cfg.features))
+				goto bad;
+			break;
+		case 'A': case 'C': case 'U':
+			if (parse_small(optarg, SDSI_FIELD3_MASK, &v))
+				goto bad;
+			if (c == 'A')
+				o->cfg.akc_fail_threshold = (uint8_t)v;
+			else if (c == 'C')
+				o->cfg.cap_fail_threshold = (uint8_t)v;
+			else
+				o->cfg.updates_threshold = (uint8_t)v;
+			break;
+		case 'i':
+			if (parse_small(optarg, 1000000, &v))
+				goto bad;
+			o->idle_sleep_us = (unsigned int)v;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -EINVAL;
+		}
+	}
+	if (optind != argc || !o->window || !o->ctl) {
+		usage(stderr);
+		return -EINVAL;
+	}
+	return 0;
+bad:
+	fprintf(stderr, "sdsi-shmem: bad value '%s' for %s\n", optarg,
+		argv[optind - 1]);
+	return -EINVAL;
+}
+
+/* The window file, mapped shared; a regular file is grown to fit. */
+static void *map_window(const char *path, size_t size)
+{
+	struct stat st;
+	void *base;
+	int fd;
+
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		fprintf(stderr, "sdsi-shmem: %s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (size_t)st.st_size < size && ftruncate(fd, (off_t)size)) {
+		fprintf(stderr, "sdsi-shmem: %s: cannot grow to %zu bytes: %s\n",
+			path, size, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (base == MAP_FAILED) {
+		fprintf(stderr, "sdsi-shmem: %s: cannot map %zu bytes: %s\n",
+			path, size, strerror(errno));
+		return NULL;
+	}
+	return base;
+}
+
+static void run(struct shmem_machine *machine, int ctl_fd,
+		unsigned int idle_sleep_us)
+{
+	struct timespec nap = { .tv_nsec = (long)idle_sleep_us * 1000 };
+	uint64_t last_motion = now_ns();
+	unsigned int pass = 0;
+
+	while (!stop_requested) {
+		bool moved = false, busy = false;
+		unsigned int n;
+
+		for (n = 0; n < machine->sockets; n++) {
+			moved |= sdsi_shmem_poll(&machine->ports[n]);
+			busy |= sdsi_shmem_busy(&machine->ports[n]);
+		}
+		if (moved || busy)
+			last_motion = now_ns();
+		if (busy || now_ns() - last_motion < BUSY_SPELL_NS) {
+			if (++pass % CONTROL_EVERY == 0)
+				shmem_control_serve(ctl_fd, machine);
+			sched_yield();
+		} else {
+			shmem_control_serve(ctl_fd, machine);
+			nanosleep(&nap, NULL);
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct shmem_machine machine = { 0 };
+	struct options o = { 0 };
+	struct sigaction sa = { .sa_handler = on_signal };
+	char err[256];
+	unsigned int n;
+	int ctl_fd, status = 1;
+	char *base;
+
+	if (parse_options(argc, argv, &o))
+		return 2;
+	base = map_window(o.window, (size_t)o.sockets * SDSI_SHMEM_SLOT_SIZE);
+	if (!base)
+		return 1;
+	machine.models = calloc(o.sockets, sizeof(*machine.models));
+	machine.ports = calloc(o.sockets, sizeof(*machine.ports));
+	if (!machine.models || !machine.ports) {
+		fprintf(stderr, "sdsi-shmem: out of memory\n");
+		goto out;
+	}
+	for (n = 0; n < o.sockets; n++) {
+		struct sdsi_model_config cfg = o.cfg;
+
+		cfg.socket_index = n;
+		cfg.socket_id = (uint8_t)n;
+		cfg.state_dir = o.state_dir;
+		if (sdsi_model_create(&cfg, &machine.models[n], err,
+				      sizeof(err))) {
+			fprintf(stderr, "sdsi-shmem: socket %u: %s\n", n, err);
+			goto out;
+		}
+		machine.sockets = n + 1;
+		if (sdsi_shmem_attach(&machine.ports[n], machine.models[n],
+				      base + (size_t)n * SDSI_SHMEM_SLOT_SIZE)) {
+			fprintf(stderr, "sdsi-shmem: socket %u: MMIO region "
+				"does not fit a %u-byte slot\n", n,
+				SDSI_SHMEM_SLOT_SIZE);
+			goto out;
+		}
+	}
+	ctl_fd = shmem_control_listen(o.ctl, err, sizeof(err));
+	if (ctl_fd < 0) {
+		fprintf(stderr, "sdsi-shmem: control socket %s\n", err);
+		goto out;
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	run(&machine, ctl_fd, o.idle_sleep_us);
+	close(ctl_fd);
+	unlink(o.ctl);
+	status = 0;
+out:
+	for (n = 0; n < machine.sockets; n++)
+		sdsi_model_destroy(machine.models[n]);
+	free(machine.models);
+	free(machine.ports);
+	munmap(base, (size_t)o.sockets * SDSI_SHMEM_SLOT_SIZE);
+	return status;
+}
