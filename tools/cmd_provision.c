@@ -3,7 +3,8 @@
  * -a FILE / -c FILE: pre-flight checks, then one write of the blob.  A
  * socket allows only a few failed attempts per power cycle, so everything
  * that can be known beforehand is checked before the provision file is
- * opened; --dry-run stops right there.
+ * opened; --dry-run stops right there, and a blob the state certificate
+ * shows is already provisioned is not written again unless --force.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -32,6 +33,39 @@ static enum tool_exit load_blob(const struct cli *cli, struct output *out,
 	return report_error(out, NULL, &err);
 }
 
+/*
+ * The state certificate tells what the socket already holds.  It is read only
+ * for a blob of the project's format on a socket with an AKC, and a failure
+ * to read it only skips the comparisons: it is not needed to provision.
+ */
+static bool read_state(const struct sdsi_device *dev, const struct sdsi_registers *regs,
+		       const uint8_t *blob, size_t blob_len, struct output *out,
+		       uint8_t *buf, struct sdsi_state_cert *state)
+{
+	struct sdsi_blob_info info;
+	struct sdsi_error err;
+	size_t len;
+
+	if (!regs->on_demand || !regs->akc_provisioned || blob_len > SDSI_BLOB_MAX ||
+	    sdsi_decode_blob(blob, blob_len, &info, NULL) ||
+	    info.format == SDSI_BLOB_FORMAT_FOREIGN)
+		return false;
+	if (sdsi_read_attr(dev, SDSI_ATTR_STATE_CERT, buf, &len, &err) ||
+	    sdsi_decode_state_cert(buf, len, state, &err)) {
+		out_warn(out, "%s: %s; the comparison with what is provisioned is skipped",
+			 dev->name, err.message);
+		return false;
+	}
+	return true;
+}
+
+static void note_checks(const struct output *out, const struct sdsi_preflight *pf)
+{
+	for (unsigned int i = 0; i < pf->num_checks; i++)
+		out_note(out, "check %s: %s: %s", pf->checks[i].name,
+			 sdsi_check_status_name(pf->checks[i].status), pf->checks[i].detail);
+}
+
 enum tool_exit cmd_provision(const struct cli *cli, struct output *out)
 {
 	const enum sdsi_blob_kind kind = cli->command == CMD_AKC ? SDSI_BLOB_AKC : SDSI_BLOB_CAP;
@@ -40,7 +74,9 @@ enum tool_exit cmd_provision(const struct cli *cli, struct output *out)
 		.busy_delay_ms = BUSY_RETRY_DELAY_MS,
 	};
 	uint8_t regs_buf[SDSI_READ_BUF_SIZE], blob[SDSI_READ_BUF_SIZE];
+	uint8_t state_buf[SDSI_READ_BUF_SIZE];
 	char attr_path[SDSI_PATH_SIZE + 32];
+	struct sdsi_state_cert state = { 0 };
 	struct provision_report report;
 	struct sdsi_registers regs;
 	struct sdsi_preflight pf;
@@ -48,6 +84,8 @@ enum tool_exit cmd_provision(const struct cli *cli, struct output *out)
 	struct sdsi_error err;
 	size_t regs_len, blob_len;
 	enum tool_exit status;
+	bool have_state;
+	int ret;
 
 	status = load_blob(cli, out, kind, blob, &blob_len);
 	if (status != EXIT_OK)
@@ -59,17 +97,11 @@ enum tool_exit cmd_provision(const struct cli *cli, struct output *out)
 	out_note(out, "%s: GUID 0x%x, %zu-byte registers; %s is %zu bytes", dev.name, dev.guid,
 		 regs_len, cli->blob_path, blob_len);
 
-	if (sdsi_preflight(&regs, kind, blob_len, &pf, &err)) {
-		prefix_error(&err, dev.name);
-		return report_error(out, dev.name, &err);
-	}
-	out_note(out, "pre-flight checks passed: layout, size, On Demand, %u update(s) left, %s failures %u of %u%s",
-		 regs.updates_available, sdsi_blob_name(kind),
-		 kind == SDSI_BLOB_AKC ? regs.akc_fail_count : regs.cap_fail_count,
-		 kind == SDSI_BLOB_AKC ? regs.akc_fail_threshold : regs.cap_fail_threshold,
-		 kind == SDSI_BLOB_CAP ? ", AKC present" : "");
-	if (pf.last_attempt)
-		out_warn(out, "%s: warning: %s", dev.name, pf.warning);
+	have_state = read_state(&dev, &regs, blob, blob_len, out, state_buf, &state);
+	ret = sdsi_preflight_blob(&regs, have_state ? &state : NULL, kind, blob, blob_len,
+				  cli->force ? SDSI_PREFLIGHT_FORCE : 0, &pf, &err);
+	sdsi_state_cert_free(&state);
+	note_checks(out, &pf);
 
 	snprintf(attr_path, sizeof(attr_path), "%s/%s", dev.path, sdsi_blob_file(kind));
 	report = (struct provision_report){
@@ -79,9 +111,29 @@ enum tool_exit cmd_provision(const struct cli *cli, struct output *out)
 		.kind = kind,
 		.bytes = blob_len,
 		.dry_run = cli->dry_run,
+		.preflight = &pf,
 	};
-	if (!cli->dry_run && sdsi_provision(&dev, kind, blob, blob_len, &opts, &err))
-		return report_error(out, dev.name, &err);
+	if (ret) {
+		prefix_error(&err, dev.name);
+		out->ops->refused(out, &report, &err);
+		return exit_for_error(&err);
+	}
+	out_note(out, "pre-flight checks passed: layout, size, On Demand, %u update(s) left, %s failures %u of %u%s",
+		 regs.updates_available, sdsi_blob_name(kind),
+		 kind == SDSI_BLOB_AKC ? regs.akc_fail_count : regs.cap_fail_count,
+		 kind == SDSI_BLOB_AKC ? regs.akc_fail_threshold : regs.cap_fail_threshold,
+		 kind == SDSI_BLOB_CAP ? ", AKC present" : "");
+	if (pf.blob.format == SDSI_BLOB_FORMAT_FOREIGN)
+		out_warn(out, "%s: %s is not in the sdsi AKC/CAP format (a foreign blob): only its size, the updates left and the failure count could be checked",
+			 dev.name, cli->blob_path);
+	if (pf.last_attempt)
+		out_warn(out, "%s: warning: %s", dev.name, pf.warning);
+
+	if (!cli->dry_run && (!pf.unchanged || pf.forced)) {
+		if (sdsi_provision(&dev, kind, blob, blob_len, &opts, &err))
+			return report_error(out, dev.name, &err);
+		report.written = true;
+	}
 	out->ops->provisioned(out, &report);
 	return EXIT_OK;
 }

@@ -15,7 +15,7 @@
 void print_usage(FILE *f)
 {
 	fprintf(f, "Usage: %s [-l] [-d DEVNO [-i] [-s] [-m] [-C] [-a FILE] [-c FILE]]\n"
-		   "       %*s [--all | --file PATH] [--json] [--dry-run] [--retry N] [-v | -q]\n",
+		   "       %*s [--all | --file PATH] [--json] [--dry-run] [--force] [--retry N] [-v | -q]\n",
 		PROGRAM, (int)strlen(PROGRAM), "");
 }
 
@@ -97,7 +97,8 @@ void print_man_page(FILE *f)
 		   ".br\n"
 		   ".B intel_sdsi\n"
 		   "\\fB\\-d\\fR \\fIDEVNO\\fR \\fB\\-a\\fR \\fIFILE\\fR | \\fB\\-c\\fR \\fIFILE\\fR"
-		   " [\\fB\\-\\-dry\\-run\\fR] [\\fB\\-\\-retry\\fR \\fIN\\fR] [\\fB\\-\\-json\\fR]\n"
+		   " [\\fB\\-\\-dry\\-run\\fR] [\\fB\\-\\-force\\fR] [\\fB\\-\\-retry\\fR \\fIN\\fR]"
+		   " [\\fB\\-\\-json\\fR]\n"
 		   ".SH DESCRIPTION\n"
 		   "\\fBintel_sdsi\\fR reads the registers, state certificate and meter certificates of\n"
 		   "Intel On Demand sockets through the sysfs files of the Linux \\fBintel_sdsi\\fR driver\n"
@@ -106,6 +107,12 @@ void print_man_page(FILE *f)
 		   "same meaning, and adds JSON output, several sockets per run, offline decoding\n"
 		   "and pre\\-flight checks that refuse a blob the socket would reject before it\n"
 		   "costs one of the few provisioning attempts allowed per power cycle.\n"
+		   ".PP\n"
+		   "An AKC or CAP in the sdsi project's own format is decoded and checked: the\n"
+		   "kind of blob against \\fB\\-a\\fR or \\fB\\-c\\fR, a CAP's PPIN against the\n"
+		   "socket's, and both against the state certificate, so that what is already\n"
+		   "provisioned is reported unchanged (exit 0) instead of written again.  A foreign\n"
+		   "blob, such as a file issued by Intel, gets the generic checks only.\n"
 		   ".PP\n"
 		   "Long options work with one or two dashes.  One command runs per invocation;\n"
 		   "when several are given the last one wins.  \\fIDEVNO\\fR is the \\fIN\\fR of\n"

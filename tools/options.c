@@ -16,6 +16,7 @@ enum long_only_ids {
 	OPT_ALL,
 	OPT_FILE,
 	OPT_DRY_RUN,
+	OPT_FORCE,
 	OPT_RETRY,
 	OPT_SYSFS_ROOT,
 	OPT_VERSION,
@@ -51,7 +52,9 @@ const struct tool_option tool_options[] = {
 	{ OPT_JSON, 0, "json", NULL, ARG_NONE, GROUP_MODIFIER, CMD_NONE,
 	  "print JSON on stdout, errors included; diagnostics go to stderr" },
 	{ OPT_DRY_RUN, 0, "dry-run", NULL, ARG_NONE, GROUP_MODIFIER, CMD_NONE,
-	  "with -a or -c: run every pre-flight check, write nothing" },
+	  "with -a or -c: run every pre-flight check, show the decoded blob and each check's result, write nothing" },
+	{ OPT_FORCE, 0, "force", NULL, ARG_NONE, GROUP_MODIFIER, CMD_NONE,
+	  "with -a or -c: write even an AKC or CAP the state certificate shows is already provisioned" },
 	{ OPT_RETRY, 0, "retry", "N", ARG_NUMBER, GROUP_MODIFIER, CMD_NONE,
 	  "with -a or -c: retry up to N times, 500 ms apart, while the mailbox is busy (at most 20)" },
 	{ OPT_SYSFS_ROOT, 0, "sysfs-root", "DIR", ARG_FILE, GROUP_MODIFIER, CMD_NONE,
@@ -125,6 +128,9 @@ static int apply_option(const struct tool_option *opt, const char *arg, struct c
 	case OPT_DRY_RUN:
 		cli->dry_run = true;
 		break;
+	case OPT_FORCE:
+		cli->force = true;
+		break;
 	case OPT_RETRY:
 		if (!parse_count(arg, &cli->busy_retries)) {
 			snprintf(msg, msglen, "--retry: expected a count from 0 to %d, got '%s'",
@@ -158,6 +164,8 @@ static int check_combination(const struct cli *cli, char *msg, unsigned long msg
 		snprintf(msg, msglen, "-v and -q exclude each other");
 	else if (cli->dry_run && !provisioning)
 		snprintf(msg, msglen, "--dry-run applies to -a and -c only");
+	else if (cli->force && !provisioning)
+		snprintf(msg, msglen, "--force applies to -a and -c only");
 	else if (cli->busy_retries && !provisioning)
 		snprintf(msg, msglen, "--retry applies to -a and -c only");
 	else if (cli->all && !reading)

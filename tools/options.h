@@ -55,6 +55,7 @@ struct cli {
 	bool json;
 	bool all;
 	bool dry_run;
+	bool force;
 	bool verbose;
 	bool quiet;
 	unsigned int busy_retries;

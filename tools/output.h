@@ -20,6 +20,9 @@ struct provision_report {
 	enum sdsi_blob_kind kind;
 	size_t bytes;
 	bool dry_run;
+	bool written;			/* the provision file was written */
+	/* The decoded blob and every check's result. */
+	const struct sdsi_preflight *preflight;
 };
 
 struct output_ops {
@@ -33,6 +36,9 @@ struct output_ops {
 	void (*meter)(struct output *out, const char *device, const struct sdsi_meter_cert *cert,
 		      bool current);
 	void (*provisioned)(struct output *out, const struct provision_report *report);
+	/* A pre-flight refusal: the error, with the decoded blob and the checks. */
+	void (*refused)(struct output *out, const struct provision_report *report,
+			const struct sdsi_error *err);
 	void (*error)(struct output *out, const char *device, const struct sdsi_error *err);
 };
 

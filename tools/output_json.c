@@ -174,6 +174,57 @@ static void json_meter(struct output *out, const char *device, const struct sdsi
 	emit(out, device, obj);
 }
 
+static json_object *json_blob(const struct sdsi_blob_info *b)
+{
+	json_object *obj, *features;
+	char image[2 + 96 + 1];
+
+	if (b->format == SDSI_BLOB_FORMAT_FOREIGN)
+		return NULL;
+	obj = json_object_new_object();
+	add(obj, "kind", json_object_new_string(sdsi_blob_format_name(b->format)));
+	if (b->format == SDSI_BLOB_FORMAT_AKC) {
+		format_key_image(b->key_image, image);
+		add(obj, "key_rev_id", json_object_new_int64(b->key_revision));
+		add(obj, "key_image", json_object_new_string(image));
+		return obj;
+	}
+	features = json_object_new_array();
+	add(obj, "type", json_object_new_int64(b->type));
+	add(obj, "id", hex64(b->id));
+	add(obj, "ppin", hex64(b->ppin));
+	add(obj, "previous_ppin", hex64(b->previous_ppin));
+	add(obj, "revision", json_object_new_int64(b->revision));
+	for (uint32_t k = 0; k < b->num_features; k++)
+		json_object_array_add(features, fourcc(b->features[k]));
+	add(obj, "features", features);
+	return obj;
+}
+
+static json_object *json_checks(const struct sdsi_preflight *pf)
+{
+	json_object *list = json_object_new_array();
+
+	for (unsigned int i = 0; i < pf->num_checks; i++) {
+		const struct sdsi_check *c = &pf->checks[i];
+		json_object *check = json_object_new_object();
+
+		add(check, "name", json_object_new_string(c->name));
+		add(check, "result", json_object_new_string(sdsi_check_status_name(c->status)));
+		add(check, "detail", json_object_new_string(c->detail));
+		json_object_array_add(list, check);
+	}
+	return list;
+}
+
+/* "format", "decoded" and "checks": what the pre-flight checks saw. */
+static void add_preflight(json_object *obj, const struct sdsi_preflight *pf)
+{
+	add(obj, "format", json_object_new_string(sdsi_blob_format_name(pf->blob.format)));
+	add(obj, "decoded", json_blob(&pf->blob));
+	add(obj, "checks", json_checks(pf));
+}
+
 static void json_provisioned(struct output *out, const struct provision_report *r)
 {
 	json_object *obj = json_object_new_object();
@@ -183,19 +234,48 @@ static void json_provisioned(struct output *out, const struct provision_report *
 	add(obj, "file", json_object_new_string(r->blob_path));
 	add(obj, "bytes", json_object_new_int64((int64_t)r->bytes));
 	add(obj, "dry_run", json_object_new_boolean(r->dry_run));
-	add(obj, "provisioned", json_object_new_boolean(!r->dry_run));
+	add(obj, "provisioned", json_object_new_boolean(r->written));
+	add(obj, "unchanged", json_object_new_boolean(r->preflight->unchanged));
+	add(obj, "forced", json_object_new_boolean(r->preflight->forced));
+	add_preflight(obj, r->preflight);
+	emit(out, r->device, obj);
+}
+
+static json_object *error_object(const struct sdsi_error *err)
+{
+	json_object *e = json_object_new_object();
+
+	add(e, "errno", json_object_new_int(err->errnum));
+	add(e, "name", json_object_new_string(sdsi_errno_name(err->errnum)));
+	add(e, "message", json_object_new_string(err->message));
+	return e;
+}
+
+/*
+ * A refusal is an error like any other ({"error": {...}} and nothing else, the
+ * contract), with what the pre-flight checks saw inside it.
+ */
+static void json_refused(struct output *out, const struct provision_report *r,
+			 const struct sdsi_error *err)
+{
+	json_object *obj = json_object_new_object(), *e = error_object(err);
+	json_object *preflight = json_object_new_object();
+
+	fprintf(stderr, "intel_sdsi: %s\n", err->message);
+	add(preflight, "device", json_object_new_string(r->device));
+	add(preflight, "dry_run", json_object_new_boolean(r->dry_run));
+	add_preflight(preflight, r->preflight);
+	add(e, "preflight", preflight);
+	add(obj, "error", e);
 	emit(out, r->device, obj);
 }
 
 static void json_error(struct output *out, const char *device, const struct sdsi_error *err)
 {
-	json_object *obj = json_object_new_object(), *e = json_object_new_object();
+	json_object *obj = json_object_new_object();
 
 	fprintf(stderr, "intel_sdsi: %s\n", err->message);
-	add(e, "errno", json_object_new_int(err->errnum));
-	add(e, "name", json_object_new_string(sdsi_errno_name(err->errnum)));
-	add(e, "message", json_object_new_string(err->message));
-	add(obj, "error", e);
+	add(obj, "error", error_object(err));
 	emit(out, device, obj);
 }
 
@@ -207,5 +287,6 @@ const struct output_ops json_output_ops = {
 	.state = json_state,
 	.meter = json_meter,
 	.provisioned = json_provisioned,
+	.refused = json_refused,
 	.error = json_error,
 };

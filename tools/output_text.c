@@ -175,13 +175,78 @@ static void text_devices(struct output *out, const struct sdsi_device *devs, siz
 		out_warn(out, "No On Demand devices found.");
 }
 
+static void text_blob(FILE *f, const struct sdsi_blob_info *b)
+{
+	char image[2 + 96 + 1], code[5];
+
+	if (b->format == SDSI_BLOB_FORMAT_FOREIGN) {
+		fprintf(f, "Blob: foreign (not the sdsi AKC/CAP format), %zu bytes: not decoded\n",
+			b->size);
+		return;
+	}
+	fprintf(f, "Blob: %s (sdsi format), %zu bytes\n", sdsi_blob_format_name(b->format),
+		b->size);
+	if (b->format == SDSI_BLOB_FORMAT_AKC) {
+		format_key_image(b->key_image, image);
+		fprintf(f, "    License Key Revision ID:    0x%x\n", b->key_revision);
+		fprintf(f, "    License Key Image Content:  %s\n", image);
+		return;
+	}
+	fprintf(f, "    License blob type:          %s\n", blob_type_text(b->type));
+	fprintf(f, "    License blob ID:            0x%" PRIx64 "\n", b->id);
+	fprintf(f, "    PPIN:                       0x%" PRIx64 "\n", b->ppin);
+	fprintf(f, "    Previous PPIN:              0x%" PRIx64 "\n", b->previous_ppin);
+	fprintf(f, "    Blob revision ID:           %u\n", b->revision);
+	fprintf(f, "    Number of Features:         %u\n", b->num_features);
+	for (uint32_t k = 0; k < b->num_features; k++) {
+		sdsi_fourcc(b->features[k], code);
+		fprintf(f, "             Feature %u:         %s\n", k, code);
+	}
+}
+
+/* The decoded blob and every check: what --dry-run is for. */
+static void text_preflight(FILE *f, const struct sdsi_preflight *pf)
+{
+	const struct sdsi_check *c;
+
+	text_blob(f, &pf->blob);
+	fprintf(f, "Pre-flight checks:\n");
+	for (unsigned int i = 0; i < pf->num_checks; i++) {
+		c = &pf->checks[i];
+		fprintf(f, "    %-20s %-10s %s\n", c->name, sdsi_check_status_name(c->status),
+			c->detail);
+	}
+}
+
 static void text_provisioned(struct output *out, const struct provision_report *r)
 {
-	if (r->dry_run)
-		printf("Dry run: %s passed every pre-flight check; would write %zu bytes from %s to %s\n",
-		       sdsi_blob_name(r->kind), r->bytes, r->blob_path, r->attr_path);
+	const struct sdsi_preflight *pf = r->preflight;
+	const char *name = sdsi_blob_name(r->kind);
+
+	if (pf->unchanged && !pf->forced)
+		printf("%s%s file %s is already provisioned on %s: nothing %s (--force sends it anyway)\n",
+		       r->dry_run ? "Dry run: " : "", name, r->blob_path, r->device,
+		       r->dry_run ? "would be written" : "written");
+	else if (r->dry_run)
+		printf("Dry run: %s passed every pre-flight check%s; would write %zu bytes from %s to %s\n",
+		       name, pf->unchanged ? " (already provisioned, sent because of --force)" : "",
+		       r->bytes, r->blob_path, r->attr_path);
 	else
 		printf("Provisioned %s file %s successfully\n", sdsi_blob_file(r->kind), r->blob_path);
+	if (r->dry_run)
+		text_preflight(stdout, pf);
+	(void)out;
+}
+
+static void text_refused(struct output *out, const struct provision_report *r,
+			 const struct sdsi_error *err)
+{
+	if (r->dry_run) {
+		printf("Dry run: %s refused by the pre-flight checks; nothing would be written\n",
+		       sdsi_blob_name(r->kind));
+		text_preflight(stdout, r->preflight);
+	}
+	fprintf(stderr, "intel_sdsi: %s\n", err->message);
 	(void)out;
 }
 
@@ -205,6 +270,7 @@ const struct output_ops text_output_ops = {
 	.state = text_state,
 	.meter = text_meter,
 	.provisioned = text_provisioned,
+	.refused = text_refused,
 	.error = text_error,
 };
 

@@ -27,8 +27,13 @@ def test_provision_writes_the_blob_once(tool, sysfs, tmp_path):
     assert r.out == f"Provisioned provision_akc file {akc} successfully\n"
     assert written(dev) == open(akc, "rb").read()
     report = tool("-d", "0", "-a", akc, "--json", root=sysfs.root).json()
+    checks = report.pop("checks")
     assert report == {"device": "intel_vsec.sdsi.0", "blob": "AKC", "file": akc,
-                      "bytes": 1016, "dry_run": False, "provisioned": True}
+                      "bytes": 1016, "dry_run": False, "provisioned": True,
+                      "unchanged": False, "forced": False, "format": "foreign",
+                      "decoded": None}
+    assert [c["name"] for c in checks] == ["layout", "size", "format", "on_demand", "updates",
+                                           "failures"]
 
 
 def test_dry_run_never_opens_the_provision_file(tool, sysfs, tmp_path):
@@ -69,11 +74,22 @@ def test_preflight_refusals_exit_5_and_write_nothing(tool, sysfs, tmp_path, kind
     for extra in ([], ["--dry-run"]):
         r = tool("-d", "0", flag, path, *extra, root=sysfs.root)
         assert r.rc == 5, r.err
-        assert reason in r.err and r.out == ""
+        assert reason in r.err
+        if extra and size <= 4096:  # the dry run shows every check, the failed one too
+            assert "refused by the pre-flight checks" in r.out and " fail " in r.out
+        else:
+            assert r.out == ""
         r = tool("-d", "0", flag, path, "--json", *extra, root=sysfs.root)
         assert r.rc == 5
-        err = r.json()["error"]
+        doc = r.json()
+        assert set(doc) == {"error"}
+        err = doc["error"]
         assert err["name"] == name and reason in err["message"]
+        if size > 4096:     # refused while reading the file, before any check
+            assert "preflight" not in err
+            continue
+        failed = [c for c in err["preflight"]["checks"] if c["result"] == "fail"]
+        assert failed and reason in failed[0]["detail"]
     assert written(dev, f"provision_{kind}") == b""
 
 

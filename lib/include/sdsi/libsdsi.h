@@ -222,6 +222,51 @@ uint32_t sdsi_license_feature(const struct sdsi_license *lic, uint32_t k);
  */
 void sdsi_fourcc(uint32_t code, char text[5]);
 
+/* ---- AKC and CAP contents (docs/formats.md) ------------------------------- */
+
+/*
+ * The project's AKC and CAP formats (a stand-in: Intel's are private) are
+ * recognised by their magic and version.  Anything else (real Intel files
+ * among them) is foreign: libsdsi passes it through with the generic checks.
+ */
+enum sdsi_blob_format {
+	SDSI_BLOB_FORMAT_FOREIGN,
+	SDSI_BLOB_FORMAT_AKC,
+	SDSI_BLOB_FORMAT_CAP,
+};
+
+#define SDSI_BLOB_MAX_FEATURES	27u	/* bundles that fit in 1016 bytes */
+#define SDSI_KEY_IMAGE_SIZE	48u	/* SHA-384 */
+
+struct sdsi_blob_info {
+	enum sdsi_blob_format format;
+	size_t size;			/* bytes of the file */
+	/* AKC */
+	uint32_t key_revision;
+	uint8_t key_image[SDSI_KEY_IMAGE_SIZE];	/* SHA-384 of the licensor key */
+	/* CAP: the licence it carries (reference section 3.1) */
+	uint32_t type;			/* 1 one-time, 2 metered */
+	uint64_t id;
+	uint64_t ppin;
+	uint64_t previous_ppin;
+	uint32_t revision;
+	uint32_t num_features;
+	uint32_t features[SDSI_BLOB_MAX_FEATURES];	/* four-character codes */
+};
+
+/* "foreign", "AKC", "CAP". */
+const char *sdsi_blob_format_name(enum sdsi_blob_format format);
+
+/*
+ * Decode an AKC or CAP of the project's format.  A foreign blob is not an
+ * error: 0 with format SDSI_BLOB_FORMAT_FOREIGN.  A blob with the magic and
+ * version but malformed (truncated, a wrong size field, an unknown licence
+ * type, a bad bundle count or code) is -EBADMSG, class MALFORMED, with the
+ * offset and the reason.  Signatures are not verified: that needs the keys.
+ */
+int sdsi_decode_blob(const uint8_t *buf, size_t len, struct sdsi_blob_info *info,
+		     struct sdsi_error *err);
+
 /* ---- provisioning ------------------------------------------------------ */
 
 enum sdsi_blob_kind { SDSI_BLOB_AKC, SDSI_BLOB_CAP };
@@ -229,20 +274,70 @@ enum sdsi_blob_kind { SDSI_BLOB_AKC, SDSI_BLOB_CAP };
 const char *sdsi_blob_file(enum sdsi_blob_kind kind);	/* "provision_akc" */
 const char *sdsi_blob_name(enum sdsi_blob_kind kind);	/* "AKC" */
 
+enum sdsi_check_status {
+	SDSI_CHECK_PASS,
+	SDSI_CHECK_FAIL,	/* refused: the first failure is the error */
+	SDSI_CHECK_SKIP,	/* could not be made (foreign blob, no certificate) */
+	SDSI_CHECK_WARN,	/* passed, with sdsi_preflight.warning */
+	SDSI_CHECK_UNCHANGED,	/* already provisioned: nothing to write */
+};
+
+const char *sdsi_check_status_name(enum sdsi_check_status status);	/* "pass", ... */
+
+#define SDSI_PREFLIGHT_MAX_CHECKS	12u
+
+/*
+ * One check and its result.  Names are stable (scripts read them): "layout",
+ * "size", "format", "on_demand", "updates", "failures", "akc_present",
+ * "ppin", "key_revision", "already_provisioned".
+ */
+struct sdsi_check {
+	const char *name;
+	enum sdsi_check_status status;
+	char detail[240];
+};
+
 struct sdsi_preflight {
 	bool last_attempt;	/* one more failure reaches the threshold */
 	char warning[256];	/* set when last_attempt */
+	/* Filled by sdsi_preflight_blob(); format FOREIGN after sdsi_preflight(). */
+	struct sdsi_blob_info blob;
+	bool unchanged;		/* already provisioned: nothing needs writing */
+	bool forced;		/* unchanged, but SDSI_PREFLIGHT_FORCE asks to write anyway */
+	unsigned int num_checks;
+	struct sdsi_check checks[SDSI_PREFLIGHT_MAX_CHECKS];
 };
 
 /*
- * Every check that can be made without touching the mailbox, in order:
- * known GUID with a registers file of the exact size; blob not empty and at
- * most 1016 bytes; On Demand enabled; updates available; the failure count
- * below its threshold; for a CAP, an AKC already provisioned.  A refusal is
- * class REFUSED with the reason in the message.
+ * The generic checks, which need only the registers and the blob's size, in
+ * order: known GUID with a registers file of the exact size; blob not empty
+ * and at most 1016 bytes; On Demand enabled; updates available; the failure
+ * count below its threshold; for a CAP, an AKC already provisioned.  Every
+ * check runs and is recorded in pf->checks; the first refusal is the error
+ * (class REFUSED, the reason in the message).
  */
 int sdsi_preflight(const struct sdsi_registers *regs, enum sdsi_blob_kind kind,
 		   size_t blob_len, struct sdsi_preflight *pf, struct sdsi_error *err);
+
+#define SDSI_PREFLIGHT_FORCE	(1u << 0)	/* write even what is unchanged */
+
+/*
+ * sdsi_preflight() plus the checks that read the blob (docs/intel_sdsi.md):
+ * an AKC or CAP of the project's format must be the kind being provisioned
+ * and well formed (EINVAL, EBADMSG with the offset); a CAP must carry this
+ * socket's PPIN (EXDEV).  Against the state certificate (state may be NULL
+ * when it could not be read: those checks are skipped), an AKC whose key
+ * image and key revision are the provisioned ones, or a CAP whose licence ID
+ * is stored, valid, with the same or a higher revision, is unchanged: 0 with
+ * pf->unchanged set, unless SDSI_PREFLIGHT_FORCE.  An AKC with a lower key
+ * revision than the provisioned one is a rollback the silicon refuses
+ * (ESTALE), as is a CAP whose licence ID is stored only in entries no longer
+ * valid with the same or a higher revision.  A foreign blob gets the generic
+ * checks only.
+ */
+int sdsi_preflight_blob(const struct sdsi_registers *regs, const struct sdsi_state_cert *state,
+			enum sdsi_blob_kind kind, const uint8_t *blob, size_t len,
+			unsigned int flags, struct sdsi_preflight *pf, struct sdsi_error *err);
 
 struct sdsi_provision_options {
 	unsigned int busy_retries;	/* extra attempts after EBUSY */

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Pre-flight checks: everything that can be known before the provision file
+ * is opened, so a blob the silicon is bound to refuse never burns one of the
+ * few attempts a socket allows per power cycle.  Every check runs and is
+ * recorded, so --dry-run can show them all; the first refusal is the error.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sdsi/hw.h"
+#include "sdsi_internal.h"
+
+struct checker {
+	const struct sdsi_registers *regs;
+	enum sdsi_blob_kind kind;
+	const char *name;		/* "AKC" or "CAP" */
+	bool regs_trusted;		/* the layout check passed */
+	struct sdsi_preflight *pf;
+	struct sdsi_error *err;
+	int ret;			/* the first refusal */
+};
+
+const char *sdsi_check_status_name(enum sdsi_check_status status)
+{
+	switch (status) {
+	case SDSI_CHECK_PASS:
+		return "pass";
+	case SDSI_CHECK_FAIL:
+		return "fail";
+	case SDSI_CHECK_SKIP:
+		return "skip";
+	case SDSI_CHECK_WARN:
+		return "warn";
+	case SDSI_CHECK_UNCHANGED:
+		return "unchanged";
+	}
+	return "?";
+}
+
+static struct sdsi_check *vrecord(struct checker *c, const char *name,
+				  enum sdsi_check_status status, const char *fmt, va_list ap)
+{
+	struct sdsi_check *check;
+
+	/* The table holds every check there is; running out is a bug here. */
+	if (c->pf->num_checks >= SDSI_PREFLIGHT_MAX_CHECKS)
+		return NULL;
+	check = &c->pf->checks[c->pf->num_checks++];
+	check->name = name;
+	check->status = status;
+	vsnprintf(check->detail, sizeof(check->detail), fmt, ap);
+	return check;
+}
+
+__attribute__((format(printf, 4, 5)))
+static void record(struct checker *c, const char *name, enum sdsi_check_status status,
+		   const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vrecord(c, name, status, fmt, ap);
+	va_end(ap);
+}
+
+/* A failed check; the first one becomes the error the caller returns. */
+__attribute__((format(printf, 5, 6)))
+static void refuse(struct checker *c, const char *name, int errnum, long offset,
+		   const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (c->ret == 0 && c->err) {
+		va_list copy;
+
+		va_copy(copy, ap);
+		c->err->errnum = errnum;
+		c->err->cls = SDSI_ERR_REFUSED;
+		c->err->offset = offset;
+		vsnprintf(c->err->message, sizeof(c->err->message), fmt, copy);
+		va_end(copy);
+	}
+	if (c->ret == 0)
+		c->ret = -errnum;
+	vrecord(c, name, SDSI_CHECK_FAIL, fmt, ap);
+	va_end(ap);
+}
+
+static void check_layout(struct checker *c)
+{
+	const struct sdsi_registers *regs = c->regs;
+	size_t expected;
+
+	if (!regs->guid_known) {
+		refuse(c, "layout", ENOTSUP, -1,
+		       "unrecognized GUID 0x%x: refusing to provision an unknown register layout",
+		       regs->guid);
+		return;
+	}
+	expected = regs->guid == SDSI_GUID_V1 ? SDSI_REGS_SIZE_V1 : SDSI_REGS_SIZE_V2;
+	if (regs->size != expected) {
+		refuse(c, "layout", EBADMSG, -1,
+		       "registers: %zu bytes, GUID 0x%x has %zu: refusing to provision on a layout that does not match",
+		       regs->size, regs->guid, expected);
+		return;
+	}
+	c->regs_trusted = true;
+	record(c, "layout", SDSI_CHECK_PASS, "GUID 0x%x, %zu-byte registers", regs->guid,
+	       regs->size);
+}
+
+static void check_size(struct checker *c, size_t blob_len)
+{
+	if (blob_len == 0)
+		refuse(c, "size", ENODATA, -1, "the %s file is empty", c->name);
+	else if (blob_len > SDSI_BLOB_MAX)
+		refuse(c, "size", EOVERFLOW, -1,
+		       "the %s file is %zu bytes, the mailbox takes at most %u",
+		       c->name, blob_len, SDSI_BLOB_MAX);
+	else
+		record(c, "size", SDSI_CHECK_PASS, "%zu bytes, at most %u", blob_len,
+		       SDSI_BLOB_MAX);
+}
+
+/* Register checks mean nothing when the registers were read with the wrong layout. */
+static bool regs_usable(struct checker *c, const char *name)
+{
+	if (!c->regs_trusted)
+		record(c, name, SDSI_CHECK_SKIP, "registers not trusted: the layout check failed");
+	return c->regs_trusted;
+}
+
+static void check_registers(struct checker *c)
+{
+	const struct sdsi_registers *regs = c->regs;
+	const bool akc = c->kind == SDSI_BLOB_AKC;
+	unsigned int count = akc ? regs->akc_fail_count : regs->cap_fail_count;
+	unsigned int threshold = akc ? regs->akc_fail_threshold : regs->cap_fail_threshold;
+	struct sdsi_preflight *pf = c->pf;
+
+	if (regs_usable(c, "on_demand")) {
+		if (!regs->on_demand)
+			refuse(c, "on_demand", EPERM, -1,
+			       "On Demand feature is present but not enabled: unable to provision");
+		else
+			record(c, "on_demand", SDSI_CHECK_PASS, "On Demand enabled");
+	}
+	if (regs_usable(c, "updates")) {
+		if (regs->updates_available == 0)
+			refuse(c, "updates", EDQUOT, -1,
+			       "Maximum number of updates (%u) has been reached. Power cycle the system to provision again",
+			       regs->updates_threshold);
+		else
+			record(c, "updates", SDSI_CHECK_PASS, "%u of %u update(s) available",
+			       regs->updates_available, regs->updates_threshold);
+	}
+	if (regs_usable(c, "failures")) {
+		if (count >= threshold) {
+			refuse(c, "failures", EDQUOT, -1,
+			       "Maximum number of %s provision failures (%u) has been reached. Power cycle the system to reset the counter",
+			       c->name, threshold);
+		} else if (count + 1 == threshold) {
+			pf->last_attempt = true;
+			snprintf(pf->warning, sizeof(pf->warning),
+				 "%u of %u %s failures used: if this attempt fails, %s provisioning is blocked until a power cycle",
+				 count, threshold, c->name, c->name);
+			record(c, "failures", SDSI_CHECK_WARN, "%s", pf->warning);
+		} else {
+			record(c, "failures", SDSI_CHECK_PASS, "%u of %u %s failures used", count,
+			       threshold, c->name);
+		}
+	}
+	if (!akc && regs_usable(c, "akc_present")) {
+		if (!regs->akc_provisioned)
+			refuse(c, "akc_present", ENOKEY, -1,
+			       "no AKC is provisioned: the CAP could not be authenticated; provision the AKC first");
+		else
+			record(c, "akc_present", SDSI_CHECK_PASS, "an AKC is provisioned");
+	}
+}
+
+static void begin(struct checker *c, const struct sdsi_registers *regs, enum sdsi_blob_kind kind,
+		  size_t blob_len, struct sdsi_preflight *pf, struct sdsi_error *err)
+{
+	sdsi_clear_error(err);
+	memset(pf, 0, sizeof(*pf));
+	pf->blob.size = blob_len;
+	*c = (struct checker){
+		.regs = regs, .kind = kind, .name = sdsi_blob_name(kind), .pf = pf, .err = err,
+	};
+}
+
+int sdsi_preflight(const struct sdsi_registers *regs, enum sdsi_blob_kind kind,
+		   size_t blob_len, struct sdsi_preflight *pf, struct sdsi_error *err)
+{
+	struct checker c;
+
+	begin(&c, regs, kind, blob_len, pf, err);
+	check_layout(&c);
+	check_size(&c, blob_len);
+	check_registers(&c);
+	return c.ret;
+}
+
+/* Decode the blob; true when it is ours, well formed and of the kind asked for. */
+static bool check_format(struct checker *c, const uint8_t *blob, size_t len)
+{
+	const enum sdsi_blob_format want = c->kind == SDSI_BLOB_AKC ? SDSI_BLOB_FORMAT_AKC :
+								     SDSI_BLOB_FORMAT_CAP;
+	struct sdsi_blob_info *info = &c->pf->blob;
+	struct sdsi_error derr;
+
+	if (sdsi_decode_blob(blob, len, info, &derr)) {
+		if (derr.cls == SDSI_ERR_INTERNAL) {
+			refuse(c, "format", derr.errnum, -1, "%s", derr.message);
+			return false;
+		}
+		refuse(c, "format", EBADMSG, derr.offset, "%s", derr.message);
+		return false;
+	}
+	if (info->format == SDSI_BLOB_FORMAT_FOREIGN) {
+		record(c, "format", SDSI_CHECK_SKIP,
+		       "foreign blob (not the sdsi format, e.g. an Intel file): passed through with the generic checks only");
+		return false;
+	}
+	if (info->format != want) {
+		refuse(c, "format", EINVAL, 0,
+		       "the file is an %s, but %s provisions a%s %s: use %s",
+		       sdsi_blob_format_name(info->format), c->kind == SDSI_BLOB_AKC ? "-a" : "-c",
+		       c->kind == SDSI_BLOB_AKC ? "n" : "", c->name,
+		       info->format == SDSI_BLOB_FORMAT_AKC ? "-a" : "-c");
+		return false;
+	}
+	if (info->format == SDSI_BLOB_FORMAT_AKC)
+		record(c, "format", SDSI_CHECK_PASS, "sdsi AKC, key revision %u",
+		       info->key_revision);
+	else
+		record(c, "format", SDSI_CHECK_PASS,
+		       "sdsi CAP, licence 0x%" PRIx64 " revision %u, %u feature(s)",
+		       info->id, info->revision, info->num_features);
+	return true;
+}
+
+static void check_ppin(struct checker *c)
+{
+	const struct sdsi_blob_info *info = &c->pf->blob;
+
+	if (!regs_usable(c, "ppin"))
+		return;
+	if (info->ppin != c->regs->ppin)
+		refuse(c, "ppin", EXDEV, -1,
+		       "the CAP is bound to PPIN 0x%" PRIx64 ", this socket's PPIN is 0x%" PRIx64
+		       ": the silicon would refuse it",
+		       info->ppin, c->regs->ppin);
+	else
+		record(c, "ppin", SDSI_CHECK_PASS, "PPIN 0x%" PRIx64 " is this socket's",
+		       info->ppin);
+}
+
+static void unchanged(struct checker *c, unsigned int flags, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void unchanged(struct checker *c, unsigned int flags, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vrecord(c, "already_provisioned", SDSI_CHECK_UNCHANGED, fmt, ap);
+	va_end(ap);
+	c->pf->unchanged = true;
+	c->pf->forced = flags & SDSI_PREFLIGHT_FORCE;
+}
+
+static void compare_akc(struct checker *c, const struct sdsi_state_cert *state,
+			unsigned int flags)
+{
+	const struct sdsi_blob_info *info = &c->pf->blob;
+	const bool same_key = memcmp(info->key_image, state->key_image,
+				     sizeof(info->key_image)) == 0;
+
+	if (info->key_revision < state->key_rev_id)
+		refuse(c, "already_provisioned", ESTALE, -1,
+		       "the AKC's key revision %u is lower than the provisioned %u: the silicon refuses a rollback",
+		       info->key_revision, state->key_rev_id);
+	else if (same_key && info->key_revision == state->key_rev_id)
+		unchanged(c, flags,
+			  "this licence key (same key image) with key revision %u is already provisioned",
+			  info->key_revision);
+	else
+		record(c, "already_provisioned", SDSI_CHECK_PASS,
+		       "replaces the provisioned %skey, key revision %u",
+		       same_key ? "(same) " : "", state->key_rev_id);
+}
+
+static void compare_cap(struct checker *c, const struct sdsi_state_cert *state,
+			unsigned int flags)
+{
+	const struct sdsi_blob_info *info = &c->pf->blob;
+	const struct sdsi_license *valid = NULL, *stale = NULL;
+
+	for (uint32_t i = 0; i < state->num_licenses; i++) {
+		const struct sdsi_license *lic = &state->licenses[i];
+
+		if (!lic->present || lic->id != info->id || lic->revision < info->revision)
+			continue;
+		if (lic->valid && (!valid || lic->revision > valid->revision))
+			valid = lic;
+		else if (!lic->valid && !stale)
+			stale = lic;
+	}
+	if (valid)
+		unchanged(c, flags,
+			  "licence 0x%" PRIx64 " revision %u is already provisioned and valid (entry %u); this CAP is revision %u",
+			  valid->id, valid->revision, valid->index, info->revision);
+	else if (stale)
+		refuse(c, "already_provisioned", ESTALE, -1,
+		       "licence 0x%" PRIx64 " revision %u is stored (entry %u, no longer valid): the silicon refuses revision %u as a replay",
+		       stale->id, stale->revision, stale->index, info->revision);
+	else
+		record(c, "already_provisioned", SDSI_CHECK_PASS,
+		       "licence 0x%" PRIx64 " revision %u is not stored yet (%u licence(s) stored)",
+		       info->id, info->revision, state->num_licenses);
+}
+
+/* The state certificate says what the socket already holds. */
+static void check_state(struct checker *c, const struct sdsi_state_cert *state,
+			unsigned int flags)
+{
+	const char *name = "already_provisioned";
+
+	if (!c->regs_trusted || !c->regs->akc_provisioned) {
+		if (c->kind == SDSI_BLOB_AKC && c->regs_trusted)
+			record(c, name, SDSI_CHECK_PASS, "no AKC provisioned yet");
+		else
+			record(c, name, SDSI_CHECK_SKIP, "no AKC provisioned: nothing to compare with");
+		return;
+	}
+	if (!state) {
+		record(c, name, SDSI_CHECK_SKIP, "state certificate not available");
+		return;
+	}
+	if (!state->key_present) {
+		record(c, name, SDSI_CHECK_SKIP,
+		       "the state certificate holds no licence key although the registers say an AKC is provisioned");
+		return;
+	}
+	if (c->kind == SDSI_BLOB_AKC)
+		compare_akc(c, state, flags);
+	else
+		compare_cap(c, state, flags);
+}
+
+int sdsi_preflight_blob(const struct sdsi_registers *regs, const struct sdsi_state_cert *state,
+			enum sdsi_blob_kind kind, const uint8_t *blob, size_t len,
+			unsigned int flags, struct sdsi_preflight *pf, struct sdsi_error *err)
+{
+	struct checker c;
+	bool ours;
+
+	begin(&c, regs, kind, len, pf, err);
+	check_layout(&c);
+	check_size(&c, len);
+	if (len == 0 || len > SDSI_BLOB_MAX) {
+		record(&c, "format", SDSI_CHECK_SKIP, "not decoded: the size check failed");
+		ours = false;
+	} else {
+		ours = check_format(&c, blob, len);
+	}
+	check_registers(&c);
+	if (ours && kind == SDSI_BLOB_CAP)
+		check_ppin(&c);
+	if (ours)
+		check_state(&c, state, flags);
+	return c.ret;
+}
