@@ -229,11 +229,12 @@ static bool check_format(struct checker *c, const uint8_t *blob, size_t len)
 		return false;
 	}
 	if (info->format != want) {
-		refuse(c, "format", EINVAL, 0,
-		       "the file is an %s, but %s provisions a%s %s: use %s",
-		       sdsi_blob_format_name(info->format), c->kind == SDSI_BLOB_AKC ? "-a" : "-c",
-		       c->kind == SDSI_BLOB_AKC ? "n" : "", c->name,
-		       info->format == SDSI_BLOB_FORMAT_AKC ? "-a" : "-c");
+		/* The two kinds are the only ones: the file is the other one. */
+		refuse(c, "format", EINVAL, 0, "the file is %s, but %s provisions %s: use %s",
+		       c->kind == SDSI_BLOB_AKC ? "a CAP" : "an AKC",
+		       c->kind == SDSI_BLOB_AKC ? "-a" : "-c",
+		       c->kind == SDSI_BLOB_AKC ? "an AKC" : "a CAP",
+		       c->kind == SDSI_BLOB_AKC ? "-c" : "-a");
 		return false;
 	}
 	if (info->format == SDSI_BLOB_FORMAT_AKC)

@@ -11,7 +11,7 @@ fi
 build=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")/.." && pwd)
 
-ninja -C "$build" tools/intel_sdsi emu/sdsi-emu >/dev/null
+ninja -C "$build" tools/intel_sdsi tools/sdsi-authority/sdsi-authority emu/sdsi-emu >/dev/null
 export SDSI_BUILD_DIR="$build"
 cd "$here"
 exec /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/tool

@@ -22,6 +22,7 @@ def _built(relpath):
 
 TOOL = _built("tools/intel_sdsi")
 EMU = _built("emu/sdsi-emu")
+AUTHORITY = _built("tools/sdsi-authority/sdsi-authority")
 
 
 def code(text):

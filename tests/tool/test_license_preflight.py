@@ -1,0 +1,284 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Pre-flight checks that read the sdsi AKC/CAP format, against a
+sysfs-shaped tree of plain files whose provision_* files can be inspected:
+blobs come from sdsi-authority, state certificates are built from them byte
+by byte.  Every refusal exits 5 and writes nothing."""
+import os
+
+import pytest
+
+from authority import (authority, image_as_printed, key_image, key_revision,  # noqa: F401
+                       licence_blob, read)
+from conftest import registers, state_cert
+
+PPIN = 0x1122334455667788
+WITH_AKC = dict(akc_provisioned=True)
+
+
+def written(dev, kind):
+    return read(os.path.join(dev, f"provision_{kind}"))
+
+
+def provisioned_state(authority_akc, licences=(), valid=None):
+    """A state certificate holding the AKC's key and the given CAPs' licences."""
+    return state_cert([licence_blob(c) for c in licences], key_rev=key_revision(authority_akc),
+                      key_image=key_image(authority_akc), valid=valid)
+
+
+def check(doc, name):
+    return next(c for c in doc["checks"] if c["name"] == name)
+
+
+def refused(tool, sysfs, flag, path, name, reason, kind):
+    """Refused with exit 5, in text, JSON and dry run alike; nothing written."""
+    dev = os.path.join(sysfs.root, "intel_vsec.sdsi.0")
+    for extra in ([], ["--dry-run"], ["--force"]):
+        r = tool("-d", "0", flag, path, *extra, root=sysfs.root)
+        assert r.rc == 5, (extra, r.err)
+        assert reason in r.err
+    r = tool("-d", "0", flag, path, "--json", root=sysfs.root)
+    assert r.rc == 5
+    err = r.json()["error"]
+    assert err["name"] == name and reason in err["message"]
+    assert written(dev, kind) == b""
+    return err
+
+
+def test_akc_given_to_c_is_refused(tool, sysfs, authority):
+    sysfs.add(0, regs=registers(**WITH_AKC))
+    err = refused(tool, sysfs, "-c", authority.akc(), "EINVAL",
+                  "the file is an AKC, but -c provisions a CAP: use -a", "cap")
+    assert err["preflight"]["format"] == "AKC"
+    assert check(err["preflight"], "format")["result"] == "fail"
+
+
+def test_cap_given_to_a_is_refused(tool, sysfs, authority):
+    sysfs.add(0)
+    refused(tool, sysfs, "-a", authority.cap(PPIN), "EINVAL",
+            "the file is a CAP, but -a provisions an AKC: use -c", "akc")
+
+
+@pytest.mark.parametrize("cut,offset,reason", [
+    (1, 207, "this CAP is 208 bytes long, 207 present"),
+    (100, 108, "bundle count 2 (at offset 44) needs 100 bytes of licence, 96 present"),
+    (200, 8, "8 bytes, the CAP header needs 12")])
+def test_truncated_cap_refused_with_offset(tool, sysfs, authority, tmp_path, cut, offset,
+                                           reason):
+    sysfs.add(0, regs=registers(**WITH_AKC))
+    whole = read(authority.cap(PPIN, features=("CC02", "SGX1")))
+    short = tmp_path / "short.cap"
+    short.write_bytes(whole[:-cut])
+    refused(tool, sysfs, "-c", str(short), "EBADMSG",
+            f"malformed CAP at offset {offset}: truncated: {reason}", "cap")
+
+
+def test_malformed_fields_are_named(tool, sysfs, authority, tmp_path):
+    sysfs.add(0, regs=registers(**WITH_AKC))
+    data = bytearray(read(authority.cap(PPIN)))
+    data[12] = 7                                   # licence type 7
+    bad = tmp_path / "type.cap"
+    bad.write_bytes(bytes(data))
+    err = refused(tool, sysfs, "-c", str(bad), "EBADMSG", "at offset 12", "cap")
+    assert "licence type 7" in err["message"]
+    data = bytearray(read(authority.akc()))
+    data[8] = 0xC0                                 # total size field
+    bad = tmp_path / "size.akc"
+    bad.write_bytes(bytes(data))
+    refused(tool, sysfs, "-a", str(bad), "EBADMSG", "malformed AKC at offset 8", "akc")
+
+
+def test_cap_for_another_ppin_is_refused(tool, sysfs, authority):
+    sysfs.add(0, regs=registers(ppin=0xAAAA, **WITH_AKC))
+    err = refused(tool, sysfs, "-c", authority.cap(PPIN), "EXDEV",
+                  "bound to PPIN 0x1122334455667788, this socket's PPIN is 0xaaaa", "cap")
+    assert check(err["preflight"], "ppin")["result"] == "fail"
+
+
+def test_cap_before_akc_is_refused(tool, sysfs, authority):
+    sysfs.add(0)
+    err = refused(tool, sysfs, "-c", authority.cap(PPIN), "ENOKEY", "no AKC is provisioned",
+                  "cap")
+    # Every check still ran: the CAP itself is fine and is this socket's.
+    assert check(err["preflight"], "format")["result"] == "pass"
+    assert check(err["preflight"], "ppin")["result"] == "pass"
+    assert check(err["preflight"], "already_provisioned")["result"] == "skip"
+
+
+def test_provisioned_akc_is_unchanged_unless_forced(tool, sysfs, authority):
+    akc = authority.akc(key_rev=4)
+    dev = sysfs.add(0, regs=registers(**WITH_AKC), state=provisioned_state(akc))
+    r = tool("-d", "0", "-a", akc, root=sysfs.root)
+    assert r.rc == 0, r.err
+    assert r.out == (f"AKC file {akc} is already provisioned on intel_vsec.sdsi.0: "
+                     "nothing written (--force sends it anyway)\n")
+    report = tool("-d", "0", "-a", akc, "--json", root=sysfs.root).json()
+    assert report["unchanged"] is True and report["provisioned"] is False
+    assert report["forced"] is False
+    assert check(report, "already_provisioned")["result"] == "unchanged"
+    assert written(dev, "akc") == b""
+    r = tool("-d", "0", "-a", akc, "--force", "--json", root=sysfs.root)
+    assert r.rc == 0, r.err
+    assert r.json()["provisioned"] is True and r.json()["forced"] is True
+    assert written(dev, "akc") == read(akc)
+
+
+def test_newer_or_other_akc_is_written(tool, sysfs, authority):
+    old = authority.akc(key_rev=4)
+    dev = sysfs.add(0, regs=registers(**WITH_AKC), state=provisioned_state(old))
+    newer = authority.akc(key_rev=5)
+    r = tool("-d", "0", "-a", newer, "--json", root=sysfs.root)
+    assert r.rc == 0, r.err
+    assert r.json()["unchanged"] is False and r.json()["provisioned"] is True
+    assert "replaces the provisioned (same) key, key revision 4" in \
+        check(r.json(), "already_provisioned")["detail"]
+    assert written(dev, "akc") == read(newer)
+
+
+def test_akc_rollback_is_refused(tool, sysfs, authority):
+    sysfs.add(0, regs=registers(**WITH_AKC), state=provisioned_state(authority.akc(key_rev=4)))
+    refused(tool, sysfs, "-a", authority.akc(key_rev=3), "ESTALE",
+            "key revision 3 is lower than the provisioned 4", "akc")
+
+
+def test_valid_licence_is_unchanged_unless_forced(tool, sysfs, authority):
+    akc = authority.akc()
+    cap = authority.cap(PPIN, licence_id=0x77, revision=2)
+    dev = sysfs.add(0, regs=registers(**WITH_AKC), state=provisioned_state(akc, [cap]))
+    older = authority.cap(PPIN, licence_id=0x77, revision=1)
+    for path in (cap, older):
+        r = tool("-d", "0", "-c", path, root=sysfs.root)
+        assert r.rc == 0, r.err
+        assert "is already provisioned on intel_vsec.sdsi.0: nothing written" in r.out
+    report = tool("-d", "0", "-c", older, "--json", root=sysfs.root).json()
+    assert report["unchanged"] is True and report["provisioned"] is False
+    assert ("licence 0x77 revision 2 is already provisioned and valid (entry 0); "
+            "this CAP is revision 1") == check(report, "already_provisioned")["detail"]
+    assert written(dev, "cap") == b""
+    r = tool("-d", "0", "-c", cap, "--force", root=sysfs.root)
+    assert r.rc == 0 and r.out == f"Provisioned provision_cap file {cap} successfully\n"
+    assert written(dev, "cap") == read(cap)
+
+
+def test_new_revision_or_new_licence_is_written(tool, sysfs, authority):
+    akc = authority.akc()
+    stored = authority.cap(PPIN, licence_id=0x77, revision=2)
+    dev = sysfs.add(0, regs=registers(**WITH_AKC), state=provisioned_state(akc, [stored]))
+    for path in (authority.cap(PPIN, licence_id=0x77, revision=3),
+                 authority.cap(PPIN, licence_id=0x78, revision=1)):
+        r = tool("-d", "0", "-c", path, "--json", root=sysfs.root)
+        assert r.rc == 0, r.err
+        assert r.json()["provisioned"] is True and r.json()["unchanged"] is False
+        assert written(dev, "cap") == read(path)
+
+
+def test_superseded_licence_is_a_replay(tool, sysfs, authority):
+    akc = authority.akc()
+    stored = authority.cap(PPIN, licence_id=0x77, revision=2)
+    sysfs.add(0, regs=registers(**WITH_AKC),
+              state=provisioned_state(akc, [stored], valid=[False]))
+    refused(tool, sysfs, "-c", stored, "ESTALE",
+            "revision 2 is stored (entry 0, no longer valid)", "cap")
+
+
+def test_dry_run_shows_the_decoded_cap_and_every_check(tool, sysfs, authority):
+    dev = sysfs.add(0, regs=registers(**WITH_AKC), state=provisioned_state(authority.akc()))
+    os.unlink(os.path.join(dev, "provision_cap"))   # a write would fail: none happens
+    cap = authority.cap(PPIN, features=("CC02", "SGX1"), licence_id=0xDEADBEEF12, revision=3,
+                        metered=True, previous_ppin=0x99)
+    r = tool("-d", "0", "-c", cap, "--dry-run", root=sysfs.root)
+    assert r.rc == 0, r.err
+    lines = r.out.splitlines()
+    assert lines[0].startswith("Dry run: CAP passed every pre-flight check; would write 208")
+    assert lines[1:10] == [
+        "Blob: CAP (sdsi format), 208 bytes",
+        "    License blob type:          Metered upgrade",
+        "    License blob ID:            0xdeadbeef12",
+        "    PPIN:                       0x1122334455667788",
+        "    Previous PPIN:              0x99",
+        "    Blob revision ID:           3",
+        "    Number of Features:         2",
+        "             Feature 0:         CC02",
+        "             Feature 1:         SGX1"]
+    assert lines[10] == "Pre-flight checks:"
+    names = [line.split()[0] for line in lines[11:]]
+    assert names == ["layout", "size", "format", "on_demand", "updates", "failures",
+                     "akc_present", "ppin", "already_provisioned"]
+    assert all(line.split()[1] == "pass" for line in lines[11:]), lines
+    doc = tool("-d", "0", "-c", cap, "--dry-run", "--json", root=sysfs.root).json()
+    assert doc["dry_run"] is True and doc["provisioned"] is False and doc["format"] == "CAP"
+    assert doc["decoded"] == {"kind": "CAP", "type": 2, "id": "0xdeadbeef12",
+                              "ppin": "0x1122334455667788", "previous_ppin": "0x99",
+                              "revision": 3, "features": ["CC02", "SGX1"]}
+    assert [c["name"] for c in doc["checks"]] == names
+    assert not os.path.exists(os.path.join(dev, "provision_cap"))
+
+
+def test_dry_run_shows_the_decoded_akc(tool, sysfs, authority):
+    sysfs.add(0)
+    akc = authority.akc(key_rev=0x1F)
+    r = tool("-d", "0", "-a", akc, "--dry-run", root=sysfs.root)
+    assert r.rc == 0, r.err
+    assert "Blob: AKC (sdsi format), 208 bytes\n" in r.out
+    assert "    License Key Revision ID:    0x1f\n" in r.out
+    assert f"    License Key Image Content:  {image_as_printed(key_image(akc))}\n" in r.out
+    doc = tool("-d", "0", "-a", akc, "--dry-run", "--json", root=sysfs.root).json()
+    assert doc["decoded"] == {"kind": "AKC", "key_rev_id": 0x1F,
+                              "key_image": image_as_printed(key_image(akc))}
+    assert check(doc, "already_provisioned")["detail"] == "no AKC provisioned yet"
+
+
+def test_dry_run_of_an_unchanged_blob(tool, sysfs, authority):
+    akc = authority.akc()
+    sysfs.add(0, regs=registers(**WITH_AKC), state=provisioned_state(akc))
+    r = tool("-d", "0", "-a", akc, "--dry-run", root=sysfs.root)
+    assert r.rc == 0
+    assert r.out.startswith(f"Dry run: AKC file {akc} is already provisioned on "
+                            "intel_vsec.sdsi.0: nothing would be written")
+    r = tool("-d", "0", "-a", akc, "--dry-run", "--force", root=sysfs.root)
+    assert r.rc == 0
+    assert "(already provisioned, sent because of --force); would write 208 bytes" in r.out
+
+
+def test_foreign_blob_passes_with_the_generic_checks(tool, sysfs, tmp_path):
+    dev = sysfs.add(0, regs=registers(ppin=0xAAAA, **WITH_AKC))
+    foreign = tmp_path / "intel.cap"
+    foreign.write_bytes(b"\x01\x00\x00\x00" + bytes(range(200)))
+    r = tool("-d", "0", "-c", str(foreign), root=sysfs.root)
+    assert r.rc == 0, r.err
+    assert "is not in the sdsi AKC/CAP format (a foreign blob)" in r.err
+    assert written(dev, "cap") == foreign.read_bytes()
+    doc = tool("-d", "0", "-c", str(foreign), "--dry-run", "--json", root=sysfs.root).json()
+    assert doc["format"] == "foreign" and doc["decoded"] is None
+    assert check(doc, "format")["result"] == "skip"
+    assert "ppin" not in [c["name"] for c in doc["checks"]]
+    r = tool("-d", "0", "-c", str(foreign), "--dry-run", root=sysfs.root)
+    assert "Blob: foreign (not the sdsi AKC/CAP format), 204 bytes: not decoded" in r.out
+
+
+def test_our_magic_with_another_version_is_foreign(tool, sysfs, authority, tmp_path):
+    dev = sysfs.add(0)
+    data = bytearray(read(authority.akc()))
+    data[4] = 2
+    v2 = tmp_path / "v2.akc"
+    v2.write_bytes(bytes(data))
+    r = tool("-d", "0", "-a", str(v2), "--json", root=sysfs.root)
+    assert r.rc == 0 and r.json()["format"] == "foreign"
+    assert written(dev, "akc") == bytes(data)
+
+
+def test_unreadable_state_certificate_skips_the_comparison(tool, sysfs, authority):
+    dev = sysfs.add(0, regs=registers(**WITH_AKC))        # no state_certificate file
+    cap = authority.cap(PPIN)
+    r = tool("-d", "0", "-c", cap, "--json", root=sysfs.root)
+    assert r.rc == 0, r.err
+    assert "state_certificate" in r.err and "comparison" in r.err
+    assert check(r.json(), "already_provisioned") == {
+        "name": "already_provisioned", "result": "skip",
+        "detail": "state certificate not available"}
+    assert written(dev, "cap") == read(cap)
+
+
+def test_force_applies_to_provisioning_only(tool, sysfs):
+    sysfs.add(0)
+    r = tool("-d", "0", "-i", "--force", "--json", root=sysfs.root)
+    assert r.rc == 2 and "--force applies to -a and -c only" in r.json()["error"]["message"]
