@@ -9,6 +9,8 @@
 #include "control_status.h"
 
 #define MAX_WORDS	16
+/* ctl advance: ten years of model time at most per jump. */
+#define ADVANCE_MAX_S	315360000ull
 
 /* Sockets a command applies to: [first, last]. */
 struct socket_range {
@@ -135,11 +137,13 @@ static bool parse_fault(int argc, char **argv, struct emu_fault_request *f,
 
 enum socket_op {
 	OP_POWER_CYCLE, OP_FAULT, OP_CLEAR, OP_UNBIND, OP_BIND, OP_FEATURES, OP_IBLOCK,
+	OP_ADVANCE,
 };
 
 /* The commands that take SOCKET as their first argument, by enum socket_op. */
 static const char *const socket_commands[] = {
 	"power-cycle", "fault", "clear", "unbind", "bind", "features", "iblock",
+	"advance",
 };
 
 struct socket_request {
@@ -147,6 +151,7 @@ struct socket_request {
 	struct emu_fault_request fault;
 	uint64_t features;
 	bool iblock;
+	unsigned long long seconds;
 };
 
 /* Check the arguments after SOCKET; false after responding with the error. */
@@ -172,6 +177,13 @@ static bool parse_socket_request(int argc, char **argv, struct socket_request *r
 		}
 		if (emu_parse_features(argv[2], &req->features, msg, sizeof(msg))) {
 			emu_respond_error(r, EINVAL, msg);
+			return false;
+		}
+		return true;
+	case OP_ADVANCE:
+		if (argc != 3 || !emu_parse_uint(argv[2], 0, ADVANCE_MAX_S, &req->seconds)) {
+			emu_respond_error(r, EINVAL,
+					  "usage: advance SOCKET SECONDS (0 to 315360000)");
 			return false;
 		}
 		return true;
@@ -211,6 +223,9 @@ static int apply_socket_request(struct emu_control_target *t, unsigned int s,
 		return sdsi_fusedrv_with_socket(t->drv, s, true, apply_features, &req->features);
 	case OP_IBLOCK:
 		return sdsi_fusedrv_with_socket(t->drv, s, false, apply_iblock, &req->iblock);
+	case OP_ADVANCE:
+		/* Model time only: the driver's own timeouts keep real time. */
+		return emu_model_clock_advance(&t->clocks[s], req->seconds * 1000000000ull);
 	}
 	return -EINVAL;
 }
@@ -234,6 +249,9 @@ static void respond_done(const struct socket_request *req, const char *which,
 		break;
 	case OP_IBLOCK:
 		emu_respond(r, "ok iblock %s on %s\n", req->iblock ? "on" : "off", which);
+		break;
+	case OP_ADVANCE:
+		emu_respond(r, "ok advanced %s by %llu s\n", which, req->seconds);
 		break;
 	default:
 		emu_respond(r, "ok %s %s\n", socket_commands[req->op], which);
@@ -264,8 +282,6 @@ static void cmd_on_sockets(struct emu_control_target *t, enum socket_op op,
 			emu_respond_error(r, -ret, msg);
 			return;
 		}
-		if (op == OP_FAULT || op == OP_CLEAR)
-			emu_record_fault(t, s, &req.fault, op == OP_FAULT);
 	}
 	describe_range(&range, which, sizeof(which));
 	respond_done(&req, which, r);
@@ -304,7 +320,7 @@ char *emu_control_execute(struct emu_control_target *t, const char *request)
 	{
 		char msg[160];
 
-		snprintf(msg, sizeof(msg), "unknown command '%.64s' (status, power-cycle, fault, clear, unbind, bind, features, iblock)",
+		snprintf(msg, sizeof(msg), "unknown command '%.64s' (status, power-cycle, fault, clear, unbind, bind, features, iblock, advance)",
 			 argv[0]);
 		emu_respond_error(&r, EINVAL, msg);
 	}
@@ -314,22 +330,14 @@ out:
 }
 
 void emu_control_target_init(struct emu_control_target *t, struct sdsi_fusedrv *drv,
-			     struct sdsi_model **models, unsigned int nsockets,
-			     const char *tree, uint32_t rdy_latency_us)
+			     struct sdsi_model **models,
+			     struct emu_model_clock *clocks, unsigned int nsockets,
+			     const char *tree)
 {
 	memset(t, 0, sizeof(*t));
 	t->drv = drv;
 	t->models = models;
+	t->clocks = clocks;
 	t->nsockets = nsockets;
 	t->tree = tree;
-	pthread_mutex_init(&t->faults_lock, NULL);
-	for (unsigned int i = 0; i < nsockets && rdy_latency_us; i++) {
-		t->faults[i][SDSI_FAULT_RDY_LATENCY].armed = true;
-		t->faults[i][SDSI_FAULT_RDY_LATENCY].param = rdy_latency_us;
-	}
-}
-
-void emu_control_target_fini(struct emu_control_target *t)
-{
-	pthread_mutex_destroy(&t->faults_lock);
 }

@@ -7,19 +7,12 @@
 #ifndef EMU_CONTROL_COMMANDS_H
 #define EMU_CONTROL_COMMANDS_H
 
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "model_clock.h"
 #include "options.h"
 #include "sdsi_fusedrv.h"
-
-/* What the emulator itself armed; the model keeps no list it would show. */
-struct emu_fault_record {
-	bool armed;
-	uint32_t param;
-	unsigned int count;
-};
 
 /* A fault to arm, or to clear (all: every kind). */
 struct emu_fault_request {
@@ -32,16 +25,15 @@ struct emu_fault_request {
 struct emu_control_target {
 	struct sdsi_fusedrv *drv;
 	struct sdsi_model **models;
+	struct emu_model_clock *clocks;	/* one per socket */
 	unsigned int nsockets;
 	const char *tree;	/* where the tree is mounted */
-	pthread_mutex_t faults_lock;
-	struct emu_fault_record faults[EMU_MAX_SOCKETS][SDSI_FAULT_KIND_COUNT];
 };
 
 void emu_control_target_init(struct emu_control_target *t, struct sdsi_fusedrv *drv,
-			     struct sdsi_model **models, unsigned int nsockets,
-			     const char *tree, uint32_t rdy_latency_us);
-void emu_control_target_fini(struct emu_control_target *t);
+			     struct sdsi_model **models,
+			     struct emu_model_clock *clocks, unsigned int nsockets,
+			     const char *tree);
 
 /*
  * Execute one request (without its newline).  Returns the response, every

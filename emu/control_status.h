@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The status command, and the faults it lists. */
+/* The status command. */
 #ifndef EMU_CONTROL_STATUS_H
 #define EMU_CONTROL_STATUS_H
 
@@ -9,9 +9,5 @@
 /* status: one JSON object per socket and line. */
 void emu_control_status(struct emu_control_target *t, int argc, char **argv,
 			struct emu_response *r);
-
-/* Remember a fault armed (armed = true) or cleared on a socket for status. */
-void emu_record_fault(struct emu_control_target *t, unsigned int socket,
-		      const struct emu_fault_request *f, bool armed);
 
 #endif /* EMU_CONTROL_STATUS_H */

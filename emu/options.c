@@ -59,6 +59,13 @@ static const char help_text[] =
 "  --rdy-latency-us N   latency before RDY on every mailbox transaction, in\n"
 "                       microseconds, 0..4294967295 (a permanent rdy-latency\n"
 "                       fault; default 0)\n"
+"  --authority DIR      trust DIR/root.pub, as written by 'sdsi-authority init\n"
+"                       DIR', as every socket's fused root key: AKCs signed\n"
+"                       with DIR/root.key then authenticate\n"
+"  --root-key FILE      the same with the PEM P-384 public key FILE.  With\n"
+"                       neither, no AKC or CAP ever authenticates\n"
+"  --time-scale X       model time runs X times as fast as real time (meters,\n"
+"                       latencies); X > 0, at most 1e9, default 1\n"
 "  -h, --help           print this help and exit\n"
 "\n"
 "The control socket is STATE/control.sock.  ctl finds it with --ctl PATH,\n"
@@ -75,6 +82,9 @@ static const char help_text[] =
 "  unbind SOCKET | bind SOCKET   as writing to drivers/intel_sdsi/{un,}bind\n"
 "  features SOCKET LIST          set the enabled features, then reprobe\n"
 "  iblock SOCKET on|off          set or clear the in-band lock\n"
+"  advance SOCKET SECONDS        move the socket's model time forward by\n"
+"                                SECONDS (0..315360000); meters count it as\n"
+"                                powered-up time\n"
 "ctl prints the response (\"ok ...\", JSON lines for status, or\n"
 "\"error ERRNO: message\") and exits 0 on ok, 1 on error, 2 on usage errors.\n"
 "\n"
@@ -221,7 +231,7 @@ static int parse_ppins(const char *text, struct emu_options *opts,
 enum long_only_option {
 	OPT_SOCKETS = 256, OPT_GUID, OPT_ABI, OPT_STATE, OPT_FEATURES, OPT_PPIN,
 	OPT_IBLOCK, OPT_AKC_THRESHOLD, OPT_CAP_THRESHOLD, OPT_UPDATES,
-	OPT_RDY_LATENCY,
+	OPT_RDY_LATENCY, OPT_AUTHORITY, OPT_ROOT_KEY, OPT_TIME_SCALE,
 };
 
 static const struct option long_options[] = {
@@ -236,6 +246,9 @@ static const struct option long_options[] = {
 	{ "cap-threshold", required_argument, NULL, OPT_CAP_THRESHOLD },
 	{ "updates", required_argument, NULL, OPT_UPDATES },
 	{ "rdy-latency-us", required_argument, NULL, OPT_RDY_LATENCY },
+	{ "authority", required_argument, NULL, OPT_AUTHORITY },
+	{ "root-key", required_argument, NULL, OPT_ROOT_KEY },
+	{ "time-scale", required_argument, NULL, OPT_TIME_SCALE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -267,6 +280,22 @@ static int parse_field3(const char *name, const char *text, uint8_t *field)
 	if (!emu_parse_uint(text, 1, 7, &v))
 		return usage_error("%s: '%s' is not a number from 1 to 7", name, text);
 	*field = (uint8_t)v;
+	return 0;
+}
+
+/* A plain positive decimal: digits, an optional fraction, an exponent. */
+static int parse_time_scale(const char *text, double *scale)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = isdigit((unsigned char)text[0]) ? strtod(text, &end) : 0;
+	if (!isdigit((unsigned char)text[0]) || errno || *end || !(v > 0) ||
+	    v > EMU_TIME_SCALE_MAX)
+		return usage_error("--time-scale: '%s' is not a number above 0 and at most 1e9",
+				   text);
+	*scale = v;
 	return 0;
 }
 
@@ -319,6 +348,18 @@ static int parse_one(int opt, const char *arg, struct emu_options *opts,
 					   arg);
 		opts->rdy_latency_us = (uint32_t)v;
 		return 0;
+	case OPT_AUTHORITY:
+	case OPT_ROOT_KEY:
+		if (arg[0] == '\0')
+			return usage_error("%s: empty name", opt == OPT_AUTHORITY ?
+					   "--authority" : "--root-key");
+		if (opt == OPT_AUTHORITY)
+			opts->authority_dir = arg;
+		else
+			opts->root_key = arg;
+		return 0;
+	case OPT_TIME_SCALE:
+		return parse_time_scale(arg, &opts->time_scale);
 	}
 	return EMU_EXIT_USAGE;
 }
@@ -338,6 +379,7 @@ int emu_options_parse(enum emu_command command, int argc, char **argv,
 	opts->sockets = 1;
 	opts->guid = SDSI_GUID_V2;
 	opts->abi = SDSI_ABI_CURRENT;
+	opts->time_scale = 1;
 
 	opterr = 0;
 	optind = 1;
@@ -364,6 +406,9 @@ int emu_options_parse(enum emu_command command, int argc, char **argv,
 	if (!features_given)
 		opts->features = opts->guid == SDSI_GUID_V1 ? FEATURES_V1_DEFAULT
 							    : SDSI_MODEL_DEFAULT_FEATURES;
+	if (opts->authority_dir && opts->root_key)
+		return usage_error("%s: --authority and --root-key both name the root key; give one",
+				   name);
 	if (nppins > opts->sockets)
 		return usage_error("--ppin: %u values given for %u socket(s)",
 				   nppins, opts->sockets);

@@ -15,6 +15,7 @@
 
 #define EMU_MAX_SOCKETS		16u
 #define EMU_EXIT_USAGE		2
+#define EMU_TIME_SCALE_MAX	1e9
 
 enum emu_command {
 	EMU_CMD_RUN,
@@ -34,6 +35,9 @@ struct emu_options {
 	uint8_t cap_threshold;
 	uint8_t updates;
 	uint32_t rdy_latency_us;	/* 0: no latency fault */
+	const char *authority_dir;	/* --authority: DIR/root.pub is the root */
+	const char *root_key;		/* --root-key FILE; excludes --authority */
+	double time_scale;		/* model time per real time, default 1 */
 	char **run_argv;		/* run: CMD and its arguments */
 	const char *mountpoint;		/* mount: DIR */
 };

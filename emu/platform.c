@@ -41,10 +41,14 @@ static int create_socket(struct emu_platform *pf, const struct emu_options *opts
 		.cap_fail_threshold = opts->cap_threshold,
 		.updates_threshold = opts->updates,
 		.state_dir = pf->state_dir,
+		.clock = emu_model_clock_now,
+		.clock_ctx = &pf->clocks[socket],
+		.root_key_path = pf->root_key[0] ? pf->root_key : NULL,
 	};
 	char path[sizeof(pf->state_dir) + 32];
 	int ret;
 
+	emu_model_clock_init(&pf->clocks[socket], opts->time_scale);
 	nvram_path(pf, socket, path, sizeof(path));
 	pf->new_nvram[socket] = access(path, F_OK) < 0 && errno == ENOENT;
 
@@ -66,15 +70,26 @@ static int create_socket(struct emu_platform *pf, const struct emu_options *opts
 int emu_platform_create(struct emu_platform *pf, const struct emu_options *opts,
 			const char *state_dir, char *err, size_t errlen)
 {
+	int ret = 0;
+
 	memset(pf, 0, sizeof(*pf));
 	if (snprintf(pf->state_dir, sizeof(pf->state_dir), "%s", state_dir) >=
 	    (int)sizeof(pf->state_dir)) {
 		snprintf(err, errlen, "state directory name too long");
 		return -ENAMETOOLONG;
 	}
+	if (opts->root_key)
+		ret = snprintf(pf->root_key, sizeof(pf->root_key), "%s",
+			       opts->root_key);
+	else if (opts->authority_dir)
+		ret = snprintf(pf->root_key, sizeof(pf->root_key), "%s/root.pub",
+			       opts->authority_dir);
+	if (ret >= (int)sizeof(pf->root_key)) {
+		snprintf(err, errlen, "root key file name too long");
+		return -ENAMETOOLONG;
+	}
 	for (unsigned int i = 0; i < opts->sockets; i++) {
-		int ret = create_socket(pf, opts, i, err, errlen);
-
+		ret = create_socket(pf, opts, i, err, errlen);
 		if (ret) {
 			emu_platform_destroy(pf, true);
 			return ret;

@@ -9,15 +9,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "model_clock.h"
 #include "options.h"
 #include "sdsi_model.h"
 
 struct emu_platform {
 	struct sdsi_model *models[EMU_MAX_SOCKETS];
+	/* Each socket's model time; outlives the model it drives. */
+	struct emu_model_clock clocks[EMU_MAX_SOCKETS];
 	unsigned int nsockets;
 	/* NVRAM files this run created, removed again if startup fails. */
 	bool new_nvram[EMU_MAX_SOCKETS];
 	char state_dir[4096];
+	char root_key[4096];		/* "": no root of trust */
 };
 
 /*

@@ -58,9 +58,8 @@ int emu_session_serve(struct emu_session *s, const char *mountpoint)
 	ret = sdsi_fusedrv_mount(&cfg, s->tree, &s->drv, err, sizeof(err));
 	if (ret)
 		return report(ret, err);
-	emu_control_target_init(&s->target, s->drv, s->platform.models, s->platform.nsockets,
-				s->tree, s->opts->rdy_latency_us);
-	s->serving = true;
+	emu_control_target_init(&s->target, s->drv, s->platform.models,
+				s->platform.clocks, s->platform.nsockets, s->tree);
 	ret = emu_control_start(&s->control, &s->target, err, sizeof(err));
 	if (ret)
 		return report(ret, err);
@@ -74,10 +73,6 @@ void emu_session_close(struct emu_session *s, bool failed)
 	if (s->drv) {
 		sdsi_fusedrv_unmount(s->drv);
 		s->drv = NULL;
-	}
-	if (s->serving) {
-		emu_control_target_fini(&s->target);
-		s->serving = false;
 	}
 	emu_platform_destroy(&s->platform, failed);
 	emu_state_dir_close(&s->state, failed);

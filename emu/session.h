@@ -22,7 +22,6 @@ struct emu_session {
 	struct emu_platform platform;
 	struct sdsi_fusedrv *drv;
 	struct emu_control_target target;
-	bool serving;
 	char tree[PATH_MAX];
 };
 
