@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * libsdsi's checks of the sdsi AKC/CAP format: decoding (every truncation of
+ * a real AKC and CAP, foreign blobs), then sdsi_preflight_blob() against
+ * registers and state certificates written byte by byte: wrong kind, wrong
+ * PPIN, CAP before AKC, unchanged AKC and licence with and without force,
+ * rollbacks and replays, and every check recorded even after a refusal.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "blob_maker.h"
+#include "cert_bytes.h"
+#include "sdsi/hw.h"
+#include "sdsi/libsdsi.h"
+
+#define PPIN 0x1122334455667788ull
+
+static uint8_t blob[SDSI_BLOB_MAX];
+
+static int setup(void **state)
+{
+	return maker_setup();
+}
+
+static int teardown(void **state)
+{
+	maker_teardown();
+	return 0;
+}
+
+/* V2 registers as decoded from a healthy socket with an AKC. */
+static struct sdsi_registers socket_regs(void)
+{
+	return (struct sdsi_registers){
+		.guid = SDSI_GUID_V2, .layout = 2, .guid_known = true, .size = SDSI_REGS_SIZE_V2,
+		.ppin = PPIN, .on_demand = true, .attestation = true, .metering = true,
+		.akc_provisioned = true, .akc_fail_threshold = 3, .cap_fail_threshold = 3,
+		.updates_available = 4, .updates_threshold = 4,
+	};
+}
+
+struct stored {
+	const uint8_t *cap;	/* the whole CAP; the certificate keeps its licence blob */
+	size_t len;
+	bool valid;
+};
+
+/* A state certificate (reference section 3.1) with the key and the licences. */
+static size_t state_bytes(uint8_t *buf, uint32_t key_rev, const uint8_t image[48],
+			  const struct stored *lic, uint32_t n)
+{
+	size_t off = SDSI_STATE_HEADER_SIZE + 4 * (size_t)n;
+
+	memset(buf, 0, SDSI_READ_BUF_SIZE);
+	put32(buf, 0x00, n ? 0xe : 0xd);
+	put32(buf, 0x04, 1);
+	put32(buf, 0x08, 6 + n);
+	put32(buf, 0x10, 12);
+	put32(buf, 0x14, n);
+	put32(buf, off, key_rev);
+	memcpy(buf + off + 4, image, 48);
+	off += 52;
+	for (uint32_t i = 0; i < n; i++) {
+		size_t size = lic[i].len - MAKER_CAP_HEADER - MAKER_SIGNATURE;
+
+		put32(buf, SDSI_STATE_HEADER_SIZE + 4 * i,
+		      (uint32_t)(size / 4) | (lic[i].valid ? SDSI_BLOB_VALID : 0));
+		memcpy(buf + off, lic[i].cap + MAKER_CAP_HEADER, size);
+		off += size;
+	}
+	put32(buf, 0x0c, (uint32_t)off);
+	return off;
+}
+
+static const struct sdsi_check *find_check(const struct sdsi_preflight *pf, const char *name)
+{
+	for (unsigned int i = 0; i < pf->num_checks; i++)
+		if (!strcmp(pf->checks[i].name, name))
+			return &pf->checks[i];
+	fail_msg("no check %s", name);
+	return NULL;
+}
+
+static void assert_status(const struct sdsi_preflight *pf, const char *name,
+			  enum sdsi_check_status status)
+{
+	const struct sdsi_check *c = find_check(pf, name);
+
+	if (c->status != status)
+		fail_msg("check %s is %s (%s), expected %s", name,
+			 sdsi_check_status_name(c->status), c->detail,
+			 sdsi_check_status_name(status));
+}
+
+static void test_decode_akc_and_cap(void **state)
+{
+	struct sdsi_blob_info info;
+	struct sdsi_error err;
+	uint8_t image[48];
+	size_t len;
+
+	len = maker_akc(0, 7, blob, sizeof(blob), image);
+	assert_int_equal(sdsi_decode_blob(blob, len, &info, &err), 0);
+	assert_int_equal(info.format, SDSI_BLOB_FORMAT_AKC);
+	assert_int_equal(info.size, 208);
+	assert_int_equal(info.key_revision, 7);
+	assert_memory_equal(info.key_image, image, 48);
+
+	len = maker_cap(SDSI_BLOB_TYPE_METERED, 0xabcdef, PPIN, 9, 27, blob, sizeof(blob));
+	assert_int_equal(len, 1008);
+	assert_int_equal(sdsi_decode_blob(blob, len, &info, &err), 0);
+	assert_int_equal(info.format, SDSI_BLOB_FORMAT_CAP);
+	assert_int_equal(info.type, SDSI_BLOB_TYPE_METERED);
+	assert_int_equal(info.id, 0xabcdef);
+	assert_int_equal(info.ppin, PPIN);
+	assert_int_equal(info.previous_ppin, 0);
+	assert_int_equal(info.revision, 9);
+	assert_int_equal(info.num_features, 27);
+	assert_int_equal(info.features[0], SDSI_FOURCC('F', 'T', '0', '0'));
+	assert_int_equal(info.features[26], SDSI_FOURCC('F', 'T', '2', '6'));
+}
+
+static void test_every_truncation_is_malformed(void **state)
+{
+	struct sdsi_blob_info info;
+	struct sdsi_error err;
+	uint8_t image[48];
+	size_t sizes[2];
+
+	sizes[0] = maker_akc(0, 1, blob, sizeof(blob), image);
+	for (int which = 0; which < 2; which++) {
+		if (which == 1)
+			sizes[1] = maker_cap(SDSI_BLOB_TYPE_ONE_TIME, 1, PPIN, 1, 3, blob,
+					     sizeof(blob));
+		/* Below 8 bytes the magic and version cannot be read: foreign. */
+		for (size_t len = 8; len < sizes[which]; len++) {
+			assert_int_equal(sdsi_decode_blob(blob, len, &info, &err), -EBADMSG);
+			assert_int_equal(err.cls, SDSI_ERR_MALFORMED);
+			assert_true(err.offset >= 0 && err.offset <= (long)len);
+			assert_non_null(strstr(err.message, "malformed"));
+		}
+	}
+	/* The licence type of the CAP, at 12, is named by its offset. */
+	put32(blob, 12, 3);
+	assert_int_equal(sdsi_decode_blob(blob, sizes[1], &info, &err), -EBADMSG);
+	assert_int_equal(err.offset, 12);
+	assert_non_null(strstr(err.message, "malformed CAP at offset 12: licence type 3"));
+}
+
+static void test_foreign_blobs(void **state)
+{
+	static const uint8_t intel[] = { 0x01, 0x00, 0x00, 0x00, 0x30, 0x00, 0x00, 0x00, 0xff };
+	struct sdsi_blob_info info;
+	struct sdsi_error err;
+	uint8_t image[48];
+	size_t len;
+
+	assert_int_equal(sdsi_decode_blob(intel, sizeof(intel), &info, &err), 0);
+	assert_int_equal(info.format, SDSI_BLOB_FORMAT_FOREIGN);
+	assert_string_equal(sdsi_blob_format_name(info.format), "foreign");
+	len = maker_akc(0, 1, blob, sizeof(blob), image);
+	assert_int_equal(sdsi_decode_blob(blob, 7, &info, &err), 0);
+	assert_int_equal(info.format, SDSI_BLOB_FORMAT_FOREIGN);
+	put32(blob, 4, 2);		/* a later format version is not ours to read */
+	assert_int_equal(sdsi_decode_blob(blob, len, &info, &err), 0);
+	assert_int_equal(info.format, SDSI_BLOB_FORMAT_FOREIGN);
+}
+
+static int preflight(const struct sdsi_registers *r, const uint8_t *cert, size_t cert_len,
+		     enum sdsi_blob_kind kind, size_t len, unsigned int flags,
+		     struct sdsi_preflight *pf, struct sdsi_error *err)
+{
+	struct sdsi_state_cert st;
+	int ret;
+
+	if (!cert)
+		return sdsi_preflight_blob(r, NULL, kind, blob, len, flags, pf, err);
+	assert_int_equal(sdsi_decode_state_cert(cert, cert_len, &st, NULL), 0);
+	ret = sdsi_preflight_blob(r, &st, kind, blob, len, flags, pf, err);
+	sdsi_state_cert_free(&st);
+	return ret;
+}
+
+static void test_wrong_kind_ppin_and_missing_akc(void **state)
+{
+	struct sdsi_registers r = socket_regs();
+	struct sdsi_preflight pf;
+	struct sdsi_error err;
+	uint8_t image[48];
+	size_t len;
+
+	len = maker_akc(0, 1, blob, sizeof(blob), image);
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, 0, &pf, &err), -EINVAL);
+	assert_int_equal(err.cls, SDSI_ERR_REFUSED);
+	assert_string_equal(err.message, "the file is an AKC, but -c provisions a CAP: use -a");
+	assert_status(&pf, "format", SDSI_CHECK_FAIL);
+
+	len = maker_cap(SDSI_BLOB_TYPE_ONE_TIME, 5, PPIN, 1, 1, blob, sizeof(blob));
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_AKC, len, 0, &pf, &err), -EINVAL);
+	assert_string_equal(err.message, "the file is a CAP, but -a provisions an AKC: use -c");
+
+	r.ppin = 0x42;
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, 0, &pf, &err), -EXDEV);
+	assert_non_null(strstr(err.message, "bound to PPIN 0x1122334455667788, this socket's PPIN is 0x42"));
+	assert_status(&pf, "ppin", SDSI_CHECK_FAIL);
+
+	r = socket_regs();
+	r.akc_provisioned = false;
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, 0, &pf, &err), -ENOKEY);
+	assert_status(&pf, "ppin", SDSI_CHECK_PASS);
+	assert_status(&pf, "already_provisioned", SDSI_CHECK_SKIP);
+	assert_false(pf.unchanged);
+}
+
+static void test_every_check_runs_after_a_refusal(void **state)
+{
+	struct sdsi_registers r = socket_regs();
+	struct sdsi_preflight pf;
+	struct sdsi_error err;
+	size_t len;
+
+	len = maker_cap(SDSI_BLOB_TYPE_ONE_TIME, 5, 0x99, 1, 1, blob, sizeof(blob));
+	r.updates_available = 0;
+	r.cap_fail_count = 2;
+	/* The first refusal is the error; the later ones are recorded too. */
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, 0, &pf, &err), -EDQUOT);
+	assert_non_null(strstr(err.message, "Maximum number of updates (4)"));
+	assert_status(&pf, "updates", SDSI_CHECK_FAIL);
+	assert_status(&pf, "failures", SDSI_CHECK_WARN);
+	assert_true(pf.last_attempt);
+	assert_status(&pf, "ppin", SDSI_CHECK_FAIL);
+	assert_int_equal(pf.num_checks, 9);
+
+	/* Registers read with the wrong layout decide nothing. */
+	r = socket_regs();
+	r.size = 72;
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, 0, &pf, &err), -EBADMSG);
+	assert_status(&pf, "layout", SDSI_CHECK_FAIL);
+	assert_status(&pf, "format", SDSI_CHECK_PASS);
+	assert_status(&pf, "on_demand", SDSI_CHECK_SKIP);
+	assert_status(&pf, "ppin", SDSI_CHECK_SKIP);
+	assert_status(&pf, "already_provisioned", SDSI_CHECK_SKIP);
+}
+
+static void test_akc_against_the_state_certificate(void **state)
+{
+	struct sdsi_registers r = socket_regs();
+	uint8_t cert[SDSI_READ_BUF_SIZE], image[48], other[48];
+	struct sdsi_preflight pf;
+	struct sdsi_error err;
+	size_t len, cert_len;
+
+	len = maker_akc(0, 5, blob, sizeof(blob), image);
+	cert_len = state_bytes(cert, 5, image, NULL, 0);
+	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_AKC, len, 0, &pf, &err), 0);
+	assert_true(pf.unchanged);
+	assert_false(pf.forced);
+	assert_status(&pf, "already_provisioned", SDSI_CHECK_UNCHANGED);
+	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_AKC, len, SDSI_PREFLIGHT_FORCE,
+				   &pf, &err), 0);
+	assert_true(pf.unchanged && pf.forced);
+
+	/* Same revision, another licensor key: it replaces the key. */
+	len = maker_akc(1, 5, blob, sizeof(blob), other);
+	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_AKC, len, 0, &pf, &err), 0);
+	assert_false(pf.unchanged);
+	assert_status(&pf, "already_provisioned", SDSI_CHECK_PASS);
+
+	len = maker_akc(0, 6, blob, sizeof(blob), image);
+	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_AKC, len, 0, &pf, &err), 0);
+	assert_false(pf.unchanged);
+
+	len = maker_akc(0, 4, blob, sizeof(blob), image);
+	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_AKC, len, SDSI_PREFLIGHT_FORCE,
+				   &pf, &err), -ESTALE);
+	assert_non_null(strstr(err.message, "key revision 4 is lower than the provisioned 5"));
+
+	/* No AKC yet: nothing to compare, nothing unchanged. */
+	r.akc_provisioned = false;
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_AKC, len, 0, &pf, &err), 0);
+	assert_string_equal(find_check(&pf, "already_provisioned")->detail,
+			    "no AKC provisioned yet");
+}
+
+static void test_cap_against_the_state_certificate(void **state)
+{
+	static uint8_t stored_cap[SDSI_BLOB_MAX], cert[SDSI_READ_BUF_SIZE];
+	struct sdsi_registers r = socket_regs();
+	uint8_t image[48];
+	struct stored lic = { stored_cap, 0, true };
+	struct sdsi_preflight pf;
+	struct sdsi_error err;
+	size_t len, cert_len;
+
+	maker_akc(0, 1, blob, sizeof(blob), image);
+	lic.len = maker_cap(SDSI_BLOB_TYPE_ONE_TIME, 0x77, PPIN, 2, 2, stored_cap,
+			    sizeof(stored_cap));
+	cert_len = state_bytes(cert, 1, image, &lic, 1);
+
+	/* The same licence, then an older revision of it: unchanged. */
+	for (uint32_t rev = 2; rev >= 1; rev--) {
+		len = maker_cap(SDSI_BLOB_TYPE_ONE_TIME, 0x77, PPIN, rev, 2, blob, sizeof(blob));
+		assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_CAP, len, 0, &pf, &err),
+				 0);
+		assert_true(pf.unchanged);
+		assert_status(&pf, "already_provisioned", SDSI_CHECK_UNCHANGED);
+	}
+	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_CAP, len, SDSI_PREFLIGHT_FORCE,
+				   &pf, &err), 0);
+	assert_true(pf.forced);
+
+	/* A newer revision, or another licence ID, is new. */
+	len = maker_cap(SDSI_BLOB_TYPE_ONE_TIME, 0x77, PPIN, 3, 2, blob, sizeof(blob));
+	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_CAP, len, 0, &pf, &err), 0);
+	assert_false(pf.unchanged);
+	len = maker_cap(SDSI_BLOB_TYPE_METERED, 0x78, PPIN, 1, 1, blob, sizeof(blob));
+	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_CAP, len, 0, &pf, &err), 0);
+	assert_false(pf.unchanged);
+
+	/* Stored but no longer valid: the silicon would take it as a replay. */
+	lic.valid = false;
+	cert_len = state_bytes(cert, 1, image, &lic, 1);
+	len = maker_cap(SDSI_BLOB_TYPE_ONE_TIME, 0x77, PPIN, 2, 2, blob, sizeof(blob));
+	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_CAP, len, 0, &pf, &err),
+			 -ESTALE);
+	assert_non_null(strstr(err.message, "no longer valid"));
+
+	/* Without a certificate the comparison is skipped, not guessed. */
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, 0, &pf, &err), 0);
+	assert_false(pf.unchanged);
+	assert_status(&pf, "already_provisioned", SDSI_CHECK_SKIP);
+}
+
+static void test_foreign_gets_the_generic_checks(void **state)
+{
+	struct sdsi_registers r = socket_regs();
+	struct sdsi_preflight pf;
+	struct sdsi_error err;
+
+	memset(blob, 0x5a, 300);
+	r.ppin = 0x42;
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, 300, 0, &pf, &err), 0);
+	assert_int_equal(pf.blob.format, SDSI_BLOB_FORMAT_FOREIGN);
+	assert_status(&pf, "format", SDSI_CHECK_SKIP);
+	assert_int_equal(pf.num_checks, 7);	/* layout .. akc_present, no ppin */
+	r.akc_provisioned = false;
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, 300, 0, &pf, &err), -ENOKEY);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_decode_akc_and_cap),
+		cmocka_unit_test(test_every_truncation_is_malformed),
+		cmocka_unit_test(test_foreign_blobs),
+		cmocka_unit_test(test_wrong_kind_ppin_and_missing_akc),
+		cmocka_unit_test(test_every_check_runs_after_a_refusal),
+		cmocka_unit_test(test_akc_against_the_state_certificate),
+		cmocka_unit_test(test_cap_against_the_state_certificate),
+		cmocka_unit_test(test_foreign_gets_the_generic_checks),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
