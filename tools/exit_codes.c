@@ -6,7 +6,7 @@
 #include "exit_codes.h"
 
 const struct exit_code_doc exit_code_docs[] = {
-	{ EXIT_OK, "success (for --all: every device succeeded)" },
+	{ EXIT_OK, "success (for --all: every device succeeded; for -a or -c, also a blob already provisioned, left unchanged)" },
 	{ EXIT_INTERNAL, "internal error, such as running out of memory" },
 	{ EXIT_USAGE, "usage error: bad options, a bad DEVNO, an unreadable input file" },
 	{ EXIT_NO_DEVICE, "no such device, or the attribute is absent (feature disabled, driver unbound)" },
