@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """End to end: intel_sdsi inside `sdsi-emu run`, against emulated sockets
-served through the sysfs ABI by the hardware model.  Until the licensing
-work lands, the emulated silicon refuses every AKC and CAP (EIO, failure
-counter + 1), which is what these tests assert for provisioning."""
+served through the sysfs ABI by the hardware model.  Without --authority the
+emulated silicon trusts no root key and refuses every AKC and CAP (EIO,
+failure counter + 1), which is what these tests assert for provisioning;
+test_emu_licensing.py provisions with real keys."""
 import json
 import os
 import subprocess
