@@ -41,19 +41,18 @@ const char *sdsi_check_status_name(enum sdsi_check_status status)
 	return "?";
 }
 
-static struct sdsi_check *vrecord(struct checker *c, const char *name,
-				  enum sdsi_check_status status, const char *fmt, va_list ap)
+static void vrecord(struct checker *c, const char *name, enum sdsi_check_status status,
+		    const char *fmt, va_list ap)
 {
 	struct sdsi_check *check;
 
-	/* The table holds every check there is; running out is a bug here. */
+	/* The table is sized for every check there is: one call per name and run. */
 	if (c->pf->num_checks >= SDSI_PREFLIGHT_MAX_CHECKS)
-		return NULL;
+		return;
 	check = &c->pf->checks[c->pf->num_checks++];
 	check->name = name;
 	check->status = status;
 	vsnprintf(check->detail, sizeof(check->detail), fmt, ap);
-	return check;
 }
 
 __attribute__((format(printf, 4, 5)))
@@ -263,9 +262,8 @@ static void check_ppin(struct checker *c)
 		       info->ppin);
 }
 
-static void unchanged(struct checker *c, unsigned int flags, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
+/* Already provisioned: nothing to write, unless forced. */
+__attribute__((format(printf, 3, 4)))
 static void unchanged(struct checker *c, unsigned int flags, const char *fmt, ...)
 {
 	va_list ap;
