@@ -1,0 +1,32 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# /init of the rig's initramfs (busybox): load what 9p needs, mount the
+# host's root read-only and the results export writable, then run
+# kernel/guest-run.sh in a chroot of the host's userland.  Powers off in
+# every case; the host reads the outcome from the results export.
+PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+for m in $(cat /modules/order); do
+	insmod "/modules/$m.ko" 2>/dev/null || echo "init: insmod $m failed"
+done
+mkdir -p /host
+if ! mount -t 9p -o trans=virtio,version=9p2000.L,ro hostroot /host; then
+	echo "init: cannot mount the host root"
+	poweroff -f
+fi
+mount -t proc proc /host/proc
+mount -t sysfs sys /host/sys
+mount -t devtmpfs dev /host/dev
+mount -t tmpfs tmp /host/tmp
+mkdir -p /host/tmp/results /host/tmp/modules
+mount -t 9p -o trans=virtio,version=9p2000.L results /host/tmp/results
+cp /modules/sdsi_window.ko /modules/intel_sdsi.ko /host/tmp/modules/
+. /host/tmp/results/config.env
+chroot /host /bin/bash "$SDSI_REPO/kernel/guest-run.sh" \
+	>/host/tmp/results/guest.log 2>&1
+echo "init: guest-run exited $?"
+sync
+umount /host/tmp/results
+poweroff -f

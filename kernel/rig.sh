@@ -1,0 +1,167 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The kernel rig: boot Debian's own kernels under QEMU (TCG) with their
+# unmodified intel_sdsi.ko bound to sdsi_window devices that sdsi-shmem
+# plays, run the conformance suite and the tool's tests in the guest, and
+# fail if any test failed or a guest did not come back.
+#   kernel/rig.sh BUILD_DIR [6.12|6.1]...      (default: both)
+# Downloads and unpacked images are kept in BUILD_DIR/kernel-rig; the
+# results of each kernel go to BUILD_DIR/kernel-rig/results-KERNEL.
+set -uo pipefail
+
+if [ $# -lt 1 ]; then
+	echo "usage: $0 BUILD_DIR [6.12|6.1]..." >&2
+	exit 2
+fi
+build=$(cd "$1" 2>/dev/null && pwd) || { echo "$0: no build directory '$1'" >&2; exit 2; }
+shift
+kernels=("$@")
+[ ${#kernels[@]} -gt 0 ] || kernels=(6.12 6.1)
+repo=$(cd "$(dirname "$0")/.." && pwd)
+work="$build/kernel-rig"
+mkdir -p "$work/debs"
+guest_limit=${SDSI_RIG_TIMEOUT:-600}
+phys=0x10000000
+# The 9p modules in an order that satisfies both kernels' dependencies
+# (6.12 has virtio_pci built in and its 9pnet needs netfs).
+initrd_modules=(virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev
+	virtio_pci netfs fscache 9pnet 9pnet_virtio 9p)
+
+log() { echo "kernel-rig: $*" >&2; }
+die() { log "$*"; exit 1; }
+
+[ -x "$build/shmem/sdsi-shmem" ] || die "$build/shmem/sdsi-shmem is not built"
+[ -x "$build/tools/intel_sdsi" ] || die "$build/tools/intel_sdsi is not built"
+"$repo/scripts/ensure-deps.sh" --kernel || die "missing packages"
+
+# bookworm-backports from the mirror bookworm already uses.
+ensure_backports() {
+	local mirror
+	grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/ &&
+		return 0
+	mirror=$(grep -rhs -E '^(URIs:|deb) ' /etc/apt/sources.list /etc/apt/sources.list.d/ |
+		grep -o -m1 -E 'https?://[^ ]*/debian/?' || true)
+	[ -n "$mirror" ] || mirror=http://deb.debian.org/debian
+	log "adding bookworm-backports from $mirror"
+	printf 'Types: deb\nURIs: %s\nSuites: bookworm-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+		"$mirror" >/etc/apt/sources.list.d/sdsi-bookworm-backports.sources
+	apt-get update -q >&2
+}
+
+# The release (uname -r) of a kernel generation, from Debian's metapackage.
+kernel_release() {
+	local version dep
+	if [ "$1" = 6.12 ]; then
+		version=$(apt-cache madison linux-image-amd64 | awk '/bpo12/ {print $3; exit}')
+	else
+		version=$(apt-cache madison linux-image-amd64 | awk '$3 ~ /^6\.1\./ {print $3; exit}')
+	fi
+	[ -n "$version" ] || return 1
+	dep=$(apt-cache depends "linux-image-amd64=$version" | awk '/Depends: linux-image-/ {print $2; exit}')
+	echo "${dep#linux-image-}"
+}
+
+# Image unpacked (not installed) and headers installed for that release.
+fetch_kernel() {
+	local rel=$1 deb
+	if [ ! -d "/lib/modules/$rel/build" ]; then
+		log "installing linux-headers-$rel"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+			"linux-headers-$rel" >&2 || return 1
+	fi
+	[ -f "$work/img-$rel/boot/vmlinuz-$rel" ] && return 0
+	deb=$(ls "$work/debs/linux-image-$rel-unsigned_"*.deb 2>/dev/null | head -1)
+	if [ -z "$deb" ]; then
+		log "downloading linux-image-$rel-unsigned"
+		(cd "$work/debs" && apt-get download -q "linux-image-$rel-unsigned" >&2) || return 1
+		deb=$(ls "$work/debs/linux-image-$rel-unsigned_"*.deb | head -1)
+	fi
+	rm -rf "$work/img-$rel"
+	dpkg -x "$deb" "$work/img-$rel"
+}
+
+# A module of the image, decompressed, copied to DIR; false if absent.
+copy_module() {
+	local rel=$1 name=$2 dir=$3 path
+	path=$(find "$work/img-$rel/lib/modules/$rel/kernel" -name "$name.ko*" | head -1)
+	[ -n "$path" ] || return 1
+	case "$path" in
+	*.xz) xz -dc "$path" >"$dir/$name.ko" ;;
+	*.zst) zstd -qdc "$path" >"$dir/$name.ko" ;;
+	*) cp "$path" "$dir/$name.ko" ;;
+	esac
+}
+
+build_initrd() {
+	local rel=$1 root="$work/initrd-$rel" m
+	rm -rf "$root" "$work/mod-$rel"
+	mkdir -p "$root"/{bin,proc,sys,dev,modules} "$work/mod-$rel"
+	cp "$repo/kernel/sdsi_window.c" "$repo/kernel/sdsi_window_vsec.h" \
+		"$repo/kernel/Kbuild" "$work/mod-$rel/"
+	make -s -C "/lib/modules/$rel/build" M="$work/mod-$rel" modules >&2 ||
+		return 1
+	cp "$work/mod-$rel/sdsi_window.ko" "$root/modules/"
+	copy_module "$rel" intel_sdsi "$root/modules" || { log "$rel has no intel_sdsi"; return 1; }
+	: >"$root/modules/order"
+	for m in "${initrd_modules[@]}"; do
+		copy_module "$rel" "$m" "$root/modules" && echo "$m" >>"$root/modules/order"
+	done
+	cp /bin/busybox "$root/bin/busybox"
+	for m in sh mount umount insmod mkdir cp cat chroot poweroff sync echo; do
+		ln -sf busybox "$root/bin/$m"
+	done
+	cp "$repo/kernel/guest-init.sh" "$root/init"
+	chmod +x "$root/init"
+	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initrd-$rel.gz"
+}
+
+# name | kernel | ABI | GUID | sockets
+configs=(
+	"6.12|current|v2|2"
+	"6.1|early|v1|2"
+)
+
+failed=()
+for k in "${kernels[@]}"; do
+	entry=$(printf '%s\n' "${configs[@]}" | grep "^$k|") || die "unknown kernel '$k'"
+	IFS='|' read -r _ abi guid sockets <<<"$entry"
+	[ "$k" = 6.12 ] && ensure_backports
+	rel=$(kernel_release "$k") || die "no Debian $k kernel found by apt"
+	start=$(date +%s)
+	log "$k: kernel $rel, abi=$abi guid=$guid sockets=$sockets"
+	fetch_kernel "$rel" || die "$rel: cannot fetch the image or headers"
+	build_initrd "$rel" || die "$rel: cannot build the module or initramfs"
+
+	results="$work/results-$k"
+	rm -rf "$results"
+	mkdir -p "$results"
+	cat >"$results/config.env" <<-ENV
+	SDSI_REPO=$repo
+	SDSI_BUILD=$build
+	SDSI_ABI=$abi
+	SDSI_GUID=$guid
+	SDSI_SOCKETS=$sockets
+	SDSI_PHYS=$phys
+	ENV
+	timeout --kill-after=10 "$guest_limit" qemu-system-x86_64 \
+		-accel "tcg${SDSI_RIG_TCG_OPTS:-}" -smp 2 -m 1024 -nographic -no-reboot -nic none \
+		-kernel "$work/img-$rel/boot/vmlinuz-$rel" -initrd "$work/initrd-$rel.gz" \
+		-append "console=ttyS0 quiet panic=-1 memmap=1M\$$phys" \
+		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on \
+		-virtfs "local,path=$results,mount_tag=results,security_model=none" \
+		</dev/null >"$results/console.log" 2>&1
+	qemu_status=$?
+	cat "$results/guest.log" 2>/dev/null
+	log "$k: guest ran $(( $(date +%s) - start )) s, qemu exit $qemu_status"
+	if [ ! -f "$results/status" ]; then
+		failed+=("$k: the guest did not come back (see $results/console.log)")
+		tail -20 "$results/console.log" >&2
+	elif [ "$(cat "$results/status")" != "exit 0" ]; then
+		failed+=("$k: $(cat "$results/status")")
+	fi
+done
+
+for f in "${failed[@]}"; do
+	log "FAILED $f"
+done
+[ ${#failed[@]} -eq 0 ]
