@@ -136,6 +136,8 @@ class Platform:
         self.mnt = str(mnt)
         self.devices = os.path.join(self.mnt, 'devices')
         os.makedirs(self.mnt, exist_ok=True)
+        # Bounds the powered-up time the model counted on its own.
+        self.up = Stopwatch()
         self.proc = subprocess.Popen([programs.emu, 'mount', *opts, self.mnt],
                                      stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True)

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Meter arithmetic against model time: after a power cycle the counters
-of an active metered licence count powered-up time in the certificate's
-unit; meter_current is live, meter_certificate the copy latched at each
-8-hour boundary.  Model time is moved with `sdsi-emu ctl advance`; the
-wall-clock time the test itself takes bounds the rest."""
+"""Meter arithmetic against model time (docs/model.md, meter certificate):
+MMRC counts powered-up time and each feature code the time a metered
+licence with that code was in effect, in the certificate's unit, rounded
+down; neither resets at a power cycle or a restart.  meter_current is live,
+meter_certificate the copy latched at each 8-hour boundary of powered-up
+time.  Model time is moved with `sdsi-emu ctl advance`; the wall-clock time
+the test takes bounds what the model added on its own."""
 from licplatform import Stopwatch
 
 HOUR = 3600
@@ -15,71 +17,103 @@ def counters(cert):
 
 
 def units(seconds, cert):
-    return seconds * 1000 // cert.unit_ms
+    return max(seconds, 0) * 1000 // cert.unit_ms
 
 
-def assert_counts(cert, seconds, slack, codes):
-    """Every counter (MMRC and each code) within [seconds, seconds + slack]
-    of powered-up time, in units."""
-    low, high = units(seconds, cert), units(seconds + slack, cert)
-    assert low <= cert.mmrc_counter <= high, (cert.mmrc_counter, low, high)
-    got = counters(cert)
-    assert sorted(got) == sorted(codes)
-    for code in codes:
-        assert low <= got[code] <= high, (code, got[code], low, high)
+def within(value, low, high, cert, what):
+    lo, hi = units(low, cert), units(high, cert)
+    assert lo <= value <= hi, f'{what}: {value} not in [{lo}, {hi}]'
+
+
+def metered_platform(platform, authority, codes):
+    """Socket 0 with a metered licence for codes, in effect from a power
+    cycle; returns a stopwatch started just before that power cycle."""
+    assert platform.write(0, 'provision_akc', authority.akc().data) == 'ok'
+    cap = authority.cap(platform.ppin(0), features=codes, kind='metered')
+    assert platform.write(0, 'provision_cap', cap.data) == 'ok'
+    assert platform.meter(0, current=True).pairs == [], \
+        'metered before the power cycle that activates it'
+    clock = Stopwatch()
+    platform.power_cycle(0)
+    return clock
 
 
 def test_meter_counts_model_time(platform, authority):
-    ppin = platform.ppin(0)
-    assert platform.write(0, 'provision_akc', authority.akc().data) == 'ok'
-    cap = authority.cap(ppin, features=('CC02', 'SG01'), kind='metered')
-    assert platform.write(0, 'provision_cap', cap.data) == 'ok'
-
-    clock = Stopwatch()
-    platform.power_cycle(0)
+    codes = ('CC02', 'SG01')
+    since_cycle = metered_platform(platform, authority, codes)
     advanced = HOUR
     platform.advance(HOUR, 0)
     live = platform.meter(0, current=True)
-    assert live.ppin == ppin and live.unit_ms > 0
-    assert_counts(live, advanced, clock.seconds(), ('CC02', 'SG01'))
+    assert live.ppin == platform.ppin(0) and live.unit_ms > 0
+    assert sorted(counters(live)) == sorted(codes)
+    for code in codes:
+        within(counters(live)[code], advanced,
+               advanced + since_cycle.seconds(), live, code)
+    within(live.mmrc_counter, advanced, advanced + platform.up.seconds(),
+           live, 'MMRC')
 
     # Nothing latched before the first 8 hours of powered-up time.
     latched = platform.meter(0)
     assert latched.mmrc_counter == 0
-    assert all(counters(latched).get(code, 0) == 0
-               for code in ('CC02', 'SG01')), latched.pairs
+    assert all(counters(latched).get(code, 0) == 0 for code in codes), \
+        latched.pairs
 
     # Socket 1 was not advanced.
     assert platform.meter(1, current=True).mmrc_counter < units(HOUR, live)
 
     # Just short of 8 hours, whatever the wall clock added: still nothing.
-    step = LATCH - advanced - clock.seconds() - 1
+    step = LATCH - advanced - platform.up.seconds() - 1
     advanced += step
     platform.advance(step, 0)
     assert platform.meter(0).mmrc_counter == 0, 'latched before 8 hours'
 
-    # Past the boundary: the copy holds exactly 8 hours, the live meter more.
-    step = clock.seconds() + 1
+    # Past the boundary: MMRC holds exactly 8 hours; each code 8 hours less
+    # the time before the power cycle that put its licence in effect.
+    step = platform.up.seconds() + 1
     advanced += step
     platform.advance(step, 0)
-    assert_counts(platform.meter(0), LATCH, 0, ('CC02', 'SG01'))
+    latched = platform.meter(0)
+    assert latched.mmrc_counter == units(LATCH, latched)
+    for code in codes:
+        within(counters(latched)[code], LATCH - platform.up.seconds(), LATCH,
+               latched, f'latched {code}')
+
+    # The copy stays until the next boundary; the live meter goes on.
     advanced += HOUR
     platform.advance(HOUR, 0)
-    assert_counts(platform.meter(0), LATCH, 0, ('CC02', 'SG01'))
-    assert_counts(platform.meter(0, current=True), advanced, clock.seconds(),
-                  ('CC02', 'SG01'))
+    assert platform.meter(0) == latched
+    live = platform.meter(0, current=True)
+    for code in codes:
+        within(counters(live)[code], advanced,
+               advanced + since_cycle.seconds(), live, code)
+    within(live.mmrc_counter, advanced, advanced + platform.up.seconds(),
+           live, 'MMRC')
 
 
-def test_meter_restarts_at_power_cycle(platform, authority):
-    assert platform.write(0, 'provision_akc', authority.akc().data) == 'ok'
-    cap = authority.cap(platform.ppin(0), features=('MT01',), kind='metered')
-    assert platform.write(0, 'provision_cap', cap.data) == 'ok'
-    platform.power_cycle(0)
-    platform.advance(LATCH + HOUR, 0)
-    assert counters(platform.meter(0))['MT01'] == units(LATCH,
-                                                       platform.meter(0))
+def test_meters_survive_power_cycle_and_restart(start, authority):
+    first = start('--sockets', 1)
+    metered_platform(first, authority, ('MT01',))
+    first.advance(LATCH + HOUR)
+    before = first.meter(0, current=True)
+    latched = first.meter(0)
+    assert counters(latched)['MT01'] > 0
+
     clock = Stopwatch()
-    platform.power_cycle(0)
-    platform.advance(HOUR, 0)
-    assert_counts(platform.meter(0, current=True), HOUR, clock.seconds(),
-                  ('MT01',))
+    first.power_cycle(0)
+    after = first.meter(0, current=True)
+    counted, now = counters(before)['MT01'], counters(after)['MT01']
+    assert counted <= now <= counted + units(clock.seconds(), after), \
+        'a power cycle reset the meter'
+    assert after.mmrc_counter >= before.mmrc_counter
+    assert first.meter(0) == latched, 'a power cycle changed the latched copy'
+    assert first.stop() == 0
+
+    second = start('--sockets', 1)
+    again = second.meter(0, current=True)
+    assert counters(again)['MT01'] >= counters(after)['MT01']
+    assert again.mmrc_counter >= after.mmrc_counter
+    assert second.meter(0) == latched, 'a restart changed the latched copy'
+    second.advance(HOUR)
+    later = second.meter(0, current=True)
+    assert counters(later)['MT01'] >= counters(again)['MT01'] + \
+        units(HOUR, later)
