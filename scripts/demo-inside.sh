@@ -45,12 +45,14 @@ for k in sys.argv[1].split("."):
 print(str(v).lower())' "$2"
 }
 
-meter_count() {	# DEVNO -C|-m CODE|unit_ms: a counter of the meter, or its unit
+meter_count() {	# DEVNO -C|-m CODE|MMRC|unit_ms: a counter of the meter, or its unit
 	intel_sdsi -d "$1" "$2" --json |
 		"$python" -c 'import json, sys
 m = json.load(sys.stdin)
 if sys.argv[1] == "unit_ms":
     print(m["unit_ms"])
+elif sys.argv[1] == "MMRC":
+    print(m["mmrc"]["counter"])
 else:
     print(sum(c["count"] for c in m["counters"] if c["feature"] == sys.argv[1]))' "$3"
 }
@@ -76,7 +78,12 @@ ppin0=$(info 0 ppin)
 ppin1=$(info 1 ppin)
 printf 'PPIN of socket 0: %s, of socket 1: %s (from intel_sdsi -d N -i --json)\n' \
 	"$ppin0" "$ppin1"
-expect 0 sdsi-authority akc "$authority" -o "$work/oem.akc"
+printf '$ sdsi-authority akc %s -o %s\n' "$authority" "$work/oem.akc"
+akc_out=$(sdsi-authority akc "$authority" -o "$work/oem.akc")
+status=$?
+printf '%s\n(exit status %d)\n' "$akc_out" "$status"
+check "the AKC was issued" [ "$status" -eq 0 ]
+image=$(printf '%s\n' "$akc_out" | sed -n 's/^license key image: //p')
 expect 0 sdsi-authority cap "$authority" --ppin "$ppin0" --type metered \
 	--feature CC02 --feature SG01 -o "$work/socket0.cap"
 expect 0 sdsi-authority cap "$authority" --ppin "$ppin1" --type metered \
@@ -93,6 +100,10 @@ check "socket 0 now holds the licence key" [ "$(info 0 akc_provisioned)" = true 
 step "State certificates: the licensor key's image (as sdsi-authority akc printed it, byte 47 first) and each licence"
 expect 0 intel_sdsi -d 0 -s
 expect 0 intel_sdsi -d 1 -s
+shown=$(intel_sdsi -d 1 -s --json | "$python" -c 'import json, sys
+print(json.load(sys.stdin)["key_image"])')
+check "socket 1 holds the image sdsi-authority printed, bytes reversed" \
+	[ "$shown" = "0x$(printf '%s' "$image" | fold -w2 | tac | tr -d '\n')" ]
 
 step "Licences take effect at the next power cycle: no licence is metered yet"
 expect 0 intel_sdsi -d 0 -C
@@ -111,8 +122,8 @@ check "socket 0 counted at least 36000 s of CC02 ($live units of $(meter_count 0
 	[ "$live" -ge $((36000 * 1000 / $(meter_count 0 -C unit_ms))) ]
 printf -- '--- attested copy (meter_certificate): latched at the 8-hour boundary\n'
 expect 0 intel_sdsi -d 0 -m
-latched=$(meter_count 0 -m CC02)
-check "the attested copy holds exactly 8 hours ($latched units)" \
+latched=$(meter_count 0 -m MMRC)
+check "the attested copy's MMRC holds exactly 8 hours ($latched units)" \
 	[ "$latched" -eq $((28800 * 1000 / $(meter_count 0 -m unit_ms))) ]
 
 step "A CAP for socket 1's PPIN offered to socket 0: intel_sdsi refuses it before the silicon sees it"
