@@ -130,7 +130,7 @@ static void forward_control(struct sdsi_shmem_port *port, uint64_t ctrl)
  * while a transaction is in progress, or on request.  A packet and the
  * registers it changed are in the window before the RDY that announces it.
  */
-static bool show_model(struct sdsi_shmem_port *port)
+static bool show_model(struct sdsi_shmem_port *port, bool driver_wrote)
 {
 	uint64_t ctrl = sdsi_model_read64(port->model, 0);
 	uint32_t owner = (uint32_t)((ctrl & SDSI_CTRL_OWNER_MASK) >>
@@ -141,7 +141,8 @@ static bool show_model(struct sdsi_shmem_port *port)
 	port->engaged = owner == SDSI_OWNER_INBAND;
 	if (port->engaged) {
 		port->requested = false;
-		if ((ctrl & SDSI_CTRL_RDY) && changed) {
+		/* Packets 2 and 3 of a read carry the same control value. */
+		if ((ctrl & SDSI_CTRL_RDY) && (changed || driver_wrote)) {
 			copy_mailbox(port);
 			copy_registers(port);
 		}
@@ -199,9 +200,9 @@ int sdsi_shmem_attach(struct sdsi_shmem_port *port, struct sdsi_model *model,
 bool sdsi_shmem_poll(struct sdsi_shmem_port *port)
 {
 	uint64_t ctrl = window_load(&port->mmio[0]);
-	bool moved;
+	bool moved, wrote_control = ctrl != port->shadow[0];
 
-	if (ctrl != port->shadow[0]) {
+	if (wrote_control) {
 		if (ctrl & SDSI_CTRL_RUN_BUSY) {
 			forward_mailbox(port);
 			forward_control(port, ctrl);
@@ -214,7 +215,7 @@ bool sdsi_shmem_poll(struct sdsi_shmem_port *port)
 		moved = forward_mailbox(port);
 	}
 	if (moved || port->engaged || port->requested)
-		moved |= show_model(port);
+		moved |= show_model(port, wrote_control);
 	return moved;
 }
 
@@ -227,5 +228,5 @@ void sdsi_shmem_sync(struct sdsi_shmem_port *port)
 {
 	copy_registers(port);
 	copy_control_high(port);
-	show_model(port);
+	show_model(port, false);
 }

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# make check-kernel: the real Linux intel_sdsi drivers (Debian 6.12 and
+# 6.1) against the model, in QEMU.  Builds what the guest runs, then hands
+# over to kernel/rig.sh.  Skips only where QEMU cannot run at all, and
+# says so loudly; the last line sums the JUnit files of every guest.
+set -uo pipefail
+
+if [ $# -lt 1 ]; then
+	echo "usage: $0 BUILD_DIR [6.12|6.1]..." >&2
+	exit 2
+fi
+build=$1
+shift
+cd "$(dirname "$0")/.." || exit 2
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "check-kernel: SKIPPED LOUDLY: needs root (apt-get, kernel headers)" >&2
+	exit 77
+fi
+scripts/ensure-deps.sh --kernel || exit 1
+if ! qemu-system-x86_64 -accel help 2>/dev/null | grep -qx tcg; then
+	echo "check-kernel: SKIPPED LOUDLY: this QEMU has no TCG accelerator" >&2
+	exit 77
+fi
+ninja -C "$build" shmem/sdsi-shmem tools/intel_sdsi || exit 1
+
+start=$(date +%s)
+kernel/rig.sh "$build" "$@"
+status=$?
+
+summary=$(/usr/bin/python3 - "$build/kernel-rig" <<'PY'
+import glob, sys
+import xml.etree.ElementTree as ET
+
+passed = failed = skipped = 0
+for path in sorted(glob.glob(sys.argv[1] + '/results-*/*.xml')):
+    root = ET.parse(path).getroot()
+    for s in ([root] if root.tag == 'testsuite' else root.iter('testsuite')):
+        tests = int(s.get('tests', 0))
+        bad = int(s.get('failures', 0)) + int(s.get('errors', 0))
+        skip = int(s.get('skipped', 0))
+        passed += tests - bad - skip
+        failed += bad
+        skipped += skip
+print(passed, failed, skipped)
+PY
+) || summary="0 0 0"
+read -r passed failed skipped <<<"$summary"
+[ $((passed + failed)) -gt 0 ] || { echo "check-kernel: no test ran" >&2; status=1; }
+echo "check-kernel took $(( $(date +%s) - start )) s"
+echo "kernel: $passed passed, $failed failed, $skipped skipped"
+exit $status
