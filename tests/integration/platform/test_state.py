@@ -75,7 +75,10 @@ MUTATIONS = {
     'header-only': (lambda data: data[:16], 'truncated'),
     'wrong-magic': (lambda data: b'JUNKJUNK' + data[8:], 'foreign'),
     'other-socket-index': (lambda data: resealed(data, 20, 1), 'foreign'),
-    'newer-version': (lambda data: resealed(data, 8, 2), 'newer version'),
+    # One past whatever version the emulator wrote, so the case stays newer
+    # when the format moves on.
+    'newer-version': (lambda data: resealed(
+        data, 8, struct.unpack_from('<I', data, 8)[0] + 1), 'newer version'),
 }
 
 
