@@ -51,6 +51,8 @@ def start(programs, authority, state_dir, tmp_path):
     yield _start
     for p in started:
         p.stop()
+    for p in started:
+        p.assert_clean_exit()
 
 
 @pytest.fixture

@@ -138,6 +138,7 @@ class Platform:
         os.makedirs(self.mnt, exist_ok=True)
         # Bounds the powered-up time the model counted on its own.
         self.up = Stopwatch()
+        self.stderr = None
         self.proc = subprocess.Popen([programs.emu, 'mount', *opts, self.mnt],
                                      stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True)
@@ -156,18 +157,28 @@ class Platform:
         self.stop()
 
     def stop(self):
+        """Stops the emulator (once); its exit status.  What it printed on
+        stderr is kept in self.stderr."""
+        if self.stderr is not None:
+            return self.proc.returncode
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        try:
+            _, self.stderr = self.proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            _, self.stderr = self.proc.communicate()
         if os.path.ismount(self.mnt):
             subprocess.run(['fusermount3', '-uz', self.mnt])
-        self.proc.stdout.close()
-        self.proc.stderr.close()
         return self.proc.returncode
+
+    def assert_clean_exit(self):
+        """The emulator stopped by stop() exited 0 and reported no
+        sanitizer error."""
+        rc = self.stop()
+        assert rc == 0 and 'Sanitizer' not in self.stderr and \
+            'runtime error' not in self.stderr, \
+            f'sdsi-emu mount: exit {rc}\n{self.stderr}'
 
     def path(self, n, attr):
         return os.path.join(self.devices, f'intel_vsec.sdsi.{n}', attr)
