@@ -96,13 +96,19 @@ class Authority:
     """A root key and a licensor key in DIR (`sdsi-authority init`), and
     the AKCs and CAPs it issues (Issued)."""
 
-    def __init__(self, programs, path):
+    def __init__(self, programs, path, create=True):
         self.bin = programs.authority
         self.dir = str(path)
         self.files = path.parent / (path.name + '-issued')
         self.files.mkdir()
         self.issued = 0
-        run([self.bin, 'init', self.dir])
+        if create:
+            run([self.bin, 'init', self.dir])
+
+    @classmethod
+    def existing(cls, programs, path):
+        """An authority whose key files are already in path."""
+        return cls(programs, path, create=False)
 
     def _out(self, kind):
         self.issued += 1

@@ -6,6 +6,8 @@ down; neither resets at a power cycle or a restart.  meter_current is live,
 meter_certificate the copy latched at each 8-hour boundary of powered-up
 time.  Model time is moved with `sdsi-emu ctl advance`; the wall-clock time
 the test takes bounds what the model added on its own."""
+import time
+
 from licplatform import Stopwatch
 
 HOUR = 3600
@@ -117,3 +119,13 @@ def test_meters_survive_power_cycle_and_restart(start, authority):
     later = second.meter(0, current=True)
     assert counters(later)['MT01'] >= counters(again)['MT01'] + \
         units(HOUR, later)
+
+
+def test_time_scale_accelerates_meters(start, authority):
+    """--time-scale 3600: an hour of model time per wall-clock second."""
+    platform = start('--sockets', 1, '--time-scale', 3600)
+    clock = metered_platform(platform, authority, ('MT01',))
+    time.sleep(1.0)
+    live = platform.meter(0, current=True)
+    within(counters(live)['MT01'], HOUR, HOUR * clock.seconds(), live,
+           'MT01 after one accelerated second')
