@@ -129,7 +129,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	o->sockets = 1;
 	o->idle_sleep_us = 50;
 	o->cfg.guid = SDSI_GUID_V2;
-	o->cfg.features = SDSI_MODEL_DEFAULT_FEATURES;
+	o->cfg.features = UINT64_MAX;	/* the GUID's default, once known */
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'w': o->window = optarg; break;
@@ -175,6 +175,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 			return -EINVAL;
 		}
 	}
+	/* A V1 part predates attestation and metering (as sdsi-emu has it). */
+	if (o->cfg.features == UINT64_MAX)
+		o->cfg.features = o->cfg.guid == SDSI_GUID_V1 ?
+				  SDSI_FEATURE_ON_DEMAND :
+				  SDSI_MODEL_DEFAULT_FEATURES;
 	if (optind != argc || !o->window || !o->ctl) {
 		usage(stderr);
 		return -EINVAL;
