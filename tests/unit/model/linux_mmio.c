@@ -54,6 +54,35 @@ void tsock_close(struct tsock *ts)
 	ts->m = NULL;
 }
 
+/* Each test program is its own process; one socket at a time is all it uses. */
+static struct tsock fixture_ts;
+
+static int tsock_setup(void **state, uint32_t guid)
+{
+	struct sdsi_model_config cfg;
+
+	tsock_config(&fixture_ts, &cfg, guid);
+	tsock_open(&fixture_ts, &cfg);
+	*state = &fixture_ts;
+	return 0;
+}
+
+int tsock_setup_v1(void **state)
+{
+	return tsock_setup(state, SDSI_GUID_V1);
+}
+
+int tsock_setup_v2(void **state)
+{
+	return tsock_setup(state, SDSI_GUID_V2);
+}
+
+int tsock_teardown(void **state)
+{
+	tsock_close(*state);
+	return 0;
+}
+
 void tsock_advance(struct tsock *ts, uint64_t ns)
 {
 	ts->now_ns += ns;

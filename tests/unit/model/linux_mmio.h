@@ -38,6 +38,14 @@ void tsock_open(struct tsock *ts, const struct sdsi_model_config *cfg);
 void tsock_close(struct tsock *ts);
 void tsock_advance(struct tsock *ts, uint64_t ns);
 
+/*
+ * cmocka fixtures: one socket with the tsock_config defaults (V1 or V2
+ * layout) for each test, closed again by tsock_teardown.
+ */
+int tsock_setup_v1(void **state);
+int tsock_setup_v2(void **state);
+int tsock_teardown(void **state);
+
 uint64_t ctrl_read(struct tsock *ts);
 void ctrl_write(struct tsock *ts, uint64_t value);
 uint64_t mbox_read(struct tsock *ts, unsigned int qword);

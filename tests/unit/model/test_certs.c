@@ -19,24 +19,6 @@
 #define PPIN		0x0123456789abcdefull
 #define BUNDLE_MAX	32u
 
-static struct tsock ts_storage;
-
-static int setup(void **state)
-{
-	struct sdsi_model_config cfg;
-
-	tsock_config(&ts_storage, &cfg, SDSI_GUID_V2);
-	tsock_open(&ts_storage, &cfg);
-	*state = &ts_storage;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	tsock_close(*state);
-	return 0;
-}
-
 /* A licence blob in the documented layout; returns its length. */
 static size_t make_blob(uint8_t *blob, uint32_t type, uint64_t id,
 			const char (*codes)[5], uint32_t ncodes)
@@ -299,7 +281,7 @@ static void test_meter_needs_metering_enabled(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, tsock_setup_v2, tsock_teardown)
 		T(test_empty_state_certificate),
 		T(test_key_only_state_certificate),
 		T(test_licences_in_state_certificate),

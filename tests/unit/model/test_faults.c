@@ -14,24 +14,6 @@
 #include "linux_mmio.h"
 #include "model_priv.h"
 
-static struct tsock ts_storage;
-
-static int setup(void **state)
-{
-	struct sdsi_model_config cfg;
-
-	tsock_config(&ts_storage, &cfg, SDSI_GUID_V2);
-	tsock_open(&ts_storage, &cfg);
-	*state = &ts_storage;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	tsock_close(*state);
-	return 0;
-}
-
 static int read_state(struct tsock *ts)
 {
 	uint8_t buf[SDSI_READ_MSG_MAX];
@@ -300,7 +282,7 @@ static void test_fault_survives_power_cycle_until_cleared(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, tsock_setup_v2, tsock_teardown)
 		T(test_fault_names),
 		T(test_oob_owner_counted),
 		T(test_oob_owner_until_cleared),

@@ -13,23 +13,6 @@
 
 #include "linux_mmio.h"
 
-static int setup_v1(void **state)
-{
-	static struct tsock ts;
-	struct sdsi_model_config cfg;
-
-	tsock_config(&ts, &cfg, SDSI_GUID_V1);
-	tsock_open(&ts, &cfg);
-	*state = &ts;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	tsock_close(*state);
-	return 0;
-}
-
 static void test_ownership_request_grant_release(void **state)
 {
 	struct tsock *ts = *state;
@@ -282,7 +265,7 @@ static void test_initial_qword_kept_through_grant(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup_v1, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, tsock_setup_v1, tsock_teardown)
 		T(test_ownership_request_grant_release),
 		T(test_driver_cannot_set_firmware_bits),
 		T(test_registers_are_read_only),

@@ -15,24 +15,6 @@
 #include "linux_mmio.h"
 #include "model_priv.h"
 
-static struct tsock ts_storage;
-
-static int setup(void **state)
-{
-	struct sdsi_model_config cfg;
-
-	tsock_config(&ts_storage, &cfg, SDSI_GUID_V2);
-	tsock_open(&ts_storage, &cfg);
-	*state = &ts_storage;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	tsock_close(*state);
-	return 0;
-}
-
 static void test_defaults(void **state)
 {
 	struct tsock *ts = *state;
@@ -191,7 +173,7 @@ static void test_nvram_wear_bits(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, tsock_setup_v2, tsock_teardown)
 		T(test_defaults),
 		T(test_akc_and_cap_refused_and_counted),
 		T(test_threshold_refuses_without_counting),
