@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,20 +12,6 @@
 #include "options.h"
 
 #define REQUEST_MAX	1024
-
-__attribute__((format(printf, 1, 2)))
-static int ctl_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("sdsi-emu: ctl: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	emu_print_usage_hint();
-	return EMU_EXIT_USAGE;
-}
 
 /* Value of "--name VALUE" or "--name=VALUE" at argv[*i], or NULL. */
 static const char *option_value(const char *name, int argc, char **argv, int *i,
@@ -57,9 +42,9 @@ static int build_request(int argc, char **argv, char *request, size_t size)
 		size_t len = strlen(argv[i]);
 
 		if (len == 0 || strpbrk(argv[i], " \t\r\n"))
-			return ctl_usage("argument '%s' is empty or contains white space", argv[i]);
+			return emu_usage_error("ctl: argument '%s' is empty or contains white space", argv[i]);
 		if (used + len + 2 > size)
-			return ctl_usage("command too long (at most %zu bytes)", size - 2);
+			return emu_usage_error("ctl: command too long (at most %zu bytes)", size - 2);
 		if (used)
 			request[used++] = ' ';
 		memcpy(request + used, argv[i], len);
@@ -155,23 +140,23 @@ int emu_ctl_main(int argc, char **argv)
 		value = option_value("--ctl", argc, argv, &i, &matched);
 		if (matched) {
 			if (!value || !value[0])
-				return ctl_usage("option '--ctl' needs a socket path");
+				return emu_usage_error("ctl: option '--ctl' needs a socket path");
 			ctl = value;
 			continue;
 		}
 		value = option_value("--state", argc, argv, &i, &matched);
 		if (matched) {
 			if (!value || !value[0])
-				return ctl_usage("option '--state' needs a directory");
+				return emu_usage_error("ctl: option '--state' needs a directory");
 			state = value;
 			continue;
 		}
-		return ctl_usage("unknown option '%s'", argv[i]);
+		return emu_usage_error("ctl: unknown option '%s'", argv[i]);
 	}
 	if (ctl && state)
-		return ctl_usage("give --ctl or --state, not both");
+		return emu_usage_error("ctl: give --ctl or --state, not both");
 	if (i >= argc)
-		return ctl_usage("no command given (status, power-cycle, fault, clear, unbind, bind, features, iblock)");
+		return emu_usage_error("ctl: no command given (status, power-cycle, fault, clear, unbind, bind, features, iblock)");
 
 	if (ctl)
 		snprintf(path, sizeof(path), "%s", ctl);
@@ -180,7 +165,7 @@ int emu_ctl_main(int argc, char **argv)
 	else if ((value = getenv("SDSI_EMU_CTL")) && value[0])
 		snprintf(path, sizeof(path), "%s", value);
 	else
-		return ctl_usage("no emulator given: use --ctl PATH or --state DIR, or run inside 'sdsi-emu run' (which sets SDSI_EMU_CTL)");
+		return emu_usage_error("ctl: no emulator given: use --ctl PATH or --state DIR, or run inside 'sdsi-emu run' (which sets SDSI_EMU_CTL)");
 
 	ret = build_request(argc - i, argv + i, request, sizeof(request));
 	if (ret)

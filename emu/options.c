@@ -101,8 +101,7 @@ void emu_print_usage_hint(void)
 	fputs("Try 'sdsi-emu --help' for more information.\n", stderr);
 }
 
-__attribute__((format(printf, 1, 2)))
-static int usage_error(const char *fmt, ...)
+int emu_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -214,9 +213,9 @@ static int parse_ppins(const char *text, struct emu_options *opts,
 		size_t len = strcspn(p, ",");
 
 		if (n == EMU_MAX_SOCKETS)
-			return usage_error("--ppin: more than 16 values in '%s'", text);
+			return emu_usage_error("--ppin: more than 16 values in '%s'", text);
 		if (!parse_hex64(p, len, &opts->ppin[n]) || opts->ppin[n] == 0)
-			return usage_error("--ppin: '%.*s' is not a non-zero hex PPIN (in '%s')",
+			return emu_usage_error("--ppin: '%.*s' is not a non-zero hex PPIN (in '%s')",
 					   (int)len, p, text);
 		n++;
 		if (p[len] == '\0')
@@ -270,7 +269,7 @@ static int parse_guid(const char *text, uint32_t *guid)
 		*guid = (uint32_t)v;
 		return 0;
 	}
-	return usage_error("--guid: '%s' is not v1, v2, 0x006dd191 or 0xf210d9ef", text);
+	return emu_usage_error("--guid: '%s' is not v1, v2, 0x006dd191 or 0xf210d9ef", text);
 }
 
 static int parse_field3(const char *name, const char *text, uint8_t *field)
@@ -278,7 +277,7 @@ static int parse_field3(const char *name, const char *text, uint8_t *field)
 	unsigned long long v;
 
 	if (!emu_parse_uint(text, 1, 7, &v))
-		return usage_error("%s: '%s' is not a number from 1 to 7", name, text);
+		return emu_usage_error("%s: '%s' is not a number from 1 to 7", name, text);
 	*field = (uint8_t)v;
 	return 0;
 }
@@ -293,7 +292,7 @@ static int parse_time_scale(const char *text, double *scale)
 	v = isdigit((unsigned char)text[0]) ? strtod(text, &end) : 0;
 	if (!isdigit((unsigned char)text[0]) || errno || *end || !(v > 0) ||
 	    v > EMU_TIME_SCALE_MAX)
-		return usage_error("--time-scale: '%s' is not a number above 0 and at most 1e9",
+		return emu_usage_error("--time-scale: '%s' is not a number above 0 and at most 1e9",
 				   text);
 	*scale = v;
 	return 0;
@@ -308,7 +307,7 @@ static int parse_one(int opt, const char *arg, struct emu_options *opts,
 	switch (opt) {
 	case OPT_SOCKETS:
 		if (!emu_parse_uint(arg, 1, EMU_MAX_SOCKETS, &v))
-			return usage_error("--sockets: '%s' is not a number from 1 to 16", arg);
+			return emu_usage_error("--sockets: '%s' is not a number from 1 to 16", arg);
 		opts->sockets = (unsigned int)v;
 		return 0;
 	case OPT_GUID:
@@ -319,16 +318,16 @@ static int parse_one(int opt, const char *arg, struct emu_options *opts,
 		else if (strcmp(arg, "early") == 0)
 			opts->abi = SDSI_ABI_EARLY;
 		else
-			return usage_error("--abi: '%s' is not current or early", arg);
+			return emu_usage_error("--abi: '%s' is not current or early", arg);
 		return 0;
 	case OPT_STATE:
 		if (arg[0] == '\0')
-			return usage_error("--state: empty directory name");
+			return emu_usage_error("--state: empty directory name");
 		opts->state_dir = arg;
 		return 0;
 	case OPT_FEATURES:
 		if (emu_parse_features(arg, &opts->features, err, sizeof(err)))
-			return usage_error("--features: %s", err);
+			return emu_usage_error("--features: %s", err);
 		*features_given = true;
 		return 0;
 	case OPT_PPIN:
@@ -344,14 +343,14 @@ static int parse_one(int opt, const char *arg, struct emu_options *opts,
 		return parse_field3("--updates", arg, &opts->updates);
 	case OPT_RDY_LATENCY:
 		if (!emu_parse_uint(arg, 0, UINT32_MAX, &v))
-			return usage_error("--rdy-latency-us: '%s' is not a number from 0 to 4294967295",
+			return emu_usage_error("--rdy-latency-us: '%s' is not a number from 0 to 4294967295",
 					   arg);
 		opts->rdy_latency_us = (uint32_t)v;
 		return 0;
 	case OPT_AUTHORITY:
 	case OPT_ROOT_KEY:
 		if (arg[0] == '\0')
-			return usage_error("%s: empty name", opt == OPT_AUTHORITY ?
+			return emu_usage_error("%s: empty name", opt == OPT_AUTHORITY ?
 					   "--authority" : "--root-key");
 		if (opt == OPT_AUTHORITY)
 			opts->authority_dir = arg;
@@ -391,11 +390,11 @@ int emu_options_parse(enum emu_command command, int argc, char **argv,
 			emu_print_help(stdout);
 			exit(0);
 		case ':':
-			return usage_error("%s: option '%s' needs a value", name, argv[optind - 1]);
+			return emu_usage_error("%s: option '%s' needs a value", name, argv[optind - 1]);
 		case '?':
 			if (optopt)
-				return usage_error("%s: unknown option '-%c'", name, optopt);
-			return usage_error("%s: unknown option '%s'", name, argv[optind - 1]);
+				return emu_usage_error("%s: unknown option '-%c'", name, optopt);
+			return emu_usage_error("%s: unknown option '%s'", name, argv[optind - 1]);
 		default:
 			ret = parse_one(opt, optarg, opts, &features_given, &nppins);
 			if (ret)
@@ -407,22 +406,22 @@ int emu_options_parse(enum emu_command command, int argc, char **argv,
 		opts->features = opts->guid == SDSI_GUID_V1 ? FEATURES_V1_DEFAULT
 							    : SDSI_MODEL_DEFAULT_FEATURES;
 	if (opts->authority_dir && opts->root_key)
-		return usage_error("%s: --authority and --root-key both name the root key; give one",
+		return emu_usage_error("%s: --authority and --root-key both name the root key; give one",
 				   name);
 	if (nppins > opts->sockets)
-		return usage_error("--ppin: %u values given for %u socket(s)",
+		return emu_usage_error("--ppin: %u values given for %u socket(s)",
 				   nppins, opts->sockets);
 
 	if (command == EMU_CMD_RUN) {
 		if (optind >= argc)
-			return usage_error("run: no command given (sdsi-emu run [OPTIONS] -- CMD [ARGS...])");
+			return emu_usage_error("run: no command given (sdsi-emu run [OPTIONS] -- CMD [ARGS...])");
 		opts->run_argv = argv + optind;
 		return 0;
 	}
 	if (optind >= argc)
-		return usage_error("mount: no directory given (sdsi-emu mount [OPTIONS] DIR)");
+		return emu_usage_error("mount: no directory given (sdsi-emu mount [OPTIONS] DIR)");
 	if (optind + 1 < argc)
-		return usage_error("mount: unexpected argument '%s' after '%s'",
+		return emu_usage_error("mount: unexpected argument '%s' after '%s'",
 				   argv[optind + 1], argv[optind]);
 	opts->mountpoint = argv[optind];
 	return 0;

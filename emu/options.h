@@ -64,4 +64,11 @@ bool emu_parse_uint(const char *text, unsigned long long min,
 void emu_print_help(FILE *out);
 void emu_print_usage_hint(void);
 
+/*
+ * "sdsi-emu: " and the formatted reason on stderr, then the usage hint.
+ * Returns EMU_EXIT_USAGE.
+ */
+__attribute__((format(printf, 1, 2)))
+int emu_usage_error(const char *fmt, ...);
+
 #endif /* EMU_OPTIONS_H */
