@@ -29,23 +29,7 @@ start=$(date +%s)
 kernel/rig.sh "$build" "$@"
 status=$?
 
-summary=$(/usr/bin/python3 - "$build/kernel-rig" <<'PY'
-import glob, sys
-import xml.etree.ElementTree as ET
-
-passed = failed = skipped = 0
-for path in sorted(glob.glob(sys.argv[1] + '/results-*/*.xml')):
-    root = ET.parse(path).getroot()
-    for s in ([root] if root.tag == 'testsuite' else root.iter('testsuite')):
-        tests = int(s.get('tests', 0))
-        bad = int(s.get('failures', 0)) + int(s.get('errors', 0))
-        skip = int(s.get('skipped', 0))
-        passed += tests - bad - skip
-        failed += bad
-        skipped += skip
-print(passed, failed, skipped)
-PY
-) || summary="0 0 0"
+summary=$(/usr/bin/python3 scripts/junit-sum.py "$build/kernel-rig/results-*/*.xml") || summary="0 0 0"
 read -r passed failed skipped <<<"$summary"
 [ $((passed + failed)) -gt 0 ] || { echo "check-kernel: no test ran" >&2; status=1; }
 echo "check-kernel took $(( $(date +%s) - start )) s"

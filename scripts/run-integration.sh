@@ -81,24 +81,7 @@ for entry in "${matrix[@]}"; do
 		--junitxml="$results/$name.xml"
 done
 
-summary=$("$python" - "$results" <<'PY'
-import glob, sys
-import xml.etree.ElementTree as ET
-
-passed = failed = skipped = 0
-for path in sorted(glob.glob(sys.argv[1] + '/*.xml')):
-    root = ET.parse(path).getroot()
-    suites = [root] if root.tag == 'testsuite' else root.iter('testsuite')
-    for s in suites:
-        tests = int(s.get('tests', 0))
-        bad = int(s.get('failures', 0)) + int(s.get('errors', 0))
-        skip = int(s.get('skipped', 0))
-        passed += tests - bad - skip
-        failed += bad
-        skipped += skip
-print(passed, failed, skipped)
-PY
-) || summary="0 0 0"
+summary=$("$python" scripts/junit-sum.py "$results/*.xml") || summary="0 0 0"
 read -r passed failed skipped <<<"$summary"
 
 status=0
