@@ -48,13 +48,13 @@ int sdsi_decode_meter_cert(const uint8_t *buf, size_t len, struct sdsi_meter_cer
 			   struct sdsi_error *err)
 {
 	char sig[5];
+	int ret;
 
 	sdsi_clear_error(err);
 	memset(cert, 0, sizeof(*cert));
-	if (len < SDSI_METER_HEADER_SIZE)
-		return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, (long)len,
-				 "meter certificate: %zu bytes, the header needs %u",
-				 len, SDSI_METER_HEADER_SIZE);
+	ret = sdsi_check_cert_header("meter certificate", len, SDSI_METER_HEADER_SIZE, err);
+	if (ret)
+		return ret;
 	cert->signature = sdsi_le32(buf + OFF_SIGNATURE);
 	cert->version = sdsi_le32(buf + OFF_VERSION);
 	cert->ppin = sdsi_le64(buf + OFF_PPIN);

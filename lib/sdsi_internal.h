@@ -3,6 +3,8 @@
 #ifndef SDSI_INTERNAL_H
 #define SDSI_INTERNAL_H
 
+#include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sdsi/libsdsi.h"
@@ -18,6 +20,22 @@ SDSI_HIDDEN int sdsi_fail(struct sdsi_error *err, int errnum, enum sdsi_error_cl
 SDSI_HIDDEN enum sdsi_error_class sdsi_errno_class(int errnum, bool provisioning);
 
 SDSI_HIDDEN void sdsi_clear_error(struct sdsi_error *err);
+
+/*
+ * The certificates start with a fixed header whose fields are read before
+ * anything else is checked: a shorter buffer is malformed.  Returns 0 or
+ * -EBADMSG with the offset of the end of the data.
+ */
+static inline int sdsi_check_cert_header(const char *cert_name, size_t len,
+					 unsigned int header_size,
+					 struct sdsi_error *err)
+{
+	if (len >= header_size)
+		return 0;
+	return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, (long)len,
+			 "%s: %zu bytes, the header needs %u",
+			 cert_name, len, header_size);
+}
 
 /* Little-endian loads from byte buffers: the ABI is little-endian. */
 static inline uint32_t sdsi_le32(const uint8_t *p)

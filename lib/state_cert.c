@@ -98,10 +98,9 @@ int sdsi_decode_state_cert(const uint8_t *buf, size_t len, struct sdsi_state_cer
 
 	sdsi_clear_error(err);
 	memset(cert, 0, sizeof(*cert));
-	if (len < SDSI_STATE_HEADER_SIZE)
-		return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, (long)len,
-				 "state certificate: %zu bytes, the header needs %u",
-				 len, SDSI_STATE_HEADER_SIZE);
+	ret = sdsi_check_cert_header("state certificate", len, SDSI_STATE_HEADER_SIZE, err);
+	if (ret)
+		return ret;
 	cert->content_type = sdsi_le32(buf + OFF_CONTENT_TYPE);
 	cert->region_rev_id = sdsi_le32(buf + OFF_REGION_REV);
 	cert->header_size = sdsi_le32(buf + OFF_HEADER_SIZE);
