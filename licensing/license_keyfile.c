@@ -151,8 +151,9 @@ int sdsi_license_key_save_public(const char *path, EVP_PKEY *key,
 	return save_key(path, key, false, err);
 }
 
-static int write_all(int fd, const unsigned char *data, size_t len)
+int sdsi_license_write_all(int fd, const void *buf, size_t len)
 {
+	const unsigned char *data = buf;
 	ssize_t n;
 
 	while (len) {
@@ -167,7 +168,7 @@ static int write_all(int fd, const unsigned char *data, size_t len)
 	return 0;
 }
 
-static int sync_parent_dir(const char *path)
+int sdsi_license_sync_parent_dir(const char *path)
 {
 	char dir[PATH_MAX];
 	const char *slash = strrchr(path, '/');
@@ -209,7 +210,7 @@ int sdsi_license_write_file(const char *path, const void *data, size_t len,
 				    "%s: cannot create a temporary file: %s",
 				    path, strerror(errno));
 	step = "write";
-	rc = write_all(fd, data, len);
+	rc = sdsi_license_write_all(fd, data, len);
 	if (!rc && fchmod(fd, (mode_t)mode) < 0) {
 		step = "chmod";
 		rc = -errno;
@@ -236,7 +237,7 @@ int sdsi_license_write_file(const char *path, const void *data, size_t len,
 		return license_fail(err, rc, SDSI_LICENSE_NO_OFFSET,
 				    "%s: %s failed: %s", path, step,
 				    strerror(-rc));
-	rc = sync_parent_dir(path);
+	rc = sdsi_license_sync_parent_dir(path);
 	if (rc)
 		return license_fail(err, rc, SDSI_LICENSE_NO_OFFSET,
 				    "%s: fsync of the directory failed: %s",

@@ -182,4 +182,13 @@ int sdsi_license_write_file(const char *path, const void *data, size_t len,
 			    unsigned int mode, bool exclusive,
 			    struct sdsi_license_error *err);
 
+/*
+ * Two steps of sdsi_license_write_file, shared with the model's crash-safe
+ * NVRAM file: write all of buf, retrying after EINTR and short writes; and
+ * fsync the directory that holds path, so a rename into it is durable.
+ * Both return 0 or -errno.
+ */
+int sdsi_license_write_all(int fd, const void *buf, size_t len);
+int sdsi_license_sync_parent_dir(const char *path);
+
 #endif /* SDSI_LICENSE_H */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "model_priv.h"
+#include "sdsi_license.h"
 
 #define NVRAM_MAGIC		"SDSINVRM"
 #define NVRAM_MAGIC_LEN		8u
@@ -313,40 +314,6 @@ int nvram_file_load(const struct sdsi_model *m, uint64_t cfg_ppin,
 	return ret;
 }
 
-static int write_all(int fd, const uint8_t *p, size_t len)
-{
-	ssize_t done;
-
-	while (len) {
-		done = write(fd, p, len);
-		if (done < 0 && errno == EINTR)
-			continue;
-		if (done < 0)
-			return -errno;
-		p += done;
-		len -= (size_t)done;
-	}
-	return 0;
-}
-
-static int sync_directory(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir;
-	int fd, ret = 0;
-
-	dir = slash ? strndup(path, (size_t)(slash - path) + 1) : strdup(".");
-	if (!dir)
-		return -ENOMEM;
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || fsync(fd))
-		ret = -errno;
-	if (fd >= 0)
-		close(fd);
-	free(dir);
-	return ret;
-}
-
 int nvram_file_store(const struct sdsi_model *m, const struct model_nvram *nv,
 		     char *err, size_t errlen)
 {
@@ -370,7 +337,7 @@ int nvram_file_store(const struct sdsi_model *m, const struct model_nvram *nv,
 	ret = fd < 0 ? -errno : 0;
 	if (!ret) {
 		step = "write";
-		ret = write_all(fd, buf, len);
+		ret = sdsi_license_write_all(fd, buf, len);
 	}
 	if (!ret) {
 		step = "sync";
@@ -388,7 +355,7 @@ int nvram_file_store(const struct sdsi_model *m, const struct model_nvram *nv,
 		unlink(tmp);
 	if (!ret) {
 		step = "sync the directory of";
-		ret = sync_directory(path);
+		ret = sdsi_license_sync_parent_dir(path);
 	}
 	if (ret)
 		snprintf(err, errlen, "NVRAM file %s: cannot %s it: %s", path,
