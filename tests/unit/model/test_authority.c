@@ -44,6 +44,21 @@ void authority_fini(struct test_authority *a)
 	EVP_PKEY_free(a->licensor);
 }
 
+void authority_socket_config(struct test_authority *a, struct tsock *ts,
+			     struct sdsi_model_config *cfg)
+{
+	authority_init(a);
+	tsock_config(ts, cfg, SDSI_GUID_V2);
+	cfg->root_key_path = a->root_pub;
+}
+
+void authority_socket_fini(struct test_authority *a, struct tsock *ts)
+{
+	if (ts->m)
+		tsock_close(ts);
+	authority_fini(a);
+}
+
 size_t authority_akc(EVP_PKEY *root, EVP_PKEY *licensor, uint32_t key_rev,
 		     uint8_t *buf, size_t size)
 {

@@ -12,6 +12,7 @@
 
 #include <openssl/types.h>
 
+#include "linux_mmio.h"
 #include "sdsi_license.h"
 
 struct test_authority {
@@ -25,6 +26,15 @@ struct test_authority {
 void authority_init(struct test_authority *a);
 /* Remove every file in dir, then dir; free the keys. */
 void authority_fini(struct test_authority *a);
+
+/*
+ * For fixtures that pair an authority with one socket: authority_init, then
+ * a V2 tsock config that trusts the authority's root key (not yet opened);
+ * and the reverse, closing the socket if it is open.
+ */
+void authority_socket_config(struct test_authority *a, struct tsock *ts,
+			     struct sdsi_model_config *cfg);
+void authority_socket_fini(struct test_authority *a, struct tsock *ts);
 
 /* An AKC for licensor signed by root; returns its length (208). */
 size_t authority_akc(EVP_PKEY *root, EVP_PKEY *licensor, uint32_t key_rev,

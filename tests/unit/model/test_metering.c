@@ -33,9 +33,7 @@ static int setup(void **state)
 	struct fixture *f = calloc(1, sizeof(*f));
 
 	assert_non_null(f);
-	authority_init(&f->auth);
-	tsock_config(&f->ts, &f->cfg, SDSI_GUID_V2);
-	f->cfg.root_key_path = f->auth.root_pub;
+	authority_socket_config(&f->auth, &f->ts, &f->cfg);
 	/* The authority's directory doubles as the NVRAM directory. */
 	f->cfg.state_dir = f->auth.dir;
 	tsock_open(&f->ts, &f->cfg);
@@ -47,9 +45,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	if (f->ts.m)
-		tsock_close(&f->ts);
-	authority_fini(&f->auth);
+	authority_socket_fini(&f->auth, &f->ts);
 	free(f);
 	return 0;
 }
