@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "control.h"
+#include "ctlpage.h"
 
 #define MAX_SOCKETS		8u
 /* After this long without a store, the poller naps between passes. */
@@ -36,9 +37,13 @@ static volatile sig_atomic_t stop_requested;
 struct options {
 	const char *window;
 	const char *ctl;
+	uint64_t offset;
 	const char *state_dir;
+	const char *authority_dir;
+	char root_key[4096];
 	unsigned int sockets;
 	unsigned int idle_sleep_us;
+	bool spin;
 	struct sdsi_model_config cfg;
 };
 
@@ -59,10 +64,19 @@ static uint64_t now_ns(void)
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: sdsi-shmem --window FILE --ctl SOCKET [--sockets N] [--guid v1|v2]\n"
+		"usage: sdsi-shmem --window FILE [--offset BYTES] [--ctl SOCKET] [--sockets N]\n"
+		"                  [--guid v1|v2]\n"
 		"                  [--features LIST|none|0xHEX] [--state-dir DIR]\n"
 		"                  [--akc-threshold N] [--cap-threshold N] [--updates N]\n"
-		"                  [--idle-sleep-us US]\n");
+		"                  [--authority DIR | --root-key FILE] [--idle-sleep-us US]\n"
+		"                  [--spin]\n"
+		"The window holds N %u-byte socket slots from BYTES (default 0; page-\n"
+		"aligned) into FILE, then the control page.  Control requests are served\n"
+		"on the control page and, with --ctl, on a Unix socket.  Without\n"
+		"--authority or --root-key the sockets trust no root key and refuse\n"
+		"every AKC and CAP, as sdsi-emu does.  While a transaction is under\n"
+		"way the poller yields the CPU between passes; --spin keeps it (for a\n"
+		"host-side poller that has a core to itself).\n", SDSI_SHMEM_SLOT_SIZE);
 }
 
 static int parse_features(const char *text, uint64_t *out)
@@ -112,6 +126,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	static const struct option longopts[] = {
 		{ "window", required_argument, NULL, 'w' },
 		{ "ctl", required_argument, NULL, 'c' },
+		{ "offset", required_argument, NULL, 'o' },
 		{ "sockets", required_argument, NULL, 'n' },
 		{ "guid", required_argument, NULL, 'g' },
 		{ "features", required_argument, NULL, 'f' },
@@ -120,6 +135,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "cap-threshold", required_argument, NULL, 'C' },
 		{ "updates", required_argument, NULL, 'U' },
 		{ "idle-sleep-us", required_argument, NULL, 'i' },
+		{ "authority", required_argument, NULL, 'a' },
+		{ "root-key", required_argument, NULL, 'r' },
+		{ "spin", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -134,7 +152,29 @@ static int parse_options(int argc, char **argv, struct options *o)
 		switch (c) {
 		case 'w': o->window = optarg; break;
 		case 'c': o->ctl = optarg; break;
+		case 'o': {
+			char *end;
+
+			errno = 0;
+			o->offset = strtoull(optarg, &end, 0);
+			if (errno || *end || !*optarg || o->offset % 4096)
+				goto bad;
+			break;
+		}
 		case 's': o->state_dir = optarg; break;
+		case 'a': case 'r':
+			if (o->authority_dir || o->root_key[0]) {
+				fprintf(stderr, "sdsi-shmem: --authority and --root-key both name the root key; give one\n");
+				return -EINVAL;
+			}
+			/* Like sdsi-emu: DIR/root.pub as 'sdsi-authority init' writes it. */
+			if ((size_t)snprintf(o->root_key, sizeof(o->root_key),
+					     c == 'a' ? "%s/root.pub" : "%s",
+					     optarg) >= sizeof(o->root_key))
+				goto bad;
+			if (c == 'a')
+				o->authority_dir = optarg;
+			break;
 		case 'n':
 			if (parse_small(optarg, MAX_SOCKETS, &v) || !v)
 				goto bad;
@@ -167,6 +207,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 				goto bad;
 			o->idle_sleep_us = (unsigned int)v;
 			break;
+		case 'S':
+			o->spin = true;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -180,7 +223,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		o->cfg.features = o->cfg.guid == SDSI_GUID_V1 ?
 				  SDSI_FEATURE_ON_DEMAND :
 				  SDSI_MODEL_DEFAULT_FEATURES;
-	if (optind != argc || !o->window || !o->ctl) {
+	if (optind != argc || !o->window) {
 		usage(stderr);
 		return -EINVAL;
 	}
@@ -192,7 +235,7 @@ bad:
 }
 
 /* The window file, mapped shared; a regular file is grown to fit. */
-static void *map_window(const char *path, size_t size)
+static void *map_window(const char *path, uint64_t offset, size_t size)
 {
 	struct stat st;
 	void *base;
@@ -204,13 +247,15 @@ static void *map_window(const char *path, size_t size)
 		return NULL;
 	}
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    (size_t)st.st_size < size && ftruncate(fd, (off_t)size)) {
+	    (uint64_t)st.st_size < offset + size &&
+	    ftruncate(fd, (off_t)(offset + size))) {
 		fprintf(stderr, "sdsi-shmem: %s: cannot grow to %zu bytes: %s\n",
 			path, size, strerror(errno));
 		close(fd);
 		return NULL;
 	}
-	base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		    (off_t)offset);
 	close(fd);
 	if (base == MAP_FAILED) {
 		fprintf(stderr, "sdsi-shmem: %s: cannot map %zu bytes: %s\n",
@@ -220,30 +265,93 @@ static void *map_window(const char *path, size_t size)
 	return base;
 }
 
-static void run(struct shmem_machine *machine, int ctl_fd,
-		unsigned int idle_sleep_us)
+/*
+ * How promptly the poller looked at the window: a driver gives the silicon
+ * a deadline (2 ms for RDY in Linux 6.1), and a gap between two busy passes
+ * longer than that is time the hardware was not there.  Printed at exit so
+ * that a rig that misses deadlines can tell whether the poller was starved.
+ */
+struct poll_stats {
+	uint64_t passes;
+	uint64_t longest_gap_ns;
+	uint64_t gaps_over_1ms;
+	uint64_t gaps_over_2ms;
+};
+
+static void note_gap(struct poll_stats *st, uint64_t gap_ns)
 {
-	struct timespec nap = { .tv_nsec = (long)idle_sleep_us * 1000 };
-	uint64_t last_motion = now_ns();
+	if (gap_ns > st->longest_gap_ns)
+		st->longest_gap_ns = gap_ns;
+	st->gaps_over_1ms += gap_ns > 1000000u;
+	st->gaps_over_2ms += gap_ns > 2000000u;
+}
+
+/* Where control requests come from: the window's page, a Unix socket. */
+struct controls {
+	struct sdsi_ctlpage *page;
+	int fd;				/* -1 without --ctl */
+};
+
+static void serve_controls(const struct controls *c,
+			   struct shmem_machine *machine)
+{
+	sdsi_ctlpage_serve(c->page, machine);
+	if (c->fd >= 0)
+		shmem_control_serve(c->fd, machine);
+}
+
+/*
+ * Between busy passes.  sched_yield() lets a guest's other tasks run on the
+ * poller's vCPU, but on a host it can hand the core to a QEMU thread for a
+ * whole scheduler slice, longer than the 2 ms Linux 6.1 waits for RDY.
+ */
+static void between_passes(bool spin)
+{
+	if (!spin) {
+		sched_yield();
+		return;
+	}
+	for (int i = 0; i < 64; i++) {
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause();
+#else
+		__asm__ __volatile__("" ::: "memory");
+#endif
+	}
+}
+
+static void run(struct shmem_machine *machine, const struct controls *ctl,
+		const struct options *o, struct poll_stats *st)
+{
+	struct timespec nap = { .tv_nsec = (long)o->idle_sleep_us * 1000 };
+	uint64_t last_motion = now_ns(), last_pass = 0;
 	unsigned int pass = 0;
 
 	while (!stop_requested) {
 		bool moved = false, busy = false;
+		uint64_t now;
 		unsigned int n;
 
 		for (n = 0; n < machine->sockets; n++) {
 			moved |= sdsi_shmem_poll(&machine->ports[n]);
 			busy |= sdsi_shmem_busy(&machine->ports[n]);
 		}
+		now = now_ns();
+		st->passes++;
+		/* Only gaps between busy passes count: naps are deliberate. */
+		if (last_pass)
+			note_gap(st, now - last_pass);
 		if (moved || busy)
-			last_motion = now_ns();
-		if (busy || now_ns() - last_motion < BUSY_SPELL_NS) {
+			last_motion = now;
+		if (busy || now - last_motion < BUSY_SPELL_NS) {
 			if (++pass % CONTROL_EVERY == 0)
-				shmem_control_serve(ctl_fd, machine);
-			sched_yield();
+				serve_controls(ctl, machine);
+			between_passes(o->spin);
+			last_pass = now;
 		} else {
-			shmem_control_serve(ctl_fd, machine);
+			serve_controls(ctl, machine);
 			nanosleep(&nap, NULL);
+			last_pass = 0;
 		}
 	}
 }
@@ -253,14 +361,18 @@ int main(int argc, char **argv)
 	struct shmem_machine machine = { 0 };
 	struct options o = { 0 };
 	struct sigaction sa = { .sa_handler = on_signal };
+	struct poll_stats stats = { 0 };
 	char err[256];
 	unsigned int n;
-	int ctl_fd, status = 1;
+	struct controls ctl = { .fd = -1 };
+	size_t window_size;
+	int status = 1;
 	char *base;
 
 	if (parse_options(argc, argv, &o))
 		return 2;
-	base = map_window(o.window, (size_t)o.sockets * SDSI_SHMEM_SLOT_SIZE);
+	window_size = sdsi_ctlpage_offset(o.sockets) + SDSI_CTLPAGE_SIZE;
+	base = map_window(o.window, o.offset, window_size);
 	if (!base)
 		return 1;
 	machine.models = calloc(o.sockets, sizeof(*machine.models));
@@ -275,6 +387,7 @@ int main(int argc, char **argv)
 		cfg.socket_index = n;
 		cfg.socket_id = (uint8_t)n;
 		cfg.state_dir = o.state_dir;
+		cfg.root_key_path = o.root_key[0] ? o.root_key : NULL;
 		if (sdsi_model_create(&cfg, &machine.models[n], err,
 				      sizeof(err))) {
 			fprintf(stderr, "sdsi-shmem: socket %u: %s\n", n, err);
@@ -289,22 +402,36 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
-	ctl_fd = shmem_control_listen(o.ctl, err, sizeof(err));
-	if (ctl_fd < 0) {
-		fprintf(stderr, "sdsi-shmem: control socket %s\n", err);
-		goto out;
+	if (o.ctl) {
+		ctl.fd = shmem_control_listen(o.ctl, err, sizeof(err));
+		if (ctl.fd < 0) {
+			fprintf(stderr, "sdsi-shmem: control socket %s\n", err);
+			goto out;
+		}
 	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	run(&machine, ctl_fd, o.idle_sleep_us);
-	close(ctl_fd);
-	unlink(o.ctl);
+	/* Last: the page's magic tells the far side that all is laid out. */
+	ctl.page = (struct sdsi_ctlpage *)(base +
+					   sdsi_ctlpage_offset(o.sockets));
+	sdsi_ctlpage_open(ctl.page, o.sockets);
+	run(&machine, &ctl, &o, &stats);
+	sdsi_ctlpage_close(ctl.page);
+	fprintf(stderr, "sdsi-shmem: %" PRIu64 " passes; longest gap between "
+		"busy passes %" PRIu64 " us; gaps over 1 ms: %" PRIu64
+		", over 2 ms: %" PRIu64 "\n", stats.passes,
+		stats.longest_gap_ns / 1000, stats.gaps_over_1ms,
+		stats.gaps_over_2ms);
+	if (ctl.fd >= 0) {
+		close(ctl.fd);
+		unlink(o.ctl);
+	}
 	status = 0;
 out:
 	for (n = 0; n < machine.sockets; n++)
 		sdsi_model_destroy(machine.models[n]);
 	free(machine.models);
 	free(machine.ports);
-	munmap(base, (size_t)o.sockets * SDSI_SHMEM_SLOT_SIZE);
+	munmap(base, window_size);
 	return status;
 }

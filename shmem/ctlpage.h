@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The control page: sdsi-shmem's control requests (control.h) carried in
+ * the shared window itself, in the page after the sockets' slots.  It is
+ * how a process on the other side of the window reaches the model when no
+ * Unix socket can: the kernel rig's tests run in a guest while sdsi-shmem
+ * plays the hardware from the host, through the guest's RAM file.
+ *
+ * Layout (little-endian, SDSI_CTLPAGE_SIZE bytes):
+ *   0x00 u32 magic     SDSI_CTLPAGE_MAGIC once every socket is laid out
+ *   0x04 u32 version   SDSI_CTLPAGE_VERSION
+ *   0x08 u32 request   the client bumps it after writing the request text
+ *   0x0c u32 reply     the server sets it to request after writing the reply
+ *   0x10 u32 sockets   how many slots precede the page
+ *   0x40 request text  NUL-terminated, at most SDSI_CTLPAGE_TEXT bytes
+ *   0x140 reply text   NUL-terminated: "ok" or "error: REASON"
+ * One client at a time: clients on the far side serialise among themselves
+ * (tests/integration/conformance/targets/kernel.py takes a flock).
+ */
+#ifndef SDSI_SHMEM_CTLPAGE_H
+#define SDSI_SHMEM_CTLPAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "control.h"
+
+#define SDSI_CTLPAGE_SIZE	4096u
+#define SDSI_CTLPAGE_MAGIC	0x43534453u	/* "SDSC" */
+#define SDSI_CTLPAGE_VERSION	1u
+#define SDSI_CTLPAGE_TEXT	256u
+
+struct sdsi_ctlpage {
+	uint32_t magic;
+	uint32_t version;
+	uint32_t request;
+	uint32_t reply;
+	uint32_t sockets;
+	uint8_t reserved[0x40 - 0x14];
+	char request_text[SDSI_CTLPAGE_TEXT];
+	char reply_text[SDSI_CTLPAGE_TEXT];
+};
+
+_Static_assert(sizeof(struct sdsi_ctlpage) <= SDSI_CTLPAGE_SIZE,
+	       "the control page outgrew its page");
+
+/* Where the page sits in a window of that many sockets. */
+static inline uint64_t sdsi_ctlpage_offset(unsigned int sockets)
+{
+	return (uint64_t)sockets * SDSI_SHMEM_SLOT_SIZE;
+}
+
+/* Clear the page and announce it (call once the sockets are laid out). */
+void sdsi_ctlpage_open(struct sdsi_ctlpage *page, unsigned int sockets);
+
+/* Withdraw the announcement (on exit: the far side must not wait on us). */
+void sdsi_ctlpage_close(struct sdsi_ctlpage *page);
+
+/* Answer the pending request, if any; true if there was one. */
+bool sdsi_ctlpage_serve(struct sdsi_ctlpage *page,
+			struct shmem_machine *machine);
+
+/*
+ * The client side, for processes that share the window (tests, tools):
+ * send one request line and wait up to timeout_ms for the reply, which is
+ * copied to reply.  0, -ENODEV if no server announced the page, or
+ * -ETIMEDOUT.
+ */
+int sdsi_ctlpage_request(struct sdsi_ctlpage *page, const char *request,
+			 char *reply, size_t replylen, unsigned int timeout_ms);
+
+#endif /* SDSI_SHMEM_CTLPAGE_H */
