@@ -7,7 +7,7 @@
  * memmap=SIZE$ADDR.  Socket N takes SDSI_SLOT_SIZE bytes of it: the 16-byte
  * discovery table at the start, the MMIO region one page further (access
  * type LOCAL: the driver computes the MMIO base from the table's end plus
- * the table's offset field).  Each socket becomes an auxiliary device named
+ * the table's offset field); a control page follows the last slot.  Each socket becomes an auxiliary device named
  * intel_vsec.sdsi.N, as intel_vsec would create it.  /dev/sdsi_window maps
  * the whole range, because with CONFIG_IO_STRICT_DEVMEM /dev/mem cannot
  * reach a range a driver has claimed.
@@ -26,6 +26,7 @@
 #define SDSI_SLOT_SIZE		8192
 #define SDSI_DISC_SIZE		16
 #define SDSI_MAX_SOCKETS	8
+#define SDSI_CTLPAGE_SIZE	4096
 
 static unsigned long phys = 0x10000000;
 module_param(phys, ulong, 0444);
@@ -43,9 +44,10 @@ struct sdsi_window_dev {
 static struct device *window_root;
 static struct sdsi_window_dev *window_devs[SDSI_MAX_SOCKETS];
 
+/* The sockets' slots, then sdsi-shmem's control page (shmem/ctlpage.h). */
 static size_t window_bytes(void)
 {
-	return (size_t)sockets * SDSI_SLOT_SIZE;
+	return (size_t)sockets * SDSI_SLOT_SIZE + SDSI_CTLPAGE_SIZE;
 }
 
 static int window_mmap(struct file *file, struct vm_area_struct *vma)

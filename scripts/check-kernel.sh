@@ -23,7 +23,8 @@ if ! qemu-system-x86_64 -accel help 2>/dev/null | grep -qx tcg; then
 	echo "check-kernel: SKIPPED LOUDLY: this QEMU has no TCG accelerator" >&2
 	exit 77
 fi
-ninja -C "$build" shmem/sdsi-shmem tools/intel_sdsi || exit 1
+ninja -C "$build" shmem/sdsi-shmem tools/intel_sdsi \
+	tools/sdsi-authority/sdsi-authority || exit 1
 
 start=$(date +%s)
 kernel/rig.sh "$build" "$@"

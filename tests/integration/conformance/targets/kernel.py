@@ -1,34 +1,87 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The kernel target: a real Linux intel_sdsi driver in a guest, bound to
 devices of the sdsi_window test module, whose memory sdsi-shmem plays as
-the hardware.  Control requests go to sdsi-shmem's control socket, found
-through $SDSI_SHMEM_CTL (kernel/guest-run.sh sets it)."""
+the hardware (from the host, through the guest's RAM file, in the rig).
+Control requests go through the control page that follows the sockets'
+slots in that memory (shmem/ctlpage.h), mapped from /dev/sdsi_window
+($SDSI_WINDOW); kernel/guest-run.sh sets the environment."""
+import fcntl
+import mmap
 import os
-import socket
+import struct
+import time
 
 from targets import FAULT_KINDS, NotSupported
+
+SLOT_SIZE = 8192
+PAGE_SIZE = 4096
+MAGIC = 0x43534453          # "SDSC"
+VERSION = 1
+REQUEST_SEQ, REPLY_SEQ = 0x08, 0x0C
+REQUEST_TEXT, REPLY_TEXT, TEXT_SIZE = 0x40, 0x140, 256
+
+
+class ControlPage:
+    """The client side of sdsi-shmem's control page."""
+
+    def __init__(self, path, sockets):
+        self.fd = os.open(path, os.O_RDWR)
+        self.map = mmap.mmap(self.fd, PAGE_SIZE, mmap.MAP_SHARED,
+                             mmap.PROT_READ | mmap.PROT_WRITE,
+                             offset=sockets * SLOT_SIZE)
+
+    def _u32(self, off):
+        return struct.unpack_from('<I', self.map, off)[0]
+
+    def ready(self):
+        return self._u32(0) == MAGIC and self._u32(4) == VERSION
+
+    def wait_ready(self, timeout):
+        deadline = time.monotonic() + timeout
+        while not self.ready():
+            if time.monotonic() > deadline:
+                raise RuntimeError('sdsi-shmem did not announce its control '
+                                   f'page within {timeout} s')
+            time.sleep(0.05)
+
+    def request(self, line, timeout=30):
+        text = line.encode()
+        assert len(text) < TEXT_SIZE, line
+        # One request at a time across every process of the guest.
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        try:
+            if not self.ready():
+                raise RuntimeError('sdsi-shmem: no control page (is it '
+                                   'running?)')
+            self.map[REQUEST_TEXT:REQUEST_TEXT + len(text) + 1] = text + b'\0'
+            seq = (self._u32(REQUEST_SEQ) + 1) & 0xFFFFFFFF
+            # The text is in place before the counter announces it (x86
+            # keeps stores in order; the server reads the counter first).
+            struct.pack_into('<I', self.map, REQUEST_SEQ, seq)
+            deadline = time.monotonic() + timeout
+            while self._u32(REPLY_SEQ) != seq:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f'sdsi-shmem: {line!r}: no answer in '
+                                       f'{timeout} s')
+                time.sleep(0.0005)
+            reply = bytes(self.map[REPLY_TEXT:REPLY_TEXT + TEXT_SIZE])
+            return reply.split(b'\0', 1)[0].decode()
+        finally:
+            fcntl.flock(self.fd, fcntl.LOCK_UN)
 
 
 class Target:
     def __init__(self):
-        self.path = os.environ.get('SDSI_SHMEM_CTL')
-        if not self.path:
-            raise RuntimeError('SDSI_SHMEM_CTL is not set: the suite must '
-                               'run in the kernel rig (kernel/rig.sh)')
+        path = os.environ.get('SDSI_WINDOW')
+        if not path:
+            raise RuntimeError('SDSI_WINDOW is not set: the suite must run '
+                               'in the kernel rig (kernel/rig.sh)')
+        self.page = ControlPage(path, int(os.environ.get('SDSI_SOCKETS',
+                                                         '1')))
 
     def _request(self, *words):
         line = ' '.join(str(w) for w in words)
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-            s.settimeout(30)
-            s.connect(self.path)
-            s.sendall(line.encode() + b'\n')
-            reply = b''
-            while not reply.endswith(b'\n'):
-                chunk = s.recv(256)
-                if not chunk:
-                    break
-                reply += chunk
-        reply = reply.decode().strip()
+        reply = self.page.request(line)
         if reply != 'ok':
             raise RuntimeError(f'sdsi-shmem: {line!r}: {reply or "no answer"}')
 
