@@ -1,21 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """intel_sdsi end to end against a real kernel driver (run in the guest
 by kernel/guest-run.sh): list, info, state and meter read through the
-kernel's sysfs files, and the errors of an injected fault."""
+kernel's sysfs files.  Provisioning is in test_provisioning.py, faults
+in test_tool_faults.py."""
 import os
-import subprocess
 
 import pytest
 
-TOOL = os.environ.get('SDSI_TOOL', 'intel_sdsi')
-ROOT = '/sys/bus/auxiliary/devices'
-SOCKETS = int(os.environ.get('SDSI_SOCKETS', '1'))
-ABI = os.environ.get('SDSI_ABI', 'current')
+from guest import ABI, ROOT, SOCKETS, Tool
 
-
-def tool(*args):
-    return subprocess.run([TOOL, *args], capture_output=True, text=True,
-                          timeout=60)
+tool = Tool()
 
 
 def test_list_names_every_socket():

@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Fixtures of the guest's end-to-end tests (kernel/guest-run.sh runs them
+after the conformance suite): intel_sdsi, the control socket of sdsi-shmem
+(through the conformance suite's kernel target), and the authority whose
+root key sdsi-shmem trusts."""
+import os
+import pathlib
+
+import pytest
+
+from guest import SOCKETS, Tool
+from licplatform import Authority, Programs
+from targets import kernel
+
+
+@pytest.fixture(scope='session')
+def tool():
+    return Tool()
+
+
+@pytest.fixture(scope='session')
+def target():
+    return kernel.Target()
+
+
+@pytest.fixture(scope='session')
+def authority():
+    """The authority guest-run.sh made before starting sdsi-shmem with
+    --authority ($SDSI_AUTHORITY)."""
+    path = os.environ.get('SDSI_AUTHORITY')
+    if not path:
+        raise pytest.UsageError('SDSI_AUTHORITY is not set: run in the '
+                                'kernel rig (kernel/guest-run.sh)')
+    return Authority.existing(Programs(), pathlib.Path(path))
+
+
+@pytest.fixture
+def fresh(target):
+    """Every socket cold-booted and fault-free before and after a test."""
+    for n in range(SOCKETS):
+        target.clear(n)
+        target.set_iblock(n, False)
+        target.power_cycle(n)
+    yield target
+    for n in range(SOCKETS):
+        target.clear(n)
+        target.set_iblock(n, False)
+        target.power_cycle(n)

@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""What the guest's end-to-end tests share: where the kernel's files are,
+the configuration guest-run.sh exports, intel_sdsi as an operator runs it,
+and the import paths of the conformance and licensing helpers."""
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / 'tests/integration/conformance'))
+sys.path.insert(0, str(REPO / 'tests/integration/licensing'))
+
+ROOT = '/sys/bus/auxiliary/devices'
+DRIVER = '/sys/bus/auxiliary/drivers/intel_sdsi'
+SOCKETS = int(os.environ.get('SDSI_SOCKETS', '1'))
+ABI = os.environ.get('SDSI_ABI', 'current')
+# Every AKC the tests issue has this key revision: the silicon refuses one
+# lower than it holds, and intel_sdsi will not send it.
+KEY_REV = 3
+
+
+class Tool:
+    """intel_sdsi as an operator runs it ($SDSI_TOOL)."""
+
+    def __init__(self):
+        self.path = os.environ.get('SDSI_TOOL', 'intel_sdsi')
+
+    def __call__(self, *args):
+        return subprocess.run([self.path, *map(str, args)],
+                              capture_output=True, text=True, timeout=120)
+
+    def json(self, *args, expect=0):
+        done = self(*args, '--json')
+        assert done.returncode == expect, \
+            f'intel_sdsi {" ".join(map(str, args))}: exit ' \
+            f'{done.returncode}, wanted {expect}\n{done.stderr}'
+        return json.loads(done.stdout)
