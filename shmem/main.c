@@ -2,10 +2,12 @@
 /*
  * sdsi-shmem: play N On Demand sockets over a shared memory window.
  *
- * In a guest the window is the test module's /dev/sdsi_window (the memory
- * that Linux's intel_sdsi driver maps as its device); on the host it may be
- * any file, which is created at the size N slots need.  The control socket
- * appears once every socket is laid out, which is the sign of readiness.
+ * In the kernel rig the window is the guest's RAM file on the host, at the
+ * physical address of the range the guest reserved (the memory that Linux's
+ * intel_sdsi driver maps as its device); inside a guest it would be the
+ * test module's /dev/sdsi_window; on a host it may be any file, which is
+ * grown to fit.  The control page's magic appears once every socket is laid
+ * out, which is the sign of readiness (ctlpage.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
