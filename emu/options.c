@@ -56,6 +56,11 @@ static const char help_text[] =
 "  --akc-threshold N    AKC failure threshold, 1..7 (default 3)\n"
 "  --cap-threshold N    CAP failure threshold, 1..7 (default 3)\n"
 "  --updates N          updates per power cycle, 1..7 (default 4)\n"
+"  --nvram-endurance N  provisioning writes the NVRAM is rated for,\n"
+"                       1..4294967295 (default 1000); NVRAM_UPDATE_LIMITS\n"
+"                       reports 50, 75 and 90% of them made, and writes beyond\n"
+"                       still succeed.  The count is kept in NVRAM, N is not:\n"
+"                       give the same N at every start\n"
 "  --rdy-latency-us N   latency before RDY on every mailbox transaction, in\n"
 "                       microseconds, 0..4294967295 (a permanent rdy-latency\n"
 "                       fault; default 0)\n"
@@ -231,6 +236,7 @@ enum long_only_option {
 	OPT_SOCKETS = 256, OPT_GUID, OPT_ABI, OPT_STATE, OPT_FEATURES, OPT_PPIN,
 	OPT_IBLOCK, OPT_AKC_THRESHOLD, OPT_CAP_THRESHOLD, OPT_UPDATES,
 	OPT_RDY_LATENCY, OPT_AUTHORITY, OPT_ROOT_KEY, OPT_TIME_SCALE,
+	OPT_NVRAM_ENDURANCE,
 };
 
 static const struct option long_options[] = {
@@ -244,6 +250,7 @@ static const struct option long_options[] = {
 	{ "akc-threshold", required_argument, NULL, OPT_AKC_THRESHOLD },
 	{ "cap-threshold", required_argument, NULL, OPT_CAP_THRESHOLD },
 	{ "updates", required_argument, NULL, OPT_UPDATES },
+	{ "nvram-endurance", required_argument, NULL, OPT_NVRAM_ENDURANCE },
 	{ "rdy-latency-us", required_argument, NULL, OPT_RDY_LATENCY },
 	{ "authority", required_argument, NULL, OPT_AUTHORITY },
 	{ "root-key", required_argument, NULL, OPT_ROOT_KEY },
@@ -341,6 +348,13 @@ static int parse_one(int opt, const char *arg, struct emu_options *opts,
 		return parse_field3("--cap-threshold", arg, &opts->cap_threshold);
 	case OPT_UPDATES:
 		return parse_field3("--updates", arg, &opts->updates);
+	case OPT_NVRAM_ENDURANCE:
+		/* 0 would select the model's default: not a value to ask for. */
+		if (!emu_parse_uint(arg, 1, UINT32_MAX, &v))
+			return emu_usage_error("--nvram-endurance: '%s' is not a number from 1 to 4294967295",
+					   arg);
+		opts->nvram_endurance = (uint32_t)v;
+		return 0;
 	case OPT_RDY_LATENCY:
 		if (!emu_parse_uint(arg, 0, UINT32_MAX, &v))
 			return emu_usage_error("--rdy-latency-us: '%s' is not a number from 0 to 4294967295",

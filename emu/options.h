@@ -34,6 +34,7 @@ struct emu_options {
 	uint8_t akc_threshold;		/* 0: the model's default */
 	uint8_t cap_threshold;
 	uint8_t updates;
+	uint32_t nvram_endurance;	/* 0: the model's default */
 	uint32_t rdy_latency_us;	/* 0: no latency fault */
 	const char *authority_dir;	/* --authority: DIR/root.pub is the root */
 	const char *root_key;		/* --root-key FILE; excludes --authority */

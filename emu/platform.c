@@ -40,6 +40,7 @@ static int create_socket(struct emu_platform *pf, const struct emu_options *opts
 		.akc_fail_threshold = opts->akc_threshold,
 		.cap_fail_threshold = opts->cap_threshold,
 		.updates_threshold = opts->updates,
+		.nvram_endurance = opts->nvram_endurance,
 		.state_dir = pf->state_dir,
 		.clock = emu_model_clock_now,
 		.clock_ctx = &pf->clocks[socket],

@@ -5,7 +5,7 @@ import pytest
 
 OPTIONS = ('--sockets', '--guid', '--abi', '--state', '--features', '--ppin',
            '--iblock', '--akc-threshold', '--cap-threshold', '--updates',
-           '--rdy-latency-us', '--help')
+           '--nvram-endurance', '--rdy-latency-us', '--help')
 CTL_COMMANDS = ('status', 'power-cycle', 'fault', 'clear', 'unbind', 'bind',
                 'features', 'iblock', '--count', '--param')
 FAULTS = ('oob-owner', 'no-rdy', 'status-timeout', 'status-failure',
@@ -37,6 +37,10 @@ BAD = {
     'ppin-zero': ['run', '--ppin', '0', '--', 'true'],
     'ppin-count': ['run', '--ppin', '1,2', '--', 'true'],
     'rdy-latency': ['run', '--rdy-latency-us', '-1', '--', 'true'],
+    'nvram-endurance-0': ['run', '--nvram-endurance', '0', '--', 'true'],
+    'nvram-endurance-big': ['run', '--nvram-endurance', '4294967296', '--',
+                            'true'],
+    'nvram-endurance-text': ['run', '--nvram-endurance', '1k', '--', 'true'],
     'missing-value': ['run', '--sockets'],
     'no-command': ['run'],
     'no-mount-dir': ['mount'],
