@@ -11,11 +11,15 @@ mount -t devtmpfs dev /dev
 for m in $(cat /modules/order); do
 	insmod "/modules/$m.ko" 2>/dev/null || echo "init: insmod $m failed"
 done
-mkdir -p /host
+mkdir -p /host /hosttmp
 if ! mount -t 9p -o trans=virtio,version=9p2000.L,ro hostroot /host; then
 	echo "init: cannot mount the host root"
 	poweroff -f
 fi
+# The guest needs a writable /tmp, but the tree under test may itself live
+# in the host's /tmp (a CI clone): keep a view of the host's /tmp to bind
+# those paths back over the tmpfs.
+mount -o bind /host/tmp /hosttmp
 mount -t proc proc /host/proc
 mount -t sysfs sys /host/sys
 mount -t devtmpfs dev /host/dev
@@ -24,9 +28,23 @@ mkdir -p /host/tmp/results /host/tmp/modules
 mount -t 9p -o trans=virtio,version=9p2000.L results /host/tmp/results
 cp /modules/sdsi_window.ko /modules/intel_sdsi.ko /host/tmp/modules/
 . /host/tmp/results/config.env
+for path in "$SDSI_REPO" "$SDSI_BUILD"; do
+	case "$path" in
+	/tmp/*)
+		mkdir -p "/host$path"
+		mount -o bind "/hosttmp/${path#/tmp/}" "/host$path" ||
+			echo "init: cannot show the host's $path"
+		;;
+	esac
+done
 chroot /host /bin/bash "$SDSI_REPO/kernel/guest-run.sh" \
 	>/host/tmp/results/guest.log 2>&1
-echo "init: guest-run exited $?"
+status=$?
+echo "init: guest-run exited $status"
+# guest-run.sh writes the status; if it could not even start, say so here.
+[ -f /host/tmp/results/status ] ||
+	echo "fail: kernel/guest-run.sh exited $status before writing a status" \
+		>/host/tmp/results/status
 sync
 umount /host/tmp/results
 poweroff -f
