@@ -130,8 +130,8 @@ build_initrd() {
 
 # kernel | ABI | GUID | sockets
 configs=(
-	"6.12|current|v2|2"
-	"6.1|early|v1|2"
+	"6.12|current|v2|3"
+	"6.1|early|v1|3"
 )
 
 # The guest's RAM is a shared file so that sdsi-shmem on the host sees the

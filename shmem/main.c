@@ -273,19 +273,35 @@ static void *map_window(const char *path, uint64_t offset, size_t size)
  * longer than that is time the hardware was not there.  Printed at exit so
  * that a rig that misses deadlines can tell whether the poller was starved.
  */
-struct poll_stats {
-	uint64_t passes;
-	uint64_t longest_gap_ns;
-	uint64_t gaps_over_1ms;
-	uint64_t gaps_over_2ms;
+struct gap_stats {
+	uint64_t longest_ns;
+	uint64_t over_1ms;
+	uint64_t over_2ms;
 };
 
-static void note_gap(struct poll_stats *st, uint64_t gap_ns)
+struct poll_stats {
+	uint64_t passes;
+	struct gap_stats busy;		/* between any two busy passes */
+	struct gap_stats mid;		/* ... while a transaction was under way */
+};
+
+static void note_gap(struct gap_stats *g, uint64_t gap_ns)
 {
-	if (gap_ns > st->longest_gap_ns)
-		st->longest_gap_ns = gap_ns;
-	st->gaps_over_1ms += gap_ns > 1000000u;
-	st->gaps_over_2ms += gap_ns > 2000000u;
+	if (gap_ns > g->longest_ns)
+		g->longest_ns = gap_ns;
+	g->over_1ms += gap_ns > 1000000u;
+	g->over_2ms += gap_ns > 2000000u;
+}
+
+static void print_stats(const struct poll_stats *st)
+{
+	fprintf(stderr, "sdsi-shmem: %" PRIu64 " passes; gaps between busy "
+		"passes: longest %" PRIu64 " us, %" PRIu64 " over 1 ms, %"
+		PRIu64 " over 2 ms; with a transaction under way: longest %"
+		PRIu64 " us, %" PRIu64 " over 1 ms, %" PRIu64 " over 2 ms\n",
+		st->passes, st->busy.longest_ns / 1000, st->busy.over_1ms,
+		st->busy.over_2ms, st->mid.longest_ns / 1000, st->mid.over_1ms,
+		st->mid.over_2ms);
 }
 
 /* Where control requests come from: the window's page, a Unix socket. */
@@ -327,6 +343,7 @@ static void run(struct shmem_machine *machine, const struct controls *ctl,
 {
 	struct timespec nap = { .tv_nsec = (long)o->idle_sleep_us * 1000 };
 	uint64_t last_motion = now_ns(), last_pass = 0;
+	bool was_busy = false;
 	unsigned int pass = 0;
 
 	while (!stop_requested) {
@@ -340,9 +357,16 @@ static void run(struct shmem_machine *machine, const struct controls *ctl,
 		}
 		now = now_ns();
 		st->passes++;
-		/* Only gaps between busy passes count: naps are deliberate. */
-		if (last_pass)
-			note_gap(st, now - last_pass);
+		/*
+		 * Only gaps between busy passes count: naps are deliberate.  A
+		 * gap that began mid-transaction is one a driver waited through.
+		 */
+		if (last_pass) {
+			note_gap(&st->busy, now - last_pass);
+			if (was_busy)
+				note_gap(&st->mid, now - last_pass);
+		}
+		was_busy = busy;
 		if (moved || busy)
 			last_motion = now;
 		if (busy || now - last_motion < BUSY_SPELL_NS) {
@@ -419,11 +443,7 @@ int main(int argc, char **argv)
 	sdsi_ctlpage_open(ctl.page, o.sockets);
 	run(&machine, &ctl, &o, &stats);
 	sdsi_ctlpage_close(ctl.page);
-	fprintf(stderr, "sdsi-shmem: %" PRIu64 " passes; longest gap between "
-		"busy passes %" PRIu64 " us; gaps over 1 ms: %" PRIu64
-		", over 2 ms: %" PRIu64 "\n", stats.passes,
-		stats.longest_gap_ns / 1000, stats.gaps_over_1ms,
-		stats.gaps_over_2ms);
+	print_stats(&stats);
 	if (ctl.fd >= 0) {
 		close(ctl.fd);
 		unlink(o.ctl);
