@@ -86,6 +86,10 @@ fetch_kernel() {
 	deb=$(ls "$work/debs/linux-image-$rel-unsigned_"*.deb 2>/dev/null | head -1)
 	if [ -z "$deb" ]; then
 		log "downloading linux-image-$rel-unsigned"
+		# apt drops to its _apt user to download; let it write here.
+		if [ "$(id -u)" -eq 0 ] && id _apt >/dev/null 2>&1; then
+			chown _apt "$work/debs"
+		fi
 		(cd "$work/debs" && apt-get download -q "linux-image-$rel-unsigned" >&2) || return 1
 		deb=$(ls "$work/debs/linux-image-$rel-unsigned_"*.deb | head -1)
 	fi
@@ -128,10 +132,11 @@ build_initrd() {
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initrd-$rel.gz"
 }
 
-# kernel | ABI | GUID | sockets
+# kernel | ABI | GUID | sockets | the driver's RDY deadline in us, read from
+# each module's code (6.1: ktime + 0x1e8480 ns; 6.12: 0x1dcd6500 ns)
 configs=(
-	"6.12|current|v2|3"
-	"6.1|early|v1|3"
+	"6.12|current|v2|3|500000"
+	"6.1|early|v1|3|2000"
 )
 
 # The guest's RAM is a shared file so that sdsi-shmem on the host sees the
@@ -168,18 +173,10 @@ start_shmem() {
 	return 1
 }
 
-failed=()
-for k in "${kernels[@]}"; do
-	entry=$(printf '%s\n' "${configs[@]}" | grep "^$k|") || die "unknown kernel '$k'"
-	IFS='|' read -r _ abi guid sockets <<<"$entry"
-	[ "$k" = 6.12 ] && ensure_backports
-	rel=$(kernel_release "$k") || die "no Debian $k kernel found by apt"
-	start=$(date +%s)
-	log "$k: kernel $rel, abi=$abi guid=$guid sockets=$sockets tcg$tcg_opts"
-	fetch_kernel "$rel" || die "$rel: cannot fetch the image or headers"
-	build_initrd "$rel" || die "$rel: cannot build the module or initramfs"
-
-	results="$work/results-$k"
+# Boot kernel release $1 once with the results export $2; the guest writes
+# $2/status.  The configuration comes from the loop's variables.
+boot_guest() {
+	local rel=$1 results=$2
 	rm -rf "$results"
 	mkdir -p "$results"
 	cat >"$results/config.env" <<-ENV
@@ -205,6 +202,50 @@ for k in "${kernels[@]}"; do
 	cleanup
 	cat "$results/guest.log" "$results/shmem.log" 2>/dev/null
 	log "$k: guest ran $(( $(date +%s) - start )) s, qemu exit $qemu_status"
+}
+
+# True when a failed run of a kernel with a 2 ms deadline is explained by
+# the host: every failure is a timeout, and sdsi-shmem saw the host stall it
+# past 2 ms with a transaction under way.  This machine is itself a VM whose
+# vCPUs stall for up to 7 ms now and then (a bare spinning loop sees it), and
+# Linux 6.1 allows the hardware 2 ms.  Anything else is never retried.
+stalled_past_deadline() {
+	local results=$1 deadline=$2 list stalls
+	[ "$deadline" -le 2000 ] || return 1
+	stalls=$(sed -n 's/.*under way: .*, \([0-9]*\) over 2 ms$/\1/p' \
+		"$results/shmem.log")
+	[ "${stalls:-0}" -gt 0 ] || return 1
+	list=$(/usr/bin/python3 "$repo/scripts/junit-sum.py" --failures \
+		"$results/*.xml") || return 1
+	[ -n "$list" ] || return 1
+	! grep -v -E 'ETIMEDOUT|TimeoutError|timed out' <<<"$list" >/dev/null
+}
+
+failed=()
+retried=()
+for k in "${kernels[@]}"; do
+	entry=$(printf '%s\n' "${configs[@]}" | grep "^$k|") || die "unknown kernel '$k'"
+	IFS='|' read -r _ abi guid sockets deadline <<<"$entry"
+	[ "$k" = 6.12 ] && ensure_backports
+	rel=$(kernel_release "$k") || die "no Debian $k kernel found by apt"
+	start=$(date +%s)
+	log "$k: kernel $rel, abi=$abi guid=$guid sockets=$sockets tcg$tcg_opts"
+	fetch_kernel "$rel" || die "$rel: cannot fetch the image or headers"
+	build_initrd "$rel" || die "$rel: cannot build the module or initramfs"
+
+	results="$work/results-$k"
+	rm -rf "$work/stalled-$k"
+	boot_guest "$rel" "$results"
+	if [ -f "$results/status" ] && [ "$(cat "$results/status")" != "exit 0" ] &&
+		stalled_past_deadline "$results" "$deadline"; then
+		log "$k: RETRYING ONCE: every failure was a timeout, and the host"
+		log "$k: stalled sdsi-shmem past the driver's ${deadline} us deadline"
+		log "$k: mid-transaction ($work/stalled-$k/shmem.log)"
+		mv "$results" "$work/stalled-$k"
+		retried+=("$k")
+		start=$(date +%s)
+		boot_guest "$rel" "$results"
+	fi
 	if [ ! -f "$results/status" ]; then
 		failed+=("$k: the guest did not come back (see $results/console.log)")
 		tail -20 "$results/console.log" >&2
@@ -213,6 +254,9 @@ for k in "${kernels[@]}"; do
 	fi
 done
 
+for k in "${retried[@]}"; do
+	log "NOTE $k was run twice; the first run is in $work/stalled-$k"
+done
 for f in "${failed[@]}"; do
 	log "FAILED $f"
 done
