@@ -5,19 +5,19 @@
 # with sdsi-shmem on the host through the guest's RAM file, run the
 # conformance suite and intel_sdsi's tests in the guest, and fail if any
 # test failed or a guest did not come back.
-#   kernel/rig.sh BUILD_DIR [6.12|6.1]...      (default: both)
+#   kernel/rig.sh BUILD_DIR [CONFIG]...   (6.12, 6.1, 6.1-v2; default: all)
 # Downloads and unpacked images are kept in BUILD_DIR/kernel-rig; the
-# results of each kernel go to BUILD_DIR/kernel-rig/results-KERNEL.
+# results of each configuration go to BUILD_DIR/kernel-rig/results-CONFIG.
 set -uo pipefail
 
 if [ $# -lt 1 ]; then
-	echo "usage: $0 BUILD_DIR [6.12|6.1]..." >&2
+	echo "usage: $0 BUILD_DIR [6.12|6.1|6.1-v2]..." >&2
 	exit 2
 fi
 build=$(cd "$1" 2>/dev/null && pwd) || { echo "$0: no build directory '$1'" >&2; exit 2; }
 shift
-kernels=("$@")
-[ ${#kernels[@]} -gt 0 ] || kernels=(6.12 6.1)
+wanted=("$@")
+[ ${#wanted[@]} -gt 0 ] || wanted=(6.12 6.1 6.1-v2)
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work="$build/kernel-rig"
 mkdir -p "$work/debs"
@@ -132,11 +132,15 @@ build_initrd() {
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initrd-$rel.gz"
 }
 
-# kernel | ABI | GUID | sockets | the driver's RDY deadline in us, read from
-# each module's code (6.1: ktime + 0x1e8480 ns; 6.12: 0x1dcd6500 ns)
+# name | kernel | ABI | GUID | sockets | the driver's RDY deadline in us,
+# read from each module's code (6.1: ktime + 0x1e8480 ns; 6.12:
+# 0x1dcd6500 ns).  6.1-v2 is the early driver on a V2 part: it assumes the
+# V1 layout for any GUID, which the model says leaves it seeing On Demand
+# disabled; the real driver is the judge of that.
 configs=(
-	"6.12|current|v2|3|500000"
-	"6.1|early|v1|3|2000"
+	"6.12|6.12|current|v2|3|500000"
+	"6.1|6.1|early|v1|3|2000"
+	"6.1-v2|6.1|early|v2|3|2000"
 )
 
 # The guest's RAM is a shared file so that sdsi-shmem on the host sees the
@@ -223,11 +227,11 @@ stalled_past_deadline() {
 
 failed=()
 retried=()
-for k in "${kernels[@]}"; do
-	entry=$(printf '%s\n' "${configs[@]}" | grep "^$k|") || die "unknown kernel '$k'"
-	IFS='|' read -r _ abi guid sockets deadline <<<"$entry"
-	[ "$k" = 6.12 ] && ensure_backports
-	rel=$(kernel_release "$k") || die "no Debian $k kernel found by apt"
+for k in "${wanted[@]}"; do
+	entry=$(printf '%s\n' "${configs[@]}" | grep "^$k|") || die "unknown configuration '$k'"
+	IFS='|' read -r _ kernel abi guid sockets deadline <<<"$entry"
+	[ "$kernel" = 6.12 ] && ensure_backports
+	rel=$(kernel_release "$kernel") || die "no Debian $kernel kernel found by apt"
 	start=$(date +%s)
 	log "$k: kernel $rel, abi=$abi guid=$guid sockets=$sockets tcg$tcg_opts"
 	fetch_kernel "$rel" || die "$rel: cannot fetch the image or headers"

@@ -7,7 +7,7 @@
 set -uo pipefail
 
 if [ $# -lt 1 ]; then
-	echo "usage: $0 BUILD_DIR [6.12|6.1]..." >&2
+	echo "usage: $0 BUILD_DIR [6.12|6.1|6.1-v2]..." >&2
 	exit 2
 fi
 build=$1

@@ -21,6 +21,16 @@ ABI = os.environ.get('SDSI_ABI', 'current')
 KEY_REV = 3
 
 
+def driver_sees_on_demand(n):
+    """What the driver sampled at probe: ENABLED_FEATURES bit 3 in the qword
+    at 0x10 of the registers file it exposes (read with the layout the
+    driver assumes, so an early driver on a V2 part sees it clear)."""
+    with open(os.path.join(ROOT, f'intel_vsec.sdsi.{n}', 'registers'),
+              'rb') as f:
+        regs = f.read()
+    return bool(int.from_bytes(regs[0x10:0x18], 'little') & (1 << 3))
+
+
 class Tool:
     """intel_sdsi as an operator runs it ($SDSI_TOOL)."""
 

@@ -3,6 +3,7 @@
 by kernel/guest-run.sh): list, info, state and meter read through the
 kernel's sysfs files.  Provisioning is in test_provisioning.py, faults
 in test_tool_faults.py."""
+import json
 import os
 
 import pytest
@@ -27,6 +28,7 @@ def test_info(n):
     assert 'Socket ID' in done.stdout
 
 
+@pytest.mark.mailbox
 @pytest.mark.parametrize('n', range(SOCKETS))
 def test_state(n):
     done = tool('-d', str(n), '-s')
@@ -34,6 +36,7 @@ def test_state(n):
     assert 'Content Type' in done.stdout
 
 
+@pytest.mark.mailbox
 def test_meter_where_present():
     has_meter = os.path.exists(os.path.join(ROOT, 'intel_vsec.sdsi.0',
                                             'meter_certificate'))
@@ -44,3 +47,14 @@ def test_meter_where_present():
     else:
         assert ABI == 'early', 'the current driver has meter files'
         assert done.returncode != 0
+
+
+@pytest.mark.no_mailbox
+@pytest.mark.parametrize('n', range(SOCKETS))
+def test_certificates_refused_without_on_demand(n):
+    """Where the driver sees On Demand disabled, intel_sdsi refuses to read
+    a certificate (exit 5) with the driver's own answer, EPERM."""
+    for flag in ('-s', '-m'):
+        done = tool('-d', n, flag, '--json')
+        assert done.returncode == 5, (flag, done.returncode, done.stderr)
+        assert json.loads(done.stdout)['error']['name'] == 'EPERM'

@@ -8,10 +8,14 @@ survives the power cycle that activates it."""
 import errno
 import os
 
+import pytest
+
 from guest import KEY_REV, ROOT, SOCKETS
 from licplatform import Authority, Programs, cap_blob, key_image, licences
 
 import sdsi_layout
+
+pytestmark = pytest.mark.mailbox
 
 
 def raw(n, attr):

@@ -19,6 +19,8 @@ READ_FAULTS = {
     'bad-packet-size': ('EPROTO', 7),
 }
 
+pytestmark = pytest.mark.mailbox
+
 
 @pytest.mark.parametrize('kind', READ_FAULTS)
 def test_read_fault(fresh, tool, kind):
