@@ -39,6 +39,7 @@ check: build build-san
 	scripts/run-tool-tests.sh $(BUILD)
 	scripts/run-authority-tests.sh $(BUILD)
 	scripts/run-integration.sh $(BUILD)
+	scripts/check-install.sh $(BUILD)
 	meson test -C $(SANBUILD) --print-errorlogs
 	scripts/run-tool-tests.sh $(SANBUILD)
 	scripts/run-authority-tests.sh $(SANBUILD)

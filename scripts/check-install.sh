@@ -161,8 +161,7 @@ for p in "${programs[@]}"; do
 	grep -qiF "usage: $p" "$tmp/help.out" || fail "$bindir/$p --help prints no 'usage: $p'"
 	pass
 done
-# sdsi-shmem, the kernel rig's helper, has no --version.
-for p in intel_sdsi sdsi-emu sdsi-authority; do
+for p in intel_sdsi sdsi-emu sdsi-authority sdsi-shmem; do
 	out=$("$dest$bindir/$p" --version 2>&1) || fail "$bindir/$p --version exits non-zero: $out"
 	[[ $out == "$p "*"$version"* ]] || fail "$bindir/$p --version says '$out', not $p ... $version"
 	pass

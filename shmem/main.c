@@ -72,6 +72,7 @@ static void usage(FILE *out)
 		"                  [--akc-threshold N] [--cap-threshold N] [--updates N]\n"
 		"                  [--authority DIR | --root-key FILE] [--idle-sleep-us US]\n"
 		"                  [--spin]\n"
+		"       sdsi-shmem --help | --version\n"
 		"The window holds N %u-byte socket slots from BYTES (default 0; page-\n"
 		"aligned) into FILE, then the control page.  Control requests are served\n"
 		"on the control page and, with --ctl, on a Unix socket.  Without\n"
@@ -141,6 +142,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "root-key", required_argument, NULL, 'r' },
 		{ "spin", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
 	};
 	unsigned long v;
@@ -214,6 +216,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'h':
 			usage(stdout);
+			exit(0);
+		case 'V':
+			printf("sdsi-shmem %s\n", SDSI_VERSION);
 			exit(0);
 		default:
 			usage(stderr);
