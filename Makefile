@@ -11,7 +11,7 @@ export ASAN_OPTIONS  ?= detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
 
 .PHONY: all deps build build-san check check-unit check-integration \
-        check-san check-kernel demo bench install clean
+        check-san check-kernel lint demo bench install clean
 
 all: build
 
@@ -34,7 +34,7 @@ build-san: deps $(SANBUILD)/build.ninja
 # again under ASan+UBSan, then the real Linux drivers in QEMU.  The last
 # line printed is the kernel rig's summary.  check-kernel skips (exit 77,
 # loudly) only where QEMU cannot run at all.
-check: build build-san
+check: build build-san lint
 	meson test -C $(BUILD) --print-errorlogs
 	scripts/run-tool-tests.sh $(BUILD)
 	scripts/run-authority-tests.sh $(BUILD)
@@ -50,6 +50,10 @@ check: build build-san
 # QEMU (docs/conformance.md).
 check-kernel: build
 	scripts/check-kernel.sh $(BUILD)
+
+# The shell scripts, at shellcheck's warning level.
+lint: deps
+	shellcheck -S warning .ci/run scripts/*.sh kernel/*.sh bench/*.sh
 
 check-unit: build
 	meson test -C $(BUILD) --print-errorlogs

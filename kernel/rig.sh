@@ -110,7 +110,8 @@ copy_module() {
 }
 
 build_initrd() {
-	local rel=$1 root="$work/initrd-$rel" m
+	local rel=$1 root m
+	root="$work/initrd-$rel"
 	rm -rf "$root" "$work/mod-$rel"
 	mkdir -p "$root"/{bin,proc,sys,dev,modules} "$work/mod-$rel"
 	cp "$repo/kernel/sdsi_window.c" "$repo/kernel/sdsi_window_vsec.h" \
@@ -150,7 +151,7 @@ shmem=
 cleanup() {
 	[ -n "$shmem" ] && kill "$shmem" 2>/dev/null && wait "$shmem" 2>/dev/null
 	[ -n "$ram" ] && rm -f "$ram"
-	shmem= ram=
+	shmem='' ram=''
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM

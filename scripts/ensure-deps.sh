@@ -10,7 +10,7 @@ packages=(
 	libssl-dev libjson-c-dev
 	libcmocka-dev
 	python3 python3-pytest python3-cryptography
-	kmod util-linux man-db
+	kmod util-linux man-db shellcheck
 )
 [ "${1:-}" = "--kernel" ] && packages+=(qemu-system-x86 busybox-static cpio)
 

@@ -16,7 +16,7 @@ fi
 build=$(cd "$1" 2>/dev/null && pwd) || { echo "$0: no build directory '$1'" >&2; exit 2; }
 emu="$build/emu/sdsi-emu"
 [ -x "$emu" ] || { echo "$0: $emu is not built" >&2; exit 2; }
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 
 python=/usr/bin/python3      # Debian's, which has pytest
 results="$build/integration-results"
