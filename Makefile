@@ -47,9 +47,9 @@ check: build build-san lint
 	scripts/check-kernel.sh $(BUILD) || [ $$? -eq 77 ]
 
 # The upstream Linux drivers (Debian 6.1 and 6.12) against the model in
-# QEMU (docs/conformance.md).
+# QEMU (docs/conformance.md); KERNELS="6.1 6.1-v2" picks configurations.
 check-kernel: build
-	scripts/check-kernel.sh $(BUILD)
+	scripts/check-kernel.sh $(BUILD) $(KERNELS)
 
 # The shell scripts, at shellcheck's warning level.
 lint: deps

@@ -155,6 +155,10 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+# A rig killed outright (SIGKILL) cannot clean up: sweep RAM files that no
+# run has touched for longer than a guest may live.
+find "${SDSI_RIG_RAM_DIR:-/dev/shm}" -maxdepth 1 -name 'sdsi-rig-ram.*' \
+	-mmin +$((guest_limit / 60 + 5)) -delete 2>/dev/null
 
 # Start sdsi-shmem on a fresh RAM file; false if it does not come up.
 start_shmem() {
