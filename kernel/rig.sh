@@ -217,7 +217,11 @@ boot_guest() {
 # the host: every failure is a timeout, and sdsi-shmem saw the host stall it
 # past 2 ms with a transaction under way.  This machine is itself a VM whose
 # vCPUs stall for up to 7 ms now and then (a bare spinning loop sees it), and
-# Linux 6.1 allows the hardware 2 ms.  Anything else is never retried.
+# Linux 6.1 allows the hardware 2 ms.  Such a stall starting in the
+# microseconds the poller takes to answer fails about one 6.1 run in four
+# here (most of them in the 3-second concurrency test, thousands of
+# transactions).  Anything else is never retried, and a kernel is retried at
+# most stall_retries times.
 stalled_past_deadline() {
 	local results=$1 deadline=$2 list stalls
 	[ "$deadline" -le 2000 ] || return 1
@@ -227,9 +231,12 @@ stalled_past_deadline() {
 	list=$(/usr/bin/python3 "$repo/scripts/junit-sum.py" --failures \
 		"$results/*.xml") || return 1
 	[ -n "$list" ] || return 1
+	# Each failure needs a stall of its own to be explained by one.
+	[ "$(wc -l <<<"$list")" -le "$stalls" ] || return 1
 	! grep -v -E 'ETIMEDOUT|TimeoutError|timed out' <<<"$list" >/dev/null
 }
 
+stall_retries=${SDSI_RIG_STALL_RETRIES:-2}
 failed=()
 retried=()
 for k in "${wanted[@]}"; do
@@ -243,18 +250,21 @@ for k in "${wanted[@]}"; do
 	build_initrd "$rel" || die "$rel: cannot build the module or initramfs"
 
 	results="$work/results-$k"
-	rm -rf "$work/stalled-$k"
+	rm -rf "$work/stalled-$k".*
 	boot_guest "$rel" "$results"
-	if [ -f "$results/status" ] && [ "$(cat "$results/status")" != "exit 0" ] &&
-		stalled_past_deadline "$results" "$deadline"; then
-		log "$k: RETRYING ONCE: every failure was a timeout, and the host"
-		log "$k: stalled sdsi-shmem past the driver's ${deadline} us deadline"
-		log "$k: mid-transaction ($work/stalled-$k/shmem.log)"
-		mv "$results" "$work/stalled-$k"
-		retried+=("$k")
+	attempt=1
+	while [ "$attempt" -le "$stall_retries" ] && [ -f "$results/status" ] &&
+		[ "$(cat "$results/status")" != "exit 0" ] &&
+		stalled_past_deadline "$results" "$deadline"; do
+		log "$k: RETRYING ($attempt of $stall_retries): every failure was a"
+		log "$k: timeout, and the host stalled sdsi-shmem past the driver's"
+		log "$k: ${deadline} us deadline mid-transaction ($work/stalled-$k.$attempt)"
+		mv "$results" "$work/stalled-$k.$attempt"
+		[ "$attempt" -eq 1 ] && retried+=("$k")
+		attempt=$((attempt + 1))
 		start=$(date +%s)
 		boot_guest "$rel" "$results"
-	fi
+	done
 	if [ ! -f "$results/status" ]; then
 		failed+=("$k: the guest did not come back (see $results/console.log)")
 		tail -20 "$results/console.log" >&2
@@ -264,7 +274,7 @@ for k in "${wanted[@]}"; do
 done
 
 for k in "${retried[@]}"; do
-	log "NOTE $k was run twice; the first run is in $work/stalled-$k"
+	log "NOTE $k was run again after a host stall; see $work/stalled-$k.*"
 done
 for f in "${failed[@]}"; do
 	log "FAILED $f"

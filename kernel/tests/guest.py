@@ -43,7 +43,14 @@ class Tool:
 
     def json(self, *args, expect=0):
         done = self(*args, '--json')
-        assert done.returncode == expect, \
-            f'intel_sdsi {" ".join(map(str, args))}: exit ' \
-            f'{done.returncode}, wanted {expect}\n{done.stderr}'
+        if done.returncode != expect:
+            # The errno name first: kernel/rig.sh reads the first line of a
+            # failure to tell a host stall (ETIMEDOUT) from anything else.
+            try:
+                name = json.loads(done.stdout)['error']['name']
+            except (ValueError, KeyError, TypeError):
+                name = 'no JSON error'
+            raise AssertionError(
+                f'intel_sdsi {" ".join(map(str, args))}: exit '
+                f'{done.returncode} ({name}), wanted {expect}\n{done.stderr}')
         return json.loads(done.stdout)
