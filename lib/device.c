@@ -6,6 +6,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +100,16 @@ int sdsi_read_guid(const struct sdsi_device *dev, uint32_t *guid, struct sdsi_er
 	return 0;
 }
 
+/* Whether the device directory has its driver link, as a bound one does. */
+static bool has_driver(const struct sdsi_device *dev)
+{
+	char path[SDSI_PATH_SIZE + 8];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/driver", dev->path);
+	return lstat(path, &st) == 0;
+}
+
 int sdsi_device_open(const char *root, const char *devno, struct sdsi_device *dev,
 		     struct sdsi_error *err)
 {
@@ -118,6 +129,11 @@ int sdsi_device_open(const char *root, const char *devno, struct sdsi_device *de
 		return sdsi_fail(err, ENODEV, SDSI_ERR_NO_DEVICE, -1,
 				 "no On Demand device %s under %s", dev->name, root);
 	ret = sdsi_read_guid(dev, &dev->guid, err);
+	if (ret == -ENOENT && !has_driver(dev))
+		/* The device stays when its driver is unbound; its files go. */
+		return sdsi_fail(err, ENODEV, SDSI_ERR_NO_DEVICE, -1,
+				 "%s: no driver is bound to it (unbound?): "
+				 "its attribute files are gone", dev->path);
 	if (ret)
 		return ret;
 	dev->guid_valid = true;

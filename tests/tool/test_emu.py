@@ -136,6 +136,9 @@ def test_disabled_features_and_unbound_driver():
     assert r[2]["rc"] == 5 and "not enabled" in json.loads(r[2]["out"])["error"]["message"]
     assert r[4]["rc"] == 5 and "Metering" in json.loads(r[4]["out"])["error"]["message"]
     assert r[6]["rc"] == 3, r[6]
+    # The device stays, its files go: named as an unbound driver, not a typo.
+    unbound = json.loads(r[6]["out"])["error"]
+    assert unbound["name"] == "ENODEV" and "no driver is bound" in unbound["message"]
     json.loads(r[7]["out"])
 
 
