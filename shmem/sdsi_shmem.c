@@ -8,9 +8,17 @@
  * A control write that starts a command (RUN_BUSY) follows its payload, so
  * the mailbox goes to the model first; any other control write (CPL) ends
  * a transaction, after which a changed mailbox qword can only be the next
- * ownership request, so the control goes first.  Everything the port puts
- * into the window is published with a compare-and-swap against what it
- * last saw there, so a driver store that races with it is never lost.
+ * ownership request, so the control goes first.
+ *
+ * What the port puts into a qword the driver may write (control qword 0,
+ * V2 control qword 1, the sentinel) is published with a compare-and-swap
+ * against what it last saw there, so a driver store that lands between
+ * the port's look and its store is never lost: the CAS fails and the next
+ * pass forwards the store.  copy_registers() and copy_mailbox() use plain
+ * stores because the driver never stores there at those times: the
+ * registers are read-only to it, and the mailbox is copied only while the
+ * model shows RDY to an in-band owner, when the protocol gives the mailbox
+ * to the hardware and the driver only reads it and writes control.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -76,13 +84,17 @@ static void copy_registers(struct sdsi_shmem_port *port)
 			     sdsi_model_read64(port->model, off));
 }
 
-/* V2 control qword 1 (metering update period) is the model's to set. */
+/*
+ * V2 control qword 1 (metering update period) is the model's to set, but a
+ * driver store there may land at any time (sdsi_shmem_sync() runs between
+ * passes, not only before the driver sees the device).
+ */
 static void copy_control_high(struct sdsi_shmem_port *port)
 {
 	if (port->mbox_off <= 8)
 		return;
-	port->shadow[1] = sdsi_model_read64(port->model, 8);
-	window_store(&port->mmio[1], port->shadow[1]);
+	window_publish(&port->mmio[1], &port->shadow[1],
+		       sdsi_model_read64(port->model, 8));
 }
 
 static void copy_mailbox(struct sdsi_shmem_port *port)
