@@ -18,6 +18,14 @@
 #include "control.h"
 
 #define MAX_WORDS	6
+/*
+ * The polling thread serves the socket, and every millisecond it spends
+ * here is one a driver may be waiting for RDY.  A client that sends its
+ * line at once is answered well within the limit; a slow one is turned
+ * away rather than let stall the poller, and a flood is left for later.
+ */
+#define CLIENT_READ_LIMIT_US	100000
+#define CLIENTS_PER_SERVE	4
 
 static int parse_u64(const char *text, uint64_t *out)
 {
@@ -167,9 +175,9 @@ fail:
 
 static void serve_one(int fd, struct shmem_machine *machine)
 {
-	struct timeval limit = { .tv_sec = 2 };
-	char line[256], reply[256];
-	size_t len = 0;
+	struct timeval limit = { .tv_usec = CLIENT_READ_LIMIT_US };
+	char line[256], reply[256 + 1];
+	size_t len = 0, sent = 0, total;
 	ssize_t got;
 
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof(limit));
@@ -183,18 +191,31 @@ static void serve_one(int fd, struct shmem_machine *machine)
 	}
 	line[len] = '\0';
 	if (!memchr(line, '\n', len)) {
-		snprintf(reply, sizeof(reply), "error: no complete request line");
+		snprintf(reply, sizeof(reply) - 1,
+			 "error: no complete request line");
 	} else {
-		shmem_control_execute(machine, line, reply, sizeof(reply));
+		shmem_control_execute(machine, line, reply, sizeof(reply) - 1);
 	}
-	dprintf(fd, "%s\n", reply);
+	/* Room was kept for the newline. */
+	total = strlen(reply);
+	reply[total++] = '\n';
+	/* A client that hung up first must not kill us with SIGPIPE. */
+	while (sent < total) {
+		got = send(fd, reply + sent, total - sent, MSG_NOSIGNAL);
+		if (got <= 0)
+			break;
+		sent += (size_t)got;
+	}
 }
 
 void shmem_control_serve(int listen_fd, struct shmem_machine *machine)
 {
 	int fd;
 
-	while ((fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC)) >= 0) {
+	for (int i = 0; i < CLIENTS_PER_SERVE; i++) {
+		fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
+		if (fd < 0)
+			break;
 		serve_one(fd, machine);
 		close(fd);
 	}

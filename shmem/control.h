@@ -24,7 +24,10 @@ struct shmem_machine {
 /* Listen on a Unix socket at path (replacing a stale one): fd or -errno. */
 int shmem_control_listen(const char *path, char *err, size_t errlen);
 
-/* Serve every connection waiting on the listening socket. */
+/*
+ * Serve the connections waiting on the listening socket, a few per call
+ * (the rest wait for the next), each given 100 ms to send its line.
+ */
 void shmem_control_serve(int listen_fd, struct shmem_machine *machine);
 
 /* Execute one request line; the answer (without newline) goes to reply. */
