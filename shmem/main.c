@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <fcntl.h>
@@ -46,6 +47,7 @@ struct options {
 	unsigned int sockets;
 	unsigned int idle_sleep_us;
 	bool spin;
+	bool exit_with_parent;
 	struct sdsi_model_config cfg;
 };
 
@@ -71,7 +73,7 @@ static void usage(FILE *out)
 		"                  [--features LIST|none|0xHEX] [--state-dir DIR]\n"
 		"                  [--akc-threshold N] [--cap-threshold N] [--updates N]\n"
 		"                  [--authority DIR | --root-key FILE] [--idle-sleep-us US]\n"
-		"                  [--spin]\n"
+		"                  [--spin] [--exit-with-parent]\n"
 		"       sdsi-shmem --help | --version\n"
 		"The window holds N %u-byte socket slots from BYTES (default 0; page-\n"
 		"aligned) into FILE, then the control page.  Control requests are served\n"
@@ -79,7 +81,10 @@ static void usage(FILE *out)
 		"--authority or --root-key the sockets trust no root key and refuse\n"
 		"every AKC and CAP, as sdsi-emu does.  While a transaction is under\n"
 		"way the poller yields the CPU between passes; --spin keeps it (for a\n"
-		"host-side poller that has a core to itself).\n", SDSI_SHMEM_SLOT_SIZE);
+		"host-side poller that has a core to itself).  --idle-sleep-us is\n"
+		"the nap once idle, 0 to 999999 (default 50).  --exit-with-parent\n"
+		"ends the program, as SIGTERM does, when its parent process dies.\n",
+		SDSI_SHMEM_SLOT_SIZE);
 }
 
 static int parse_features(const char *text, uint64_t *out)
@@ -141,6 +146,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "authority", required_argument, NULL, 'a' },
 		{ "root-key", required_argument, NULL, 'r' },
 		{ "spin", no_argument, NULL, 'S' },
+		{ "exit-with-parent", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
@@ -207,12 +213,16 @@ static int parse_options(int argc, char **argv, struct options *o)
 				o->cfg.updates_threshold = (uint8_t)v;
 			break;
 		case 'i':
-			if (parse_small(optarg, 1000000, &v))
+			/* Under a second: nanosleep() refuses tv_nsec >= 1e9. */
+			if (parse_small(optarg, 999999, &v))
 				goto bad;
 			o->idle_sleep_us = (unsigned int)v;
 			break;
 		case 'S':
 			o->spin = true;
+			break;
+		case 'P':
+			o->exit_with_parent = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -286,6 +296,12 @@ struct gap_stats {
 
 struct poll_stats {
 	uint64_t passes;
+	/*
+	 * Gaps over 2 ms after which the pass found a driver store waiting:
+	 * the only ones a driver can have spent waiting on the hardware (a
+	 * gap in mid-transaction may be the driver's own time).
+	 */
+	uint64_t deadline_stalls;
 	struct gap_stats busy;		/* between any two busy passes */
 	struct gap_stats mid;		/* ... while a transaction was under way */
 };
@@ -307,6 +323,24 @@ static void print_stats(const struct poll_stats *st)
 		st->passes, st->busy.longest_ns / 1000, st->busy.over_1ms,
 		st->busy.over_2ms, st->mid.longest_ns / 1000, st->mid.over_1ms,
 		st->mid.over_2ms);
+	/* On its own line for scripts (kernel/rig.sh). */
+	fprintf(stderr, "sdsi-shmem: deadline-stalls=%" PRIu64 "\n",
+		st->deadline_stalls);
+}
+
+/*
+ * Whether the driver stored to control or mailbox since the port last
+ * looked: a writable qword differs from what the port last saw there.
+ * Taken before the pass, so a store that lands during the pass (one no
+ * driver waited through the gap for) is not counted.
+ */
+static bool driver_store_waiting(const struct sdsi_shmem_port *port)
+{
+	for (uint32_t i = 0; i < port->regs_off / 8; i++)
+		if (__atomic_load_n(&port->mmio[i], __ATOMIC_ACQUIRE) !=
+		    port->shadow[i])
+			return true;
+	return false;
 }
 
 /* Where control requests come from: the window's page, a Unix socket. */
@@ -347,16 +381,17 @@ static void run(struct shmem_machine *machine, const struct controls *ctl,
 		const struct options *o, struct poll_stats *st)
 {
 	struct timespec nap = { .tv_nsec = (long)o->idle_sleep_us * 1000 };
-	uint64_t last_motion = now_ns(), last_pass = 0;
+	uint64_t last_motion = now_ns(), last_pass = 0, prev_pass = 0;
 	bool was_busy = false;
 	unsigned int pass = 0;
 
 	while (!stop_requested) {
-		bool moved = false, busy = false;
+		bool moved = false, busy = false, waiting = false;
 		uint64_t now;
 		unsigned int n;
 
 		for (n = 0; n < machine->sockets; n++) {
+			waiting |= driver_store_waiting(&machine->ports[n]);
 			moved |= sdsi_shmem_poll(&machine->ports[n]);
 			busy |= sdsi_shmem_busy(&machine->ports[n]);
 		}
@@ -371,6 +406,13 @@ static void run(struct shmem_machine *machine, const struct controls *ctl,
 			if (was_busy)
 				note_gap(&st->mid, now - last_pass);
 		}
+		/*
+		 * Naps count here: a driver's request waits through one too.
+		 * (The gap, end of pass to end of pass, bounds its wait.)
+		 */
+		if (waiting && prev_pass && now - prev_pass > 2000000u)
+			st->deadline_stalls++;
+		prev_pass = now;
 		was_busy = busy;
 		if (moved || busy)
 			last_motion = now;
@@ -393,6 +435,7 @@ int main(int argc, char **argv)
 	struct options o = { 0 };
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct poll_stats stats = { 0 };
+	pid_t parent = getppid();	/* first: see --exit-with-parent */
 	char err[256];
 	unsigned int n;
 	struct controls ctl = { .fd = -1 };
@@ -406,6 +449,13 @@ int main(int argc, char **argv)
 	base = map_window(o.window, o.offset, window_size);
 	if (!base)
 		return 1;
+	/*
+	 * A window file reused after a killed run still holds that run's
+	 * magic, which would announce readiness before the sockets are laid
+	 * out: withdraw it before anything else.
+	 */
+	sdsi_ctlpage_close((struct sdsi_ctlpage *)(base +
+			   sdsi_ctlpage_offset(o.sockets)));
 	machine.models = calloc(o.sockets, sizeof(*machine.models));
 	machine.ports = calloc(o.sockets, sizeof(*machine.ports));
 	if (!machine.models || !machine.ports) {
@@ -433,6 +483,23 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	/*
+	 * A parent killed outright (the rig on SIGKILL) must not leave a
+	 * poller spinning.  A parent that died before prctl() took effect
+	 * sends nothing, hence the look at getppid(): reparented means the
+	 * parent we started with is gone.
+	 */
+	if (o.exit_with_parent) {
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM)) {
+			fprintf(stderr, "sdsi-shmem: --exit-with-parent: %s\n",
+				strerror(errno));
+			goto out;
+		}
+		if (getppid() != parent)
+			stop_requested = 1;
+	}
 	if (o.ctl) {
 		ctl.fd = shmem_control_listen(o.ctl, err, sizeof(err));
 		if (ctl.fd < 0) {
@@ -440,8 +507,6 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	/* Last: the page's magic tells the far side that all is laid out. */
 	ctl.page = (struct sdsi_ctlpage *)(base +
 					   sdsi_ctlpage_offset(o.sockets));
