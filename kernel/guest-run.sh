@@ -40,4 +40,11 @@ status=0
 	kernel/tests --junitxml="$results/tool.xml" || status=1
 
 dmesg | grep -i -E 'sdsi|intel_vsec' >"$results/dmesg.txt"
+# A warning, oops or BUG in the kernel fails the run even if every test
+# passed: the driver must survive what the tests did to it.
+if dmesg | grep -E 'WARNING:|BUG:|Oops|Call Trace' >"$results/kernel-trouble.txt"; then
+	echo "guest: the kernel logged trouble:"
+	cat "$results/kernel-trouble.txt"
+	status=1
+fi
 echo "exit $status" >"$results/status"

@@ -12,7 +12,7 @@ packages=(
 	python3 python3-pytest python3-cryptography
 	kmod util-linux man-db shellcheck
 )
-[ "${1:-}" = "--kernel" ] && packages+=(qemu-system-x86 busybox-static cpio)
+[ "${1:-}" = "--kernel" ] && packages+=(qemu-system-x86 busybox-static cpio xz-utils zstd)
 
 missing=()
 for p in "${packages[@]}"; do

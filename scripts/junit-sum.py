@@ -4,9 +4,12 @@
 run-integration.sh and check-kernel.sh for their summary lines.
 
 With --failures it prints instead one line per failed test: its id, a
-tab, and the first line of its failure message (kernel/rig.sh reads them
-to tell a deadline the host made the poller miss from a model bug)."""
+tab, and the first line of its failure message.  With --timeouts it prints
+how many driver timeouts the failures show and exits 0 only if there is at least one and
+every one failed because the driver returned ETIMEDOUT (kernel/rig.sh uses
+it to tell a deadline the host made the poller miss from anything else)."""
 import glob
+import re
 import sys
 import xml.etree.ElementTree as ET
 
@@ -18,7 +21,8 @@ def suites(pattern):
                     else root.iter('testsuite'))
 
 
-def failures(pattern):
+def failed_cases(pattern):
+    """(test id, first line of the failure message) of each failed test."""
     for s in suites(pattern):
         for case in s.iter('testcase'):
             bad = case.find('failure')
@@ -26,8 +30,34 @@ def failures(pattern):
                 bad = case.find('error')
             if bad is not None:
                 message = (bad.get('message') or bad.text or '').strip()
-                print(f'{case.get("classname")}::{case.get("name")}\t'
-                      f'{message.splitlines()[0] if message else ""}')
+                yield (f'{case.get("classname")}::{case.get("name")}',
+                       message.splitlines()[0] if message else '')
+
+
+def failures(pattern):
+    for case, message in failed_cases(pattern):
+        print(f'{case}\t{message}')
+
+
+def driver_timeout(message):
+    """The driver returned ETIMEDOUT: intel_sdsi's "exit 7 (ETIMEDOUT)", a
+    raw read's "TimeoutError: [Errno 110]", or a list of operations that
+    all ended "...: ETIMEDOUT'".  Not a test that expected ETIMEDOUT and
+    saw something else, nor a subprocess that hung (TimeoutExpired)."""
+    if 'TimeoutExpired' in message or 'expected ETIMEDOUT' in message:
+        return False
+    if '(ETIMEDOUT)' in message or 'TimeoutError: [Errno 110]' in message:
+        return True
+    items = re.findall(r"'[^']*: (E[A-Z0-9]+)'", message)
+    return bool(items) and all(name == 'ETIMEDOUT' for name in items)
+
+
+def timeouts(pattern):
+    """Prints how many driver timeouts the failures show (a test that lists
+    several counts each one)."""
+    cases = list(failed_cases(pattern))
+    print(sum(max(1, len(re.findall(r": ETIMEDOUT'", m))) for _, m in cases))
+    return 0 if cases and all(driver_timeout(m) for _, m in cases) else 1
 
 
 def totals(pattern):
@@ -45,7 +75,9 @@ def totals(pattern):
 args = sys.argv[1:]
 if args[:1] == ['--failures'] and len(args) == 2:
     failures(args[1])
+elif args[:1] == ['--timeouts'] and len(args) == 2:
+    sys.exit(timeouts(args[1]))
 elif len(args) == 1:
     totals(args[0])
 else:
-    sys.exit('usage: junit-sum.py [--failures] GLOB')
+    sys.exit('usage: junit-sum.py [--failures | --timeouts] GLOB')

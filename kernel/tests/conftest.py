@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Fixtures of the guest's end-to-end tests (kernel/guest-run.sh runs them
-after the conformance suite): intel_sdsi, the control socket of sdsi-shmem
+after the conformance suite): intel_sdsi, the control page of sdsi-shmem
 (through the conformance suite's kernel target), and the authority whose
 root key sdsi-shmem trusts."""
 import os
@@ -49,7 +49,7 @@ def target():
 
 @pytest.fixture(scope='session')
 def authority():
-    """The authority guest-run.sh made before starting sdsi-shmem with
+    """The authority kernel/rig.sh made before starting sdsi-shmem with
     --authority ($SDSI_AUTHORITY)."""
     path = os.environ.get('SDSI_AUTHORITY')
     if not path:

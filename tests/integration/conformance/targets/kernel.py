@@ -9,6 +9,7 @@ import fcntl
 import mmap
 import os
 import struct
+import threading
 import time
 
 from targets import FAULT_KINDS, NotSupported
@@ -26,6 +27,7 @@ class ControlPage:
 
     def __init__(self, path, sockets):
         self.fd = os.open(path, os.O_RDWR)
+        self.lock = threading.Lock()
         self.map = mmap.mmap(self.fd, PAGE_SIZE, mmap.MAP_SHARED,
                              mmap.PROT_READ | mmap.PROT_WRITE,
                              offset=sockets * SLOT_SIZE)
@@ -47,27 +49,36 @@ class ControlPage:
     def request(self, line, timeout=30):
         text = line.encode()
         assert len(text) < TEXT_SIZE, line
-        # One request at a time across every process of the guest.
-        fcntl.flock(self.fd, fcntl.LOCK_EX)
-        try:
+        deadline = time.monotonic() + timeout
+        # One request at a time: threads of this process, then processes.
+        with self.lock:
+            fcntl.flock(self.fd, fcntl.LOCK_EX)
+            try:
+                # Never write over a request still being served (one that
+                # an earlier client gave up on): the server may be copying.
+                self._wait_reply(self._u32(REQUEST_SEQ), line, deadline)
+                self.map[REQUEST_TEXT:REQUEST_TEXT + len(text) + 1] = \
+                    text + b'\0'
+                seq = (self._u32(REQUEST_SEQ) + 1) & 0xFFFFFFFF
+                # The text is in place before the counter announces it
+                # (x86 keeps stores in order; the server reads the counter
+                # first).
+                struct.pack_into('<I', self.map, REQUEST_SEQ, seq)
+                self._wait_reply(seq, line, deadline)
+                reply = bytes(self.map[REPLY_TEXT:REPLY_TEXT + TEXT_SIZE])
+                return reply.split(b'\0', 1)[0].decode()
+            finally:
+                fcntl.flock(self.fd, fcntl.LOCK_UN)
+
+    def _wait_reply(self, seq, line, deadline):
+        while self._u32(REPLY_SEQ) != seq:
             if not self.ready():
-                raise RuntimeError('sdsi-shmem: no control page (is it '
-                                   'running?)')
-            self.map[REQUEST_TEXT:REQUEST_TEXT + len(text) + 1] = text + b'\0'
-            seq = (self._u32(REQUEST_SEQ) + 1) & 0xFFFFFFFF
-            # The text is in place before the counter announces it (x86
-            # keeps stores in order; the server reads the counter first).
-            struct.pack_into('<I', self.map, REQUEST_SEQ, seq)
-            deadline = time.monotonic() + timeout
-            while self._u32(REPLY_SEQ) != seq:
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f'sdsi-shmem: {line!r}: no answer in '
-                                       f'{timeout} s')
-                time.sleep(0.0005)
-            reply = bytes(self.map[REPLY_TEXT:REPLY_TEXT + TEXT_SIZE])
-            return reply.split(b'\0', 1)[0].decode()
-        finally:
-            fcntl.flock(self.fd, fcntl.LOCK_UN)
+                raise RuntimeError(f'sdsi-shmem: {line!r}: the server '
+                                   'withdrew its control page (it exited)')
+            if time.monotonic() > deadline:
+                raise RuntimeError(f'sdsi-shmem: {line!r}: no answer in '
+                                   'time')
+            time.sleep(0.0005)
 
 
 class Target:
