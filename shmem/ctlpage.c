@@ -51,6 +51,15 @@ bool sdsi_ctlpage_serve(struct sdsi_ctlpage *page,
 		return false;
 	memcpy(line, page->request_text, SDSI_CTLPAGE_TEXT);
 	line[SDSI_CTLPAGE_TEXT] = '\0';
+	/*
+	 * A client that did not wait for its reply may have rewritten the
+	 * text during the copy: a torn line is not executed, the next call
+	 * takes the new request whole.  The fence keeps the copy's loads
+	 * before this look at the counter.
+	 */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (load(&page->request) != seq)
+		return false;
 	shmem_control_execute(machine, line, reply, sizeof(reply));
 	memcpy(page->reply_text, reply, strlen(reply) + 1);
 	store(&page->reply, seq);
@@ -76,6 +85,14 @@ int sdsi_ctlpage_request(struct sdsi_ctlpage *page, const char *request,
 		return -ENODEV;
 	if (len >= SDSI_CTLPAGE_TEXT)
 		return -E2BIG;
+	/* The text of an unanswered request is the server's until answered. */
+	while (load(&page->reply) != load(&page->request)) {
+		if (now_ms() > deadline)
+			return -EBUSY;
+		if (load(&page->magic) != SDSI_CTLPAGE_MAGIC)
+			return -ENODEV;
+		sched_yield();
+	}
 	memcpy(page->request_text, request, len + 1);
 	seq = load(&page->request) + 1;
 	store(&page->request, seq);

@@ -15,7 +15,11 @@
  *   0x40 request text  NUL-terminated, at most SDSI_CTLPAGE_TEXT bytes
  *   0x140 reply text   NUL-terminated: "ok" or "error: REASON"
  * One client at a time: clients on the far side serialise among themselves
- * (tests/integration/conformance/targets/kernel.py takes a flock).
+ * (tests/integration/conformance/targets/kernel.py takes a flock).  A
+ * client never rewrites the request text while a request is unanswered
+ * (reply != request), and the server executes a text only if request did
+ * not move while it copied it, so a client that gave up on a reply cannot
+ * have a torn line executed.
  */
 #ifndef SDSI_SHMEM_CTLPAGE_H
 #define SDSI_SHMEM_CTLPAGE_H
@@ -57,15 +61,20 @@ void sdsi_ctlpage_open(struct sdsi_ctlpage *page, unsigned int sockets);
 /* Withdraw the announcement (on exit: the far side must not wait on us). */
 void sdsi_ctlpage_close(struct sdsi_ctlpage *page);
 
-/* Answer the pending request, if any; true if there was one. */
+/*
+ * Answer the pending request, if any; true if it was answered.  A request
+ * that changed during the copy is left for the next call.
+ */
 bool sdsi_ctlpage_serve(struct sdsi_ctlpage *page,
 			struct shmem_machine *machine);
 
 /*
  * The client side, for processes that share the window (tests, tools):
  * send one request line and wait up to timeout_ms for the reply, which is
- * copied to reply.  0, -ENODEV if no server announced the page, or
- * -ETIMEDOUT.
+ * copied to reply.  A request still unanswered (an earlier client's that
+ * timed out) is waited for first, within the same timeout.  0, -ENODEV if
+ * no server announced the page, -EBUSY if the earlier request was not
+ * answered in time (nothing was sent), or -ETIMEDOUT.
  */
 int sdsi_ctlpage_request(struct sdsi_ctlpage *page, const char *request,
 			 char *reply, size_t replylen, unsigned int timeout_ms);

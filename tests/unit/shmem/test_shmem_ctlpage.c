@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -109,8 +110,13 @@ static void start_server(struct page_rig *r)
 {
 	r->server = fork();
 	assert_true(r->server >= 0);
-	if (r->server == 0)
+	if (r->server == 0) {
+		/* A failed assertion must not leave a spinning orphan. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() == 1)
+			_exit(4);
 		serve(r->fd);
+	}
 	wait_announced(r);
 }
 
@@ -197,6 +203,8 @@ static void test_server_gone_quiet(void **state)
 
 	start_server(r);
 	kill(r->server, SIGSTOP);
+	assert_int_equal(waitpid(r->server, &status, WUNTRACED), r->server);
+	assert_true(WIFSTOPPED(status));
 	assert_int_equal(sdsi_ctlpage_request(r->page, "clear 0", reply,
 					      sizeof(reply), 100), -ETIMEDOUT);
 	kill(r->server, SIGKILL);
@@ -206,6 +214,101 @@ static void test_server_gone_quiet(void **state)
 	sdsi_ctlpage_close(r->page);
 	assert_int_equal(sdsi_ctlpage_request(r->page, "clear 0", reply,
 					      sizeof(reply), 100), -ENODEV);
+}
+
+/* A request that timed out is answered before another is written. */
+static void test_second_request_waits(void **state)
+{
+	struct page_rig *r = *state;
+	char reply[SDSI_CTLPAGE_TEXT];
+	uint32_t seq;
+	int status;
+
+	start_server(r);
+	kill(r->server, SIGSTOP);
+	assert_int_equal(waitpid(r->server, &status, WUNTRACED), r->server);
+	assert_int_equal(sdsi_ctlpage_request(r->page, "iblock 0 on", reply,
+					      sizeof(reply), 50), -ETIMEDOUT);
+	seq = __atomic_load_n(&r->page->request, __ATOMIC_ACQUIRE);
+	assert_int_equal(sdsi_ctlpage_request(r->page, "iblock 1 on", reply,
+					      sizeof(reply), 50), -EBUSY);
+	/* Nothing of the second request reached the page. */
+	assert_int_equal(r->page->request, seq);
+	assert_string_equal(r->page->request_text, "iblock 0 on");
+
+	kill(r->server, SIGCONT);
+	assert_int_equal(sdsi_ctlpage_request(r->page, "iblock 1 on", reply,
+					      sizeof(reply), 5000), 0);
+	assert_string_equal(reply, "ok");
+	/* Both ran, the first before the second was written. */
+	assert_true(control_of(r, 0) & SDSI_CTRL_IBLOCK);
+	assert_true(control_of(r, 1) & SDSI_CTRL_IBLOCK);
+}
+
+/*
+ * A request rewritten while the server copies it.  The page straddles two
+ * pages of memory so that its texts can be made to fault: the fault
+ * handler plays a client that bumps request mid-copy.
+ */
+static struct sdsi_ctlpage *torn_page;
+static char *torn_texts;
+static long torn_pagesize;
+
+static void rewrite_mid_copy(int sig)
+{
+	(void)sig;
+	__atomic_store_n(&torn_page->request, torn_page->request + 1,
+			 __ATOMIC_RELEASE);
+	mprotect(torn_texts, (size_t)torn_pagesize, PROT_READ | PROT_WRITE);
+}
+
+static void test_torn_request_not_executed(void **state)
+{
+	struct sdsi_model_config cfg = { .guid = SDSI_GUID_V2,
+					 .features = SDSI_MODEL_DEFAULT_FEATURES };
+	struct sigaction sa = { .sa_handler = rewrite_mid_copy }, old;
+	struct sdsi_model *model;
+	struct sdsi_shmem_port port;
+	struct shmem_machine machine = { .sockets = 1, .models = &model,
+					 .ports = &port };
+	char err[128], *slot, *mem;
+	uint64_t *control;
+
+	(void)state;
+	torn_pagesize = sysconf(_SC_PAGESIZE);
+	slot = aligned_alloc(8, SDSI_SHMEM_SLOT_SIZE);
+	assert_non_null(slot);
+	assert_int_equal(sdsi_model_create(&cfg, &model, err, sizeof(err)), 0);
+	assert_int_equal(sdsi_shmem_attach(&port, model, slot), 0);
+	control = (uint64_t *)(slot + SDSI_SHMEM_MMIO_OFFSET);
+
+	mem = mmap(NULL, 2 * (size_t)torn_pagesize, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(mem != MAP_FAILED);
+	torn_texts = mem + torn_pagesize;
+	torn_page = (struct sdsi_ctlpage *)(torn_texts -
+			offsetof(struct sdsi_ctlpage, request_text));
+	sdsi_ctlpage_open(torn_page, 1);
+	strcpy(torn_page->request_text, "iblock 0 on");
+	torn_page->request++;
+
+	assert_int_equal(sigaction(SIGSEGV, &sa, &old), 0);
+	assert_int_equal(mprotect(torn_texts, (size_t)torn_pagesize,
+				  PROT_NONE), 0);
+	assert_false(sdsi_ctlpage_serve(torn_page, &machine));
+	sigaction(SIGSEGV, &old, NULL);
+	/* Not executed, not answered... */
+	assert_false(*control & SDSI_CTRL_IBLOCK);
+	assert_int_not_equal(torn_page->reply, torn_page->request);
+	/* ... until the next call takes the new request whole. */
+	assert_true(sdsi_ctlpage_serve(torn_page, &machine));
+	assert_int_equal(torn_page->reply, torn_page->request);
+	assert_string_equal(torn_page->reply_text, "ok");
+	assert_true(*control & SDSI_CTRL_IBLOCK);
+
+	munmap(mem, 2 * (size_t)torn_pagesize);
+	sdsi_model_destroy(model);
+	free(slot);
 }
 
 static void test_stale_request_not_answered(void **state)
@@ -234,6 +337,9 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_server_gone_quiet, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_second_request_waits,
+						setup, teardown),
+		cmocka_unit_test(test_torn_request_not_executed),
 		cmocka_unit_test_setup_teardown(test_stale_request_not_answered,
 						setup, teardown),
 	};

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -347,6 +348,10 @@ static void test_model_in_child_process(void **state)
 	child = fork();
 	assert_true(child >= 0);
 	if (child == 0) {
+		/* A failed assertion must not leave a spinning orphan. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() == 1)
+			_exit(4);
 		for (;;)
 			sdsi_shmem_poll(&r->port);
 	}
