@@ -190,8 +190,10 @@ start_shmem() {
 	truncate -s "${ram_mb}M" "$ram" || return 1
 	"$build/tools/sdsi-authority/sdsi-authority" init "$results/authority" \
 		>/dev/null || return 1
-	nice -n -15 "$build/shmem/sdsi-shmem" --spin --window "$ram" --offset "$((phys))" \
-		--sockets "$sockets" --guid "$guid" --authority "$results/authority" \
+	# --exit-with-parent: a rig killed outright leaves no spinning poller.
+	nice -n -15 "$build/shmem/sdsi-shmem" --spin --exit-with-parent \
+		--window "$ram" --offset "$((phys))" --sockets "$sockets" \
+		--guid "$guid" --authority "$results/authority" \
 		2>"$results/shmem.log" &
 	shmem=$!
 	page=$((phys + sockets * 8192))

@@ -246,8 +246,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 	}
 	return 0;
 bad:
-	fprintf(stderr, "sdsi-shmem: bad value '%s' for %s\n", optarg,
-		argv[optind - 1]);
+	/* Named from the table: argv holds "--opt=value" or just the value. */
+	for (const struct option *opt = longopts; opt->name; opt++)
+		if (opt->val == c)
+			fprintf(stderr, "sdsi-shmem: bad value '%s' for --%s\n",
+				optarg, opt->name);
 	return -EINVAL;
 }
 
