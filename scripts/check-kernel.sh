@@ -32,7 +32,7 @@ ninja -C "$build" shmem/sdsi-shmem tools/intel_sdsi \
 
 start=$(date +%s)
 # Only this run's results are summed.
-rm -rf "$build"/kernel-rig/results-*
+rm -rf "$build"/kernel-rig/results-* "$build/kernel-rig/stalled-configs"
 kernel/rig.sh "$build" "$@"
 status=$?
 
@@ -40,5 +40,10 @@ summary=$(/usr/bin/python3 scripts/junit-sum.py "$build/kernel-rig/results-*/*.x
 read -r passed failed skipped <<<"$summary"
 [ $((passed + failed)) -gt 0 ] || { echo "check-kernel: no test ran" >&2; status=1; }
 echo "check-kernel took $(( $(date +%s) - start )) s"
-echo "kernel: $passed passed, $failed failed, $skipped skipped"
+if [ -s "$build/kernel-rig/stalled-configs" ]; then
+	echo "kernel: $passed passed, $failed failed, $skipped skipped" \
+		"(the failures are host stalls on: $(tr '\n' ' ' <"$build/kernel-rig/stalled-configs"| sed 's/ $//'))"
+else
+	echo "kernel: $passed passed, $failed failed, $skipped skipped"
+fi
 exit $status
