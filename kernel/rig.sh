@@ -32,6 +32,7 @@ guest_limit=${SDSI_RIG_TIMEOUT:-600}
 # natively in about 1 ms.
 tcg_opts=${SDSI_RIG_TCG_OPTS-,thread=single}
 ram_mb=1024
+ram_dir=${SDSI_RIG_RAM_DIR:-/dev/shm}
 phys=0x10000000
 # The 9p modules in an order that satisfies both kernels' dependencies
 # (6.12 has virtio_pci built in and its 9pnet needs netfs).
@@ -172,13 +173,13 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 # A rig killed outright (SIGKILL) cannot clean up: sweep RAM files that no
 # run has touched for longer than a guest may live.
-find "${SDSI_RIG_RAM_DIR:-/dev/shm}" -maxdepth 1 -name 'sdsi-rig-ram.*' \
+find "$ram_dir" -maxdepth 1 -name 'sdsi-rig-ram.*' \
 	-mmin +$((guest_limit / 60 + 5)) -delete 2>/dev/null
 
 # Start sdsi-shmem on a fresh RAM file; false if it does not come up.
 start_shmem() {
 	local sockets=$1 guid=$2 results=$3 page magic
-	local dir=${SDSI_RIG_RAM_DIR:-/dev/shm} avail_mb
+	local dir=$ram_dir avail_mb
 	# The file is sparse, so truncate succeeds anyway; QEMU would die of
 	# SIGBUS once the guest touched more than the filesystem holds.
 	avail_mb=$(df -Pm "$dir" | awk 'NR == 2 {print $4}')
