@@ -52,8 +52,11 @@ die() { log "$*"; exit 1; }
 ensure_backports() {
 	local mirror
 	# Active lines only: a commented-out entry enables nothing.
-	grep -rhs -v '^[[:space:]]*#' /etc/apt/sources.list /etc/apt/sources.list.d/ |
-		grep -qs 'bookworm-backports' && return 0
+	# (Missing files are normal here, and under pipefail their error
+	# status would fail the pipeline whatever the match: hence || true.)
+	{ cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+		/etc/apt/sources.list.d/*.sources 2>/dev/null || true; } |
+		grep -v '^[[:space:]]*#' | grep -q 'bookworm-backports' && return 0
 	# The mirror that serves bookworm itself (not a third party's .../debian).
 	mirror=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
 		/etc/apt/sources.list.d/*.sources 2>/dev/null |
