@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Decoder of the sysfs "registers" file (reference sections 2.3 and 2.7).
+ * Decoder of the sysfs "registers" file (docs/interface.md §2.3 and §2.7).
  * The socket ID is read at offset 0x40 on both layouts: Intel's corrected V2
  * layout puts it there, while the upstream tool reads V2 at 0x48 (the
  * pre-correction layout).  docs/intel_sdsi.md records the choice.

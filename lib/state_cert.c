@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Decoder of the state certificate (reference section 3.1).  Every count and
+ * Decoder of the state certificate (docs/interface.md §3.1).  Every count and
  * size read from the certificate is checked against the bytes present before
  * anything it points to is touched; a malformed certificate is reported with
  * the offset of the field that does not fit and why.

@@ -77,7 +77,7 @@ struct sdsi_license_bundle {
 	uint8_t reserved[SDSI_BUNDLE_RESERVED_SIZE];
 };
 
-/* The licence blob of reference section 3.1, as the state certificate keeps it. */
+/* The licence blob of docs/interface.md §3.1, as the state certificate keeps it. */
 struct sdsi_license {
 	uint32_t type;		/* SDSI_BLOB_TYPE_ONE_TIME or _METERED */
 	uint64_t id;

@@ -13,7 +13,7 @@
 
 /*
  * One key, one one-time license with two features, written out byte by byte
- * (reference section 3.1).  Blob at 0x18 + 4*1 + 52 = 0x50.
+ * (docs/interface.md §3.1).  Blob at 0x18 + 4*1 + 52 = 0x50.
  */
 static const uint8_t golden_one_license[] = {
 	/* 0x00 content type 0xE, region rev 1, header size 7, total size 180 */
