@@ -114,7 +114,7 @@ int sdsi_read_attr(const struct sdsi_device *dev, enum sdsi_attr attr,
  * A whole regular file (a saved certificate or registers dump, a blob) into
  * buf of cap bytes.  -EFBIG (class MALFORMED) when the file holds more.  A
  * file that is missing, cannot be opened, or is not a regular file (-EISDIR
- * for a directory, -EINVAL for a FIFO, socket or device: refused before it
+ * for a directory, -ENXIO for a FIFO, socket or device: refused before it
  * is opened, so a FIFO never blocks) is class USAGE: the caller named it.
  */
 int sdsi_read_file(const char *path, uint8_t *buf, size_t cap, size_t *len,
