@@ -80,4 +80,31 @@ static inline enum sdsi_exit sdsi_exit_for_errno(int errnum)
 	}
 }
 
+/*
+ * The exit status when an input file the user named (a saved certificate, an
+ * AKC or CAP, a key file) cannot be used: whatever keeps it from being opened
+ * is a usage error, EACCES included; contents that do not decode, or too many
+ * of them, are malformed input.
+ */
+static inline enum sdsi_exit sdsi_exit_for_input_errno(int errnum)
+{
+	if (errnum < 0)
+		errnum = -errnum;
+	switch (errnum) {
+	case 0:
+		return SDSI_EXIT_OK;
+	case ENOMEM:
+		return SDSI_EXIT_INTERNAL;
+	case EIO:
+		return SDSI_EXIT_IO;
+	case EBADMSG:
+	case EPROTO:
+	case EPROTONOSUPPORT:
+	case EFBIG:
+		return SDSI_EXIT_MALFORMED;
+	default:
+		return SDSI_EXIT_USAGE;
+	}
+}
+
 #endif /* SDSI_EXIT_STATUS_H */

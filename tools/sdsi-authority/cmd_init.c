@@ -34,7 +34,7 @@ static int make_pair(const char *dir, const char *private_name,
 
 	if (sdsi_license_key_generate(&key, &err)) {
 		auth_error("%s", err.reason);
-		return AUTH_EXIT_FAILURE;
+		return SDSI_EXIT_INTERNAL;
 	}
 	rc = sdsi_license_key_save_private(auth_key_path(path, sizeof(path), dir,
 							 private_name), key, &err);
@@ -48,10 +48,12 @@ static int make_pair(const char *dir, const char *private_name,
 		printf("wrote %s\n", path);
 	EVP_PKEY_free(key);
 	if (rc) {
+		/* Another init won the race to a key file: a refusal, as below. */
 		auth_error("%s", err.reason);
-		return AUTH_EXIT_FAILURE;
+		return rc == -EEXIST ? SDSI_EXIT_REFUSED :
+		       rc == -ENOMEM ? SDSI_EXIT_INTERNAL : SDSI_EXIT_IO;
 	}
-	return AUTH_EXIT_OK;
+	return SDSI_EXIT_OK;
 }
 
 static int run_init(const struct auth_command *cmd, int argc, char **argv)
@@ -63,7 +65,7 @@ static int run_init(const struct auth_command *cmd, int argc, char **argv)
 
 	/* No options besides --help, which auth_getopt handles itself. */
 	if (auth_getopt(cmd, argc, argv) != -1)
-		return AUTH_EXIT_USAGE;
+		return SDSI_EXIT_USAGE;
 	if (argc - optind != 1)
 		return auth_usage_error(cmd, "expected one directory, got %d arguments",
 					argc - optind);
@@ -71,7 +73,7 @@ static int run_init(const struct auth_command *cmd, int argc, char **argv)
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
 		auth_error("%s: cannot create the directory: %s", dir,
 			   strerror(errno));
-		return AUTH_EXIT_FAILURE;
+		return SDSI_EXIT_IO;
 	}
 	/* Refuse before writing anything, so a refusal leaves DIR as it was. */
 	for (i = 0; i < sizeof(key_files) / sizeof(key_files[0]); i++) {
@@ -79,7 +81,7 @@ static int run_init(const struct auth_command *cmd, int argc, char **argv)
 		if (access(path, F_OK) == 0) {
 			auth_error("%s already exists: refusing to overwrite an authority's keys",
 				   path);
-			return AUTH_EXIT_FAILURE;
+			return SDSI_EXIT_REFUSED;
 		}
 	}
 	rc = make_pair(dir, AUTH_ROOT_KEY, AUTH_ROOT_PUB);
