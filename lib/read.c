@@ -38,7 +38,12 @@ int sdsi_read_attr(const struct sdsi_device *dev, enum sdsi_attr attr,
 	sdsi_clear_error(err);
 	*len = 0;
 	snprintf(path, sizeof(path), "%s/%s", dev->path, sdsi_attr_file(attr));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/*
+	 * Attributes are regular files in sysfs and FUSE, where O_NONBLOCK
+	 * changes nothing; a FIFO in a tree given by --sysfs-root then reads
+	 * as empty instead of blocking.
+	 */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		e = errno;
 		return sdsi_fail(err, e, sdsi_errno_class(e, false), -1, "%s: open: %s",

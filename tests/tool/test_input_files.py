@@ -179,3 +179,28 @@ def test_state_header_size_bounds(tmp_path):
     r = run_quick("--file", saved, "-s")
     assert "header size 4294967295 dwords (17179869180 bytes) runs past the end" in r.stderr
     assert "Header Size" not in r.stdout
+
+
+# An empty guid does not decode (8); an empty attribute is a failed read (7).
+@pytest.mark.parametrize("attr,status", [("guid", 8), ("registers", 7), ("state_certificate", 7)])
+def test_sysfs_tree_fifo_does_not_block(sysfs, attr, status):
+    """A tree given by --sysfs-root is input too: a FIFO there must not hang."""
+    sysfs.add(0, state=state_cert([]))
+    path = os.path.join(sysfs.root, "intel_vsec.sdsi.0", attr)
+    os.unlink(path)
+    os.mkfifo(path)
+    r = run_quick("-d", "0", "-s", root=sysfs.root)
+    assert r.returncode == status, r.stderr
+    assert path in r.stderr
+
+
+def test_sysfs_tree_fifo_provision_file_does_not_block(sysfs, tmp_path):
+    sysfs.add(0, regs=registers(akc_provisioned=True))
+    path = os.path.join(sysfs.root, "intel_vsec.sdsi.0", "provision_cap")
+    os.unlink(path)
+    os.mkfifo(path)
+    cap = tmp_path / "foreign.cap"
+    cap.write_bytes(bytes(range(100)))
+    r = run_quick("-d", "0", "-c", cap, root=sysfs.root)
+    assert r.returncode == 7, r.stderr
+    assert "provision_cap" in r.stderr
