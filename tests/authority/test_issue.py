@@ -60,6 +60,19 @@ def test_init_twice_keeps_the_first_keys(authority):
     assert before == {n: (authority / n).read_bytes() for n in KEY_FILES}
 
 
+@pytest.mark.parametrize("kind,what", [("file", "a regular file"), ("fifo", "a FIFO")])
+def test_init_on_something_else_than_a_directory(tmp_path, kind, what):
+    path = tmp_path / "auth"
+    if kind == "file":
+        path.write_text("keep me\n")
+    else:
+        os.mkfifo(path)
+    r = run("init", path)
+    assert r.returncode == EXIT_USAGE
+    assert f"{path}: not a directory: it is {what}" in r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["auth"]
+
+
 def test_init_without_parent_directory(tmp_path):
     r = run("init", tmp_path / "no" / "such")
     assert r.returncode == EXIT_IO

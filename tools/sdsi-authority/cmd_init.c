@@ -14,6 +14,7 @@
 
 #include <openssl/evp.h>
 
+#include "sdsi/input_file.h"
 #include "authority.h"
 
 static const struct auth_option init_options[] = {
@@ -60,6 +61,7 @@ static int run_init(const struct auth_command *cmd, int argc, char **argv)
 {
 	char path[4096];
 	const char *dir;
+	struct stat st;
 	size_t i;
 	int rc;
 
@@ -74,6 +76,12 @@ static int run_init(const struct auth_command *cmd, int argc, char **argv)
 		auth_error("%s: cannot create the directory: %s", dir,
 			   strerror(errno));
 		return SDSI_EXIT_IO;
+	}
+	/* An existing name that is not a directory: the user named the wrong thing. */
+	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		auth_error("%s: not a directory: it is %s", dir,
+			   S_ISREG(st.st_mode) ? "a regular file" : sdsi_file_kind(st.st_mode));
+		return SDSI_EXIT_USAGE;
 	}
 	/* Refuse before writing anything, so a refusal leaves DIR as it was. */
 	for (i = 0; i < sizeof(key_files) / sizeof(key_files[0]); i++) {
