@@ -29,6 +29,14 @@ int sdsi_decode_registers(const uint8_t *buf, size_t len, uint32_t guid,
 		return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, (long)len,
 				 "registers: %zu bytes, need at least %zu (through the socket ID at 0x%x)",
 				 len, needed, SDSI_REG_SOCKET_ID);
+	/*
+	 * Without a GUID only the size tells the layout, and only the two sizes
+	 * a registers file has can tell it: anything else is not registers.
+	 */
+	if (guid == 0 && len != SDSI_REGS_SIZE_V1 && len != SDSI_REGS_SIZE_V2)
+		return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, (long)len,
+				 "registers: %zu bytes; a registers file is %u bytes (V1) or %u bytes (V2)",
+				 len, SDSI_REGS_SIZE_V1, SDSI_REGS_SIZE_V2);
 	if (guid == 0)
 		guid = len == SDSI_REGS_SIZE_V2 ? SDSI_GUID_V2 : SDSI_GUID_V1;
 	regs->guid = guid;

@@ -112,7 +112,10 @@ int sdsi_read_attr(const struct sdsi_device *dev, enum sdsi_attr attr,
 
 /*
  * A whole regular file (a saved certificate or registers dump, a blob) into
- * buf of cap bytes.  -EFBIG (class MALFORMED) when the file holds more.
+ * buf of cap bytes.  -EFBIG (class MALFORMED) when the file holds more.  A
+ * file that is missing, cannot be opened, or is not a regular file (-EISDIR
+ * for a directory, -ENXIO for a FIFO, socket or device: refused before it
+ * is opened, so a FIFO never blocks) is class USAGE: the caller named it.
  */
 int sdsi_read_file(const char *path, uint8_t *buf, size_t cap, size_t *len,
 		   struct sdsi_error *err);
@@ -141,8 +144,11 @@ struct sdsi_registers {
 
 /*
  * guid 0 means "unknown" (an offline file): the layout follows the size,
- * 80 bytes V2, otherwise V1.  An unknown non-zero GUID is decoded with the
- * V1 layout, as the early driver assumes, with guid_known false.
+ * which must be 72 (V1) or 80 (V2) bytes; any other size is -EBADMSG (class
+ * MALFORMED).  An unknown non-zero GUID is decoded with the V1 layout, as the
+ * early driver assumes, with guid_known false.  With a GUID (a live device),
+ * any size that holds the socket ID decodes; sdsi_preflight() refuses a size
+ * that is not the layout's.
  */
 int sdsi_decode_registers(const uint8_t *buf, size_t len, uint32_t guid,
 			  struct sdsi_registers *regs, struct sdsi_error *err);
