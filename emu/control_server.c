@@ -12,10 +12,8 @@
 
 #include "control_server.h"
 
-#define REQUEST_MAX		1024
-#define CLIENT_TIMEOUT_MS	5000
-#define DRAIN_TIMEOUT_MS	1000
-#define DRAIN_MAX		65536
+/* Connections waiting to be accepted; the thread takes them at once. */
+#define LISTEN_BACKLOG		64
 
 static int set_address(struct sockaddr_un *addr, const char *path)
 {
@@ -44,7 +42,8 @@ static int claim_path(const struct sockaddr_un *addr, char *err, size_t errlen)
 		snprintf(err, errlen, "%s exists and is not a socket", addr->sun_path);
 		return -EEXIST;
 	}
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	/* Non-blocking: a live emulator with a full backlog must not hang us. */
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "socket: %s", strerror(errno));
@@ -52,6 +51,8 @@ static int claim_path(const struct sockaddr_un *addr, char *err, size_t errlen)
 	}
 	/* Refused: nobody listens, the socket is a leftover of a dead emulator. */
 	ret = connect(fd, (const struct sockaddr *)addr, sizeof(*addr));
+	if (ret < 0 && errno == EAGAIN)
+		ret = 0;	/* someone listens, with a full backlog */
 	close(fd);
 	if (ret == 0) {
 		snprintf(err, errlen, "another sdsi-emu is running on this state directory (%s answers)",
@@ -89,7 +90,8 @@ int emu_control_bind(struct emu_control_server *srv, const char *state_dir,
 		return ret;
 	}
 
-	srv->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	/* Non-blocking: the thread accepts until none is left waiting. */
+	srv->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (srv->listen_fd < 0)
 		goto fail;
 	old_umask = umask(0177);
@@ -99,7 +101,7 @@ int emu_control_bind(struct emu_control_server *srv, const char *state_dir,
 		srv->path[0] = '\0';	/* not ours to remove */
 		goto fail;
 	}
-	if (listen(srv->listen_fd, 8) < 0)
+	if (listen(srv->listen_fd, LISTEN_BACKLOG) < 0)
 		goto fail;
 	return 0;
 fail:
@@ -110,122 +112,55 @@ fail:
 	return ret;
 }
 
-static void send_text(int fd, const char *buf)
+static void accept_clients(struct emu_control_server *srv, struct emu_control_clients *clients)
 {
-	size_t len = strlen(buf);
+	for (;;) {
+		int fd = accept4(srv->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
-	while (len) {
-		ssize_t n = send(fd, buf, len, MSG_NOSIGNAL);
-
-		if (n <= 0)
-			return;		/* the client went away: nothing to do */
-		buf += n;
-		len -= (size_t)n;
+		if (fd < 0)
+			return;		/* EAGAIN: all taken; anything else: next round */
+		emu_control_clients_add(clients, fd, emu_control_now_ms());
 	}
-}
-
-/* Read one line: 0, -ETIMEDOUT, -EMSGSIZE (too long) or -ENODATA (none). */
-static int read_request(int fd, char *buf, size_t size)
-{
-	size_t used = 0;
-	char *nl;
-
-	while (used < size - 1) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		ssize_t n;
-
-		if (poll(&p, 1, CLIENT_TIMEOUT_MS) <= 0)
-			return -ETIMEDOUT;
-		n = recv(fd, buf + used, size - 1 - used, 0);
-		if (n <= 0) {
-			/* A request without its newline still counts at EOF. */
-			buf[used] = '\0';
-			return n == 0 && used > 0 ? 0 : -ENODATA;
-		}
-		used += (size_t)n;
-		buf[used] = '\0';
-		nl = strchr(buf, '\n');
-		if (nl) {
-			*nl = '\0';
-			return 0;
-		}
-	}
-	return -EMSGSIZE;
 }
 
 /*
- * Closing a unix socket with unread input resets the connection, and the
- * client may then lose the answer: end our side first, then read what the
- * client still sends (briefly) until it closes.
+ * One thread serves every connection from one poll loop, so commands still
+ * run one at a time (each under the socket locks it takes, see
+ * control_commands.c), but no connection waits for another's I/O.
  */
-static void finish_client(int fd)
-{
-	char discard[4096];
-	size_t total = 0;
-
-	shutdown(fd, SHUT_WR);
-	while (total < DRAIN_MAX) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		ssize_t n;
-
-		if (poll(&p, 1, DRAIN_TIMEOUT_MS) <= 0)
-			return;
-		n = recv(fd, discard, sizeof(discard), 0);
-		if (n <= 0)
-			return;
-		total += (size_t)n;
-	}
-}
-
-static void serve_client(struct emu_control_server *srv, int fd)
-{
-	char request[REQUEST_MAX];
-	char *response;
-
-	switch (read_request(fd, request, sizeof(request))) {
-	case 0:
-		break;
-	case -EMSGSIZE:
-		send_text(fd, "error EMSGSIZE: request longer than 1023 bytes\n");
-		return;
-	case -ETIMEDOUT:
-		send_text(fd, "error ETIMEDOUT: no request line within 5 s\n");
-		return;
-	default:
-		send_text(fd, "error ENODATA: empty request\n");
-		return;
-	}
-	response = emu_control_execute(srv->target, request);
-	if (!response) {
-		send_text(fd, "error ENOMEM: out of memory\n");
-		return;
-	}
-	send_text(fd, response);
-	free(response);
-}
-
 static void *control_thread(void *arg)
 {
 	struct emu_control_server *srv = arg;
+	struct emu_control_clients *clients = &srv->clients;
+	struct pollfd p[2 + EMU_CONTROL_CLIENTS_MAX];
+	int timeout = -1;
 
+	emu_control_clients_init(clients);
 	for (;;) {
-		struct pollfd p[2] = {
-			{ .fd = srv->listen_fd, .events = POLLIN },
-			{ .fd = srv->stop_fd, .events = POLLIN },
-		};
-		int fd;
+		unsigned int i;
+		uint64_t now;
 
-		if (poll(p, 2, -1) < 0)
-			continue;
+		p[0] = (struct pollfd){ .fd = srv->listen_fd, .events = POLLIN };
+		p[1] = (struct pollfd){ .fd = srv->stop_fd, .events = POLLIN };
+		for (i = 0; i < EMU_CONTROL_CLIENTS_MAX; i++) {
+			short events = emu_control_client_events(&clients->slot[i]);
+
+			p[2 + i] = (struct pollfd){ .fd = events ? clients->slot[i].fd : -1,
+						    .events = events };
+		}
+		if (poll(p, 2 + EMU_CONTROL_CLIENTS_MAX, timeout) < 0 && errno != EINTR)
+			break;
 		if (p[1].revents)
 			break;
-		fd = accept4(srv->listen_fd, NULL, NULL, SOCK_CLOEXEC);
-		if (fd < 0)
-			continue;
-		serve_client(srv, fd);
-		finish_client(fd);
-		close(fd);
+		now = emu_control_now_ms();
+		for (i = 0; i < EMU_CONTROL_CLIENTS_MAX; i++)
+			emu_control_client_ready(&clients->slot[i], p[2 + i].revents,
+						 srv->target, now);
+		if (p[0].revents)
+			accept_clients(srv, clients);
+		timeout = emu_control_clients_expire(clients, emu_control_now_ms());
 	}
+	emu_control_clients_close_all(clients);
 	return NULL;
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The control socket, STATE/control.sock (mode 0600): a unix stream socket
- * served by one thread, one request line and one response per connection.
+ * served by one thread, one request line and one response per connection,
+ * every connection served side by side (control_clients.h).
  */
 #ifndef EMU_CONTROL_SERVER_H
 #define EMU_CONTROL_SERVER_H
@@ -11,6 +12,7 @@
 #include <stddef.h>
 #include <sys/un.h>
 
+#include "control_clients.h"
 #include "control_commands.h"
 
 #define EMU_CONTROL_SOCKET_NAME	"control.sock"
@@ -21,6 +23,7 @@ struct emu_control_server {
 	bool running;
 	pthread_t thread;
 	struct emu_control_target *target;
+	struct emu_control_clients clients;	/* the thread's */
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 };
 

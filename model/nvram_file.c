@@ -266,6 +266,62 @@ static int decode(const struct sdsi_model *m, uint64_t cfg_ppin,
 	return decode_licences(buf, off, end, nv, path, err, errlen);
 }
 
+static const char *file_kind(mode_t mode)
+{
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	return "of an unknown kind";
+}
+
+/*
+ * Open the NVRAM file for reading, refusing anything but a regular file
+ * without waiting on it: a FIFO would block open() (and the signals that
+ * should stop us) until a writer came.  O_NONBLOCK makes open() return at
+ * once whatever the file is, O_NOFOLLOW refuses a symbolic link (which the
+ * next store would replace anyway); only then does fstat() say what it is.
+ * -ENOENT, silently, when there is no file.
+ */
+static int open_regular(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return -ENOENT;
+		if (errno == ELOOP)
+			return refuse(err, errlen, path, -ELOOP,
+				      "a symbolic link, not a regular file");
+		ret = -errno;
+		snprintf(err, errlen, "NVRAM file %s: cannot open: %s", path,
+			 strerror(errno));
+		return ret;
+	}
+	if (fstat(fd, &st) < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "NVRAM file %s: cannot stat: %s", path,
+			 strerror(errno));
+		close(fd);
+		return ret;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return refuse(err, errlen, path,
+			      S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL,
+			      "%s, not a regular file", file_kind(st.st_mode));
+	}
+	return fd;
+}
+
 int nvram_file_load(const struct sdsi_model *m, uint64_t cfg_ppin,
 		    struct model_nvram *nv, char *err, size_t errlen)
 {
@@ -275,15 +331,9 @@ int nvram_file_load(const struct sdsi_model *m, uint64_t cfg_ppin,
 	ssize_t got;
 	int fd, ret;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return -ENOENT;
-		ret = -errno;
-		snprintf(err, errlen, "NVRAM file %s: cannot open: %s", path,
-			 strerror(errno));
-		return ret;
-	}
+	fd = open_regular(path, err, errlen);
+	if (fd < 0)
+		return fd;
 	/* One byte over the largest valid file tells "too long" apart. */
 	buf = malloc(NVRAM_FILE_MAX + 1);
 	if (!buf) {

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -20,12 +20,13 @@
 #define MAX_WORDS	6
 /*
  * The polling thread serves the socket, and every millisecond it spends
- * here is one a driver may be waiting for RDY.  A client that sends its
- * line at once is answered well within the limit; a slow one is turned
- * away rather than let stall the poller, and a flood is left for later.
+ * here is one a driver may be waiting for RDY: nothing here waits.  Each
+ * connection keeps its own state between calls and has this long to send
+ * its line, then to take its reply.
  */
-#define CLIENT_READ_LIMIT_US	100000
-#define CLIENTS_PER_SERVE	4
+#define CLIENT_LIMIT_MS		5000
+#define LISTEN_BACKLOG		64
+#define BUSY_REPLY	"error: too many control connections, the oldest is closed\n"
 
 static int parse_u64(const char *text, uint64_t *out)
 {
@@ -146,11 +147,16 @@ void shmem_control_execute(struct shmem_machine *machine, char *line,
 	sdsi_shmem_sync(&machine->ports[n]);
 }
 
-int shmem_control_listen(const char *path, char *err, size_t errlen)
+int shmem_control_listen(struct shmem_control *ctl, const char *path,
+			 char *err, size_t errlen)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	int fd, saved;
 
+	memset(ctl, 0, sizeof(*ctl));
+	ctl->listen_fd = -1;
+	for (unsigned int i = 0; i < SHMEM_CONTROL_CLIENTS_MAX; i++)
+		ctl->clients[i].fd = -1;
 	if (strlen(path) >= sizeof(addr.sun_path)) {
 		snprintf(err, errlen, "%s: path too long for a Unix socket",
 			 path);
@@ -162,9 +168,10 @@ int shmem_control_listen(const char *path, char *err, size_t errlen)
 		goto fail;
 	unlink(path);
 	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) ||
-	    listen(fd, 8))
+	    listen(fd, LISTEN_BACKLOG))
 		goto fail;
-	return fd;
+	ctl->listen_fd = fd;
+	return 0;
 fail:
 	saved = errno;
 	snprintf(err, errlen, "%s: %s", path, strerror(saved));
@@ -173,50 +180,135 @@ fail:
 	return -saved;
 }
 
-static void serve_one(int fd, struct shmem_machine *machine)
+static uint64_t now_ms(void)
 {
-	struct timeval limit = { .tv_usec = CLIENT_READ_LIMIT_US };
-	char line[256], reply[256 + 1];
-	size_t len = 0, sent = 0, total;
-	ssize_t got;
+	struct timespec ts;
 
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof(limit));
-	while (len < sizeof(line) - 1) {
-		got = read(fd, line + len, sizeof(line) - 1 - len);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static void client_close(struct shmem_control_client *cl)
+{
+	if (cl->fd >= 0)
+		close(cl->fd);
+	cl->fd = -1;
+}
+
+/* Send what is left of the reply; the connection ends with it. */
+static void send_reply(struct shmem_control_client *cl)
+{
+	while (cl->sent < cl->reply_len) {
+		ssize_t got = send(cl->fd, cl->reply + cl->sent,
+				   cl->reply_len - cl->sent,
+				   MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;		/* next time round */
 		if (got <= 0)
-			break;
-		len += (size_t)got;
-		if (memchr(line, '\n', len))
-			break;
+			break;		/* the client went away */
+		cl->sent += (size_t)got;
 	}
-	line[len] = '\0';
-	if (!memchr(line, '\n', len)) {
-		snprintf(reply, sizeof(reply) - 1,
-			 "error: no complete request line");
-	} else {
-		shmem_control_execute(machine, line, reply, sizeof(reply) - 1);
-	}
+	client_close(cl);
+}
+
+static void start_reply(struct shmem_control_client *cl, uint64_t now)
+{
 	/* Room was kept for the newline. */
-	total = strlen(reply);
-	reply[total++] = '\n';
-	/* A client that hung up first must not kill us with SIGPIPE. */
-	while (sent < total) {
-		got = send(fd, reply + sent, total - sent, MSG_NOSIGNAL);
-		if (got <= 0)
-			break;
-		sent += (size_t)got;
+	cl->reply_len = strlen(cl->reply);
+	cl->reply[cl->reply_len++] = '\n';
+	cl->sent = 0;
+	cl->replying = true;
+	cl->deadline_ms = now + CLIENT_LIMIT_MS;
+	send_reply(cl);
+}
+
+static void read_line(struct shmem_control_client *cl,
+		      struct shmem_machine *machine, uint64_t now)
+{
+	ssize_t got = recv(cl->fd, cl->line + cl->used,
+			   sizeof(cl->line) - 1 - cl->used, MSG_DONTWAIT);
+
+	if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+		if (now < cl->deadline_ms)
+			return;
+		got = 0;	/* out of time: as if it had hung up */
+	}
+	if (got < 0) {
+		client_close(cl);
+		return;
+	}
+	cl->used += (size_t)got;
+	cl->line[cl->used] = '\0';
+	if (memchr(cl->line, '\n', cl->used)) {
+		shmem_control_execute(machine, cl->line, cl->reply,
+				      sizeof(cl->reply) - 1);
+	} else if (got && cl->used < sizeof(cl->line) - 1) {
+		return;		/* more to come */
+	} else {
+		snprintf(cl->reply, sizeof(cl->reply) - 1,
+			 "error: no complete request line");
+	}
+	start_reply(cl, now);
+}
+
+static void accept_clients(struct shmem_control *ctl, uint64_t now)
+{
+	struct shmem_control_client *cl, *oldest;
+	int fd;
+
+	while ((fd = accept4(ctl->listen_fd, NULL, NULL,
+			     SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
+		cl = oldest = NULL;
+		for (unsigned int i = 0; i < SHMEM_CONTROL_CLIENTS_MAX; i++) {
+			struct shmem_control_client *c = &ctl->clients[i];
+
+			if (c->fd < 0) {
+				cl = c;
+				break;
+			}
+			if (!oldest || c->serial < oldest->serial)
+				oldest = c;
+		}
+		if (!cl) {
+			/* Full: the oldest gives way, told why (one try). */
+			send(oldest->fd, BUSY_REPLY, sizeof(BUSY_REPLY) - 1,
+			     MSG_NOSIGNAL | MSG_DONTWAIT);
+			client_close(oldest);
+			cl = oldest;
+		}
+		memset(cl, 0, sizeof(*cl));
+		cl->fd = fd;
+		cl->serial = ctl->next_serial++;
+		cl->deadline_ms = now + CLIENT_LIMIT_MS;
 	}
 }
 
-void shmem_control_serve(int listen_fd, struct shmem_machine *machine)
+void shmem_control_serve(struct shmem_control *ctl,
+			 struct shmem_machine *machine)
 {
-	int fd;
+	uint64_t now = now_ms();
 
-	for (int i = 0; i < CLIENTS_PER_SERVE; i++) {
-		fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
-		if (fd < 0)
-			break;
-		serve_one(fd, machine);
-		close(fd);
+	accept_clients(ctl, now);
+	for (unsigned int i = 0; i < SHMEM_CONTROL_CLIENTS_MAX; i++) {
+		struct shmem_control_client *cl = &ctl->clients[i];
+
+		if (cl->fd < 0)
+			continue;
+		if (!cl->replying)
+			read_line(cl, machine, now);
+		else if (now >= cl->deadline_ms)
+			client_close(cl);	/* it does not read its reply */
+		else
+			send_reply(cl);
 	}
+}
+
+void shmem_control_close(struct shmem_control *ctl)
+{
+	for (unsigned int i = 0; i < SHMEM_CONTROL_CLIENTS_MAX; i++)
+		client_close(&ctl->clients[i]);
+	if (ctl->listen_fd >= 0)
+		close(ctl->listen_fd);
+	ctl->listen_fd = -1;
 }

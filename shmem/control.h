@@ -11,7 +11,9 @@
 #ifndef SDSI_SHMEM_CONTROL_H
 #define SDSI_SHMEM_CONTROL_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "sdsi_shmem.h"
 
@@ -21,14 +23,40 @@ struct shmem_machine {
 	struct sdsi_shmem_port *ports;
 };
 
-/* Listen on a Unix socket at path (replacing a stale one): fd or -errno. */
-int shmem_control_listen(const char *path, char *err, size_t errlen);
+#define SHMEM_CONTROL_CLIENTS_MAX	16
+
+/* One connection: its request line, then its reply. */
+struct shmem_control_client {
+	int fd;			/* -1: slot free */
+	uint64_t serial;	/* order of acceptance: the lowest is the oldest */
+	uint64_t deadline_ms;	/* CLOCK_MONOTONIC: when it is given up */
+	bool replying;
+	size_t used, reply_len, sent;
+	char line[256];
+	char reply[256 + 1];
+};
+
+struct shmem_control {
+	int listen_fd;
+	uint64_t next_serial;
+	struct shmem_control_client clients[SHMEM_CONTROL_CLIENTS_MAX];
+};
+
+/* Listen on a Unix socket at path (replacing a stale one): 0 or -errno. */
+int shmem_control_listen(struct shmem_control *ctl, const char *path,
+			 char *err, size_t errlen);
 
 /*
- * Serve the connections waiting on the listening socket, a few per call
- * (the rest wait for the next), each given 100 ms to send its line.
+ * Serve without waiting: take new connections, read what has arrived, send
+ * what fits.  A connection has 5 s to send its line and 5 s more to take
+ * its reply; past SHMEM_CONTROL_CLIENTS_MAX the oldest is closed, so no
+ * client, however idle or slow, holds up another or the poller.
  */
-void shmem_control_serve(int listen_fd, struct shmem_machine *machine);
+void shmem_control_serve(struct shmem_control *ctl,
+			 struct shmem_machine *machine);
+
+/* Close every connection and the listening socket. */
+void shmem_control_close(struct shmem_control *ctl);
 
 /* Execute one request line; the answer (without newline) goes to reply. */
 void shmem_control_execute(struct shmem_machine *machine, char *line,

@@ -349,15 +349,15 @@ static bool driver_store_waiting(const struct sdsi_shmem_port *port)
 /* Where control requests come from: the window's page, a Unix socket. */
 struct controls {
 	struct sdsi_ctlpage *page;
-	int fd;				/* -1 without --ctl */
+	struct shmem_control *sock;	/* NULL without --ctl */
 };
 
 static void serve_controls(const struct controls *c,
 			   struct shmem_machine *machine)
 {
 	sdsi_ctlpage_serve(c->page, machine);
-	if (c->fd >= 0)
-		shmem_control_serve(c->fd, machine);
+	if (c->sock)
+		shmem_control_serve(c->sock, machine);
 }
 
 /*
@@ -441,7 +441,8 @@ int main(int argc, char **argv)
 	pid_t parent = getppid();	/* first: see --exit-with-parent */
 	char err[256];
 	unsigned int n;
-	struct controls ctl = { .fd = -1 };
+	static struct shmem_control ctl_socket;
+	struct controls ctl = { .sock = NULL };
 	size_t window_size;
 	int status = 1;
 	char *base;
@@ -504,11 +505,11 @@ int main(int argc, char **argv)
 			stop_requested = 1;
 	}
 	if (o.ctl) {
-		ctl.fd = shmem_control_listen(o.ctl, err, sizeof(err));
-		if (ctl.fd < 0) {
+		if (shmem_control_listen(&ctl_socket, o.ctl, err, sizeof(err))) {
 			fprintf(stderr, "sdsi-shmem: control socket %s\n", err);
 			goto out;
 		}
+		ctl.sock = &ctl_socket;
 	}
 	/* Last: the page's magic tells the far side that all is laid out. */
 	ctl.page = (struct sdsi_ctlpage *)(base +
@@ -517,8 +518,8 @@ int main(int argc, char **argv)
 	run(&machine, &ctl, &o, &stats);
 	sdsi_ctlpage_close(ctl.page);
 	print_stats(&stats);
-	if (ctl.fd >= 0) {
-		close(ctl.fd);
+	if (ctl.sock) {
+		shmem_control_close(ctl.sock);
 		unlink(o.ctl);
 	}
 	status = 0;

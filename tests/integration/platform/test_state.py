@@ -149,3 +149,35 @@ def test_state_directory_checked(sdsi, tmp_path):
     os.chmod(open_dir, 0o777)
     stderr = refused(sdsi, open_dir, tmp_path, status=EXIT_PERMISSION)
     assert str(open_dir) in stderr, stderr
+
+
+def _fifo(path):
+    os.mkfifo(path, 0o600)
+
+
+def _directory(path):
+    os.mkdir(path, 0o700)
+
+
+def _symlink(path):
+    target = path.parent / 'elsewhere.nvram'
+    target.write_bytes(b'')
+    os.symlink(target, path)
+
+
+# what socket0.nvram is made -> (words the refusal must give)
+NOT_REGULAR = {
+    # A FIFO used to block the emulator in open(), deaf to SIGTERM.
+    'fifo': (_fifo, 'a FIFO, not a regular file'),
+    'directory': (_directory, 'a directory, not a regular file'),
+    'symlink': (_symlink, 'a symbolic link, not a regular file'),
+}
+
+
+@pytest.mark.parametrize('kind', NOT_REGULAR)
+def test_nvram_not_a_regular_file_refused(sdsi, state, tmp_path, kind):
+    make, reason = NOT_REGULAR[kind]
+    nvram = state / 'socket0.nvram'
+    make(nvram)
+    stderr = refused(sdsi, state, tmp_path)
+    assert f'NVRAM file {nvram} refused: {reason}' in stderr, stderr
