@@ -119,7 +119,11 @@ static int open_and_lock(struct emu_state_dir *dir, const char *path, char *err,
 			snprintf(err, errlen, "state directory %s: cannot lock it: %s", path,
 				 strerror(e));
 		close(fd);
-		return e == EWOULDBLOCK ? -EBUSY : -e;
+		/*
+		 * EADDRINUSE, as when another emulator answers on the control
+		 * socket: both are "refused" (exit 5, docs/exit-codes.md).
+		 */
+		return e == EWOULDBLOCK ? -EADDRINUSE : -e;
 	}
 	dir->lock_fd = fd;
 	return 0;

@@ -179,5 +179,6 @@ def test_nvram_not_a_regular_file_refused(sdsi, state, tmp_path, kind):
     make, reason = NOT_REGULAR[kind]
     nvram = state / 'socket0.nvram'
     make(nvram)
-    stderr = refused(sdsi, state, tmp_path)
+    # An input file that is not a regular file: a usage error (2).
+    stderr = refused(sdsi, state, tmp_path, status=EXIT_USAGE)
     assert f'NVRAM file {nvram} refused: {reason}' in stderr, stderr

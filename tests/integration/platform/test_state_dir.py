@@ -36,7 +36,8 @@ def refused(sdsi, state, env=None):
         sdsi.env.update(env)
     opts = ['--state', str(state)] if state else []
     done = sdsi.run('run', *opts, '--', 'true')
-    assert done.returncode == 1, done
+    # A state directory open to others: permission (4, docs/exit-codes.md).
+    assert done.returncode == 4, done
     if state:
         assert not os.path.lexists(state), 'created under an untrusted parent'
     return done.stderr
@@ -106,12 +107,12 @@ def test_state_directory_itself_still_checked(sdsi, tmp_path):
     """The rules for the directory itself are unchanged: ours, closed."""
     theirs = directory(tmp_path / 'theirs', 0o700, NOBODY)
     done = sdsi.run('run', '--state', str(theirs), '--', 'true')
-    assert done.returncode == 1
+    assert done.returncode == 4
     assert f'state directory {theirs}: owned by uid {NOBODY}' in done.stderr
     os.symlink(tmp_path / 'real', tmp_path / 'link')
     directory(tmp_path / 'real', 0o700)
     done = sdsi.run('run', '--state', str(tmp_path / 'link'), '--', 'true')
-    assert done.returncode == 1
+    assert done.returncode == 2     # not a directory: a usage error
     assert 'not a directory (a symbolic link)' in done.stderr
 
 
@@ -157,7 +158,8 @@ def test_second_emulator_refused_and_touches_nothing(sdsi, tmp_path):
         in_flight = state / STALE[0]
         in_flight.write_bytes(b'being written')
         done = sdsi.run('run', '--state', str(state), '--', 'true')
-        assert done.returncode == 1, done
+        # Another emulator serves the directory: refused (5).
+        assert done.returncode == 5, done
         assert f'state directory {state}: in use by another sdsi-emu' in done.stderr
         assert in_flight.exists(), "the second emulator removed the first one's file"
         in_flight.unlink()
