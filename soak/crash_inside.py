@@ -9,7 +9,9 @@ was in flight:
   {"event": "begin", "index": K}               about to write blob K
   {"event": "done", "index": K, "cert"}        the write returned its count
   {"event": "error", "index": K, "errno"}      the write failed
-  {"event": "cycle"} / {"event": "cycled"}     a power cycle asked / done
+  {"event": "cycle", "mmrc"} / {"event": "cycled"}
+                                               a power cycle asked (MMRC just
+                                               before it) / done
   {"event": "end"}                             the plan is through
 After "start" it reads START, a line on stdin (the campaign decides it from
 what the restart loaded), then provisions the blobs in plan order from
@@ -47,6 +49,10 @@ def write(name, data):
         raise OSError(errno.EIO, f'{name}: short write, {count} of {len(data)}')
 
 
+def meter_mmrc():
+    return int.from_bytes(read('meter_current')[0x24:0x28], 'little')
+
+
 def updates_available():
     regs = read('registers')
     return (int.from_bytes(regs[0x28:0x30], 'little') >> UPDATES_SHIFT) & 7
@@ -61,7 +67,7 @@ def main():
     start = int(sys.stdin.readline())
     for index in range(start, len(plan)):
         if updates_available() == 0:
-            say('cycle')
+            say('cycle', mmrc=meter_mmrc())
             subprocess.run([emu, 'ctl', 'power-cycle', '0'], check=True,
                            stdout=subprocess.DEVNULL, timeout=60)
             say('cycled')
