@@ -38,6 +38,11 @@ UPDATES = 4              # per power cycle, sdsi-emu's default
 # 8-hour latch (another NVRAM write, docs/model.md) happens under the kills.
 TIME_SCALE = 40000
 PYTHON = '/usr/bin/python3'
+# CAPs of eight features (292-byte licences): 13 fit in the 4096-byte state
+# certificate, so a plan is an AKC, nine CAPs, an AKC of a higher revision
+# and four CAPs, and a fresh state directory comes often.
+FEATURES = [arg for i in range(8) for arg in ('--feature', f'F{i:03d}')]
+BLOBS = 20
 
 
 class Failure(Exception):
@@ -58,7 +63,7 @@ def make_plan(build, work):
     adir = os.path.join(work, 'authority')
     run(authority, 'init', adir)
     plan, cert = [], st.empty_state()
-    for k in range(64):
+    for k in range(BLOBS):
         path = os.path.join(work, f'blob{k}')
         if k % 10 == 0:
             run(authority, 'akc', adir, '-o', path, '--key-rev', str(1 + k // 10))
@@ -66,7 +71,7 @@ def make_plan(build, work):
         else:
             run(authority, 'cap', adir, '--ppin', f'{PPIN:x}', '--id', f'{1 + k % 5:x}',
                 '--revision', str(1 + k // 5), '--type', 'metered' if k % 2 else 'one-time',
-                '--feature', 'CC02', '-o', path)
+                *FEATURES, '-o', path)
             kind = 'cap'
         with open(path, 'rb') as f:
             blob = f.read()
@@ -86,7 +91,8 @@ class Campaign:
         with open(self.plan_file, 'w') as f:
             json.dump([{'kind': s['kind'], 'path': s['path']} for s in plan], f)
         self.stats = dict(iterations=0, kills=0, in_flight=0, applied=0, not_applied=0,
-                          in_power_cycle=0, confirmed=0, generations=0, stray_tmp=0)
+                          in_power_cycle=0, confirmed=0, generations=0)
+        self.stray_tmp = set()
         self.generation = 0
         self.new_generation()
 
@@ -213,7 +219,8 @@ class Campaign:
             self.follow(ev)
             in_cycle = ev['event'] == 'cycle'
         self.stats['iterations'] += 1
-        self.stats['stray_tmp'] += sum('.tmp' in n for n in os.listdir(self.state))
+        self.stray_tmp.update(os.path.join(self.state, n) for n in os.listdir(self.state)
+                              if '.tmp' in n)
         if killed and status == -signal.SIGKILL:
             self.stats['kills'] += 1
             self.stats['in_flight'] += self.pending is not None
@@ -266,7 +273,7 @@ def main():
               f'found applied, {s["not_applied"]} found not applied; '
               f'{s["in_power_cycle"]} in a power cycle), {s["confirmed"]} writes confirmed, '
               f'{s["generations"]} plans of {len(plan)} blobs completed, '
-              f'{s["stray_tmp"]} NVRAM temporary files seen after a run, '
+              f'{len(campaign.stray_tmp)} NVRAM temporary files left by the kills, '
               f'{time.monotonic() - started:.1f} s: {"FAILED" if status else "ok"}')
     except Failure as e:
         print(f'crash-campaign: FAILED: {e}', flush=True)
