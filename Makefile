@@ -72,6 +72,14 @@ demo: build
 bench: build
 	bench/run.sh $(BUILD)
 
+# Readers on every attribute while the platform is disturbed (docs/soak.md).
+SOAK_SECONDS ?= 60
+SOAK_THREADS ?= 8
+SOAK_SOCKETS ?= 4
+soak: build
+	/usr/bin/python3 soak/soak.py $(BUILD) --seconds $(SOAK_SECONDS) \
+		--threads $(SOAK_THREADS) --sockets $(SOAK_SOCKETS)
+
 # SIGKILL during provisioning, restart, all or nothing (docs/soak.md).
 CRASH_ITERATIONS ?= 1000
 crash-campaign: build

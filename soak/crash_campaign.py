@@ -31,7 +31,7 @@ import sdsi_state as st
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PPIN = 0x5A5A0123456789
-ENDURANCE = 40           # small, so NVRAM_UPDATE_LIMITS crosses its bits
+ENDURANCE = 16           # so that a plan of 15 writes crosses all three bits
 UPDATES = 4              # per power cycle, sdsi-emu's default
 # Model time 40000 times real time: a plan's second or so of running is
 # about 11 hours of powered-up time, so MMRC counts in the thousands and the

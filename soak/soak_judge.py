@@ -80,5 +80,6 @@ def judge(records, files, windows):
 
 def describe_unexpected(rec, t_origin):
     t0, t1, socket, attr, op, err, count = rec
-    return (f'{count} x {op} of intel_vsec.sdsi.{socket}/{attr}: {err} at '
+    what = 'malformed answer' if op == 'data' else err
+    return (f'{count} x {op} of intel_vsec.sdsi.{socket}/{attr}: {what} at '
             f'{(t0 - t_origin) / 1e9:.3f}..{(t1 - t_origin) / 1e9:.3f} s')
