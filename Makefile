@@ -11,7 +11,8 @@ export ASAN_OPTIONS  ?= detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
 
 .PHONY: all deps build build-san check check-unit check-integration \
-        check-san check-kernel lint demo bench install clean
+        check-san check-kernel lint demo bench install clean \
+        soak crash-campaign
 
 all: build
 
@@ -39,6 +40,7 @@ check: build build-san lint
 	scripts/run-tool-tests.sh $(BUILD)
 	scripts/run-authority-tests.sh $(BUILD)
 	scripts/run-integration.sh $(BUILD)
+	/usr/bin/python3 soak/crash_campaign.py $(BUILD) --iterations 20
 	scripts/check-install.sh $(BUILD)
 	meson test -C $(SANBUILD) --print-errorlogs
 	scripts/run-tool-tests.sh $(SANBUILD)
@@ -69,6 +71,19 @@ demo: build
 
 bench: build
 	bench/run.sh $(BUILD)
+
+# Readers on every attribute while the platform is disturbed (docs/soak.md).
+SOAK_SECONDS ?= 60
+SOAK_THREADS ?= 8
+SOAK_SOCKETS ?= 4
+soak: build
+	/usr/bin/python3 soak/soak.py $(BUILD) --seconds $(SOAK_SECONDS) \
+		--threads $(SOAK_THREADS) --sockets $(SOAK_SOCKETS)
+
+# SIGKILL during provisioning, restart, all or nothing (docs/soak.md).
+CRASH_ITERATIONS ?= 1000
+crash-campaign: build
+	/usr/bin/python3 soak/crash_campaign.py $(BUILD) --iterations $(CRASH_ITERATIONS)
 
 install: build
 	meson configure $(BUILD) -Dprefix=$(abspath $(PREFIX))

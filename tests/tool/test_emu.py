@@ -10,10 +10,9 @@ import subprocess
 
 import pytest
 
-from conftest import EMU, TOOL, emu_usable
+from conftest import EMU, TOOL, emu_missing
 
-pytestmark = pytest.mark.skipif(not emu_usable(),
-                                reason="needs root, /dev/fuse, fusermount3 and sdsi-emu")
+pytestmark = pytest.mark.skipif(emu_missing() is not None, reason=str(emu_missing()))
 
 RUNNER = os.path.join(os.path.dirname(__file__), "emu_runner.py")
 

@@ -11,10 +11,9 @@ import pytest
 
 from authority import authority, key_image, image_as_printed, read  # noqa: F401
 from test_emu import ctl, emu, t  # noqa: F401
-from conftest import emu_usable
+from conftest import emu_missing
 
-pytestmark = pytest.mark.skipif(not emu_usable(),
-                                reason="needs root, /dev/fuse, fusermount3 and sdsi-emu")
+pytestmark = pytest.mark.skipif(emu_missing() is not None, reason=str(emu_missing()))
 
 PPINS = (0xABCDEF0123, 0x5566778899)
 

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from conftest import AUTHORITY, EMU, TOOL, emu_usable, registers, state_cert
+from conftest import AUTHORITY, EMU, TOOL, emu_missing, registers, state_cert
 
 OK, INTERNAL, USAGE, NO_DEVICE, PERMISSION = 0, 1, 2, 3, 4
 REFUSED, REJECTED, IO, MALFORMED = 5, 6, 7, 8
@@ -35,11 +35,12 @@ def run(binary, *args, env=None, stdout=subprocess.PIPE, timeout=20):
 
 def need_emulator():
     """CI runs as root with /dev/fuse: there, a missing emulator is a failure."""
-    if emu_usable():
+    missing = emu_missing()
+    if missing is None:
         return
     if os.environ.get("CI") == "true":
-        pytest.fail("CI=true but sdsi-emu cannot run (root, /dev/fuse, fusermount3)")
-    pytest.skip("needs root, /dev/fuse, fusermount3 and sdsi-emu")
+        pytest.fail(f"CI=true but sdsi-emu cannot run: {missing}")
+    pytest.skip(missing)
 
 
 def table_of(text):

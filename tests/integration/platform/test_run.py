@@ -3,8 +3,10 @@
 reach it, and nothing stays mounted outside the private namespace."""
 import json
 import os
+import shutil
 import signal
 import subprocess
+import tempfile
 import time
 
 import pytest
@@ -96,21 +98,28 @@ def test_signal_reaches_command(sdsi, tmp_path, sig):
     assert watched(tmp_path) == before
 
 
-def test_not_root(sdsi, tmp_path):
+def test_not_root(sdsi):
     """run needs root (a mount namespace and a FUSE mount): as nobody it
-    must fail with a message, not half-start."""
-    probe = subprocess.run(['setpriv', '--reuid=65534', '--regid=65534',
-                            '--clear-groups', sdsi.path, '--help'],
-                           capture_output=True, text=True)
-    if probe.returncode != 0:
-        pytest.skip(f'nobody cannot execute {sdsi.path} here (setpriv: '
-                    f'{probe.stderr.strip()})')
-    marker = tmp_path / 'ran'
-    os.chmod(tmp_path, 0o777)
-    done = subprocess.run(['setpriv', '--reuid=65534', '--regid=65534',
-                           '--clear-groups', sdsi.path, 'run', '--', 'touch',
-                           str(marker)], capture_output=True, text=True,
-                          timeout=30, env=dict(sdsi.env, TMPDIR='/tmp'))
-    assert done.returncode == 4, done   # permission (docs/exit-codes.md)
-    assert done.stderr.strip(), 'no message'
-    assert not marker.exists(), 'CMD ran without the emulated tree'
+    must fail with a message, not half-start.  nobody runs a copy of the
+    binary in a directory it can reach (the build directory may sit under
+    a private home), and the marker goes where nobody could write it, so
+    that only the missing tree can keep CMD from running."""
+    shared = tempfile.mkdtemp(prefix='sdsi-nobody.', dir='/tmp')
+    try:
+        os.chmod(shared, 0o777)
+        binary = os.path.join(shared, 'sdsi-emu')
+        shutil.copy(sdsi.path, binary)
+        os.chmod(binary, 0o755)
+        nobody = ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups']
+        probe = subprocess.run([*nobody, binary, '--help'], capture_output=True,
+                               text=True)
+        assert probe.returncode == 0, f'nobody cannot execute {binary}: {probe}'
+        marker = os.path.join(shared, 'ran')
+        done = subprocess.run([*nobody, binary, 'run', '--', 'touch', marker],
+                              capture_output=True, text=True, timeout=30,
+                              env=dict(sdsi.env, TMPDIR='/tmp'))
+        assert done.returncode == 4, done   # permission (docs/exit-codes.md)
+        assert done.stderr.strip(), 'no message'
+        assert not os.path.exists(marker), 'CMD ran without the emulated tree'
+    finally:
+        shutil.rmtree(shared)

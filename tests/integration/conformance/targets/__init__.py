@@ -14,6 +14,8 @@ taking the auxiliary instance number N of intel_vsec.sdsi.N:
     set_iblock(n, locked)              BIOS in-band lock (control bit 32)
     set_features(n, value)             ENABLED_FEATURES; the driver samples
                                        them at probe, so callers rebind after
+    advance(n, seconds)                move that socket's model time forward
+                                       (meters count it as powered-up time)
 
 A method the target cannot provide raises NotSupported with the reason.
 """

@@ -48,3 +48,6 @@ class Target:
     def set_features(self, n, value):
         names = [name for name, bit in FEATURE_BITS.items() if value & bit]
         self._ctl('features', n, ','.join(names) if names else 'none')
+
+    def advance(self, n, seconds):
+        self._ctl('advance', n, seconds)

@@ -117,3 +117,7 @@ class Target:
 
     def set_features(self, n, value):
         self._request('features', n, hex(value))
+
+    def advance(self, n, seconds):
+        raise NotSupported('sdsi-shmem keeps the model on the host\'s clock '
+                           'and has no control request to move it')
