@@ -260,11 +260,21 @@ void mailbox_write(struct sdsi_model *m, uint32_t index, uint64_t value,
 	case MBOX_FREE:
 		if (index || fault_armed(m, SDSI_FAULT_OOB_OWNER))
 			return;
-		if (now >= mb->throttled_until &&
+		/*
+		 * A delay, once started, is spent by the first request after
+		 * it: that one is granted even while the fault stays armed,
+		 * and the next transaction's first request starts a new one.
+		 * Re-arming at that request instead would turn every request
+		 * of an armed-until-cleared bucket away for ever.
+		 */
+		if (!mb->throttled_until &&
 		    fault_take(m, SDSI_FAULT_OWNER_DELAY, &delay_us))
 			mb->throttled_until = now + (uint64_t)delay_us * 1000u;
-		if (now < mb->throttled_until)
-			return;
+		if (mb->throttled_until) {
+			if (now < mb->throttled_until)
+				return;
+			mb->throttled_until = 0;
+		}
 		mb->phase = MBOX_OWNED;
 		mb->data[0] = value;
 		return;

@@ -242,6 +242,25 @@ static void test_owner_delay_within_retries(void **state)
 	assert_true(ts->now_ns - start < MS(1));
 }
 
+static void test_owner_delay_until_cleared(void **state)
+{
+	struct tsock *ts = *state;
+	uint64_t start;
+	int i;
+
+	/* Armed until cleared: each transaction waits once, then is granted. */
+	sdsi_model_fault_set(ts->m, SDSI_FAULT_OWNER_DELAY, 700000, 0);
+	for (i = 0; i < 3; i++) {
+		start = ts->now_ns;
+		assert_int_equal(read_state(ts), 0);
+		assert_true(ts->now_ns - start >= MS(700));
+	}
+	sdsi_model_fault_clear(ts->m, SDSI_FAULT_OWNER_DELAY);
+	start = ts->now_ns;
+	assert_int_equal(read_state(ts), 0);
+	assert_true(ts->now_ns - start < MS(1));
+}
+
 static void test_owner_delay_beyond_retries(void **state)
 {
 	struct tsock *ts = *state;
@@ -296,6 +315,7 @@ int main(void)
 		T(test_rdy_latency),
 		T(test_rdy_latency_busy_fields),
 		T(test_owner_delay_within_retries),
+		T(test_owner_delay_until_cleared),
 		T(test_owner_delay_beyond_retries),
 		T(test_clearing_owner_delay_drains_bucket),
 		T(test_fault_survives_power_cycle_until_cleared),
