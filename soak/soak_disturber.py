@@ -19,9 +19,9 @@ from soak_judge import WRITE_FAULT_ERRNO, Window
 DEVICES = '/sys/bus/auxiliary/devices'
 UPDATES = 4                  # per power cycle, sdsi-emu's default
 # Delays (us) well under the driver's timeouts, so that they fail nothing.
-# owner-delay is armed for one request: armed until cleared, every request
-# after a delay has passed starts the next one (docs/model.md, "Leaky
-# bucket"), so no request is ever granted and every read fails ETIMEDOUT.
+# owner-delay is armed for one transaction, so that one delay is seen and
+# the next readers run at full speed (armed until cleared, every
+# transaction would wait once: docs/model.md, "Leaky bucket").
 # no-rdy holds the socket for the driver's 500 ms RDY timeout: one
 # transaction is enough to see it.
 FAULT_ARGS = {'rdy-latency': ['--param', 2000], 'owner-delay': ['--param', 300, '--count', 1],
