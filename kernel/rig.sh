@@ -6,8 +6,10 @@
 # conformance suite and intel_sdsi's tests in the guest, and fail if any
 # test of a configuration's last run failed or a guest did not come back.
 # A configuration is run again (at most SDSI_RIG_RERUNS times, default 2)
-# only on the evidence host_stall_evidence describes; each rerun is one
-# line of BUILD_DIR/kernel-rig/reruns.
+# only on the evidence kernel/host-stall-evidence.sh asks for: every
+# failure the driver's ETIMEDOUT, and a host stall past the driver's
+# deadline seen by sdsi-stallmon; each rerun is one line of
+# BUILD_DIR/kernel-rig/reruns.
 #   kernel/rig.sh BUILD_DIR [CONFIG]...   (6.12, 6.1, 6.1-v2; default: all)
 # Nothing is installed on the host: the kernels are downloaded through a
 # private apt (BUILD_DIR/kernel-rig/apt) and unpacked, with their headers,
@@ -142,14 +144,13 @@ setup_private_apt() {
 	fi
 	# Refresh lists older than a day (security updates move the 6.1
 	# kernel on); a failed refresh with lists in hand is only a warning.
-	if [ -z "$(find "$apt_dir/state/lists" -maxdepth 1 -name '*_InRelease' -mmin -1440)" ]; then
-		apt_update || [ -n "$(find "$apt_dir/state/lists" -maxdepth 1 -name '*_InRelease')" ]
-	fi
-}
-
-apt_update() {
-	log "updating the private apt lists ($apt_dir)"
-	apt-get update -q >&2
+	local lists="$apt_dir/state/lists"
+	[ -n "$(find "$lists" -maxdepth 1 -name '*_InRelease' -mmin -1440)" ] &&
+		return 0
+	log "updating the private apt lists ($lists)"
+	apt-get update -q >&2 && return 0
+	[ -n "$(find "$lists" -maxdepth 1 -name '*_InRelease')" ] || return 1
+	log "WARNING: apt-get update failed; using the lists of an earlier run"
 }
 
 # The release (uname -r) of a kernel generation, from Debian's metapackage.
@@ -194,8 +195,8 @@ cached_deb() {
 
 # The image and headers of a release unpacked (never installed) into one
 # private root, $work/img-REL (QEMU boots its boot/vmlinuz-REL).  Unpacked
-# beside and renamed into place, so that an
-# interrupted run leaves no half root that a later run would reuse.
+# beside and renamed into place, so that an interrupted run leaves no half
+# root that a later run would reuse.
 fetch_kernel() {
 	local rel=$1 list name version deb
 	local root="$work/img-$rel"
@@ -349,7 +350,7 @@ boot_guest() {
 		SDSI_AUTHORITY /tmp/results/authority >"$results/config.env"
 	start_shmem "$sockets" "$guid" "$results" || die "$k: cannot start sdsi-shmem"
 	# The host-stall monitor for the guest's whole life (see
-	# host_stall_evidence).  Without it (no SCHED_FIFO) there is no rerun.
+	# kernel/host-stall-evidence.sh).  Without it (no SCHED_FIFO), no rerun.
 	"$build/kernel/sdsi-stallmon" --exit-with-parent --period-us 500 \
 		--threshold-us 1000 >"$results/stallmon.log" 2>&1 &
 	stallmon=$!
@@ -374,28 +375,6 @@ boot_guest() {
 	log "$k: guest ran $(( $(date +%s) - start )) s, qemu exit $qemu_status"
 }
 
-# The one ground for running a configuration again: the host, seen by a
-# monitor that is not under test, stalled longer than the driver allows
-# the hardware, and every failure of the run is the driver's ETIMEDOUT (not
-# one a test expected, not a hung program, not a guest that did not come
-# back).  sdsi-shmem plays the hardware, so its own account of its stalls is
-# no evidence: a poller that got slow would both cause the timeouts and
-# excuse them.  sdsi-stallmon ran beside the guest; prints the longest
-# lateness it saw (us) when it is past the deadline, else fails.  This
-# machine is itself a VM, and its vCPUs stall for milliseconds now and then,
-# where Linux 6.1 allows the hardware 2 ms.
-host_stall_evidence() {
-	local results=$1 deadline=$2 late
-	[ -f "$results/status" ] && [ "$(cat "$results/status")" != "exit 0" ] ||
-		return 1
-	/usr/bin/python3 "$repo/scripts/junit-sum.py" --timeouts "$results/*.xml" \
-		>/dev/null || return 1
-	late=$(sed -n 's/^sdsi-stallmon: cpus=.* max-late-us=\([0-9]*\).*/\1/p' \
-		"$results/stallmon.log" 2>/dev/null)
-	[ -n "$late" ] && [ "$late" -gt "$deadline" ] || return 1
-	echo "$late"
-}
-
 setup_private_apt || die "cannot set up the private apt in $apt_dir"
 max_reruns=${SDSI_RIG_RERUNS:-2}
 failed=()
@@ -416,7 +395,7 @@ for k in "${wanted[@]}"; do
 	boot_guest "$rel" "$results"
 	run=1
 	while [ "$run" -le "$max_reruns" ] &&
-		late=$(host_stall_evidence "$results" "$deadline"); do
+		late=$("$repo/kernel/host-stall-evidence.sh" "$results" "$deadline"); do
 		kept="$work/rerun-$k.$run"
 		log "$k: RERUN $run of at most $max_reruns: every failure was the driver's"
 		log "$k: ETIMEDOUT, and sdsi-stallmon saw the host stall $late us, past the"
