@@ -4,7 +4,12 @@
 # unmodified intel_sdsi.ko bound to sdsi_window devices, play the hardware
 # with sdsi-shmem on the host through the guest's RAM file, run the
 # conformance suite and intel_sdsi's tests in the guest, and fail if any
-# test failed or a guest did not come back.
+# test of a configuration's last run failed or a guest did not come back.
+# A configuration is run again (at most SDSI_RIG_RERUNS times, default 2)
+# only on the evidence kernel/host-stall-evidence.sh asks for: every
+# failure the driver's ETIMEDOUT, and a host stall past the driver's
+# deadline seen by sdsi-stallmon; each rerun is one line of
+# BUILD_DIR/kernel-rig/reruns.
 #   kernel/rig.sh BUILD_DIR [CONFIG]...   (6.12, 6.1, 6.1-v2; default: all)
 # Nothing is installed on the host: the kernels are downloaded through a
 # private apt (BUILD_DIR/kernel-rig/apt) and unpacked, with their headers,
@@ -48,6 +53,7 @@ die() { log "$*"; exit 1; }
 
 [ -x "$build/shmem/sdsi-shmem" ] || die "$build/shmem/sdsi-shmem is not built"
 [ -x "$build/tools/intel_sdsi" ] || die "$build/tools/intel_sdsi is not built"
+[ -x "$build/kernel/sdsi-stallmon" ] || die "$build/kernel/sdsi-stallmon is not built"
 [ -x "$build/tools/sdsi-authority/sdsi-authority" ] ||
 	die "$build/tools/sdsi-authority/sdsi-authority is not built"
 "$repo/scripts/ensure-deps.sh" --kernel || die "missing packages"
@@ -138,14 +144,13 @@ setup_private_apt() {
 	fi
 	# Refresh lists older than a day (security updates move the 6.1
 	# kernel on); a failed refresh with lists in hand is only a warning.
-	if [ -z "$(find "$apt_dir/state/lists" -maxdepth 1 -name '*_InRelease' -mmin -1440)" ]; then
-		apt_update || [ -n "$(find "$apt_dir/state/lists" -maxdepth 1 -name '*_InRelease')" ]
-	fi
-}
-
-apt_update() {
-	log "updating the private apt lists ($apt_dir)"
-	apt-get update -q >&2
+	local lists="$apt_dir/state/lists"
+	[ -n "$(find "$lists" -maxdepth 1 -name '*_InRelease' -mmin -1440)" ] &&
+		return 0
+	log "updating the private apt lists ($lists)"
+	apt-get update -q >&2 && return 0
+	[ -n "$(find "$lists" -maxdepth 1 -name '*_InRelease')" ] || return 1
+	log "WARNING: apt-get update failed; using the lists of an earlier run"
 }
 
 # The release (uname -r) of a kernel generation, from Debian's metapackage.
@@ -190,8 +195,8 @@ cached_deb() {
 
 # The image and headers of a release unpacked (never installed) into one
 # private root, $work/img-REL (QEMU boots its boot/vmlinuz-REL).  Unpacked
-# beside and renamed into place, so that an
-# interrupted run leaves no half root that a later run would reuse.
+# beside and renamed into place, so that an interrupted run leaves no half
+# root that a later run would reuse.
 fetch_kernel() {
 	local rel=$1 list name version deb
 	local root="$work/img-$rel"
@@ -282,13 +287,16 @@ configs=(
 # window (at its physical address) as the guest's driver does.
 ram=
 shmem=
+stallmon=
 qemu=''
 cleanup() {
-	# QEMU first (timeout passes the TERM on), then the poller it used.
+	# QEMU first (timeout passes the TERM on), then the poller it used,
+	# then the monitor (which prints its summary on TERM).
 	[ -n "$qemu" ] && kill "$qemu" 2>/dev/null && wait "$qemu" 2>/dev/null
 	[ -n "$shmem" ] && kill "$shmem" 2>/dev/null && wait "$shmem" 2>/dev/null
+	[ -n "$stallmon" ] && kill "$stallmon" 2>/dev/null && wait "$stallmon" 2>/dev/null
 	[ -n "$ram" ] && rm -f "$ram"
-	qemu='' shmem='' ram=''
+	qemu='' shmem='' stallmon='' ram=''
 }
 trap cleanup EXIT
 trap 'exit 130' INT
@@ -341,6 +349,11 @@ boot_guest() {
 		SDSI_GUID "$guid" SDSI_SOCKETS "$sockets" SDSI_PHYS "$phys" \
 		SDSI_AUTHORITY /tmp/results/authority >"$results/config.env"
 	start_shmem "$sockets" "$guid" "$results" || die "$k: cannot start sdsi-shmem"
+	# The host-stall monitor for the guest's whole life (see
+	# kernel/host-stall-evidence.sh).  Without it (no SCHED_FIFO), no rerun.
+	"$build/kernel/sdsi-stallmon" --exit-with-parent --period-us 500 \
+		--threshold-us 1000 >"$results/stallmon.log" 2>&1 &
+	stallmon=$!
 	# In the background and waited for, so that a signal to the rig is
 	# handled at once (cleanup stops QEMU) rather than after the guest.
 	timeout --kill-after=10 "$guest_limit" qemu-system-x86_64 \
@@ -358,38 +371,16 @@ boot_guest() {
 	qemu=''
 	cleanup
 	cat "$results/guest.log" "$results/shmem.log" 2>/dev/null
+	tail -1 "$results/stallmon.log" 2>/dev/null
 	log "$k: guest ran $(( $(date +%s) - start )) s, qemu exit $qemu_status"
 }
 
-# True when a failed run of a kernel with a 2 ms deadline is explained by
-# the host: every failure is a timeout, and sdsi-shmem saw the host stall it
-# past 2 ms with a transaction under way.  This machine is itself a VM whose
-# vCPUs stall for up to 7 ms now and then (a bare spinning loop sees it), and
-# Linux 6.1 allows the hardware 2 ms.  Such a stall starting in the
-# microseconds the poller takes to answer fails about one 6.1 run in four
-# here (most of them in the 3-second concurrency test, thousands of
-# transactions).  Anything else is never retried, and a kernel is retried at
-# most stall_retries times.
-stalled_past_deadline() {
-	local results=$1 deadline=$2 failures stalls
-	[ "$deadline" -le 2000 ] || return 1
-	# Stalls after which the poller found a driver store waiting: the only
-	# ones a driver can have waited through (sdsi-shmem's last words).
-	stalls=$(sed -n 's/^sdsi-shmem: deadline-stalls=\([0-9]*\)$/\1/p' \
-		"$results/shmem.log")
-	[ "${stalls:-0}" -gt 0 ] || return 1
-	# Every failure an ETIMEDOUT from the driver, and a stall of its own to
-	# explain each timeout.
-	failures=$(/usr/bin/python3 "$repo/scripts/junit-sum.py" --timeouts \
-		"$results/*.xml") || return 1
-	[ "$failures" -le "$stalls" ]
-}
-
 setup_private_apt || die "cannot set up the private apt in $apt_dir"
-stall_retries=${SDSI_RIG_STALL_RETRIES:-2}
+max_reruns=${SDSI_RIG_RERUNS:-2}
 failed=()
-retried=()
-stalled=()
+# One line per rerun; check-kernel counts them in its summary.
+reruns_file="$work/reruns"
+: >"$reruns_file"
 for k in "${wanted[@]}"; do
 	entry=$(printf '%s\n' "${configs[@]}" | grep "^$k|") || die "unknown configuration '$k'"
 	IFS='|' read -r _ kernel abi guid sockets deadline <<<"$entry"
@@ -400,45 +391,34 @@ for k in "${wanted[@]}"; do
 	build_initrd "$rel" || die "$rel: cannot build the module or initramfs"
 
 	results="$work/results-$k"
-	rm -rf "$work/stalled-$k".*
-	sed -i "/^$k\$/d" "$work/stalled-configs" 2>/dev/null
+	rm -rf "$work/rerun-$k".*
 	boot_guest "$rel" "$results"
-	attempt=1
-	while [ "$attempt" -le "$stall_retries" ] && [ -f "$results/status" ] &&
-		[ "$(cat "$results/status")" != "exit 0" ] &&
-		stalled_past_deadline "$results" "$deadline"; do
-		log "$k: RETRYING ($attempt of $stall_retries): every failure was a"
-		log "$k: timeout, and the host stalled sdsi-shmem past the driver's"
-		log "$k: ${deadline} us deadline mid-transaction ($work/stalled-$k.$attempt)"
-		mv "$results" "$work/stalled-$k.$attempt"
-		[ "$attempt" -eq 1 ] && retried+=("$k")
-		attempt=$((attempt + 1))
+	run=1
+	while [ "$run" -le "$max_reruns" ] &&
+		late=$("$repo/kernel/host-stall-evidence.sh" "$results" "$deadline"); do
+		kept="$work/rerun-$k.$run"
+		log "$k: RERUN $run of at most $max_reruns: every failure was the driver's"
+		log "$k: ETIMEDOUT, and sdsi-stallmon saw the host stall $late us, past the"
+		log "$k: driver's $deadline us deadline (that run is kept in $kept)"
+		echo "$k: run $run failed only by ETIMEDOUT; host stalled $late us > $deadline us; $kept" \
+			>>"$reruns_file"
+		mv "$results" "$kept"
+		run=$((run + 1))
 		start=$(date +%s)
 		boot_guest "$rel" "$results"
 	done
+	# The last run is the verdict: a failure is a failure.
 	if [ ! -f "$results/status" ]; then
 		failed+=("$k: the guest did not come back (see $results/console.log)")
 		tail -20 "$results/console.log" >&2
 	elif [ "$(cat "$results/status")" != "exit 0" ]; then
-		if stalled_past_deadline "$results" "$deadline"; then
-			# Still only host stalls after the reruns: evidence about
-			# this machine, not about the driver or the model.
-			stalled+=("$k")
-		else
-			failed+=("$k: $(cat "$results/status")")
-		fi
+		failed+=("$k: $(cat "$results/status") (see $results/guest.log)")
 	fi
 done
 
-for k in "${retried[@]}"; do
-	log "NOTE $k was run again after a host stall; see $work/stalled-$k.*"
-done
-for k in "${stalled[@]}"; do
-	log "STALLED $k: after $stall_retries reruns every failure is still an ETIMEDOUT"
-	log "STALLED $k: explained by a host stall past the driver's deadline"
-	log "STALLED $k: ($work/results-$k/shmem.log); not counted as a failure"
-	echo "$k" >>"$work/stalled-configs"
-done
+while IFS= read -r line; do
+	log "RERUN $line"
+done <"$reruns_file"
 for f in "${failed[@]}"; do
 	log "FAILED $f"
 done

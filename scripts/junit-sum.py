@@ -5,9 +5,10 @@ run-integration.sh and check-kernel.sh for their summary lines.
 
 With --failures it prints instead one line per failed test: its id, a
 tab, and the first line of its failure message.  With --timeouts it prints
-how many driver timeouts the failures show and exits 0 only if there is at least one and
-every one failed because the driver returned ETIMEDOUT (kernel/rig.sh uses
-it to tell a deadline the host made the poller miss from anything else)."""
+how many tests failed and exits 0 only if at least one did and every one
+failed because the driver returned ETIMEDOUT (kernel/rig.sh reruns a
+configuration only then, and only if a host-stall monitor saw the host
+stall past the driver's deadline)."""
 import glob
 import re
 import sys
@@ -58,10 +59,8 @@ def driver_timeout(message):
 
 
 def timeouts(pattern):
-    """Prints how many driver timeouts the failures show (a test that lists
-    several counts each one)."""
     cases = list(failed_cases(pattern))
-    print(sum(max(1, len(re.findall(r': ETIMEDOUT\b', m))) for _, m in cases))
+    print(len(cases))
     return 0 if cases and all(driver_timeout(m) for _, m in cases) else 1
 
 
