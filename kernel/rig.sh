@@ -31,6 +31,11 @@ guest_limit=${SDSI_RIG_TIMEOUT:-600}
 # waits 2 ms for RDY.  On the host it answers in microseconds and verifies
 # natively in about 1 ms.
 tcg_opts=${SDSI_RIG_TCG_OPTS-,thread=single}
+# The doorbell (shmem/doorbell.h): QEMU's sdsi-doorbell plugin hands each
+# driver store in the window to sdsi-shmem and waits for the model's answer,
+# so no driver deadline depends on when the host runs a poller.
+# SDSI_RIG_DOORBELL=0 goes back to a spinning poller (for comparison).
+doorbell=${SDSI_RIG_DOORBELL:-1}
 ram_mb=1024
 ram_dir=${SDSI_RIG_RAM_DIR:-/dev/shm}
 phys=0x10000000
@@ -43,6 +48,8 @@ log() { echo "kernel-rig: $*" >&2; }
 die() { log "$*"; exit 1; }
 
 [ -x "$build/shmem/sdsi-shmem" ] || die "$build/shmem/sdsi-shmem is not built"
+plugin="$build/shmem/libsdsi-doorbell.so"
+[ "$doorbell" = 0 ] || [ -f "$plugin" ] || die "$plugin is not built"
 [ -x "$build/tools/intel_sdsi" ] || die "$build/tools/intel_sdsi is not built"
 [ -x "$build/tools/sdsi-authority/sdsi-authority" ] ||
 	die "$build/tools/sdsi-authority/sdsi-authority is not built"
@@ -195,7 +202,7 @@ start_shmem() {
 	"$build/tools/sdsi-authority/sdsi-authority" init "$results/authority" \
 		>/dev/null || return 1
 	# --exit-with-parent: a rig killed outright leaves no spinning poller.
-	nice -n -15 "$build/shmem/sdsi-shmem" --spin --exit-with-parent \
+	nice -n -15 "$build/shmem/sdsi-shmem" "$shmem_mode" --exit-with-parent \
 		--window "$ram" --offset "$((phys))" --sockets "$sockets" \
 		--guid "$guid" --authority "$results/authority" \
 		2>"$results/shmem.log" &
@@ -222,10 +229,14 @@ boot_guest() {
 		SDSI_GUID "$guid" SDSI_SOCKETS "$sockets" SDSI_PHYS "$phys" \
 		SDSI_AUTHORITY /tmp/results/authority >"$results/config.env"
 	start_shmem "$sockets" "$guid" "$results" || die "$k: cannot start sdsi-shmem"
+	plugin_opts=()
+	[ "$doorbell" = 0 ] ||
+		plugin_opts=(-plugin "$plugin,window=$ram,phys=$((phys)),sockets=$sockets")
 	# In the background and waited for, so that a signal to the rig is
 	# handled at once (cleanup stops QEMU) rather than after the guest.
 	timeout --kill-after=10 "$guest_limit" qemu-system-x86_64 \
 		-accel "tcg$tcg_opts" -smp 2 -m "$ram_mb" -nographic -no-reboot -nic none \
+		"${plugin_opts[@]}" \
 		-object "memory-backend-file,id=ram,size=${ram_mb}M,mem-path=$ram,share=on" \
 		-machine pc,memory-backend=ram \
 		-kernel "$work/img-$rel/boot/vmlinuz-$rel" -initrd "$work/initrd-$rel.gz" \
@@ -266,6 +277,18 @@ stalled_past_deadline() {
 	[ "$failures" -le "$stalls" ]
 }
 
+# With the doorbell, a driver store that sdsi-shmem found with no ring for
+# it was met by polling after all: the run proves nothing about deadlines.
+doorbell_missed() {
+	local missed
+	[ "$doorbell" = 0 ] && return 1
+	missed=$(sed -n 's/^sdsi-shmem: unannounced-stores=\([0-9]*\)$/\1/p' \
+		"$1/shmem.log")
+	[ "${missed:-0}" -gt 0 ]
+}
+
+shmem_mode=--spin
+[ "$doorbell" = 0 ] || shmem_mode=--doorbell
 stall_retries=${SDSI_RIG_STALL_RETRIES:-2}
 failed=()
 retried=()
@@ -276,7 +299,7 @@ for k in "${wanted[@]}"; do
 	[ "$kernel" = 6.12 ] && ensure_backports
 	rel=$(kernel_release "$kernel") || die "no Debian $kernel kernel found by apt"
 	start=$(date +%s)
-	log "$k: kernel $rel, abi=$abi guid=$guid sockets=$sockets tcg$tcg_opts"
+	log "$k: kernel $rel, abi=$abi guid=$guid sockets=$sockets tcg$tcg_opts sdsi-shmem $shmem_mode"
 	fetch_kernel "$rel" || die "$rel: cannot fetch the image or headers"
 	build_initrd "$rel" || die "$rel: cannot build the module or initramfs"
 
@@ -300,6 +323,8 @@ for k in "${wanted[@]}"; do
 	if [ ! -f "$results/status" ]; then
 		failed+=("$k: the guest did not come back (see $results/console.log)")
 		tail -20 "$results/console.log" >&2
+	elif doorbell_missed "$results"; then
+		failed+=("$k: driver stores in the window bypassed the doorbell (see $results/shmem.log)")
 	elif [ "$(cat "$results/status")" != "exit 0" ]; then
 		if stalled_past_deadline "$results" "$deadline"; then
 			# Still only host stalls after the reruns: evidence about
