@@ -468,23 +468,31 @@ static bool any_store_waiting(const struct shmem_machine *machine)
 	return false;
 }
 
-/* A pass over every socket, then whether an answer now waits on time. */
-static void doorbell_pass(struct shmem_machine *machine,
-			  struct sdsi_ctlpage *page, struct poll_stats *st)
+/* Tell the ringer whether an answer now waits on time alone. */
+static void publish_timed(const struct shmem_machine *machine,
+			  struct sdsi_ctlpage *page)
 {
 	bool timed = false;
 
-	for (unsigned int n = 0; n < machine->sockets; n++) {
-		sdsi_shmem_poll(&machine->ports[n]);
+	for (unsigned int n = 0; n < machine->sockets; n++)
 		timed |= sdsi_shmem_timed(&machine->ports[n]);
-	}
 	sdsi_doorbell_set_timed(page, timed);
+}
+
+static void doorbell_pass(struct shmem_machine *machine,
+			  struct sdsi_ctlpage *page, struct poll_stats *st)
+{
+	for (unsigned int n = 0; n < machine->sockets; n++)
+		sdsi_shmem_poll(&machine->ports[n]);
+	publish_timed(machine, page);
 	st->passes++;
 }
 
 /*
  * --doorbell: a pass for each ring (several rings that came during one
- * pass are answered by the next), control requests between rings.  A
+ * pass are answered by the next), control requests between rings, and
+ * no pass without a ring: what the driver sees changes only at its own
+ * accesses (or by a control request), never with the host's timing.  A
  * driver store found with no ring for it long after it landed is one the
  * ringer missed, which would leave the driver to the host's scheduling
  * again: it is served, and counted for the rig to fail the run.
@@ -521,8 +529,8 @@ static void run_doorbell(struct shmem_machine *machine,
 			continue;
 		}
 		waiting_since = 0;
-		/* A control request may have armed or ended a wait on time. */
-		doorbell_pass(machine, ctl->page, st);
+		/* A control request may have shown a new control value. */
+		publish_timed(machine, ctl->page);
 	}
 }
 
