@@ -51,9 +51,12 @@ check: build build-san lint
 check-kernel: build
 	scripts/check-kernel.sh $(BUILD) $(KERNELS)
 
-# The shell scripts, at shellcheck's warning level.
+# The shell scripts, at shellcheck's warning level; and nothing in the tree
+# may point at a document outside it (docs/interface.md holds the facts).
 lint: deps
 	shellcheck -S warning .ci/run scripts/*.sh kernel/*.sh bench/*.sh
+	@if git grep -n -e '\.\./shared/' -e 'shared/reference' -- ':!Makefile'; then \
+		echo "lint: the lines above point outside the repository" >&2; exit 1; fi
 
 check-unit: build
 	meson test -C $(BUILD) --print-errorlogs

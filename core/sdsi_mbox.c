@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The On Demand mailbox protocol, as the Linux intel_sdsi driver performs it
- * (reference sections 2.4-2.6 and 9.1-9.2).  Every access to the device is a
+ * (docs/interface.md §2.4-2.6 and §9.1-9.2).  Every access to the device is a
  * 64-bit read or write through mb->ops, so the sequence of MMIO accesses seen
  * by the hardware is the one Linux produces.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Driver core: the On Demand mailbox protocol exactly as the current Linux
- * driver drives it (reference sections 2.6 and 9), over a small operations
+ * driver drives it (docs/interface.md §2.6 and §9), over a small operations
  * seam.  The same file builds in user space (FUSE driver, tests) and in a
  * kernel module, so it uses only what both offer: fixed-width integers,
  * memcpy/memset and errno constants.  No locking here: the caller holds the

@@ -12,6 +12,30 @@
 #include "options.h"
 
 #define REQUEST_MAX	1024
+#define ERRNO_MAX	4096	/* beyond any errno glibc names */
+
+/* The class of the errno an error answer names ("error ENODEV: ..."). */
+static int exit_for_answer(const char *response)
+{
+	const char *name = response + strlen("error ");
+	size_t len = strcspn(name, ":");
+	const char *known;
+
+	for (int e = 1; e < ERRNO_MAX; e++) {
+		known = strerrorname_np(e);
+		if (known && strlen(known) == len && !strncmp(known, name, len))
+			return sdsi_exit_for_errno(e);
+	}
+	return SDSI_EXIT_IO;
+}
+
+/* Nobody listens at the path: there is no emulator, which is "no device". */
+static int exit_for_connect(int e)
+{
+	if (e == ENOENT || e == ECONNREFUSED || e == ENOTSOCK)
+		return SDSI_EXIT_NO_DEVICE;
+	return sdsi_exit_for_errno(e);
+}
 
 /* Value of "--name VALUE" or "--name=VALUE" at argv[*i], or NULL. */
 static const char *option_value(const char *name, int argc, char **argv, int *i,
@@ -63,25 +87,28 @@ static int send_request(const char *path, const char *request)
 	int fd;
 	ssize_t n;
 
+	int e;
+
 	if (strlen(path) >= sizeof(addr.sun_path)) {
 		fprintf(stderr, "sdsi-emu: ctl: %s: name too long for a unix socket\n", path);
-		return 1;
+		return SDSI_EXIT_USAGE;
 	}
 	memcpy(addr.sun_path, path, strlen(path) + 1);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
+		e = errno;
 		fprintf(stderr, "sdsi-emu: ctl: cannot reach the emulator at %s: %s\n",
-			path, strerror(errno));
+			path, strerror(e));
 		if (fd >= 0)
 			close(fd);
-		return 1;
+		return fd < 0 ? (int)sdsi_exit_for_errno(e) : exit_for_connect(e);
 	}
 	for (size_t off = 0; off < len; off += (size_t)n) {
 		n = send(fd, request + off, len - off, MSG_NOSIGNAL);
 		if (n < 0) {
 			fprintf(stderr, "sdsi-emu: ctl: %s: %s\n", path, strerror(errno));
 			close(fd);
-			return 1;
+			return SDSI_EXIT_IO;
 		}
 	}
 
@@ -103,22 +130,23 @@ static int send_request(const char *path, const char *request)
 	close(fd);
 	if (!response) {
 		fprintf(stderr, "sdsi-emu: ctl: out of memory\n");
-		return 1;
+		return SDSI_EXIT_INTERNAL;
 	}
 	response[used] = '\0';
 	if (used == 0) {
 		fprintf(stderr, "sdsi-emu: ctl: no answer from %s\n", path);
 		free(response);
-		return 1;
+		return SDSI_EXIT_IO;
 	}
 	if (strncmp(response, "error ", 6) == 0) {
 		fputs(response, stderr);
+		e = exit_for_answer(response);
 		free(response);
-		return 1;
+		return e;
 	}
 	fputs(response, stdout);
 	free(response);
-	return fflush(stdout) == 0 ? 0 : 1;
+	return fflush(stdout) == 0 && !ferror(stdout) ? SDSI_EXIT_OK : SDSI_EXIT_INTERNAL;
 }
 
 int emu_ctl_main(int argc, char **argv)

@@ -4,8 +4,10 @@
 #define EMU_CTL_CLIENT_H
 
 /*
- * argv[0] is "ctl".  Returns the exit status: 0 when the emulator answered
- * ok, 1 on an error answer or when it cannot be reached, 2 on usage errors.
+ * argv[0] is "ctl".  Returns the exit status (docs/exit-codes.md): 0 when
+ * the emulator answered ok; for an error answer "error ENAME: ...", the
+ * class of ENAME (EINVAL 2, ENODEV 3, ...); 3 when no emulator listens at
+ * the socket, 7 when it does not answer; 2 on usage errors.
  */
 int emu_ctl_main(int argc, char **argv);
 

@@ -10,13 +10,15 @@ int emu_mount(const struct emu_options *opts)
 {
 	struct emu_session session;
 	sigset_t stop;
-	int sig;
+	int ret, sig;
 
-	if (emu_session_open(&session, opts))
-		return 1;
-	if (emu_session_serve(&session, opts->mountpoint)) {
+	ret = emu_session_open(&session, opts);
+	if (ret)
+		return sdsi_exit_for_errno(ret);
+	ret = emu_session_serve(&session, opts->mountpoint);
+	if (ret) {
 		emu_session_close(&session, true);
-		return 1;
+		return sdsi_exit_for_errno(ret);
 	}
 	printf("sdsi-emu: %u socket%s mounted at %s; control socket %s\n",
 	       session.platform.nsockets, session.platform.nsockets == 1 ? "" : "s",

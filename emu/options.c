@@ -91,10 +91,15 @@ static const char help_text[] =
 "                                SECONDS (0..315360000); meters count it as\n"
 "                                powered-up time\n"
 "ctl prints the response (\"ok ...\", JSON lines for status, or\n"
-"\"error ERRNO: message\") and exits 0 on ok, 1 on error, 2 on usage errors.\n"
+"\"error ERRNO: message\") and exits 0 on ok, else with the status of ERRNO.\n"
 "\n"
-"Exit status: run: that of CMD; mount and ctl: 0 on success, 1 on error;\n"
-"2 on usage errors.\n";
+"Exit status: run: that of CMD once it started.  Otherwise the table shared\n"
+"by the sdsi programs (docs/exit-codes.md, intel_sdsi(1)): 2 usage error or an\n"
+"unusable input file (--root-key, an NVRAM file of another platform), 3 no\n"
+"emulator at the control socket (ctl) or no such socket, 4 permission (run\n"
+"as non-root, a state directory others can write), 5 refused (another\n"
+"emulator serves the state), 7 I/O or mount failure, 8 a corrupt NVRAM or\n"
+"key file, 1 internal error.\n";
 
 void emu_print_help(FILE *out)
 {

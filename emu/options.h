@@ -11,10 +11,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sdsi/exit_status.h"
 #include "sdsi_fusedrv.h"
 
 #define EMU_MAX_SOCKETS		16u
-#define EMU_EXIT_USAGE		2
+/* sdsi-emu's own failures use the table of every sdsi program (docs/exit-codes.md). */
+#define EMU_EXIT_USAGE		SDSI_EXIT_USAGE
 #define EMU_TIME_SCALE_MAX	1e9
 
 enum emu_command {

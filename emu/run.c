@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -9,35 +10,45 @@
 
 #define ERR_MAX	1024
 
+/* The namespace is the machine's own business: its failures are system failures. */
+static int namespace_failed(int ret)
+{
+	return ret == -ENOMEM ? SDSI_EXIT_INTERNAL : SDSI_EXIT_IO;
+}
+
 int emu_run(const struct emu_options *opts, const sigset_t *exec_mask)
 {
 	struct emu_namespace ns;
 	struct emu_session session;
 	char err[ERR_MAX];
-	int status;
+	int ret, status;
 
 	if (geteuid() != 0) {
 		fprintf(stderr, "sdsi-emu: run must be started as root: it mounts the tree "
 			"at " EMU_AUXILIARY_BUS " in a private mount namespace "
 			"(sdsi-emu mount DIR serves it elsewhere)\n");
-		return 1;
+		return SDSI_EXIT_PERMISSION;
 	}
 	/* First, while this is the only thread: see emu_ns_enter. */
-	if (emu_ns_enter(err, sizeof(err))) {
+	ret = emu_ns_enter(err, sizeof(err));
+	if (ret) {
 		fprintf(stderr, "sdsi-emu: %s\n", err);
-		return 1;
+		return namespace_failed(ret);
 	}
-	if (emu_session_open(&session, opts))
-		return 1;
-	if (emu_ns_prepare(&ns, session.state.path, err, sizeof(err))) {
+	ret = emu_session_open(&session, opts);
+	if (ret)
+		return sdsi_exit_for_errno(ret);
+	ret = emu_ns_prepare(&ns, session.state.path, err, sizeof(err));
+	if (ret) {
 		fprintf(stderr, "sdsi-emu: %s\n", err);
 		emu_session_close(&session, true);
-		return 1;
+		return namespace_failed(ret);
 	}
-	if (emu_session_serve(&session, EMU_AUXILIARY_BUS)) {
+	ret = emu_session_serve(&session, EMU_AUXILIARY_BUS);
+	if (ret) {
 		emu_session_close(&session, true);
 		emu_ns_restore(&ns);
-		return 1;
+		return sdsi_exit_for_errno(ret);
 	}
 
 	status = emu_child_run(opts->run_argv, session.control.path, session.state.path,

@@ -8,7 +8,8 @@
 #include "options.h"
 
 /*
- * Returns the exit status of sdsi-emu.  The caller has blocked SIGCHLD and
+ * Returns the exit status of sdsi-emu: CMD's, or for a failure to start, the
+ * class of its errno (sdsi_exit_for_errno; docs/exit-codes.md).  The caller has blocked SIGCHLD and
  * the forwarded signals (emu_forwarded_signals) in every thread; exec_mask
  * is the signal mask the command starts with.
  */

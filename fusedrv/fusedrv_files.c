@@ -2,7 +2,7 @@
 /*
  * The regular files: open with kernfs permission semantics, and the read and
  * write behaviour of every attribute and of bind/unbind, with the checks in
- * the order kernfs and the Linux driver make them (reference section 9).
+ * the order kernfs and the Linux driver make them (docs/interface.md §9).
  */
 #include <errno.h>
 #include <fcntl.h>

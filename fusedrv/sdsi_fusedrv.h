@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The user-space driver: serves the sysfs ABI of the Linux intel_sdsi driver
- * (reference section 9.2) through FUSE, on top of the driver core, for a set
+ * (docs/interface.md §9.2) through FUSE, on top of the driver core, for a set
  * of hardware-model sockets.
  *
  * The tree is mounted where /sys/bus/auxiliary would be:

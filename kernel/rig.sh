@@ -6,8 +6,10 @@
 # conformance suite and intel_sdsi's tests in the guest, and fail if any
 # test failed or a guest did not come back.
 #   kernel/rig.sh BUILD_DIR [CONFIG]...   (6.12, 6.1, 6.1-v2; default: all)
-# Downloads and unpacked images are kept in BUILD_DIR/kernel-rig; the
-# results of each configuration go to BUILD_DIR/kernel-rig/results-CONFIG.
+# Nothing is installed on the host: the kernels are downloaded through a
+# private apt (BUILD_DIR/kernel-rig/apt) and unpacked, with their headers,
+# into BUILD_DIR/kernel-rig/img-RELEASE; the results of each configuration
+# go to BUILD_DIR/kernel-rig/results-CONFIG.
 set -uo pipefail
 
 if [ $# -lt 1 ]; then
@@ -20,7 +22,9 @@ wanted=("$@")
 [ ${#wanted[@]} -gt 0 ] || wanted=(6.12 6.1 6.1-v2)
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work="$build/kernel-rig"
-mkdir -p "$work/debs"
+mkdir -p "$work"
+# The download cache of the rig before its private apt.
+rm -rf "$work/debs"
 guest_limit=${SDSI_RIG_TIMEOUT:-600}
 # Debian's 6.12 crashed early in boot under QEMU 7.2's multi-threaded TCG
 # (an int3 Oops in sched_clock_cpu: code patched on one vCPU while another
@@ -55,68 +59,180 @@ plugin="$build/shmem/libsdsi-doorbell.so"
 	die "$build/tools/sdsi-authority/sdsi-authority is not built"
 "$repo/scripts/ensure-deps.sh" --kernel || die "missing packages"
 
-# bookworm-backports from the mirror bookworm already uses.
-ensure_backports() {
-	local mirror
-	# Active lines only: a commented-out entry enables nothing.
-	# (Missing files are normal here, and under pipefail their error
-	# status would fail the pipeline whatever the match: hence || true.)
-	{ cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
-		/etc/apt/sources.list.d/*.sources 2>/dev/null || true; } |
-		grep -v '^[[:space:]]*#' | grep -q 'bookworm-backports' && return 0
-	# The mirror that serves bookworm itself (not a third party's .../debian).
-	mirror=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
-		/etc/apt/sources.list.d/*.sources 2>/dev/null |
-		grep -v '^[[:space:]]*#' | grep -E '^(deb|URIs:)' |
-		grep -o -E 'https?://[^ ]*/debian/?' | grep -v -E '/linux/|download\.' |
-		head -1 || true)
-	[ -n "$mirror" ] || mirror=http://deb.debian.org/debian
-	log "adding bookworm-backports from $mirror"
-	printf 'Types: deb\nURIs: %s\nSuites: bookworm-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-		"$mirror" >/etc/apt/sources.list.d/sdsi-bookworm-backports.sources
+# ---- Kernels through a private apt ----------------------------------------
+# Debian's kernels come through an apt of the rig's own, entirely under
+# $work/apt: its own sources, package lists, cache and an empty dpkg status,
+# so nothing is installed and nothing under /etc or /var/lib changes.  The
+# packages are only downloaded and unpacked (dpkg -x) into one private root
+# per kernel release, and the test module is built against the headers
+# unpacked there.  The host's /etc/apt is only read: for the mirror it
+# already uses and, through apt.conf.d, for settings such as a proxy.
+apt_dir="$work/apt"
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+
+# The first http(s) URI of an active entry of the host's sources for suite
+# $1 (one-line and deb822 formats), or nothing.
+host_mirror() {
+	local suite=$1 f
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -r "$f" ] || continue
+		# "deb [options] URI SUITE COMPONENTS...": drop the options.
+		sed -e 's/#.*//' -e 's/\[[^]]*\]//' "$f" |
+			awk -v s="$suite" '$1 == "deb" && $3 == s && $2 ~ /^https?:\/\// {print $2; exit}'
+	done
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -r "$f" ] || continue
+		awk -v s="$suite" '
+			function flush() {
+				if (deb && on && suites ~ (" " s " ") && uri != "") print uri
+				deb = 0; on = 1; suites = " "; uri = ""
+			}
+			BEGIN { flush() }
+			/^[ \t]*#/ { next }
+			/^[ \t]*$/ { flush(); next }
+			tolower($1) == "types:" { for (i = 2; i <= NF; i++) if ($i == "deb") deb = 1 }
+			tolower($1) == "enabled:" { on = (tolower($2) != "no") }
+			tolower($1) == "suites:" { for (i = 2; i <= NF; i++) suites = suites $i " " }
+			tolower($1) == "uris:" { for (i = 2; i <= NF; i++) if (uri == "" && $i ~ /^https?:\/\//) uri = $i }
+			END { flush() }' "$f"
+	done | head -1
+}
+
+# Writes the private apt's configuration; APT_CONFIG then points every apt
+# command of the rig at it.  apt reads the file named by APT_CONFIG first,
+# then the host's apt.conf.d, then Dir::Etc::main: naming this same file
+# there makes its settings the last word.  The host's update and dpkg hooks
+# are cleared (they would refresh host caches), so is its pinning.
+setup_private_apt() {
+	local debian security
+	debian=$(host_mirror bookworm)
+	security=$(host_mirror bookworm-security)
+	[ -n "$debian" ] || debian=http://deb.debian.org/debian
+	[ -n "$security" ] || security=http://deb.debian.org/debian-security
+	mkdir -p "$apt_dir/empty" "$apt_dir/state/lists/partial" \
+		"$apt_dir/cache/archives/partial" "$apt_dir/log" "$apt_dir/debs" || return 1
+	: >"$apt_dir/status"
+	# bookworm-security too: the 6.1 kernel of an up-to-date Debian 12
+	# comes from there.
+	printf 'deb [signed-by=%s] %s %s main\n' \
+		"$keyring" "$debian" bookworm \
+		"$keyring" "$debian" bookworm-backports \
+		"$keyring" "$security" bookworm-security >"$apt_dir/sources.list"
+	cat >"$apt_dir/apt.conf" <<-EOF
+	// Written by kernel/rig.sh: the rig's private apt (APT_CONFIG).
+	Dir::Etc::main "$apt_dir/apt.conf";
+	Dir::Etc::sourcelist "$apt_dir/sources.list";
+	Dir::Etc::sourceparts "$apt_dir/empty";
+	Dir::Etc::preferences "$apt_dir/empty/preferences";
+	Dir::Etc::preferencesparts "$apt_dir/empty";
+	Dir::Etc::trusted "$apt_dir/empty/trusted.gpg";
+	Dir::Etc::trustedparts "$apt_dir/empty";
+	Dir::State "$apt_dir/state";
+	Dir::State::status "$apt_dir/status";
+	Dir::Cache "$apt_dir/cache";
+	Dir::Log "$apt_dir/log";
+	#clear APT::Update::Pre-Invoke;
+	#clear APT::Update::Post-Invoke;
+	#clear APT::Update::Post-Invoke-Success;
+	#clear DPkg::Pre-Invoke;
+	#clear DPkg::Post-Invoke;
+	#clear DPkg::Pre-Install-Pkgs;
+	EOF
+	export APT_CONFIG="$apt_dir/apt.conf"
+	# apt drops to its _apt user to download: let it write the debs.
+	if [ "$(id -u)" -eq 0 ] && id _apt >/dev/null 2>&1; then
+		chown _apt "$apt_dir/debs"
+	fi
+	# Refresh lists older than a day (security updates move the 6.1
+	# kernel on); a failed refresh with lists in hand is only a warning.
+	if [ -z "$(find "$apt_dir/state/lists" -maxdepth 1 -name '*_InRelease' -mmin -1440)" ]; then
+		apt_update || [ -n "$(find "$apt_dir/state/lists" -maxdepth 1 -name '*_InRelease')" ]
+	fi
+}
+
+apt_update() {
+	log "updating the private apt lists ($apt_dir)"
 	apt-get update -q >&2
 }
 
 # The release (uname -r) of a kernel generation, from Debian's metapackage.
 kernel_release() {
-	local version dep pattern try
+	local version dep pattern
 	if [ "$1" = 6.12 ]; then pattern='/bpo12/'; else pattern='$3 ~ /^6\.1\./'; fi
-	# Empty or stale package lists (a fresh container) are refreshed once.
-	for try in cached updated; do
-		version=$(apt-cache madison linux-image-amd64 | awk "$pattern {print \$3; exit}")
-		[ -n "$version" ] && break
-		[ "$try" = cached ] && apt-get update -q >&2
-	done
+	version=$(apt-cache madison linux-image-amd64 | awk "$pattern {print \$3; exit}")
 	[ -n "$version" ] || return 1
 	dep=$(apt-cache depends "linux-image-amd64=$version" | awk '/Depends: linux-image-/ {print $2; exit}')
 	[ -n "$dep" ] || return 1
 	echo "${dep#linux-image-}"
 }
 
-# Image unpacked (not installed) and headers installed for that release.
+# The packages a release's private root is made of, one "name version" a
+# line: the image, the headers and what the headers depend on for a
+# module build (their -common half and kbuild's programs).
+kernel_packages() {
+	local rel=$1 p
+	{
+		echo "linux-image-$rel-unsigned"
+		echo "linux-headers-$rel"
+		apt-cache depends "linux-headers-$rel" |
+			awk '$1 == "Depends:" && ($2 ~ /^linux-headers-.*-common$/ || $2 ~ /^linux-kbuild-/) {print $2}'
+	} | while read -r p; do
+		echo "$p $(apt-cache policy "$p" | awk '$1 == "Candidate:" {print $2}')"
+	done
+}
+
+# The downloaded .deb of package $1 version $2 if its SHA256 is the one
+# apt's lists give (a download cut short is removed), else nothing.
+cached_deb() {
+	local deb sum
+	deb=$(ls "$apt_dir/debs/${1}_${2//:/%3a}_"*.deb 2>/dev/null | head -1)
+	[ -n "$deb" ] || return 0
+	sum=$(apt-cache show "$1=$2" | awk '$1 == "SHA256:" {print $2; exit}')
+	if [ -n "$sum" ] && [ "$(sha256sum <"$deb" | cut -d' ' -f1)" = "$sum" ]; then
+		echo "$deb"
+	else
+		rm -f "$deb"
+	fi
+}
+
+# The image and headers of a release unpacked (never installed) into one
+# private root, $work/img-REL (QEMU boots its boot/vmlinuz-REL).  Unpacked
+# beside and renamed into place, so that an
+# interrupted run leaves no half root that a later run would reuse.
 fetch_kernel() {
-	local rel=$1 deb
-	if [ ! -d "/lib/modules/$rel/build" ]; then
-		log "installing linux-headers-$rel"
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-			"linux-headers-$rel" >&2 || return 1
-	fi
-	[ -f "$work/img-$rel/boot/vmlinuz-$rel" ] && return 0
-	deb=$(ls "$work/debs/linux-image-$rel-unsigned_"*.deb 2>/dev/null | head -1)
-	if [ -z "$deb" ]; then
-		log "downloading linux-image-$rel-unsigned"
-		# apt drops to its _apt user to download; let it write here.
-		if [ "$(id -u)" -eq 0 ] && id _apt >/dev/null 2>&1; then
-			chown _apt "$work/debs"
+	local rel=$1 list name version deb
+	local root="$work/img-$rel"
+	list=$(kernel_packages "$rel") || return 1
+	[ "$(echo "$list" | wc -l)" -eq 4 ] && ! echo "$list" | grep -q -E ' (\(none\))?$' ||
+		{ log "$rel: expected an image, headers, -common and kbuild, apt offers: $list"; return 1; }
+	[ -d "$root" ] && [ "$(cat "$root/.sdsi-packages" 2>/dev/null)" = "$list" ] && return 0
+	rm -rf "$root" "$root.part"
+	mkdir -p "$root.part"
+	while read -r name version; do
+		deb=$(cached_deb "$name" "$version")
+		if [ -z "$deb" ]; then
+			log "downloading $name $version"
+			(cd "$apt_dir/debs" && apt-get download -q "$name=$version" >&2) ||
+				return 1
+			deb=$(cached_deb "$name" "$version")
+			[ -n "$deb" ] || { log "$name $version: the download does not match apt's SHA256"; return 1; }
 		fi
-		(cd "$work/debs" && apt-get download -q "linux-image-$rel-unsigned" >&2) || return 1
-		deb=$(ls "$work/debs/linux-image-$rel-unsigned_"*.deb | head -1)
-	fi
-	# Unpacked beside and renamed into place: an interrupted dpkg -x must
-	# not leave a half image that the check above would reuse.
-	rm -rf "$work/img-$rel" "$work/img-$rel.part"
-	dpkg -x "$deb" "$work/img-$rel.part" || return 1
-	mv "$work/img-$rel.part" "$work/img-$rel"
+		dpkg -x "$deb" "$root.part" || return 1
+	done <<<"$list"
+	# The packages expect to live at /: absolute symlinks (lib/modules/REL/
+	# build and source) and the headers' Makefile, which includes the
+	# -common half by its absolute path, are pointed into the root.
+	# Relative links (headers -> kbuild's scripts) already resolve inside.
+	local link target makefile="$root.part/usr/src/linux-headers-$rel/Makefile"
+	while IFS= read -r -d '' link; do
+		target=$(readlink "$link")
+		ln -sfn "$root$target" "$link" || return 1
+	done < <(find "$root.part" -type l -lname '/*' -print0)
+	grep -q '^include /usr/src/' "$makefile" ||
+		{ log "$makefile: no 'include /usr/src/...' line to point into $root"; return 1; }
+	sed -i "s|^include /usr/src/|include $root/usr/src/|" "$makefile" || return 1
+	echo "$list" >"$root.part/.sdsi-packages"
+	mv "$root.part" "$root"
 }
 
 # A module of the image, decompressed, copied to DIR; false if absent.
@@ -138,8 +254,11 @@ build_initrd() {
 	mkdir -p "$root"/{bin,proc,sys,dev,modules} "$work/mod-$rel"
 	cp "$repo/kernel/sdsi_window.c" "$repo/kernel/sdsi_window_vsec.h" \
 		"$repo/kernel/Kbuild" "$work/mod-$rel/"
-	make -s -C "/lib/modules/$rel/build" M="$work/mod-$rel" modules >&2 ||
-		return 1
+	# Without module BTF (for BPF tools, not this test): 6.12's headers
+	# would run pahole, which linux-kbuild-6.12 depends on but bookworm
+	# does not ship under that name.
+	make -s -C "$work/img-$rel/usr/src/linux-headers-$rel" M="$work/mod-$rel" \
+		CONFIG_DEBUG_INFO_BTF_MODULES= modules >&2 || return 1
 	cp "$work/mod-$rel/sdsi_window.ko" "$root/modules/"
 	copy_module "$rel" intel_sdsi "$root/modules" || { log "$rel has no intel_sdsi"; return 1; }
 	: >"$root/modules/order"
@@ -289,6 +408,7 @@ doorbell_missed() {
 
 shmem_mode=--spin
 [ "$doorbell" = 0 ] || shmem_mode=--doorbell
+setup_private_apt || die "cannot set up the private apt in $apt_dir"
 stall_retries=${SDSI_RIG_STALL_RETRIES:-2}
 failed=()
 retried=()
@@ -296,7 +416,6 @@ stalled=()
 for k in "${wanted[@]}"; do
 	entry=$(printf '%s\n' "${configs[@]}" | grep "^$k|") || die "unknown configuration '$k'"
 	IFS='|' read -r _ kernel abi guid sockets deadline <<<"$entry"
-	[ "$kernel" = 6.12 ] && ensure_backports
 	rel=$(kernel_release "$kernel") || die "no Debian $kernel kernel found by apt"
 	start=$(date +%s)
 	log "$k: kernel $rel, abi=$abi guid=$guid sockets=$sockets tcg$tcg_opts sdsi-shmem $shmem_mode"

@@ -75,7 +75,8 @@ int sdsi_read_guid(const struct sdsi_device *dev, uint32_t *guid, struct sdsi_er
 
 	sdsi_clear_error(err);
 	snprintf(path, sizeof(path), "%s/guid", dev->path);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO in a tree given by --sysfs-root must not hang us. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		e = errno;
 		return sdsi_fail(err, e, sdsi_errno_class(e, false), -1, "%s: open: %s",

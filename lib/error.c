@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Error reporting: errno names, what each errno means in the On Demand sysfs
- * ABI (reference section 9.2), and the class the tool maps to an exit status.
+ * ABI (docs/interface.md §9.2), and the class the tool maps to an exit status.
  */
 #include <errno.h>
 #include <stdarg.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Decoder of the meter certificate (reference section 3.2), and of the
+ * Decoder of the meter certificate (docs/interface.md §3.2), and of the
  * four-character codes both certificates use (section 3.3).  The bundle
  * length is the byte length of the (encoding, counter) pairs after the MMRC
  * pair, as the upstream tool reads it.

@@ -36,7 +36,8 @@ static int write_once(const char *path, const uint8_t *blob, size_t len, int *er
 	ssize_t put;
 	int fd;
 
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	/* As for reads: a FIFO without a reader is ENXIO, not a hang. */
+	fd = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		*errnum = errno;
 		return -1;

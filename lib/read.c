@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sdsi/input_file.h"
 #include "sdsi_internal.h"
 
 static const char *const attr_files[] = {
@@ -37,7 +38,12 @@ int sdsi_read_attr(const struct sdsi_device *dev, enum sdsi_attr attr,
 	sdsi_clear_error(err);
 	*len = 0;
 	snprintf(path, sizeof(path), "%s/%s", dev->path, sdsi_attr_file(attr));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/*
+	 * Attributes are regular files in sysfs and FUSE, where O_NONBLOCK
+	 * changes nothing; a FIFO in a tree given by --sysfs-root then reads
+	 * as empty instead of blocking.
+	 */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		e = errno;
 		return sdsi_fail(err, e, sdsi_errno_class(e, false), -1, "%s: open: %s",
@@ -63,14 +69,18 @@ int sdsi_read_file(const char *path, uint8_t *buf, size_t cap, size_t *len,
 	ssize_t got;
 	int fd, e;
 
+	const char *kind;
+
 	sdsi_clear_error(err);
 	*len = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		e = errno;
-		return sdsi_fail(err, e, e == ENOENT ? SDSI_ERR_USAGE : sdsi_errno_class(e, false),
-				 -1, "%s: %s", path, strerror(e));
-	}
+	/* The file is named by the user: whatever keeps it from being read is a usage error. */
+	fd = sdsi_open_regular(path, &kind);
+	if (fd < 0 && kind)
+		return sdsi_fail(err, -fd, SDSI_ERR_USAGE, -1,
+				 "%s: not a regular file: it is %s", path, kind);
+	if (fd < 0)
+		return sdsi_fail(err, -fd, fd == -ENOMEM ? SDSI_ERR_INTERNAL : SDSI_ERR_USAGE,
+				 -1, "%s: %s", path, strerror(-fd));
 	for (;;) {
 		got = read(fd, have < cap ? buf + have : &extra, have < cap ? cap - have : 1);
 		if (got < 0 && errno == EINTR)

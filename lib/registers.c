@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Decoder of the sysfs "registers" file (reference sections 2.3 and 2.7).
+ * Decoder of the sysfs "registers" file (docs/interface.md §2.3 and §2.7).
  * The socket ID is read at offset 0x40 on both layouts: Intel's corrected V2
  * layout puts it there, while the upstream tool reads V2 at 0x48 (the
  * pre-correction layout).  docs/intel_sdsi.md records the choice.
@@ -29,6 +29,14 @@ int sdsi_decode_registers(const uint8_t *buf, size_t len, uint32_t guid,
 		return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, (long)len,
 				 "registers: %zu bytes, need at least %zu (through the socket ID at 0x%x)",
 				 len, needed, SDSI_REG_SOCKET_ID);
+	/*
+	 * Without a GUID only the size tells the layout, and only the two sizes
+	 * a registers file has can tell it: anything else is not registers.
+	 */
+	if (guid == 0 && len != SDSI_REGS_SIZE_V1 && len != SDSI_REGS_SIZE_V2)
+		return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, (long)len,
+				 "registers: %zu bytes; a registers file is %u bytes (V1) or %u bytes (V2)",
+				 len, SDSI_REGS_SIZE_V1, SDSI_REGS_SIZE_V2);
 	if (guid == 0)
 		guid = len == SDSI_REGS_SIZE_V2 ? SDSI_GUID_V2 : SDSI_GUID_V1;
 	regs->guid = guid;

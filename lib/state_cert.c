@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Decoder of the state certificate (reference section 3.1).  Every count and
+ * Decoder of the state certificate (docs/interface.md §3.1).  Every count and
  * size read from the certificate is checked against the bytes present before
  * anything it points to is touched; a malformed certificate is reported with
  * the offset of the field that does not fit and why.
@@ -113,6 +113,26 @@ int sdsi_decode_state_cert(const uint8_t *buf, size_t len, struct sdsi_state_cer
 		return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, OFF_NUM_LICENSES,
 				 "state certificate: %u licenses need size words up to 0x%llx, only %zu bytes present",
 				 cert->num_licenses, (unsigned long long)key_off, len);
+
+	/*
+	 * The header is the six fields and the size words: it cannot be smaller
+	 * than that, nor larger than the certificate.  What lies between is left
+	 * to the hardware, whose reading of "the entire header" is not known.
+	 * A region never written (empty, every field 0) has no header size.
+	 */
+	if (cert->header_size == 0 && cert->content_type == SDSI_STATE_CONTENT_EMPTY &&
+	    cert->num_licenses == 0)
+		return 0;
+	if ((uint64_t)cert->header_size * 4 < key_off)
+		return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, OFF_HEADER_SIZE,
+				 "state certificate: header size %u dwords (%llu bytes) cannot hold the %u-byte header and %u license size words (%llu bytes)",
+				 cert->header_size, (unsigned long long)cert->header_size * 4,
+				 SDSI_STATE_HEADER_SIZE, cert->num_licenses,
+				 (unsigned long long)key_off);
+	if ((uint64_t)cert->header_size * 4 > len)
+		return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, OFF_HEADER_SIZE,
+				 "state certificate: header size %u dwords (%llu bytes) runs past the end (%zu bytes present)",
+				 cert->header_size, (unsigned long long)cert->header_size * 4, len);
 
 	if (cert->content_type != SDSI_STATE_CONTENT_EMPTY &&
 	    cert->content_type != SDSI_STATE_CONTENT_KEY &&

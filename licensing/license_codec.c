@@ -16,7 +16,7 @@
 #define HDR_TOTAL_SIZE		0x08u
 #define AKC_KEY_REVISION	0x0Cu
 
-/* Licence blob fields, relative to the blob (reference section 3.1). */
+/* Licence blob fields, relative to the blob (docs/interface.md §3.1). */
 #define BLOB_TYPE		0x00u
 #define BLOB_ID			0x04u
 #define BLOB_PPIN		0x0Cu

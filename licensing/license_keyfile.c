@@ -18,30 +18,47 @@
 #include <openssl/err.h>
 #include <openssl/pem.h>
 
+#include "sdsi/input_file.h"
 #include "license_internal.h"
 
 /* A P-384 PEM key is under 400 bytes; anything this large is not one. */
 #define KEY_FILE_MAX	16384u
 
+/* A FIFO, directory or device named as a key file is refused, never waited on. */
 static int read_key_file(const char *path, unsigned char *buf, size_t *len,
 			 struct sdsi_license_error *err)
 {
-	FILE *f = fopen(path, "rb");
-	size_t n;
-	int rc = 0;
+	const char *kind;
+	size_t n = 0;
+	ssize_t got;
+	int fd, rc = 0;
 
-	if (!f)
-		return license_fail(err, -errno, SDSI_LICENSE_NO_OFFSET,
-				    "%s: %s", path, strerror(errno));
-	n = fread(buf, 1, KEY_FILE_MAX, f);
-	if (ferror(f))
-		rc = license_fail(err, -EIO, SDSI_LICENSE_NO_OFFSET,
-				  "%s: read error", path);
-	else if (n == KEY_FILE_MAX)
-		rc = license_fail(err, -EINVAL, SDSI_LICENSE_NO_OFFSET,
-				  "%s: larger than %u bytes, not a key file",
+	*len = 0;
+	fd = sdsi_open_regular(path, &kind);
+	if (fd < 0 && kind)
+		return license_fail(err, fd, SDSI_LICENSE_NO_OFFSET,
+				    "%s: not a regular file: it is %s", path, kind);
+	if (fd < 0)
+		return license_fail(err, fd, SDSI_LICENSE_NO_OFFSET,
+				    "%s: %s", path, strerror(-fd));
+	while (n < KEY_FILE_MAX) {
+		got = read(fd, buf + n, KEY_FILE_MAX - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			rc = license_fail(err, -errno, SDSI_LICENSE_NO_OFFSET,
+					  "%s: read: %s", path, strerror(errno));
+			break;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+	}
+	if (!rc && n == KEY_FILE_MAX)
+		rc = license_fail(err, -EFBIG, SDSI_LICENSE_NO_OFFSET,
+				  "%s: %u bytes or more, not a key file",
 				  path, KEY_FILE_MAX);
-	fclose(f);
+	close(fd);
 	*len = n;
 	return rc;
 }
@@ -79,7 +96,7 @@ static int load_key(const char *path, bool private_key, EVP_PKEY **key,
 	BIO_free(bio);
 	ERR_clear_error();
 	if (!*key) {
-		rc = license_fail(err, -EINVAL, SDSI_LICENSE_NO_OFFSET,
+		rc = license_fail(err, -EBADMSG, SDSI_LICENSE_NO_OFFSET,
 				  "%s: not a PEM %s key (corrupt, encrypted or of another kind)",
 				  path, private_key ? "private" : "public");
 		goto out;
@@ -87,7 +104,7 @@ static int load_key(const char *path, bool private_key, EVP_PKEY **key,
 	if (!sdsi_license_key_is_p384(*key)) {
 		EVP_PKEY_free(*key);
 		*key = NULL;
-		rc = license_fail(err, -EINVAL, SDSI_LICENSE_NO_OFFSET,
+		rc = license_fail(err, -EBADMSG, SDSI_LICENSE_NO_OFFSET,
 				  "%s: not an ECDSA P-384 key", path);
 	}
 out:

@@ -77,7 +77,7 @@ struct sdsi_license_bundle {
 	uint8_t reserved[SDSI_BUNDLE_RESERVED_SIZE];
 };
 
-/* The licence blob of reference section 3.1, as the state certificate keeps it. */
+/* The licence blob of docs/interface.md §3.1, as the state certificate keeps it. */
 struct sdsi_license {
 	uint32_t type;		/* SDSI_BLOB_TYPE_ONE_TIME or _METERED */
 	uint64_t id;
@@ -160,8 +160,10 @@ int sdsi_license_key_image(const uint8_t raw[SDSI_LICENSE_PUBKEY_SIZE],
 
 /*
  * PEM key files (PKCS#8 private, SubjectPublicKeyInfo public).  Loading names
- * the file in err->reason when it is missing, unreadable, not PEM or not a
- * P-384 key.  Saving never replaces an existing file (-EEXIST) and writes
+ * the file in err->reason when it is missing or unreadable (the open's errno),
+ * not a regular file (-EISDIR, -ENXIO for a FIFO, socket or device: refused
+ * without opening it, so a FIFO never blocks), 16 KiB or more (-EFBIG), not
+ * PEM or not a P-384 key (-EBADMSG).  Saving never replaces an existing file (-EEXIST) and writes
  * private keys with mode 0600, public keys with 0644.
  */
 int sdsi_license_key_load_private(const char *path, EVP_PKEY **key,

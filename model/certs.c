@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The answers of the read commands: the state certificate (reference section
- * 3.1) built from the NVRAM, and the meter certificate (section 3.2) built
+ * The answers of the read commands: the state certificate (docs/interface.md
+ * §3.1) built from the NVRAM, and the meter certificate (§3.2) built
  * from the clock and the metered licences in effect.  Where the layout is
  * ambiguous, docs/model.md records the reading chosen here.
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The control register and the mailbox state machine (reference sections
- * 2.4-2.6): ownership requested by the first mailbox write, a command started
+ * The control register and the mailbox state machine (docs/interface.md
+ * §2.4-2.6): ownership requested by the first mailbox write, a command started
  * by RUN_BUSY, its answer presented in 1 KiB packets at mailbox offset 0, CPL
  * to advance or to release.  The register is composed from this state on each
  * read, so the driver-written owner, RDY, status and IBLOCK bits never stick.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The meters (reference section 3.2) against model time.  MMRC counts
+ * The meters (docs/interface.md §3.2) against model time.  MMRC counts
  * powered-up time and each feature code of an active metered licence counts
  * the powered-up time it was in effect, both in counter units.  Like a billing
  * meter they never reset: nv holds them as of m->metered_until and they are

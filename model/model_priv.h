@@ -176,7 +176,7 @@ void mailbox_reset(struct sdsi_model *m);
 uint8_t provision_execute(struct sdsi_model *m, uint64_t command,
 			  const uint8_t *payload, size_t len);
 
-/* Offsets inside a licence blob (reference section 3.1). */
+/* Offsets inside a licence blob (docs/interface.md §3.1). */
 #define BLOB_TYPE_OFF		0x00u
 #define BLOB_ID_OFF		0x04u
 #define BLOB_REVISION_OFF	0x1cu

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * PROVISION_AKC and PROVISION_CAP (reference sections 3.4, 3.5 and 4.4): the
+ * PROVISION_AKC and PROVISION_CAP (docs/interface.md §3.4, §3.5 and §4.4): the
  * per-power-cycle limits, then authentication of the blob, then the NVRAM
  * update it asks for.
  */

@@ -4,7 +4,7 @@
  *
  * Everything the driver sees goes through sdsi_model_read64() and
  * sdsi_model_write64() at byte offsets of the MMIO region, with the trap
- * semantics of the real mailbox (section 2 of the reference).  The model has
+ * semantics of the real mailbox (docs/interface.md §2).  The model has
  * no threads: time-dependent behaviour (latency before RDY, ownership delay,
  * metering) is evaluated against the clock at each access.  Every entry point
  * takes the model's own lock, so a FUSE thread and a control-socket thread may

@@ -30,11 +30,37 @@ fi
 ninja -C "$build" shmem/sdsi-shmem tools/intel_sdsi \
 	tools/sdsi-authority/sdsi-authority || exit 1
 
+# What the rig must leave as it found it: the installed packages, /boot
+# and /etc/apt.  Taken after ensure-deps (which may install the rig's own
+# tools) and compared after the rig.
+host_state() {
+	echo "# installed packages (dpkg-query)"
+	dpkg-query -W -f='${db:Status-Abbrev} ${Package}:${Architecture} ${Version}\n' | sort
+	echo "# /boot: name, type, size, mtime, link target"
+	find /boot -printf '%p %y %s %T@ %l\n' | sort
+	echo "# /etc/apt: name, type, mode, owner, link target; then content hashes"
+	find /etc/apt -printf '%p %y %m %u:%g %l\n' | sort
+	find /etc/apt -type f -print0 | sort -z | xargs -0 -r sha256sum 2>&1
+}
+
 start=$(date +%s)
 # Only this run's results are summed.
-rm -rf "$build"/kernel-rig/results-* "$build/kernel-rig/stalled-configs"
+rm -rf "$build"/kernel-rig/results-*
+mkdir -p "$build/kernel-rig"
+host_before="$build/kernel-rig/host-before.txt"
+host_after="$build/kernel-rig/host-after.txt"
+host_state >"$host_before"
 kernel/rig.sh "$build" "$@"
 status=$?
+host_state >"$host_after"
+if ! diff -u "$host_before" "$host_after" >"$build/kernel-rig/host-changes.diff"; then
+	echo "################################################################" >&2
+	echo "check-kernel: FAIL: the host changed while the kernel rig ran" >&2
+	echo "(packages, /boot or /etc/apt; - before, + after):" >&2
+	grep -E '^[-+][^-+]' "$build/kernel-rig/host-changes.diff" >&2
+	echo "################################################################" >&2
+	status=1
+fi
 
 summary=$(/usr/bin/python3 scripts/junit-sum.py "$build/kernel-rig/results-*/*.xml") || summary="0 0 0"
 read -r passed failed skipped <<<"$summary"

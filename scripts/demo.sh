@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # `make demo`: Intel On Demand licensing on a two-socket emulated platform,
-# told the way an operator lives it (reference section 4.2).  A licence
+# told the way an operator lives it (docs/interface.md §4.2).  A licence
 # authority is created here; the emulated silicon is fused with its root
 # key; everything else runs inside `sdsi-emu run` (scripts/demo-inside.sh),
 # so nothing on this machine changes.  Every step checks its exit status:

@@ -12,7 +12,12 @@ packages=(
 	python3 python3-pytest python3-cryptography
 	kmod util-linux man-db shellcheck
 )
-[ "${1:-}" = "--kernel" ] && packages+=(qemu-system-x86 busybox-static cpio xz-utils zstd)
+# --kernel: what the kernel rig runs on the host (QEMU, the initramfs
+# tools, the decompressors of modules), and what building a module
+# against the unpacked Debian headers calls: the gcc-12 they name, make,
+# and the libelf of kbuild's objtool.  Never kernels or headers.
+[ "${1:-}" = "--kernel" ] && packages+=(qemu-system-x86 busybox-static cpio xz-utils zstd
+	gcc-12 libelf1)
 
 missing=()
 for p in "${packages[@]}"; do

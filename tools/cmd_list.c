@@ -4,7 +4,7 @@
 
 #include "commands.h"
 
-enum tool_exit cmd_list(const struct cli *cli, struct output *out)
+enum sdsi_exit cmd_list(const struct cli *cli, struct output *out)
 {
 	struct sdsi_device *devs;
 	struct sdsi_error err;
@@ -16,5 +16,5 @@ enum tool_exit cmd_list(const struct cli *cli, struct output *out)
 		 cli->sysfs_root ? cli->sysfs_root : sdsi_sysfs_root());
 	out->ops->devices(out, devs, count);
 	free(devs);
-	return EXIT_OK;
+	return SDSI_EXIT_OK;
 }

@@ -13,13 +13,13 @@
 
 #define BUSY_RETRY_DELAY_MS 500	/* the driver's own acquire retry period */
 
-static enum tool_exit load_blob(const struct cli *cli, struct output *out,
+static enum sdsi_exit load_blob(const struct cli *cli, struct output *out,
 				enum sdsi_blob_kind kind, uint8_t *buf, size_t *len)
 {
 	struct sdsi_error err;
 
 	if (sdsi_read_file(cli->blob_path, buf, SDSI_READ_BUF_SIZE, len, &err) == 0)
-		return EXIT_OK;
+		return SDSI_EXIT_OK;
 	if (err.errnum == EFBIG) {
 		err.errnum = EOVERFLOW;
 		err.cls = SDSI_ERR_REFUSED;
@@ -66,7 +66,7 @@ static void note_checks(const struct output *out, const struct sdsi_preflight *p
 			 sdsi_check_status_name(pf->checks[i].status), pf->checks[i].detail);
 }
 
-enum tool_exit cmd_provision(const struct cli *cli, struct output *out)
+enum sdsi_exit cmd_provision(const struct cli *cli, struct output *out)
 {
 	const enum sdsi_blob_kind kind = cli->command == CMD_AKC ? SDSI_BLOB_AKC : SDSI_BLOB_CAP;
 	const struct sdsi_provision_options opts = {
@@ -83,12 +83,12 @@ enum tool_exit cmd_provision(const struct cli *cli, struct output *out)
 	struct sdsi_device dev;
 	struct sdsi_error err;
 	size_t regs_len, blob_len;
-	enum tool_exit status;
+	enum sdsi_exit status;
 	bool have_state;
 	int ret;
 
 	status = load_blob(cli, out, kind, blob, &blob_len);
-	if (status != EXIT_OK)
+	if (status != SDSI_EXIT_OK)
 		return status;
 	if (sdsi_device_open(cli->sysfs_root, cli->devno, &dev, &err) ||
 	    sdsi_read_attr(&dev, SDSI_ATTR_REGISTERS, regs_buf, &regs_len, &err) ||
@@ -135,5 +135,5 @@ enum tool_exit cmd_provision(const struct cli *cli, struct output *out)
 		report.written = true;
 	}
 	out->ops->provisioned(out, &report);
-	return EXIT_OK;
+	return SDSI_EXIT_OK;
 }

@@ -35,8 +35,17 @@ static void warn_state(const struct output *out, const struct sdsi_state_cert *c
 		out_warn(out, "state certificate: unknown content type 0x%x", c->content_type);
 }
 
+/* A decoder's error, named after the saved file it came from (device NULL). */
+static enum sdsi_exit decode_failed(const struct cli *cli, struct output *out,
+				    const char *device, struct sdsi_error *err)
+{
+	if (!device)
+		prefix_error(err, cli->file);
+	return report_error(out, device, err);
+}
+
 /* Decode bytes per the command and print them; device is NULL for --file. */
-static enum tool_exit decode_and_print(const struct cli *cli, struct output *out,
+static enum sdsi_exit decode_and_print(const struct cli *cli, struct output *out,
 				       const char *device, const uint8_t *buf, size_t len,
 				       uint32_t guid)
 {
@@ -48,29 +57,29 @@ static enum tool_exit decode_and_print(const struct cli *cli, struct output *out
 	switch (cli->command) {
 	case CMD_INFO:
 		if (sdsi_decode_registers(buf, len, guid, &regs, &err))
-			return report_error(out, device, &err);
+			return decode_failed(cli, out, device, &err);
 		if (!regs.guid_known)
 			out_warn(out, "unrecognized GUID 0x%x: decoded with the V1 layout", guid);
 		out->ops->info(out, device, &regs);
-		return EXIT_OK;
+		return SDSI_EXIT_OK;
 	case CMD_STATE:
 		if (sdsi_decode_state_cert(buf, len, &state, &err))
-			return report_error(out, device, &err);
+			return decode_failed(cli, out, device, &err);
 		warn_state(out, &state);
 		out->ops->state(out, device, &state);
 		sdsi_state_cert_free(&state);
-		return EXIT_OK;
+		return SDSI_EXIT_OK;
 	default:
 		if (sdsi_decode_meter_cert(buf, len, &meter, &err))
-			return report_error(out, device, &err);
+			return decode_failed(cli, out, device, &err);
 		if (meter.warnings & SDSI_METER_WARN_MMRC)
 			out_warn(out, "meter certificate: the master reference counter is not labelled 'MMRC'");
 		out->ops->meter(out, device, &meter, cli->command == CMD_METER_CURRENT);
-		return EXIT_OK;
+		return SDSI_EXIT_OK;
 	}
 }
 
-static enum tool_exit refuse(struct output *out, const char *device, int errnum,
+static enum sdsi_exit refuse(struct output *out, const char *device, int errnum,
 			     const char *reason)
 {
 	struct sdsi_error err = { .errnum = errnum, .cls = SDSI_ERR_REFUSED, .offset = -1 };
@@ -79,7 +88,7 @@ static enum tool_exit refuse(struct output *out, const char *device, int errnum,
 	return report_error(out, device, &err);
 }
 
-static enum tool_exit read_device(const struct cli *cli, struct output *out,
+static enum sdsi_exit read_device(const struct cli *cli, struct output *out,
 				  const struct sdsi_device *dev)
 {
 	uint8_t buf[SDSI_READ_BUF_SIZE];
@@ -108,22 +117,47 @@ static enum tool_exit read_device(const struct cli *cli, struct output *out,
 	return decode_and_print(cli, out, dev->name, buf, len, dev->guid);
 }
 
-static enum tool_exit read_saved_file(const struct cli *cli, struct output *out)
+/*
+ * A registers file saved from a socket of a known GUID is exactly that
+ * layout's size (without --guid, libsdsi lets only the two sizes through).
+ */
+static enum sdsi_exit check_registers_size(const struct cli *cli, struct output *out,
+					   size_t len)
+{
+	const size_t want = cli->guid == SDSI_GUID_V2 ? SDSI_REGS_SIZE_V2 : SDSI_REGS_SIZE_V1;
+	struct sdsi_error err = { .errnum = EBADMSG, .cls = SDSI_ERR_MALFORMED };
+
+	if (!cli->guid || len == want)
+		return SDSI_EXIT_OK;
+	err.offset = (long)len;
+	snprintf(err.message, sizeof(err.message),
+		 "%s: %zu bytes; the registers of GUID 0x%x (V%d) are %zu bytes",
+		 cli->file, len, cli->guid, cli->guid == SDSI_GUID_V2 ? 2 : 1, want);
+	return report_error(out, NULL, &err);
+}
+
+static enum sdsi_exit read_saved_file(const struct cli *cli, struct output *out)
 {
 	uint8_t buf[SDSI_READ_BUF_SIZE];
 	struct sdsi_error err;
+	enum sdsi_exit status;
 	size_t len;
 
 	out->file = cli->file;
 	if (sdsi_read_file(cli->file, buf, sizeof(buf), &len, &err))
 		return report_error(out, NULL, &err);
 	out_note(out, "%s: %zu bytes", cli->file, len);
-	return decode_and_print(cli, out, NULL, buf, len, 0);
+	if (cli->command == CMD_INFO) {
+		status = check_registers_size(cli, out, len);
+		if (status != SDSI_EXIT_OK)
+			return status;
+	}
+	return decode_and_print(cli, out, NULL, buf, len, cli->guid);
 }
 
-static enum tool_exit read_all(const struct cli *cli, struct output *out)
+static enum sdsi_exit read_all(const struct cli *cli, struct output *out)
 {
-	enum tool_exit status = EXIT_OK, one;
+	enum sdsi_exit status = SDSI_EXIT_OK, one;
 	struct sdsi_device *devs;
 	struct sdsi_error err;
 	size_t count;
@@ -138,7 +172,7 @@ static enum tool_exit read_all(const struct cli *cli, struct output *out)
 			one = report_error(out, devs[i].name, &err);
 		else
 			one = read_device(cli, out, &devs[i]);
-		if (status == EXIT_OK)
+		if (status == SDSI_EXIT_OK)
 			status = one;
 	}
 	out->ops->end_all(out);
@@ -146,7 +180,7 @@ static enum tool_exit read_all(const struct cli *cli, struct output *out)
 	return status;
 }
 
-enum tool_exit cmd_read(const struct cli *cli, struct output *out)
+enum sdsi_exit cmd_read(const struct cli *cli, struct output *out)
 {
 	struct sdsi_device dev;
 	struct sdsi_error err;

@@ -7,14 +7,14 @@
 #include "options.h"
 #include "output.h"
 
-enum tool_exit cmd_list(const struct cli *cli, struct output *out);
+enum sdsi_exit cmd_list(const struct cli *cli, struct output *out);
 /* -i, -s, -m, -C on one device, every device (--all) or a saved file (--file). */
-enum tool_exit cmd_read(const struct cli *cli, struct output *out);
+enum sdsi_exit cmd_read(const struct cli *cli, struct output *out);
 /* -a, -c, with or without --dry-run. */
-enum tool_exit cmd_provision(const struct cli *cli, struct output *out);
+enum sdsi_exit cmd_provision(const struct cli *cli, struct output *out);
 
 /* Report err through the output and return its exit status. */
-enum tool_exit report_error(struct output *out, const char *device, const struct sdsi_error *err);
+enum sdsi_exit report_error(struct output *out, const char *device, const struct sdsi_error *err);
 
 /* Prepend "PREFIX: " to err's message, truncating its end if need be. */
 void prefix_error(struct sdsi_error *err, const char *prefix);

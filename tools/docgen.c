@@ -15,7 +15,7 @@
 void print_usage(FILE *f)
 {
 	fprintf(f, "Usage: %s [-l] [-d DEVNO [-i] [-s] [-m] [-C] [-a FILE] [-c FILE]]\n"
-		   "       %*s [--all | --file PATH] [--json] [--dry-run] [--force] [--retry N] [-v | -q]\n",
+		   "       %*s [--all | --file PATH [--guid GUID]] [--json] [--dry-run] [--force] [--retry N] [-v | -q]\n",
 		PROGRAM, (int)strlen(PROGRAM), "");
 }
 
@@ -93,6 +93,7 @@ void print_man_page(FILE *f)
 		   ".br\n"
 		   ".B intel_sdsi\n"
 		   "\\fB\\-d\\fR \\fIDEVNO\\fR | \\fB\\-\\-all\\fR | \\fB\\-\\-file\\fR \\fIPATH\\fR"
+		   " [\\fB\\-\\-guid\\fR \\fIGUID\\fR]"
 		   " \\fB\\-i\\fR | \\fB\\-s\\fR | \\fB\\-m\\fR | \\fB\\-C\\fR [\\fB\\-\\-json\\fR]\n"
 		   ".br\n"
 		   ".B intel_sdsi\n"

@@ -11,7 +11,7 @@
 #include "commands.h"
 #include "docgen.h"
 
-static enum tool_exit usage_error(struct output *out, const char *msg, bool json)
+static enum sdsi_exit usage_error(struct output *out, const char *msg, bool json)
 {
 	struct sdsi_error err = { .errnum = EINVAL, .cls = SDSI_ERR_USAGE, .offset = -1 };
 
@@ -19,7 +19,7 @@ static enum tool_exit usage_error(struct output *out, const char *msg, bool json
 	report_error(out, NULL, &err);
 	if (!json)
 		print_usage(stderr);
-	return EXIT_USAGE;
+	return SDSI_EXIT_USAGE;
 }
 
 /* --json must apply to usage errors too, even when parsing failed early. */
@@ -39,7 +39,7 @@ int main(int argc, char **argv)
 	struct output out = { .ops = &text_output_ops };
 	char msg[256];
 	struct cli cli;
-	enum tool_exit status;
+	enum sdsi_exit status;
 
 	if (parse_cli(argc, argv, &cli, msg, sizeof(msg))) {
 		if (json_requested(argc, argv))
@@ -53,16 +53,16 @@ int main(int argc, char **argv)
 	switch (cli.command) {
 	case CMD_HELP:
 		print_help(stdout);
-		return EXIT_OK;
+		return SDSI_EXIT_OK;
 	case CMD_VERSION:
 		printf("intel_sdsi (sdsi) %s\n", SDSI_VERSION);
-		return EXIT_OK;
+		return SDSI_EXIT_OK;
 	case CMD_DUMP_MAN:
 		print_man_page(stdout);
-		return EXIT_OK;
+		return SDSI_EXIT_OK;
 	case CMD_DUMP_COMPLETION:
 		print_bash_completion(stdout);
-		return EXIT_OK;
+		return SDSI_EXIT_OK;
 	case CMD_LIST:
 		status = cmd_list(&cli, &out);
 		break;
@@ -78,7 +78,7 @@ int main(int argc, char **argv)
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "intel_sdsi: writing the output failed: %s\n", strerror(errno));
-		return EXIT_INTERNAL;
+		return SDSI_EXIT_INTERNAL;
 	}
 	return status;
 }

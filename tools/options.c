@@ -5,16 +5,19 @@
  * command option winning, -l without a device, every other command with -d.
  */
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "sdsi/hw.h"
 #include "options.h"
 
 enum long_only_ids {
 	OPT_JSON = 256,
 	OPT_ALL,
 	OPT_FILE,
+	OPT_GUID,
 	OPT_DRY_RUN,
 	OPT_FORCE,
 	OPT_RETRY,
@@ -49,6 +52,8 @@ const struct tool_option tool_options[] = {
 	  "apply -i, -s, -m or -C to every On Demand device" },
 	{ OPT_FILE, 0, "file", "PATH", ARG_FILE, GROUP_MODIFIER, CMD_NONE,
 	  "decode a saved registers file or certificate instead of a device" },
+	{ OPT_GUID, 0, "guid", "GUID", ARG_NUMBER, GROUP_MODIFIER, CMD_NONE,
+	  "with --file and -i: the GUID of the socket the registers come from, v1 (0x006dd191, 72 bytes) or v2 (0xf210d9ef, 80 bytes); default: the size tells" },
 	{ OPT_JSON, 0, "json", NULL, ARG_NONE, GROUP_MODIFIER, CMD_NONE,
 	  "print JSON on stdout, errors included; diagnostics go to stderr" },
 	{ OPT_DRY_RUN, 0, "dry-run", NULL, ARG_NONE, GROUP_MODIFIER, CMD_NONE,
@@ -103,6 +108,26 @@ static bool parse_count(const char *text, unsigned int *value)
 	return true;
 }
 
+/* v1, v2, or the GUID as the guid file shows it: the layouts intel_sdsi knows. */
+static bool parse_guid(const char *text, uint32_t *guid)
+{
+	unsigned long v;
+	char *end;
+
+	if (!strcmp(text, "v1") || !strcmp(text, "v2")) {
+		*guid = text[1] == '1' ? SDSI_GUID_V1 : SDSI_GUID_V2;
+		return true;
+	}
+	if (text[0] != '0' || (text[1] != 'x' && text[1] != 'X') || !text[2])
+		return false;
+	v = strtoul(text + 2, &end, 16);
+	if (*end || text[2] == '-' || text[2] == '+' || text[2] == ' ' ||
+	    (v != SDSI_GUID_V1 && v != SDSI_GUID_V2))
+		return false;
+	*guid = (uint32_t)v;
+	return true;
+}
+
 static int apply_option(const struct tool_option *opt, const char *arg, struct cli *cli,
 			char *msg, unsigned long msglen)
 {
@@ -121,6 +146,13 @@ static int apply_option(const struct tool_option *opt, const char *arg, struct c
 		break;
 	case OPT_FILE:
 		cli->file = arg;
+		break;
+	case OPT_GUID:
+		if (!parse_guid(arg, &cli->guid)) {
+			snprintf(msg, msglen, "--guid: expected v1, v2, 0x%08x or 0x%08x, got '%s'",
+				 SDSI_GUID_V1, SDSI_GUID_V2, arg);
+			return -1;
+		}
 		break;
 	case OPT_JSON:
 		cli->json = true;
@@ -172,6 +204,8 @@ static int check_combination(const struct cli *cli, char *msg, unsigned long msg
 		snprintf(msg, msglen, "--all applies to -i, -s, -m and -C only");
 	else if (cli->file && !reading)
 		snprintf(msg, msglen, "--file applies to -i, -s, -m and -C only");
+	else if (cli->guid && (!cli->file || cli->command != CMD_INFO))
+		snprintf(msg, msglen, "--guid applies to --file with -i only");
 	else if (cli->file && (cli->all || cli->devno))
 		snprintf(msg, msglen, "--file excludes -d and --all");
 	else if (cli->all && cli->devno)

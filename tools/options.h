@@ -7,6 +7,7 @@
 #define INTEL_SDSI_OPTIONS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 enum command {
 	CMD_NONE,
@@ -51,6 +52,7 @@ struct cli {
 	const char *devno;
 	const char *blob_path;	/* -a / -c */
 	const char *file;	/* --file */
+	uint32_t guid;		/* --guid, V1 or V2; 0: not given */
 	const char *sysfs_root;	/* --sysfs-root, else libsdsi's default */
 	bool json;
 	bool all;

@@ -6,7 +6,7 @@
  * kernel module and libsdsi, so it is LGPL (usable by all of them) and uses
  * nothing but integer constants: it compiles in the kernel and in user space.
  *
- * Source of every number: ../shared/reference/sdsi-interface.md, sections 2
+ * Source of every number: docs/interface.md, sections 2
  * and 3.  Where Intel publishes nothing, the constant is marked "ours".
  */
 #ifndef SDSI_HW_H

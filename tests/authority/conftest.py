@@ -20,7 +20,9 @@ MAN_PAGE = os.path.join(os.path.dirname(__file__), "..", "..", "man", "sdsi-auth
 AKC_MAGIC = b"CKAS"     # SDSI_FOURCC('S','A','K','C') stored little-endian
 CAP_MAGIC = b"PACS"     # SDSI_FOURCC('S','C','A','P')
 
-EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_FAILURE = 0, 1, 2, 3
+# The exit status table of every sdsi program (docs/exit-codes.md).
+EXIT_OK, EXIT_INTERNAL, EXIT_USAGE, EXIT_NO_DEVICE, EXIT_PERMISSION = 0, 1, 2, 3, 4
+EXIT_REFUSED, EXIT_REJECTED, EXIT_IO, EXIT_MALFORMED = 5, 6, 7, 8
 
 
 def pytest_configure(config):

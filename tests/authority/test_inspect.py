@@ -7,8 +7,8 @@ import struct
 
 import pytest
 
-from conftest import (EXIT_FAILURE, EXIT_INVALID, EXIT_OK, key_image, load_public, raw_point,
-                      run)
+from conftest import (EXIT_MALFORMED, EXIT_OK, EXIT_REJECTED, EXIT_USAGE, key_image,
+                      load_public, raw_point, run)
 
 
 @pytest.fixture
@@ -65,7 +65,7 @@ def test_verify_with_another_authority_is_invalid(akc, cap, tmp_path):
     assert run("init", other).returncode == EXIT_OK
     for path in [akc, cap]:
         r = run("inspect", path, "--dir", other)
-        assert r.returncode == EXIT_INVALID
+        assert r.returncode == EXIT_REJECTED
         assert "signature check:   INVALID" in r.stdout
         assert "does not verify" in r.stdout
 
@@ -99,9 +99,10 @@ def test_tampered_bytes_are_invalid(cap, authority):
     for offset in [0, 4, 8, 12, 16, 24, 32, 40, 44, 48, 60, 80, len(data) - 96, len(data) - 1]:
         data[offset] ^= 0x04
         cap.write_bytes(bytes(data))
-        r = run("inspect", cap, "--dir", authority)
+        rc, doc, _ = inspect_json(cap, "--dir", authority)
         data[offset] ^= 0x04
-        assert r.returncode == EXIT_INVALID, f"byte {offset}"
+        # Malformed if it no longer decodes, else a signature that fails.
+        assert rc == (EXIT_REJECTED if doc["well_formed"] else EXIT_MALFORMED), f"byte {offset}"
 
 
 def test_tampered_json_names_the_offset(cap, authority):
@@ -109,7 +110,7 @@ def test_tampered_json_names_the_offset(cap, authority):
     data[len(data) - 1] ^= 1
     cap.write_bytes(bytes(data))
     rc, doc, _ = inspect_json(cap, "--dir", authority)
-    assert rc == EXIT_INVALID
+    assert rc == EXIT_REJECTED
     assert doc["well_formed"] is True
     assert doc["verification"]["valid"] is False
     assert doc["verification"]["error"]["offset"] == len(data) - 96
@@ -119,7 +120,7 @@ def test_tampered_json_names_the_offset(cap, authority):
 def test_truncated_akc(akc, length):
     akc.write_bytes(akc.read_bytes()[:length])
     rc, doc, _ = inspect_json(akc)
-    assert rc == EXIT_INVALID
+    assert rc == EXIT_MALFORMED
     assert doc["well_formed"] is False
     assert doc["error"]["offset"] == length
     assert "truncated" in doc["error"]["reason"]
@@ -128,7 +129,7 @@ def test_truncated_akc(akc, length):
 def test_truncated_cap_text(cap):
     cap.write_bytes(cap.read_bytes()[:150])
     r = run("inspect", cap)
-    assert r.returncode == EXIT_INVALID
+    assert r.returncode == EXIT_MALFORMED
     assert "invalid CAP at offset 150 (0x96): truncated" in r.stderr
 
 
@@ -137,7 +138,7 @@ def test_bundle_count_past_the_end(cap):
     struct.pack_into("<I", data, 12 + 0x20, 20)
     cap.write_bytes(bytes(data))
     rc, doc, _ = inspect_json(cap)
-    assert rc == EXIT_INVALID
+    assert rc == EXIT_MALFORMED
     assert doc["error"]["offset"] == len(data)
     assert "bundle count 20" in doc["error"]["reason"]
 
@@ -145,7 +146,7 @@ def test_bundle_count_past_the_end(cap):
 def test_oversized(cap):
     cap.write_bytes(cap.read_bytes() + bytes(1200))
     rc, doc, _ = inspect_json(cap)
-    assert rc == EXIT_INVALID
+    assert rc == EXIT_MALFORMED
     assert doc["error"]["offset"] == 1016
     assert "oversized" in doc["error"]["reason"]
 
@@ -153,7 +154,7 @@ def test_oversized(cap):
 def test_trailing_bytes(akc):
     akc.write_bytes(akc.read_bytes() + b"\0")
     rc, doc, _ = inspect_json(akc)
-    assert rc == EXIT_INVALID
+    assert rc == EXIT_MALFORMED
     assert doc["error"]["offset"] == 208
 
 
@@ -167,7 +168,7 @@ def test_foreign_blobs(tmp_path, content):
     path = tmp_path / "intel.bin"
     path.write_bytes(content)
     rc, doc, _ = inspect_json(path)
-    assert rc == EXIT_INVALID
+    assert rc == EXIT_MALFORMED
     assert doc["kind"] == "foreign" and doc["well_formed"] is False
     r = run("inspect", path)
     assert "kind:              foreign blob" in r.stdout
@@ -179,7 +180,7 @@ def test_later_format_version_is_foreign(akc):
     data[4] = 2
     akc.write_bytes(bytes(data))
     rc, doc, _ = inspect_json(akc)
-    assert rc == EXIT_INVALID
+    assert rc == EXIT_MALFORMED
     assert doc["kind"] == "foreign"
     assert doc["error"]["offset"] == 4
     assert "format version 2" in doc["error"]["reason"]
@@ -187,10 +188,10 @@ def test_later_format_version_is_foreign(akc):
 
 def test_missing_file(tmp_path):
     r = run("inspect", tmp_path / "none.cap")
-    assert r.returncode == EXIT_FAILURE
+    assert r.returncode == EXIT_USAGE
     assert f"{tmp_path / 'none.cap'}: No such file or directory" in r.stderr
     rc, doc, err = inspect_json(tmp_path / "none.cap")
-    assert rc == EXIT_FAILURE and err == ""
+    assert rc == EXIT_USAGE and err == ""
     assert "No such file or directory" in doc["failure"]
 
 
@@ -198,18 +199,18 @@ def test_huge_file(tmp_path):
     path = tmp_path / "big.bin"
     path.write_bytes(bytes(70000))
     r = run("inspect", path)
-    assert r.returncode == EXIT_FAILURE
+    assert r.returncode == EXIT_MALFORMED
     assert "larger than 64 KiB" in r.stderr
 
 
 def test_missing_verification_key(cap, tmp_path):
     r = run("inspect", cap, "--dir", tmp_path)
-    assert r.returncode == EXIT_FAILURE
+    assert r.returncode == EXIT_USAGE
     assert f"{tmp_path / 'licensor.pub'}: No such file or directory" in r.stderr
 
 
 def test_corrupt_verification_key(akc, authority):
     (authority / "root.pub").write_text("-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n")
     r = run("inspect", akc, "--dir", authority)
-    assert r.returncode == EXIT_FAILURE
+    assert r.returncode == EXIT_MALFORMED
     assert f"{authority / 'root.pub'}: not a PEM public key" in r.stderr

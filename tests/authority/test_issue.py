@@ -7,7 +7,8 @@ import stat
 
 import pytest
 
-from conftest import (AKC_MAGIC, CAP_MAGIC, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, fourcc,
+from conftest import (AKC_MAGIC, CAP_MAGIC, EXIT_IO, EXIT_MALFORMED, EXIT_OK, EXIT_REFUSED,
+                      EXIT_USAGE, fourcc,
                       key_image, load_public, no_temporary_files, parse_akc, parse_cap,
                       raw_point, run, verify_signature)
 
@@ -47,7 +48,7 @@ def test_init_in_an_existing_empty_directory(tmp_path):
 def test_init_refuses_to_overwrite_any_key(tmp_path, existing):
     (tmp_path / existing).write_text("keep me\n")
     r = run("init", tmp_path)
-    assert r.returncode == EXIT_FAILURE
+    assert r.returncode == EXIT_REFUSED
     assert f"{tmp_path / existing} already exists" in r.stderr
     assert [p.name for p in tmp_path.iterdir()] == [existing]
     assert (tmp_path / existing).read_text() == "keep me\n"
@@ -55,13 +56,26 @@ def test_init_refuses_to_overwrite_any_key(tmp_path, existing):
 
 def test_init_twice_keeps_the_first_keys(authority):
     before = {n: (authority / n).read_bytes() for n in KEY_FILES}
-    assert run("init", authority).returncode == EXIT_FAILURE
+    assert run("init", authority).returncode == EXIT_REFUSED
     assert before == {n: (authority / n).read_bytes() for n in KEY_FILES}
+
+
+@pytest.mark.parametrize("kind,what", [("file", "a regular file"), ("fifo", "a FIFO")])
+def test_init_on_something_else_than_a_directory(tmp_path, kind, what):
+    path = tmp_path / "auth"
+    if kind == "file":
+        path.write_text("keep me\n")
+    else:
+        os.mkfifo(path)
+    r = run("init", path)
+    assert r.returncode == EXIT_USAGE
+    assert f"{path}: not a directory: it is {what}" in r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["auth"]
 
 
 def test_init_without_parent_directory(tmp_path):
     r = run("init", tmp_path / "no" / "such")
-    assert r.returncode == EXIT_FAILURE
+    assert r.returncode == EXIT_IO
     assert "cannot create the directory" in r.stderr
 
 
@@ -108,7 +122,7 @@ def test_akc_requires_output(authority):
 def test_akc_missing_key_names_the_file(authority, tmp_path, name):
     (authority / name).unlink()
     r = run("akc", authority, "-o", tmp_path / "x.akc")
-    assert r.returncode == EXIT_FAILURE
+    assert r.returncode == EXIT_USAGE
     assert f"{authority / name}: No such file or directory" in r.stderr
 
 
@@ -118,7 +132,7 @@ def test_akc_corrupt_key_names_the_file(authority, tmp_path, name, kind):
     text[1] = text[1][:10] + "!!!!" + text[1][14:]
     (authority / name).write_text("\n".join(text) + "\n")
     r = run("akc", authority, "-o", tmp_path / "x.akc")
-    assert r.returncode == EXIT_FAILURE
+    assert r.returncode == EXIT_MALFORMED
     assert f"{authority / name}: not a PEM {kind} key" in r.stderr
 
 
@@ -130,14 +144,14 @@ def test_akc_refuses_a_key_of_another_curve(authority, tmp_path):
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
         serialization.NoEncryption()))
     r = run("akc", authority, "-o", tmp_path / "x.akc")
-    assert r.returncode == EXIT_FAILURE
+    assert r.returncode == EXIT_MALFORMED
     assert f"{authority / 'root.key'}: not an ECDSA P-384 key" in r.stderr
 
 
 def test_akc_output_write_failure(authority, tmp_path):
     out = tmp_path / "missing-dir" / "x.akc"
     r = run("akc", authority, "-o", out)
-    assert r.returncode == EXIT_FAILURE
+    assert r.returncode == EXIT_IO
     assert str(out) in r.stderr
 
 
@@ -145,7 +159,7 @@ def test_akc_output_directory_refuses_new_files(authority):
     # procfs refuses new files even to root, so this runs as CI's root too.
     out = "/proc/sdsi-authority-test.akc"
     r = run("akc", authority, "-o", out)
-    assert r.returncode == EXIT_FAILURE
+    assert r.returncode == EXIT_IO
     assert out in r.stderr
     assert not os.path.exists(out)
 
@@ -257,27 +271,27 @@ def test_cap_missing_or_bad_arguments(authority, tmp_path, args, message):
 def test_cap_missing_licensor_key(authority, tmp_path):
     (authority / "licensor.key").unlink()
     r = run(*cap_args(authority, tmp_path / "x.cap"))
-    assert r.returncode == EXIT_FAILURE
+    assert r.returncode == EXIT_USAGE
     assert f"{authority / 'licensor.key'}: No such file or directory" in r.stderr
 
 
 def test_cap_corrupt_licensor_key(authority, tmp_path):
     (authority / "licensor.key").write_bytes(b"\x00garbage")
     r = run(*cap_args(authority, tmp_path / "x.cap"))
-    assert r.returncode == EXIT_FAILURE
+    assert r.returncode == EXIT_MALFORMED
     assert f"{authority / 'licensor.key'}: not a PEM private key" in r.stderr
 
 
 def test_cap_public_key_in_place_of_private(authority, tmp_path):
     (authority / "licensor.key").write_bytes((authority / "licensor.pub").read_bytes())
     r = run(*cap_args(authority, tmp_path / "x.cap"))
-    assert r.returncode == EXIT_FAILURE
+    assert r.returncode == EXIT_MALFORMED
     assert "licensor.key: not a PEM private key" in r.stderr
 
 
 def test_cap_output_write_failure(authority, tmp_path):
     out = tmp_path / "nowhere" / "x.cap"
     r = run(*cap_args(authority, out))
-    assert r.returncode == EXIT_FAILURE
+    assert r.returncode == EXIT_IO
     assert f"{out}: cannot create a temporary file: No such file or directory" in r.stderr
     assert no_temporary_files(tmp_path)

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Fixtures for the intel_sdsi tests: the built binaries, a sysfs-shaped tree
 in a temporary directory, and registers and certificates written byte by
-byte from the layouts of the reference (sections 2.7, 3.1, 3.2)."""
+byte from the layouts of docs/interface.md (§2.7, §3.1, §3.2)."""
 import json
 import os
 import shutil

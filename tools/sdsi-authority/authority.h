@@ -14,13 +14,12 @@
 
 #include "sdsi_license.h"
 
-/* Documented exit statuses (man/sdsi-authority.1). */
-enum auth_exit {
-	AUTH_EXIT_OK = 0,
-	AUTH_EXIT_INVALID = 1,	/* inspect: malformed, foreign or bad signature */
-	AUTH_EXIT_USAGE = 2,	/* bad command line or argument value */
-	AUTH_EXIT_FAILURE = 3,	/* keys missing or corrupt, I/O failure, refusal */
-};
+/*
+ * Exit statuses: the table of every sdsi program (docs/exit-codes.md).  A key
+ * or input file that cannot be opened is 2, one that does not decode 8, an
+ * output that cannot be written 7, existing keys 5, a bad signature 6.
+ */
+#include "sdsi/exit_status.h"
 
 /* Key files of an authority directory. */
 #define AUTH_ROOT_KEY		"root.key"
@@ -68,10 +67,12 @@ void auth_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int auth_parse_hex64(const char *text, uint64_t *value);
 int auth_parse_u32(const char *text, uint32_t *value);
 
+/* The exit status for a failure to load a key file (its -errno). */
+int auth_key_exit(int rc);
 /* dir/name into buf; exits with a message when the path does not fit. */
 const char *auth_key_path(char *buf, size_t size, const char *dir,
 			  const char *name);
-/* Write a blob crash-safely (mode 0644), printing the failure; 0 or 3. */
+/* Write a blob crash-safely (mode 0644), printing the failure; 0 or 7 (1 without memory). */
 int auth_write_output(const char *path, const void *data, size_t len);
 void auth_hex(char *out, const uint8_t *bytes, size_t len);
 

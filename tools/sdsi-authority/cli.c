@@ -70,7 +70,7 @@ int auth_getopt(const struct auth_command *cmd, int argc, char **argv)
 	c = getopt_long(argc, argv, shortopts, longopts, NULL);
 	if (c == 'h') {
 		auth_print_help(cmd);
-		exit(AUTH_EXIT_OK);
+		exit(SDSI_EXIT_OK);
 	}
 	if (c == '?' || c == ':')
 		fprintf(stderr, "Try 'sdsi-authority %s --help'.\n", cmd->name);
@@ -86,7 +86,7 @@ int auth_usage_error(const struct auth_command *cmd, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\nTry 'sdsi-authority %s --help'.\n", cmd->name);
-	return AUTH_EXIT_USAGE;
+	return SDSI_EXIT_USAGE;
 }
 
 void auth_error(const char *fmt, ...)

@@ -30,17 +30,25 @@ static int issue_akc(const char *dir, uint32_t key_rev, const char *output)
 	struct sdsi_akc akc = { .key_revision = key_rev };
 	char path[4096];
 	size_t len;
-	int rc = AUTH_EXIT_FAILURE;
+	int rc;
 
-	if (sdsi_license_key_load_private(auth_key_path(path, sizeof(path), dir,
-							AUTH_ROOT_KEY), &root, &err) ||
-	    sdsi_license_key_load_public(auth_key_path(path, sizeof(path), dir,
-						       AUTH_LICENSOR_PUB), &licensor, &err) ||
-	    sdsi_license_pubkey_to_raw(licensor, akc.licensor_key, &err) ||
-	    sdsi_akc_sign(&akc, root, &err)) {
+	rc = sdsi_license_key_load_private(auth_key_path(path, sizeof(path), dir,
+							 AUTH_ROOT_KEY), &root, &err);
+	if (!rc)
+		rc = sdsi_license_key_load_public(auth_key_path(path, sizeof(path), dir,
+								AUTH_LICENSOR_PUB), &licensor, &err);
+	if (rc) {
 		auth_error("%s", err.reason);
+		rc = auth_key_exit(rc);
 		goto out;
 	}
+	if (sdsi_license_pubkey_to_raw(licensor, akc.licensor_key, &err) ||
+	    sdsi_akc_sign(&akc, root, &err)) {
+		auth_error("%s", err.reason);
+		rc = SDSI_EXIT_INTERNAL;
+		goto out;
+	}
+	rc = SDSI_EXIT_INTERNAL;
 	if (sdsi_akc_encode(&akc, blob, sizeof(blob), &len) ||
 	    sdsi_license_key_image(akc.licensor_key, image)) {
 		auth_error("internal error encoding the AKC");
@@ -75,7 +83,7 @@ static int run_akc(const struct auth_command *cmd, int argc, char **argv)
 							optarg);
 			break;
 		default:
-			return AUTH_EXIT_USAGE;
+			return SDSI_EXIT_USAGE;
 		}
 	}
 	if (argc - optind != 1)

@@ -56,7 +56,7 @@ static int add_feature(const struct auth_command *cmd, struct cap_request *req,
 	req->features_given++;
 	if (lic->bundle_count < SDSI_CAP_MAX_BUNDLES)
 		lic->bundles[lic->bundle_count++].code = code;
-	return AUTH_EXIT_OK;
+	return SDSI_EXIT_OK;
 }
 
 static int parse_option(const struct auth_command *cmd, struct cap_request *req,
@@ -67,29 +67,29 @@ static int parse_option(const struct auth_command *cmd, struct cap_request *req,
 	switch (c) {
 	case 'o':
 		req->output = arg;
-		return AUTH_EXIT_OK;
+		return SDSI_EXIT_OK;
 	case OPT_PPIN:
 		req->have_ppin = true;
 		if (auth_parse_hex64(arg, &lic->ppin))
 			return auth_usage_error(cmd, "--ppin '%s': not a hexadecimal PPIN (1 to 16 hex digits, optional 0x)",
 						arg);
-		return AUTH_EXIT_OK;
+		return SDSI_EXIT_OK;
 	case OPT_PREVIOUS_PPIN:
 		if (auth_parse_hex64(arg, &lic->previous_ppin))
 			return auth_usage_error(cmd, "--previous-ppin '%s': not a hexadecimal PPIN (1 to 16 hex digits, optional 0x)",
 						arg);
-		return AUTH_EXIT_OK;
+		return SDSI_EXIT_OK;
 	case OPT_ID:
 		req->have_id = true;
 		if (auth_parse_hex64(arg, &lic->id))
 			return auth_usage_error(cmd, "--id '%s': not a hexadecimal 64-bit licence ID",
 						arg);
-		return AUTH_EXIT_OK;
+		return SDSI_EXIT_OK;
 	case OPT_REVISION:
 		if (auth_parse_u32(arg, &lic->revision))
 			return auth_usage_error(cmd, "--revision '%s': not a 32-bit unsigned number",
 						arg);
-		return AUTH_EXIT_OK;
+		return SDSI_EXIT_OK;
 	case OPT_TYPE:
 		if (!strcmp(arg, "one-time"))
 			lic->type = SDSI_BLOB_TYPE_ONE_TIME;
@@ -98,11 +98,11 @@ static int parse_option(const struct auth_command *cmd, struct cap_request *req,
 		else
 			return auth_usage_error(cmd, "--type '%s': expected one-time or metered",
 						arg);
-		return AUTH_EXIT_OK;
+		return SDSI_EXIT_OK;
 	case OPT_FEATURE:
 		return add_feature(cmd, req, arg);
 	}
-	return AUTH_EXIT_USAGE;
+	return SDSI_EXIT_USAGE;
 }
 
 static int check_request(const struct auth_command *cmd,
@@ -119,7 +119,7 @@ static int check_request(const struct auth_command *cmd,
 					req->features_given, req->features_given,
 					SDSI_CAP_SIZE(req->features_given),
 					SDSI_CAP_MAX_BUNDLES, SDSI_LICENSE_BLOB_MAX);
-	return AUTH_EXIT_OK;
+	return SDSI_EXIT_OK;
 }
 
 static int issue_cap(const char *dir, struct cap_request *req)
@@ -130,14 +130,20 @@ static int issue_cap(const char *dir, struct cap_request *req)
 	EVP_PKEY *licensor = NULL;
 	char path[4096];
 	size_t len;
-	int rc = AUTH_EXIT_FAILURE;
+	int rc;
 
-	if (sdsi_license_key_load_private(auth_key_path(path, sizeof(path), dir,
-							AUTH_LICENSOR_KEY),
-					  &licensor, &err) ||
-	    sdsi_cap_sign(&req->cap, licensor, &err) ||
+	rc = sdsi_license_key_load_private(auth_key_path(path, sizeof(path), dir,
+							 AUTH_LICENSOR_KEY),
+					   &licensor, &err);
+	if (rc) {
+		auth_error("%s", err.reason);
+		rc = auth_key_exit(rc);
+		goto out;
+	}
+	if (sdsi_cap_sign(&req->cap, licensor, &err) ||
 	    sdsi_cap_encode(&req->cap, blob, sizeof(blob), &len, &err)) {
 		auth_error("%s", err.reason);
+		rc = SDSI_EXIT_INTERNAL;
 		goto out;
 	}
 	rc = auth_write_output(req->output, blob, len);
@@ -175,7 +181,7 @@ static int run_cap(const struct auth_command *cmd, int argc, char **argv)
 	    RAND_bytes((unsigned char *)&req.cap.license.id,
 		       sizeof(req.cap.license.id)) != 1) {
 		auth_error("no random licence ID: the OpenSSL random generator failed");
-		return AUTH_EXIT_FAILURE;
+		return SDSI_EXIT_INTERNAL;
 	}
 	return issue_cap(argv[optind], &req);
 }

@@ -14,6 +14,7 @@
 
 #include <openssl/evp.h>
 
+#include "sdsi/input_file.h"
 #include "authority.h"
 
 static const struct auth_option init_options[] = {
@@ -34,7 +35,7 @@ static int make_pair(const char *dir, const char *private_name,
 
 	if (sdsi_license_key_generate(&key, &err)) {
 		auth_error("%s", err.reason);
-		return AUTH_EXIT_FAILURE;
+		return SDSI_EXIT_INTERNAL;
 	}
 	rc = sdsi_license_key_save_private(auth_key_path(path, sizeof(path), dir,
 							 private_name), key, &err);
@@ -48,22 +49,25 @@ static int make_pair(const char *dir, const char *private_name,
 		printf("wrote %s\n", path);
 	EVP_PKEY_free(key);
 	if (rc) {
+		/* Another init won the race to a key file: a refusal, as below. */
 		auth_error("%s", err.reason);
-		return AUTH_EXIT_FAILURE;
+		return rc == -EEXIST ? SDSI_EXIT_REFUSED :
+		       rc == -ENOMEM ? SDSI_EXIT_INTERNAL : SDSI_EXIT_IO;
 	}
-	return AUTH_EXIT_OK;
+	return SDSI_EXIT_OK;
 }
 
 static int run_init(const struct auth_command *cmd, int argc, char **argv)
 {
 	char path[4096];
 	const char *dir;
+	struct stat st;
 	size_t i;
 	int rc;
 
 	/* No options besides --help, which auth_getopt handles itself. */
 	if (auth_getopt(cmd, argc, argv) != -1)
-		return AUTH_EXIT_USAGE;
+		return SDSI_EXIT_USAGE;
 	if (argc - optind != 1)
 		return auth_usage_error(cmd, "expected one directory, got %d arguments",
 					argc - optind);
@@ -71,7 +75,13 @@ static int run_init(const struct auth_command *cmd, int argc, char **argv)
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
 		auth_error("%s: cannot create the directory: %s", dir,
 			   strerror(errno));
-		return AUTH_EXIT_FAILURE;
+		return SDSI_EXIT_IO;
+	}
+	/* An existing name that is not a directory: the user named the wrong thing. */
+	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		auth_error("%s: not a directory: it is %s", dir,
+			   S_ISREG(st.st_mode) ? "a regular file" : sdsi_file_kind(st.st_mode));
+		return SDSI_EXIT_USAGE;
 	}
 	/* Refuse before writing anything, so a refusal leaves DIR as it was. */
 	for (i = 0; i < sizeof(key_files) / sizeof(key_files[0]); i++) {
@@ -79,7 +89,7 @@ static int run_init(const struct auth_command *cmd, int argc, char **argv)
 		if (access(path, F_OK) == 0) {
 			auth_error("%s already exists: refusing to overwrite an authority's keys",
 				   path);
-			return AUTH_EXIT_FAILURE;
+			return SDSI_EXIT_REFUSED;
 		}
 	}
 	rc = make_pair(dir, AUTH_ROOT_KEY, AUTH_ROOT_PUB);

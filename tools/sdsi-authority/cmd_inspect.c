@@ -9,9 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <openssl/evp.h>
 
+#include "sdsi/input_file.h"
 #include "authority.h"
 #include "inspect.h"
 
@@ -23,24 +25,45 @@ static const struct auth_option inspect_options[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
+/* The whole file into buf (AUTH_INPUT_MAX + 1 bytes); a FIFO is refused, not waited on. */
 static int read_input(struct inspect_report *rep, uint8_t *buf)
 {
-	FILE *f = fopen(rep->file, "rb");
-	size_t n;
+	const char *kind;
+	size_t n = 0;
+	ssize_t got = 1;
+	int fd;
 
-	if (!f) {
-		snprintf(rep->failure, sizeof(rep->failure), "%s: %s", rep->file,
-			 strerror(errno));
-		return AUTH_EXIT_FAILURE;
+	fd = sdsi_open_regular(rep->file, &kind);
+	if (fd < 0) {
+		if (kind)
+			snprintf(rep->failure, sizeof(rep->failure),
+				 "%s: not a regular file: it is %s", rep->file, kind);
+		else
+			snprintf(rep->failure, sizeof(rep->failure), "%s: %s", rep->file,
+				 strerror(-fd));
+		return sdsi_exit_for_input_errno(fd);
 	}
-	n = fread(buf, 1, AUTH_INPUT_MAX + 1, f);
-	if (ferror(f) || n > AUTH_INPUT_MAX)
-		snprintf(rep->failure, sizeof(rep->failure), "%s: %s", rep->file,
-			 ferror(f) ? "read error" :
-			 "larger than 64 KiB, not an AKC or CAP (at most 1016 bytes)");
-	fclose(f);
+	while (n <= AUTH_INPUT_MAX && got != 0) {
+		got = read(fd, buf + n, AUTH_INPUT_MAX + 1 - n);
+		if (got < 0 && errno != EINTR)
+			break;
+		if (got > 0)
+			n += (size_t)got;
+	}
+	if (got < 0)
+		snprintf(rep->failure, sizeof(rep->failure), "%s: read: %s", rep->file,
+			 strerror(errno));
+	close(fd);
 	rep->size = n;
-	return rep->failure[0] ? AUTH_EXIT_FAILURE : AUTH_EXIT_OK;
+	if (got < 0)
+		return SDSI_EXIT_IO;
+	if (n > AUTH_INPUT_MAX) {
+		snprintf(rep->failure, sizeof(rep->failure),
+			 "%s: larger than 64 KiB, not an AKC or CAP (at most 1016 bytes)",
+			 rep->file);
+		return SDSI_EXIT_MALFORMED;
+	}
+	return SDSI_EXIT_OK;
 }
 
 static bool has_akc_magic(const uint8_t *buf, size_t len)
@@ -81,9 +104,10 @@ static int verify(struct inspect_report *rep, const uint8_t *buf,
 
 	auth_key_path(rep->key_path, sizeof(rep->key_path), dir,
 		      rep->kind == SDSI_BLOB_AKC ? AUTH_ROOT_PUB : AUTH_LICENSOR_PUB);
-	if (sdsi_license_key_load_public(rep->key_path, &key, &err)) {
+	rc = sdsi_license_key_load_public(rep->key_path, &key, &err);
+	if (rc) {
 		snprintf(rep->failure, sizeof(rep->failure), "%s", err.reason);
-		return AUTH_EXIT_FAILURE;
+		return auth_key_exit(rc);
 	}
 	if (rep->kind == SDSI_BLOB_AKC)
 		rc = sdsi_akc_verify(buf, rep->size, key, NULL, &rep->verify_err);
@@ -94,9 +118,9 @@ static int verify(struct inspect_report *rep, const uint8_t *buf,
 	rep->valid = rc == 0;
 	if (rc && rc != -EBADMSG && rc != -EINVAL) {
 		snprintf(rep->failure, sizeof(rep->failure), "%s", rep->verify_err.reason);
-		return AUTH_EXIT_FAILURE;
+		return rc == -ENOMEM ? SDSI_EXIT_INTERNAL : SDSI_EXIT_IO;
 	}
-	return AUTH_EXIT_OK;
+	return SDSI_EXIT_OK;
 }
 
 static int run_inspect(const struct auth_command *cmd, int argc, char **argv)
@@ -113,7 +137,7 @@ static int run_inspect(const struct auth_command *cmd, int argc, char **argv)
 		else if (c == OPT_JSON)
 			json = true;
 		else
-			return AUTH_EXIT_USAGE;
+			return SDSI_EXIT_USAGE;
 	}
 	if (argc - optind != 1)
 		return auth_usage_error(cmd, "expected one file, got %d arguments",
@@ -124,7 +148,7 @@ static int run_inspect(const struct auth_command *cmd, int argc, char **argv)
 		free(rep);
 		free(buf);
 		auth_error("out of memory");
-		return AUTH_EXIT_FAILURE;
+		return SDSI_EXIT_INTERNAL;
 	}
 	rep->file = argv[optind];
 	rc = read_input(rep, buf);
@@ -133,9 +157,10 @@ static int run_inspect(const struct auth_command *cmd, int argc, char **argv)
 		if (rep->decoded && dir)
 			rc = verify(rep, buf, dir);
 	}
+	/* Malformed or foreign: input that does not decode; a bad signature: rejected. */
 	if (!rc)
-		rc = rep->decoded && (!rep->verified || rep->valid) ?
-		     AUTH_EXIT_OK : AUTH_EXIT_INVALID;
+		rc = !rep->decoded ? SDSI_EXIT_MALFORMED :
+		     rep->verified && !rep->valid ? SDSI_EXIT_REJECTED : SDSI_EXIT_OK;
 	if (json)
 		inspect_print_json(rep);
 	else
@@ -149,9 +174,10 @@ const struct auth_command auth_cmd_inspect = {
 	.name = "inspect",
 	.synopsis = "FILE [--dir DIR] [--json]",
 	.summary = "Decode an AKC or CAP; with --dir, also verify its signature.\n"
-		   "Exit status 0: well-formed (and valid, when verified); 1: malformed,\n"
-		   "foreign (not this project's format) or a signature that does not\n"
-		   "verify; 3: the file or the key could not be read.",
+		   "Exit status 0: well-formed (and valid, when verified); 8: malformed\n"
+		   "or foreign (not this project's format); 6: a signature that does not\n"
+		   "verify; 2: the file or the key file is missing, unreadable or not a\n"
+		   "regular file (docs/exit-codes.md).",
 	.options = inspect_options,
 	.run = run_inspect,
 };

@@ -20,7 +20,7 @@ struct inspect_report {
 	bool valid;				/* ... and passed */
 	char key_path[4096];
 	struct sdsi_license_error verify_err;	/* when verified but not valid */
-	char failure[512];			/* file or key unreadable (exit 3) */
+	char failure[512];			/* file or key unusable (exit 2, 7 or 8) */
 };
 
 void inspect_print_text(const struct inspect_report *rep);

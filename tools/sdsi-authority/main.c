@@ -4,6 +4,7 @@
  * licence format and inspects them.  It plays both Intel (the root key that
  * certifies a licensor) and the licensor (who signs CAPs for one CPU).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,32 +29,42 @@ static void print_main_help(void)
 	for (i = 0; i < N_COMMANDS; i++)
 		printf("  %-8s %s %s\n", commands[i]->name, commands[i]->name,
 		       commands[i]->synopsis);
-	printf("\n'sdsi-authority COMMAND --help' describes one command.\n"
-	       "Exit status: 0 success, 1 invalid blob (inspect), 2 usage error,\n"
-	       "3 failure (keys, files).\n");
+	printf("\n'sdsi-authority COMMAND --help' describes one command.\n\n"
+	       "Exit status, shared by the sdsi programs (docs/exit-codes.md):\n");
+#define PRINT_EXIT_STATUS(code, meaning) printf("  %d  %s\n", code, meaning);
+	SDSI_EXIT_STATUS_TABLE(PRINT_EXIT_STATUS)
+#undef PRINT_EXIT_STATUS
 }
 
 int main(int argc, char **argv)
 {
 	size_t i;
+	int rc;
 
 	if (argc < 2) {
 		print_main_help();
-		return AUTH_EXIT_USAGE;
+		return SDSI_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		print_main_help();
-		return AUTH_EXIT_OK;
+		return SDSI_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("sdsi-authority %s (format version %u)\n", SDSI_VERSION,
 		       SDSI_LICENSE_FORMAT_VERSION);
-		return AUTH_EXIT_OK;
+		return SDSI_EXIT_OK;
 	}
-	for (i = 0; i < N_COMMANDS; i++)
-		if (!strcmp(argv[1], commands[i]->name))
-			return commands[i]->run(commands[i], argc - 1, argv + 1);
+	for (i = 0; i < N_COMMANDS; i++) {
+		if (strcmp(argv[1], commands[i]->name))
+			continue;
+		rc = commands[i]->run(commands[i], argc - 1, argv + 1);
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			auth_error("writing the output failed: %s", strerror(errno));
+			return SDSI_EXIT_INTERNAL;
+		}
+		return rc;
+	}
 	auth_error("unknown command '%s'; try 'sdsi-authority --help'", argv[1]);
-	return AUTH_EXIT_USAGE;
+	return SDSI_EXIT_USAGE;
 }

@@ -48,20 +48,26 @@ const char *auth_key_path(char *buf, size_t size, const char *dir,
 {
 	if (snprintf(buf, size, "%s/%s", dir, name) >= (int)size) {
 		auth_error("%s: directory path too long", dir);
-		exit(AUTH_EXIT_USAGE);
+		exit(SDSI_EXIT_USAGE);
 	}
 	return buf;
+}
+
+int auth_key_exit(int rc)
+{
+	return sdsi_exit_for_input_errno(rc);
 }
 
 int auth_write_output(const char *path, const void *data, size_t len)
 {
 	struct sdsi_license_error err = { 0 };
+	int rc = sdsi_license_write_file(path, data, len, 0644, false, &err);
 
-	if (sdsi_license_write_file(path, data, len, 0644, false, &err)) {
+	if (rc) {
 		auth_error("%s", err.reason);
-		return AUTH_EXIT_FAILURE;
+		return rc == -ENOMEM ? SDSI_EXIT_INTERNAL : SDSI_EXIT_IO;
 	}
-	return AUTH_EXIT_OK;
+	return SDSI_EXIT_OK;
 }
 
 void auth_hex(char *out, const uint8_t *bytes, size_t len)

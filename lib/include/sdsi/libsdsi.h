@@ -53,7 +53,7 @@ struct sdsi_error {
 const char *sdsi_errno_name(int errnum);
 
 /*
- * What an errno means in this ABI (reference section 9.2), for a read of an
+ * What an errno means in this ABI (docs/interface.md §9.2), for a read of an
  * attribute (provisioning == false) or a write to provision_akc/cap.
  */
 const char *sdsi_errno_meaning(int errnum, bool provisioning);
@@ -112,12 +112,15 @@ int sdsi_read_attr(const struct sdsi_device *dev, enum sdsi_attr attr,
 
 /*
  * A whole regular file (a saved certificate or registers dump, a blob) into
- * buf of cap bytes.  -EFBIG (class MALFORMED) when the file holds more.
+ * buf of cap bytes.  -EFBIG (class MALFORMED) when the file holds more.  A
+ * file that is missing, cannot be opened, or is not a regular file (-EISDIR
+ * for a directory, -ENXIO for a FIFO, socket or device: refused before it
+ * is opened, so a FIFO never blocks) is class USAGE: the caller named it.
  */
 int sdsi_read_file(const char *path, uint8_t *buf, size_t cap, size_t *len,
 		   struct sdsi_error *err);
 
-/* ---- registers (reference sections 2.3 and 2.7) --------------------------- */
+/* ---- registers (docs/interface.md §2.3 and §2.7) --------------------------- */
 
 struct sdsi_registers {
 	uint32_t guid;			/* as given, or inferred from the size */
@@ -141,13 +144,16 @@ struct sdsi_registers {
 
 /*
  * guid 0 means "unknown" (an offline file): the layout follows the size,
- * 80 bytes V2, otherwise V1.  An unknown non-zero GUID is decoded with the
- * V1 layout, as the early driver assumes, with guid_known false.
+ * which must be 72 (V1) or 80 (V2) bytes; any other size is -EBADMSG (class
+ * MALFORMED).  An unknown non-zero GUID is decoded with the V1 layout, as the
+ * early driver assumes, with guid_known false.  With a GUID (a live device),
+ * any size that holds the socket ID decodes; sdsi_preflight() refuses a size
+ * that is not the layout's.
  */
 int sdsi_decode_registers(const uint8_t *buf, size_t len, uint32_t guid,
 			  struct sdsi_registers *regs, struct sdsi_error *err);
 
-/* ---- state certificate (reference section 3.1) --------------------------- */
+/* ---- state certificate (docs/interface.md §3.1) --------------------------- */
 
 #define SDSI_STATE_WARN_KEY_SIZE	(1u << 0)  /* key_size is not 12 dwords */
 #define SDSI_STATE_WARN_CONTENT_TYPE	(1u << 1)  /* not 0, 0xD or 0xE */
@@ -191,7 +197,7 @@ int sdsi_decode_state_cert(const uint8_t *buf, size_t len, struct sdsi_state_cer
 			   struct sdsi_error *err);
 void sdsi_state_cert_free(struct sdsi_state_cert *cert);
 
-/* ---- meter certificate (reference section 3.2) --------------------------- */
+/* ---- meter certificate (docs/interface.md §3.2) --------------------------- */
 
 #define SDSI_METER_WARN_MMRC		(1u << 0)  /* MMRC word is not "MMRC" */
 
@@ -244,7 +250,7 @@ struct sdsi_blob_info {
 	/* AKC */
 	uint32_t key_revision;
 	uint8_t key_image[SDSI_KEY_IMAGE_SIZE];	/* SHA-384 of the licensor key */
-	/* CAP: the licence it carries (reference section 3.1) */
+	/* CAP: the licence it carries (docs/interface.md §3.1) */
 	uint32_t type;			/* 1 one-time, 2 metered */
 	uint64_t id;
 	uint64_t ppin;

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Decoders for the binary files of the intel_sdsi sysfs ABI.
 
-Written from the reference (sections 2.3, 2.7, 3.1 and 3.2) and nothing
+Written from docs/interface.md (§2.3, §2.7, §3.1 and §3.2) and nothing
 else, so that the suite judges the emulator and a real kernel alike.  Every
 decoder raises ValueError with the reason when the bytes are malformed.
 """

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Unbinding and binding the driver through sysfs (reference 9.2): handles
+"""Unbinding and binding the driver through sysfs (docs/interface.md §9.2): handles
 opened before an unbind fail with ENODEV for good, the attribute files go
 and come back, and new handles work."""
 import errno

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Certificate reads (reference 3.1, 3.2, 9.2): the whole certificate from
+"""Certificate reads (docs/interface.md §3.1, 3.2, 9.2): the whole certificate from
 one read() at offset 0, EOF at any other offset, well-formed contents."""
 import os
 import time

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Mailbox failures as the driver reports them (reference 2.6, 9.2), with
+"""Mailbox failures as the driver reports them (docs/interface.md §2.6, 9.2), with
 faults armed in the silicon; after each, the mailbox must work again."""
 import errno
 import time

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""ENABLED_FEATURES as the two driver generations show it (reference 2.7,
+"""ENABLED_FEATURES as the two driver generations show it (docs/interface.md §2.7,
 9.1): the current driver hides what is not enabled, the early one keeps
 every file and answers EPERM.  Features are sampled at probe, so each case
 changes the BIOS setting and rebinds."""

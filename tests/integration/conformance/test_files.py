@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Which files each socket shows, with which mode, owner and size
-(reference 9.1 and 9.2), and what opening them in the wrong direction does."""
+(docs/interface.md §9.1 and 9.2), and what opening them in the wrong direction does."""
 import errno
 import os
 import stat

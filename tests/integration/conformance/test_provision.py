@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Writes to provision_akc and provision_cap (reference 2.8, 4.4, 9.2): the
+"""Writes to provision_akc and provision_cap (docs/interface.md §2.8, 4.4, 9.2): the
 driver's own checks (ESPIPE, EOVERFLOW, EPERM) never reach the mailbox; a
 blob the silicon cannot authenticate is EIO and counts as a failure until
 the threshold; a cold power cycle resets the counts."""

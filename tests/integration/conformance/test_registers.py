@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The registers file: a seekable raw copy of the block at the PPIN, and
-what it says after a cold boot (reference 2.3, 2.7)."""
+what it says after a cold boot (docs/interface.md §2.3, 2.7)."""
 import os
 
 from sdsi_layout import (AUTH_ERR_CONTENT, FEATURES_KNOWN, GUID_V2,

@@ -6,7 +6,7 @@ directory made by `sdsi-authority`, and an emulated platform served by
 
 Everything the tests assert about the silicon is read back from the raw
 sysfs files and decoded by the conformance suite's decoders (written from
-the interface reference), so a bug in intel_sdsi's decoders cannot hide a
+docs/interface.md), so a bug in intel_sdsi's decoders cannot hide a
 bug in the model, and the reverse."""
 import errno
 import hashlib

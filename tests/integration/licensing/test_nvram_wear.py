@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """NVRAM wear through the emulator: with --nvram-endurance 4, each accepted
-AKC or CAP is one provisioning write, and NVRAM_UPDATE_LIMITS (reference
-section 2.7) reports 50, 75 and 90 % of the four used, in the raw registers
+AKC or CAP is one provisioning write, and NVRAM_UPDATE_LIMITS (docs/interface.md
+§2.7) reports 50, 75 and 90 % of the four used, in the raw registers
 and in `intel_sdsi -i --json`.  The model's choices (docs/model.md): a
 refused blob writes nothing, the region revision of the state certificate
 counts the writes, writes beyond the endurance still succeed, and the count

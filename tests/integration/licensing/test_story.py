@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The operator's story of reference section 4.2, one socket at a time on a
+"""The operator's story of docs/interface.md §4.2, one socket at a time on a
 two-socket platform: read the PPIN, have the authority issue an AKC and a
 CAP for it, provision both with intel_sdsi, and find the licensor key's
 image and the licence in the state certificate."""

@@ -75,7 +75,11 @@ def test_mount_ctl_and_sigterm(sdsi, mounted):
     assert os.listdir(mnt) == []
 
 
-def test_ctl_errors_exit_1(sdsi, mounted):
+def test_ctl_errors_exit_with_the_class_of_their_errno(sdsi, mounted):
+    """docs/exit-codes.md: an error answer exits with its errno's class."""
     done = sdsi.run('ctl', 'power-cycle', str(SOCKETS))
-    assert done.returncode == 1, done
-    assert done.stdout.startswith('error') or done.stderr.strip()
+    assert done.returncode == 3, done          # ENODEV: no such socket
+    assert done.stderr.startswith('error ENODEV:'), done
+    done = sdsi.run('ctl', 'fault', '0', 'no-such-fault')
+    assert done.returncode == 2, done          # EINVAL: a bad request
+    assert done.stderr.startswith('error EINVAL:'), done

@@ -111,6 +111,6 @@ def test_not_root(sdsi, tmp_path):
                            '--clear-groups', sdsi.path, 'run', '--', 'touch',
                            str(marker)], capture_output=True, text=True,
                           timeout=30, env=dict(sdsi.env, TMPDIR='/tmp'))
-    assert done.returncode == 1, done
+    assert done.returncode == 4, done   # permission (docs/exit-codes.md)
     assert done.stderr.strip(), 'no message'
     assert not marker.exists(), 'CMD ran without the emulated tree'

@@ -82,12 +82,23 @@ MUTATIONS = {
 }
 
 
-def refused(sdsi, state, tmp_path, *opts):
+# The exit status of each refusal (docs/exit-codes.md): a file that does not
+# decode is malformed input (8); one of another platform, a usage error (2).
+EXIT_USAGE, EXIT_PERMISSION, EXIT_MALFORMED = 2, 4, 8
+MUTATION_STATUS = {
+    'flipped-byte': EXIT_MALFORMED, 'trailing-bytes': EXIT_MALFORMED,
+    'truncated': EXIT_MALFORMED, 'header-only': EXIT_MALFORMED,
+    'wrong-magic': EXIT_USAGE, 'other-socket-index': EXIT_USAGE,
+    'newer-version': EXIT_MALFORMED,
+}
+
+
+def refused(sdsi, state, tmp_path, *opts, status):
     marker = tmp_path / 'ran'
     entries = sorted(os.listdir(state))
     done = sdsi.run('run', '--state', str(state), *opts, '--', 'touch',
                     str(marker))
-    assert done.returncode == 1, done
+    assert done.returncode == status, done
     assert not marker.exists(), 'CMD ran on a refused state'
     assert sorted(os.listdir(state)) == entries, \
         'leftovers in the state directory'
@@ -101,7 +112,7 @@ def test_bad_state_file_refused(sdsi, state, tmp_path, mutation):
     mutate, reason = MUTATIONS[mutation]
     bad = mutate(nvram.read_bytes())
     nvram.write_bytes(bad)
-    stderr = refused(sdsi, state, tmp_path)
+    stderr = refused(sdsi, state, tmp_path, status=MUTATION_STATUS[mutation])
     assert str(nvram) in stderr, stderr
     assert reason in stderr, stderr
     assert nvram.read_bytes() == bad, 'the refused file was changed'
@@ -111,7 +122,7 @@ def test_state_of_other_guid_refused(sdsi, state, tmp_path):
     steps(sdsi.inside(['--state', str(state), '--guid', 'v2'], 'regs:0'))
     nvram = state / 'socket0.nvram'
     good = nvram.read_bytes()
-    stderr = refused(sdsi, state, tmp_path, '--guid', 'v1')
+    stderr = refused(sdsi, state, tmp_path, '--guid', 'v1', status=EXIT_USAGE)
     assert str(nvram) in stderr and 'foreign' in stderr, stderr
     assert nvram.read_bytes() == good
 
@@ -120,7 +131,8 @@ def test_state_of_other_ppin_refused(sdsi, state, tmp_path):
     steps(sdsi.inside(['--state', str(state), '--ppin', '0x1111'], 'regs:0'))
     nvram = state / 'socket0.nvram'
     good = nvram.read_bytes()
-    stderr = refused(sdsi, state, tmp_path, '--ppin', '0x2222')
+    stderr = refused(sdsi, state, tmp_path, '--ppin', '0x2222',
+                     status=EXIT_USAGE)
     assert str(nvram) in stderr and 'foreign' in stderr, stderr
     assert nvram.read_bytes() == good
 
@@ -135,5 +147,5 @@ def test_state_directory_checked(sdsi, tmp_path):
     open_dir = tmp_path / 'open'
     open_dir.mkdir()
     os.chmod(open_dir, 0o777)
-    stderr = refused(sdsi, open_dir, tmp_path)
+    stderr = refused(sdsi, open_dir, tmp_path, status=EXIT_PERMISSION)
     assert str(open_dir) in stderr, stderr

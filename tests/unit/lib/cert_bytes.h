@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Byte-level writers for the tests: certificates and register files are laid
- * out field by field at the offsets of reference sections 2.7, 3.1 and 3.2,
+ * out field by field at the offsets of docs/interface.md §2.7, §3.1 and §3.2,
  * independently of the decoders under test.
  */
 #ifndef CERT_BYTES_H

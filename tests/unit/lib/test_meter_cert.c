@@ -11,7 +11,7 @@
 #include "cert_bytes.h"
 #include "sdsi/libsdsi.h"
 
-/* Reference section 3.2, byte by byte: two counters after MMRC. */
+/* docs/interface.md §3.2, byte by byte: two counters after MMRC. */
 static const uint8_t golden_meter[] = {
 	/* 0x00 'MTDB' stored as 42 44 54 4D, version 1 */
 	0x42, 0x44, 0x54, 0x4d,  0x01, 0, 0, 0,

@@ -52,7 +52,7 @@ struct stored {
 	bool valid;
 };
 
-/* A state certificate (reference section 3.1) with the key and the licences. */
+/* A state certificate (docs/interface.md §3.1) with the key and the licences. */
 static size_t state_bytes(uint8_t *buf, uint32_t key_rev, const uint8_t image[48],
 			  const struct stored *lic, uint32_t n)
 {

@@ -80,6 +80,30 @@ static void test_v2_socket_id_corrected_layout(void **state)
 	assert_int_equal(r.layout, 1);
 }
 
+/* Without a GUID a registers file is 72 or 80 bytes, not one byte more or less. */
+static void test_offline_size_exact(void **state)
+{
+	uint8_t buf[96];
+	struct sdsi_registers r;
+	struct sdsi_error err;
+
+	build_regs(buf, sizeof(buf));
+	for (size_t len = 0; len <= sizeof(buf); len++) {
+		int ret = sdsi_decode_registers(buf, len, 0, &r, &err);
+
+		if (len == 72 || len == 80) {
+			assert_int_equal(ret, 0);
+			assert_int_equal(r.layout, len == 80 ? 2 : 1);
+			continue;
+		}
+		assert_int_equal(ret, -EBADMSG);
+		assert_int_equal(err.cls, SDSI_ERR_MALFORMED);
+		assert_int_equal(err.offset, (long)len);
+		if (len >= 0x44)
+			assert_non_null(strstr(err.message, "is 72 bytes (V1) or 80 bytes (V2)"));
+	}
+}
+
 static void test_truncated(void **state)
 {
 	uint8_t buf[80];
@@ -153,6 +177,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_v1),
 		cmocka_unit_test(test_v2_socket_id_corrected_layout),
+		cmocka_unit_test(test_offline_size_exact),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_preflight),
 	};

@@ -13,7 +13,7 @@
 
 /*
  * One key, one one-time license with two features, written out byte by byte
- * (reference section 3.1).  Blob at 0x18 + 4*1 + 52 = 0x50.
+ * (docs/interface.md §3.1).  Blob at 0x18 + 4*1 + 52 = 0x50.
  */
 static const uint8_t golden_one_license[] = {
 	/* 0x00 content type 0xE, region rev 1, header size 7, total size 180 */
@@ -171,6 +171,7 @@ static void test_empty_and_key_only(void **state)
 	assert_int_equal(cert.key_size, 12);
 
 	put32(buf, 0, 0xd);
+	put32(buf, 0x08, 6);		/* a key certificate has a header size */
 	put32(buf, 0x10, 12);
 	put32(buf, 0x18, 0x42);
 	assert_int_equal(sdsi_decode_state_cert(buf, sizeof(buf), &cert, &err), 0);
@@ -230,6 +231,56 @@ static void test_hostile(void **state)
 	expect_malformed(buf, len, 0x18 + 12 + 52 + 0x20, "4294967295 feature bundles");
 }
 
+static void decodes(const uint8_t *buf, size_t len)
+{
+	struct sdsi_state_cert cert;
+	struct sdsi_error err;
+
+	assert_int_equal(sdsi_decode_state_cert(buf, len, &cert, &err), 0);
+	sdsi_state_cert_free(&cert);
+}
+
+/*
+ * The header size, in dwords, holds at least the six fields and the size
+ * words, and at most the bytes present: both bounds, from both sides.
+ */
+static void test_header_size_bounds(void **state)
+{
+	uint8_t buf[SDSI_READ_BUF_SIZE];
+	size_t len = build_three(buf);
+
+	assert_int_equal(len % 4, 0);
+	put32(buf, 0x08, 6 + 3);		/* exactly the fields and 3 size words */
+	decodes(buf, len);
+	put32(buf, 0x08, 6 + 3 - 1);
+	expect_malformed(buf, len, 0x08, "header size 8 dwords (32 bytes) cannot hold the 24-byte header and 3 license size words (36 bytes)");
+	put32(buf, 0x08, 0);
+	expect_malformed(buf, len, 0x08, "cannot hold");
+
+	put32(buf, 0x08, (uint32_t)(len / 4));	/* the whole certificate */
+	decodes(buf, len);
+	put32(buf, 0x08, (uint32_t)(len / 4) + 1);
+	expect_malformed(buf, len, 0x08, "runs past the end");
+	put32(buf, 0x08, 0xffffffffu);
+	expect_malformed(buf, len, 0x08, "header size 4294967295 dwords (17179869180 bytes) runs past the end");
+
+	/* Empty: a region never written (all 0), or a header of 6 dwords. */
+	memset(buf, 0, 0x18);
+	decodes(buf, 0x18);
+	put32(buf, 0x08, 6);
+	decodes(buf, 0x18);
+	put32(buf, 0x08, 5);
+	expect_malformed(buf, 0x18, 0x08, "cannot hold");
+	put32(buf, 0x08, 7);
+	expect_malformed(buf, 0x18, 0x08, "runs past the end");
+	put32(buf, 0x08, 0xffffffffu);
+	expect_malformed(buf, 0x18, 0x08, "runs past the end");
+	/* Only an empty certificate may have no header size. */
+	put32(buf, 0x08, 0);
+	put32(buf, 0x00, 0xd);
+	expect_malformed(buf, 0x18, 0x08, "cannot hold");
+}
+
 /* Every prefix of a valid certificate decodes or fails cleanly (ASan watches). */
 static void test_every_truncation(void **state)
 {
@@ -278,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_three_licenses),
 		cmocka_unit_test(test_empty_and_key_only),
 		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_header_size_bounds),
 		cmocka_unit_test(test_every_truncation),
 		cmocka_unit_test(test_corruptions),
 	};

@@ -136,17 +136,17 @@ static void test_bad_key_files_are_named(void **state)
 	assert_null(key);
 
 	write_text("garbage.key", "-----BEGIN PRIVATE KEY-----\nnot base64\n-----END PRIVATE KEY-----\n");
-	assert_int_equal(sdsi_license_key_load_private(in_dir("garbage.key"), &key, &err), -EINVAL);
+	assert_int_equal(sdsi_license_key_load_private(in_dir("garbage.key"), &key, &err), -EBADMSG);
 	assert_non_null(strstr(err.reason, "garbage.key"));
 	assert_non_null(strstr(err.reason, "not a PEM private key"));
-	assert_int_equal(sdsi_license_key_load_public(in_dir("garbage.key"), &key, &err), -EINVAL);
+	assert_int_equal(sdsi_license_key_load_public(in_dir("garbage.key"), &key, &err), -EBADMSG);
 
 	/* A public key where a private one is expected. */
 	assert_int_equal(sdsi_license_key_generate(&key, NULL), 0);
 	assert_int_equal(sdsi_license_key_save_public(in_dir("only.pub"), key, NULL), 0);
 	EVP_PKEY_free(key);
 	key = NULL;
-	assert_int_equal(sdsi_license_key_load_private(in_dir("only.pub"), &key, &err), -EINVAL);
+	assert_int_equal(sdsi_license_key_load_private(in_dir("only.pub"), &key, &err), -EBADMSG);
 	assert_null(key);
 
 	/* A valid PEM key of the wrong curve, written through the same writer. */
@@ -159,9 +159,69 @@ static void test_bad_key_files_are_named(void **state)
 		   "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE3W+AsgzjAaD6qtMb7HzPrO7g7Z9B\n"
 		   "LjMuxD6Q1rBnhJeOxSoSom5rGUEZIWnakhEq/oC3THNtozOQv0OKLL5gKA==\n"
 		   "-----END PUBLIC KEY-----\n");
-	assert_int_equal(sdsi_license_key_load_public(in_dir("p256.pub"), &key, &err), -EINVAL);
+	assert_int_equal(sdsi_license_key_load_public(in_dir("p256.pub"), &key, &err), -EBADMSG);
 	assert_non_null(strstr(err.reason, "P-384"));
 	assert_non_null(strstr(err.reason, "p256.pub"));
+}
+
+/* A key file that is not a regular file is refused at once, a FIFO included. */
+static void test_key_file_not_regular(void **state)
+{
+	struct sdsi_license_error err = { 0 };
+	EVP_PKEY *key = NULL;
+
+	assert_int_equal(mkfifo(in_dir("fifo.pub"), 0600), 0);
+	assert_int_equal(sdsi_license_key_load_public(in_dir("fifo.pub"), &key, &err), -ENXIO);
+	assert_non_null(strstr(err.reason, "fifo.pub: not a regular file: it is a FIFO"));
+	assert_null(key);
+	unlink(in_dir("fifo.pub"));
+
+	assert_int_equal(mkdir(in_dir("dir.key"), 0700), 0);
+	assert_int_equal(sdsi_license_key_load_private(in_dir("dir.key"), &key, &err), -EISDIR);
+	assert_non_null(strstr(err.reason, "dir.key: not a regular file: it is a directory"));
+	rmdir(in_dir("dir.key"));
+
+	assert_int_equal(sdsi_license_key_load_public("/dev/null", &key, &err), -ENXIO);
+	assert_non_null(strstr(err.reason, "/dev/null: not a regular file: it is a character device"));
+}
+
+/* A key file of 16383 bytes is read (and parsed); one of 16384 is refused unparsed. */
+static void test_key_file_size_bound(void **state)
+{
+	struct sdsi_license_error err = { 0 };
+	EVP_PKEY *key = NULL;
+	char *text = malloc(16385);
+	size_t len;
+	FILE *f;
+
+	assert_non_null(text);
+	assert_int_equal(sdsi_license_key_generate(&key, NULL), 0);
+	assert_int_equal(sdsi_license_key_save_public(in_dir("big.pub"), key, NULL), 0);
+	EVP_PKEY_free(key);
+	key = NULL;
+	f = fopen(in_dir("big.pub"), "r");
+	assert_non_null(f);
+	len = fread(text, 1, 16384, f);
+	fclose(f);
+	assert_true(len > 0 && len < 1024);
+	/* PEM ignores what follows the END line: pad with newlines. */
+	memset(text + len, '\n', 16384 - len);
+
+	unlink(in_dir("big.pub"));
+	text[16383] = '\0';
+	write_text("big.pub", text);
+	assert_int_equal(sdsi_license_key_load_public(in_dir("big.pub"), &key, &err), 0);
+	EVP_PKEY_free(key);
+	key = NULL;
+
+	unlink(in_dir("big.pub"));
+	text[16383] = '\n';
+	text[16384] = '\0';
+	write_text("big.pub", text);
+	assert_int_equal(sdsi_license_key_load_public(in_dir("big.pub"), &key, &err), -EFBIG);
+	assert_non_null(strstr(err.reason, "big.pub: 16384 bytes or more, not a key file"));
+	assert_null(key);
+	free(text);
 }
 
 static void test_write_file_replaces_or_refuses(void **state)
@@ -190,6 +250,8 @@ int main(void)
 		cmocka_unit_test(test_save_and_load_round_trip),
 		cmocka_unit_test(test_existing_key_is_never_replaced),
 		cmocka_unit_test(test_bad_key_files_are_named),
+		cmocka_unit_test(test_key_file_not_regular),
+		cmocka_unit_test(test_key_file_size_bound),
 		cmocka_unit_test(test_write_file_replaces_or_refuses),
 	};
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Test rig for the model: a socket on a virtual clock, and the register pokes
- * of the Linux driver written out step by step (reference section 2.6), so
+ * of the Linux driver written out step by step (docs/interface.md §2.6), so
  * the tests see the model exactly as Linux would without depending on the
  * driver core.
  */

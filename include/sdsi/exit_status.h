@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The exit status of the sdsi programs: intel_sdsi, sdsi-authority and
+ * sdsi-emu give the same failure the same code.  docs/exit-codes.md documents
+ * this table and which program uses which code; intel_sdsi's --help and man
+ * page print it from here.  The values are a contract for scripts: never
+ * renumber them.  Not installed: a header of the programs, not of libsdsi.
+ */
+#ifndef SDSI_EXIT_STATUS_H
+#define SDSI_EXIT_STATUS_H
+
+#include <errno.h>
+
+enum sdsi_exit {
+	SDSI_EXIT_OK = 0,
+	SDSI_EXIT_INTERNAL = 1,		/* out of memory, output failure */
+	SDSI_EXIT_USAGE = 2,		/* bad arguments, an input file that cannot be used */
+	SDSI_EXIT_NO_DEVICE = 3,	/* no such device or attribute, no emulator */
+	SDSI_EXIT_PERMISSION = 4,	/* EACCES, EPERM */
+	SDSI_EXIT_REFUSED = 5,		/* a check refused to go on */
+	SDSI_EXIT_REJECTED = 6,		/* an AKC or CAP rejected, a bad signature */
+	SDSI_EXIT_IO = 7,		/* I/O, mailbox, protocol, system failures */
+	SDSI_EXIT_MALFORMED = 8,	/* input that does not decode */
+};
+
+/*
+ * X(code, meaning) for every code, in order: the one wording of the table,
+ * shared by every generated document.
+ */
+#define SDSI_EXIT_STATUS_TABLE(X) \
+	X(SDSI_EXIT_OK, "success (intel_sdsi -a or -c: also a blob already provisioned, left unchanged)") \
+	X(SDSI_EXIT_INTERNAL, "internal error: out of memory, standard output cannot be written") \
+	X(SDSI_EXIT_USAGE, "usage error: bad options or arguments, or an input file that is missing, unreadable or not a regular file (a directory, FIFO or device)") \
+	X(SDSI_EXIT_NO_DEVICE, "no such device, or the attribute is absent (feature disabled, driver unbound); sdsi-emu ctl: no emulator at the control socket") \
+	X(SDSI_EXIT_PERMISSION, "permission denied (EACCES), or provisioning locked by the BIOS (EPERM)") \
+	X(SDSI_EXIT_REFUSED, "refused: a pre-flight or safety check failed (On Demand or metering not enabled, keys that already exist)") \
+	X(SDSI_EXIT_REJECTED, "rejected: the device rejected the AKC or CAP (EIO from the provision write), or its signature does not verify") \
+	X(SDSI_EXIT_IO, "I/O, mailbox or protocol error (EBUSY, ETIMEDOUT, EIO, EPROTO, ...), a file that cannot be written, a mount that fails") \
+	X(SDSI_EXIT_MALFORMED, "malformed input: registers, a certificate, an AKC, CAP, key or NVRAM file that does not decode, or is too large for its format")
+
+/*
+ * The exit status for a failure reported as an errno by a program that reads
+ * files and runs the model (sdsi-authority, sdsi-emu).  intel_sdsi maps
+ * libsdsi's error classes instead (tools/exit_codes.c), where EPROTO is a
+ * mailbox failure; here it is what the NVRAM loader says of a corrupt file.
+ */
+static inline enum sdsi_exit sdsi_exit_for_errno(int errnum)
+{
+	if (errnum < 0)
+		errnum = -errnum;
+	switch (errnum) {
+	case 0:
+		return SDSI_EXIT_OK;
+	case ENOMEM:
+		return SDSI_EXIT_INTERNAL;
+	case EINVAL:
+	case E2BIG:
+	case ENOENT:
+	case ENOTDIR:
+	case EISDIR:
+	case ENAMETOOLONG:
+	case ELOOP:
+	case ENXIO:
+		return SDSI_EXIT_USAGE;
+	case ENODEV:
+		return SDSI_EXIT_NO_DEVICE;
+	case EACCES:
+	case EPERM:
+		return SDSI_EXIT_PERMISSION;
+	case EEXIST:
+	case EADDRINUSE:
+		return SDSI_EXIT_REFUSED;
+	case EBADMSG:
+	case EPROTO:
+	case EPROTONOSUPPORT:
+	case EFBIG:
+		return SDSI_EXIT_MALFORMED;
+	default:
+		return SDSI_EXIT_IO;
+	}
+}
+
+/*
+ * The exit status when an input file the user named (a saved certificate, an
+ * AKC or CAP, a key file) cannot be used: whatever keeps it from being opened
+ * is a usage error, EACCES included; contents that do not decode, or too many
+ * of them, are malformed input.
+ */
+static inline enum sdsi_exit sdsi_exit_for_input_errno(int errnum)
+{
+	if (errnum < 0)
+		errnum = -errnum;
+	switch (errnum) {
+	case 0:
+		return SDSI_EXIT_OK;
+	case ENOMEM:
+		return SDSI_EXIT_INTERNAL;
+	case EIO:
+		return SDSI_EXIT_IO;
+	case EBADMSG:
+	case EPROTO:
+	case EPROTONOSUPPORT:
+	case EFBIG:
+		return SDSI_EXIT_MALFORMED;
+	default:
+		return SDSI_EXIT_USAGE;
+	}
+}
+
+#endif /* SDSI_EXIT_STATUS_H */
