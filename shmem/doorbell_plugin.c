@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "doorbell.h"
@@ -208,6 +209,7 @@ SDSI_QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 {
 	const char *window;
 	uint64_t sockets;
+	struct stat st;
 	int fd;
 
 	if (!info->system_emulation || strcmp(info->target_name, "x86_64")) {
@@ -223,6 +225,15 @@ SDSI_QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	if (fd < 0) {
 		fprintf(stderr, "sdsi-doorbell: %s: %s\n", window,
 			strerror(errno));
+		return -1;
+	}
+	/* Mapped past its end, the file would kill QEMU with SIGBUS. */
+	if (fstat(fd, &st) || (uint64_t)st.st_size < plugin.phys ||
+	    (uint64_t)st.st_size - plugin.phys < plugin.map_bytes) {
+		fprintf(stderr, "sdsi-doorbell: %s: too short for a window of "
+			"%" PRIu64 " sockets at 0x%" PRIx64 "\n", window,
+			sockets, plugin.phys);
+		close(fd);
 		return -1;
 	}
 	plugin.map = mmap(NULL, plugin.map_bytes, PROT_READ | PROT_WRITE,
