@@ -33,11 +33,14 @@ def _plugin():
 
 
 def _qemu():
-    # The rig's QEMU: scripts/ensure-deps.sh --kernel installs it.
+    # The kernel rig's QEMU, which scripts/ensure-deps.sh --kernel installs
+    # (.ci/run does, before make check): CI must have it.
     path = shutil.which(QEMU)
     if not path:
-        raise pytest.UsageError(f'{QEMU} is not installed '
-                                '(scripts/ensure-deps.sh --kernel)')
+        why = f'{QEMU} is not installed (scripts/ensure-deps.sh --kernel)'
+        if os.environ.get('CI') == 'true':
+            pytest.fail(why)
+        pytest.skip(why)
     return path
 
 
