@@ -27,7 +27,7 @@ if ! qemu-system-x86_64 -accel help 2>/dev/null | grep -qx tcg ||
 	echo "################################################################" >&2
 	exit 77
 fi
-ninja -C "$build" shmem/sdsi-shmem tools/intel_sdsi \
+ninja -C "$build" shmem/sdsi-shmem shmem/libsdsi-doorbell.so tools/intel_sdsi \
 	tools/sdsi-authority/sdsi-authority || exit 1
 
 # What the rig must leave as it found it: the installed packages, /boot
