@@ -4,11 +4,12 @@
 # unmodified intel_sdsi.ko bound to sdsi_window devices, play the hardware
 # with sdsi-shmem on the host through the guest's RAM file, run the
 # conformance suite and intel_sdsi's tests in the guest, and fail if any
-# test of a configuration's last run failed or a guest did not come back.
-# A configuration is run again (at most SDSI_RIG_RERUNS times, default 2)
-# only on the evidence kernel/host-stall-evidence.sh asks for: every
-# failure the driver's ETIMEDOUT, and a host stall past the driver's
-# deadline seen by sdsi-stallmon; each rerun is one line of
+# test of a configuration's run failed or a guest did not come back.  With
+# the doorbell (default) a configuration runs once.  Only with the spinning
+# poller (SDSI_RIG_DOORBELL=0) is it run again (at most SDSI_RIG_RERUNS
+# times, default 2), and only on the evidence kernel/host-stall-evidence.sh
+# asks for: every failure the driver's ETIMEDOUT, and a host stall past the
+# driver's deadline seen by sdsi-stallmon; each rerun is one line of
 # BUILD_DIR/kernel-rig/reruns.
 #   kernel/rig.sh BUILD_DIR [CONFIG]...   (6.12, 6.1, 6.1-v2; default: all)
 # Nothing is installed on the host: the kernels are downloaded through a
@@ -40,6 +41,11 @@ guest_limit=${SDSI_RIG_TIMEOUT:-600}
 # waits 2 ms for RDY.  On the host it answers in microseconds and verifies
 # natively in about 1 ms.
 tcg_opts=${SDSI_RIG_TCG_OPTS-,thread=single}
+# The doorbell (shmem/doorbell.h): QEMU's sdsi-doorbell plugin hands each
+# driver store in the window to sdsi-shmem and waits for the model's answer,
+# so no driver deadline depends on when the host runs a poller.
+# SDSI_RIG_DOORBELL=0 goes back to a spinning poller (for comparison).
+doorbell=${SDSI_RIG_DOORBELL:-1}
 ram_mb=1024
 ram_dir=${SDSI_RIG_RAM_DIR:-/dev/shm}
 phys=0x10000000
@@ -52,6 +58,8 @@ log() { echo "kernel-rig: $*" >&2; }
 die() { log "$*"; exit 1; }
 
 [ -x "$build/shmem/sdsi-shmem" ] || die "$build/shmem/sdsi-shmem is not built"
+plugin="$build/shmem/libsdsi-doorbell.so"
+[ "$doorbell" = 0 ] || [ -f "$plugin" ] || die "$plugin is not built"
 [ -x "$build/tools/intel_sdsi" ] || die "$build/tools/intel_sdsi is not built"
 [ -x "$build/kernel/sdsi-stallmon" ] || die "$build/kernel/sdsi-stallmon is not built"
 [ -x "$build/tools/sdsi-authority/sdsi-authority" ] ||
@@ -322,7 +330,7 @@ start_shmem() {
 	"$build/tools/sdsi-authority/sdsi-authority" init "$results/authority" \
 		>/dev/null || return 1
 	# --exit-with-parent: a rig killed outright leaves no spinning poller.
-	nice -n -15 "$build/shmem/sdsi-shmem" --spin --exit-with-parent \
+	nice -n -15 "$build/shmem/sdsi-shmem" "$shmem_mode" --exit-with-parent \
 		--window "$ram" --offset "$((phys))" --sockets "$sockets" \
 		--guid "$guid" --authority "$results/authority" \
 		2>"$results/shmem.log" &
@@ -354,10 +362,14 @@ boot_guest() {
 	"$build/kernel/sdsi-stallmon" --exit-with-parent --period-us 500 \
 		--threshold-us 1000 >"$results/stallmon.log" 2>&1 &
 	stallmon=$!
+	plugin_opts=()
+	[ "$doorbell" = 0 ] ||
+		plugin_opts=(-plugin "$plugin,window=$ram,phys=$((phys)),sockets=$sockets")
 	# In the background and waited for, so that a signal to the rig is
 	# handled at once (cleanup stops QEMU) rather than after the guest.
 	timeout --kill-after=10 "$guest_limit" qemu-system-x86_64 \
 		-accel "tcg$tcg_opts" -smp 2 -m "$ram_mb" -nographic -no-reboot -nic none \
+		"${plugin_opts[@]}" \
 		-object "memory-backend-file,id=ram,size=${ram_mb}M,mem-path=$ram,share=on" \
 		-machine pc,memory-backend=ram \
 		-kernel "$work/img-$rel/boot/vmlinuz-$rel" -initrd "$work/initrd-$rel.gz" \
@@ -375,8 +387,27 @@ boot_guest() {
 	log "$k: guest ran $(( $(date +%s) - start )) s, qemu exit $qemu_status"
 }
 
+# With the doorbell, a driver store that sdsi-shmem found with no ring for
+# it was met by polling after all: the run proves nothing about deadlines.
+doorbell_missed() {
+	local missed
+	[ "$doorbell" = 0 ] && return 1
+	missed=$(sed -n 's/^sdsi-shmem: unannounced-stores=\([0-9]*\)$/\1/p' \
+		"$1/shmem.log")
+	[ "${missed:-0}" -gt 0 ]
+}
+
+shmem_mode=--spin
+[ "$doorbell" = 0 ] || shmem_mode=--doorbell
 setup_private_apt || die "cannot set up the private apt in $apt_dir"
-max_reruns=${SDSI_RIG_RERUNS:-2}
+# With the doorbell no driver deadline depends on the host, so a failure
+# is never run again.  Only the spinning poller (SDSI_RIG_DOORBELL=0) may
+# rerun, on host-stall-evidence.sh's grounds.
+if [ "$doorbell" = 0 ]; then
+	max_reruns=${SDSI_RIG_RERUNS:-2}
+else
+	max_reruns=0
+fi
 failed=()
 # One line per rerun; check-kernel counts them in its summary.
 reruns_file="$work/reruns"
@@ -386,7 +417,7 @@ for k in "${wanted[@]}"; do
 	IFS='|' read -r _ kernel abi guid sockets deadline <<<"$entry"
 	rel=$(kernel_release "$kernel") || die "no Debian $kernel kernel found by apt"
 	start=$(date +%s)
-	log "$k: kernel $rel, abi=$abi guid=$guid sockets=$sockets tcg$tcg_opts"
+	log "$k: kernel $rel, abi=$abi guid=$guid sockets=$sockets tcg$tcg_opts sdsi-shmem $shmem_mode"
 	fetch_kernel "$rel" || die "$rel: cannot fetch the image or headers"
 	build_initrd "$rel" || die "$rel: cannot build the module or initramfs"
 
@@ -411,6 +442,8 @@ for k in "${wanted[@]}"; do
 	if [ ! -f "$results/status" ]; then
 		failed+=("$k: the guest did not come back (see $results/console.log)")
 		tail -20 "$results/console.log" >&2
+	elif doorbell_missed "$results"; then
+		failed+=("$k: driver stores in the window bypassed the doorbell (see $results/shmem.log)")
 	elif [ "$(cat "$results/status")" != "exit 0" ]; then
 		failed+=("$k: $(cat "$results/status") (see $results/guest.log)")
 	fi

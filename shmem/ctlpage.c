@@ -33,12 +33,16 @@ void sdsi_ctlpage_open(struct sdsi_ctlpage *page, unsigned int sockets)
 	page->sockets = sockets;
 	/* A request left from an earlier server is not answered. */
 	store(&page->reply, load(&page->request));
+	/* Nor a ring; the doorbell word itself is the server's to set first. */
+	store(&page->answered, load(&page->ring));
+	store(&page->timed, 0);
 	store(&page->magic, SDSI_CTLPAGE_MAGIC);
 }
 
 void sdsi_ctlpage_close(struct sdsi_ctlpage *page)
 {
 	store(&page->magic, 0);
+	store(&page->doorbell, 0);
 }
 
 bool sdsi_ctlpage_serve(struct sdsi_ctlpage *page,

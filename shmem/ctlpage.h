@@ -12,6 +12,10 @@
  *   0x08 u32 request   the client bumps it after writing the request text
  *   0x0c u32 reply     the server sets it to request after writing the reply
  *   0x10 u32 sockets   how many slots precede the page
+ *   0x14 u32 doorbell  nonzero while the server answers the doorbell
+ *   0x18 u32 ring      the doorbell: bumped after a driver store
+ *   0x1c u32 answered  the last ring the server has acted on
+ *   0x20 u32 timed     nonzero while an answer waits on time alone
  *   0x40 request text  NUL-terminated, at most SDSI_CTLPAGE_TEXT bytes
  *   0x140 reply text   NUL-terminated: "ok" or "error: REASON"
  * One client at a time: clients on the far side serialise among themselves
@@ -19,7 +23,7 @@
  * client never rewrites the request text while a request is unanswered
  * (reply != request), and the server executes a text only if request did
  * not move while it copied it, so a client that gave up on a reply cannot
- * have a torn line executed.
+ * have a torn line executed.  The doorbell words are doorbell.h's.
  */
 #ifndef SDSI_SHMEM_CTLPAGE_H
 #define SDSI_SHMEM_CTLPAGE_H
@@ -41,7 +45,11 @@ struct sdsi_ctlpage {
 	uint32_t request;
 	uint32_t reply;
 	uint32_t sockets;
-	uint8_t reserved[0x40 - 0x14];
+	uint32_t doorbell;
+	uint32_t ring;
+	uint32_t answered;
+	uint32_t timed;
+	uint8_t reserved[0x40 - 0x24];
 	char request_text[SDSI_CTLPAGE_TEXT];
 	char reply_text[SDSI_CTLPAGE_TEXT];
 };
@@ -55,10 +63,16 @@ static inline uint64_t sdsi_ctlpage_offset(unsigned int sockets)
 	return (uint64_t)sockets * SDSI_SHMEM_SLOT_SIZE;
 }
 
-/* Clear the page and announce it (call once the sockets are laid out). */
+/*
+ * Clear the page and announce it (call once the sockets are laid out).  A
+ * server that answers the doorbell sets page->doorbell before this call.
+ */
 void sdsi_ctlpage_open(struct sdsi_ctlpage *page, unsigned int sockets);
 
-/* Withdraw the announcement (on exit: the far side must not wait on us). */
+/*
+ * Withdraw the announcement and the doorbell (on exit: the far side must
+ * not wait on us).
+ */
 void sdsi_ctlpage_close(struct sdsi_ctlpage *page);
 
 /*

@@ -28,12 +28,17 @@
 
 #include "control.h"
 #include "ctlpage.h"
+#include "doorbell.h"
 
 #define MAX_SOCKETS		8u
 /* After this long without a store, the poller naps between passes. */
 #define BUSY_SPELL_NS		20000000ull
 /* Passes between looks at the control socket while busy polling. */
 #define CONTROL_EVERY		256u
+/* --doorbell: longest sleep between looks at the control requests. */
+#define DOORBELL_NAP_US		1000u
+/* --doorbell: a store this old that nobody rang for was missed. */
+#define UNANNOUNCED_NS		100000000ull
 
 static volatile sig_atomic_t stop_requested;
 
@@ -47,6 +52,7 @@ struct options {
 	unsigned int sockets;
 	unsigned int idle_sleep_us;
 	bool spin;
+	bool doorbell;
 	bool exit_with_parent;
 	struct sdsi_model_config cfg;
 };
@@ -73,7 +79,7 @@ static void usage(FILE *out)
 		"                  [--features LIST|none|0xHEX] [--state-dir DIR]\n"
 		"                  [--akc-threshold N] [--cap-threshold N] [--updates N]\n"
 		"                  [--authority DIR | --root-key FILE] [--idle-sleep-us US]\n"
-		"                  [--spin] [--exit-with-parent]\n"
+		"                  [--spin | --doorbell] [--exit-with-parent]\n"
 		"       sdsi-shmem --help | --version\n"
 		"The window holds N %u-byte socket slots from BYTES (default 0; page-\n"
 		"aligned) into FILE, then the control page.  Control requests are served\n"
@@ -81,8 +87,11 @@ static void usage(FILE *out)
 		"--authority or --root-key the sockets trust no root key and refuse\n"
 		"every AKC and CAP, as sdsi-emu does.  While a transaction is under\n"
 		"way the poller yields the CPU between passes; --spin keeps it (for a\n"
-		"host-side poller that has a core to itself).  --idle-sleep-us is\n"
-		"the nap once idle, 0 to 999999 (default 50).  --exit-with-parent\n"
+		"host-side poller that has a core to itself).  --doorbell: no\n"
+		"polling; a pass runs when the control page's doorbell rings (the\n"
+		"sdsi-doorbell QEMU plugin rings it after each driver store), and\n"
+		"a store nobody rang for is counted as unannounced.  --idle-sleep-us\n"
+		"is the nap once idle, 0 to 999999 (default 50).  --exit-with-parent\n"
 		"ends the program, as SIGTERM does, when its parent process dies.\n",
 		SDSI_SHMEM_SLOT_SIZE);
 }
@@ -146,6 +155,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "authority", required_argument, NULL, 'a' },
 		{ "root-key", required_argument, NULL, 'r' },
 		{ "spin", no_argument, NULL, 'S' },
+		{ "doorbell", no_argument, NULL, 'D' },
 		{ "exit-with-parent", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -221,6 +231,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'S':
 			o->spin = true;
 			break;
+		case 'D':
+			o->doorbell = true;
+			break;
 		case 'P':
 			o->exit_with_parent = true;
 			break;
@@ -240,6 +253,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 		o->cfg.features = o->cfg.guid == SDSI_GUID_V1 ?
 				  SDSI_FEATURE_ON_DEMAND :
 				  SDSI_MODEL_DEFAULT_FEATURES;
+	if (o->spin && o->doorbell) {
+		fprintf(stderr, "sdsi-shmem: --spin polls and --doorbell does not; give one\n");
+		return -EINVAL;
+	}
 	if (optind != argc || !o->window) {
 		usage(stderr);
 		return -EINVAL;
@@ -307,6 +324,9 @@ struct poll_stats {
 	uint64_t deadline_stalls;
 	struct gap_stats busy;		/* between any two busy passes */
 	struct gap_stats mid;		/* ... while a transaction was under way */
+	/* --doorbell: rings answered; driver stores nobody rang for. */
+	uint64_t rings;
+	uint64_t unannounced;
 };
 
 static void note_gap(struct gap_stats *g, uint64_t gap_ns)
@@ -317,8 +337,16 @@ static void note_gap(struct gap_stats *g, uint64_t gap_ns)
 	g->over_2ms += gap_ns > 2000000u;
 }
 
-static void print_stats(const struct poll_stats *st)
+static void print_stats(const struct poll_stats *st, bool doorbell)
 {
+	if (doorbell) {
+		/* No polling, so no gaps: a driver never waits on a pass. */
+		fprintf(stderr, "sdsi-shmem: doorbell: %" PRIu64 " passes for %"
+			PRIu64 " rings\n", st->passes, st->rings);
+		fprintf(stderr, "sdsi-shmem: unannounced-stores=%" PRIu64 "\n",
+			st->unannounced);
+		return;
+	}
 	fprintf(stderr, "sdsi-shmem: %" PRIu64 " passes; gaps between busy "
 		"passes: longest %" PRIu64 " us, %" PRIu64 " over 1 ms, %"
 		PRIu64 " over 2 ms; with a transaction under way: longest %"
@@ -432,6 +460,80 @@ static void run(struct shmem_machine *machine, const struct controls *ctl,
 	}
 }
 
+static bool any_store_waiting(const struct shmem_machine *machine)
+{
+	for (unsigned int n = 0; n < machine->sockets; n++)
+		if (driver_store_waiting(&machine->ports[n]))
+			return true;
+	return false;
+}
+
+/* Tell the ringer whether an answer now waits on time alone. */
+static void publish_timed(const struct shmem_machine *machine,
+			  struct sdsi_ctlpage *page)
+{
+	bool timed = false;
+
+	for (unsigned int n = 0; n < machine->sockets; n++)
+		timed |= sdsi_shmem_timed(&machine->ports[n]);
+	sdsi_doorbell_set_timed(page, timed);
+}
+
+static void doorbell_pass(struct shmem_machine *machine,
+			  struct sdsi_ctlpage *page, struct poll_stats *st)
+{
+	for (unsigned int n = 0; n < machine->sockets; n++)
+		sdsi_shmem_poll(&machine->ports[n]);
+	publish_timed(machine, page);
+	st->passes++;
+}
+
+/*
+ * --doorbell: a pass for each ring (several rings that came during one
+ * pass are answered by the next), control requests between rings, and
+ * no pass without a ring: what the driver sees changes only at its own
+ * accesses (or by a control request), never with the host's timing.  A
+ * driver store found with no ring for it long after it landed is one the
+ * ringer missed, which would leave the driver to the host's scheduling
+ * again: it is served, and counted for the rig to fail the run.
+ */
+static void run_doorbell(struct shmem_machine *machine,
+			 const struct controls *ctl, struct poll_stats *st)
+{
+	uint32_t answered = __atomic_load_n(&ctl->page->answered,
+					    __ATOMIC_ACQUIRE);
+	uint64_t waiting_since = 0;
+
+	while (!stop_requested) {
+		uint32_t ring = sdsi_doorbell_wait(ctl->page, answered,
+						   DOORBELL_NAP_US);
+
+		if (ring != answered) {
+			doorbell_pass(machine, ctl->page, st);
+			sdsi_doorbell_answer(ctl->page, ring);
+			st->rings += (uint32_t)(ring - answered);
+			answered = ring;
+			waiting_since = 0;
+			continue;
+		}
+		serve_controls(ctl, machine);
+		if (any_store_waiting(machine)) {
+			/* Left for its ring, which follows at once normally. */
+			if (!waiting_since) {
+				waiting_since = now_ns();
+			} else if (now_ns() - waiting_since > UNANNOUNCED_NS) {
+				st->unannounced++;
+				doorbell_pass(machine, ctl->page, st);
+				waiting_since = 0;
+			}
+			continue;
+		}
+		waiting_since = 0;
+		/* A control request may have shown a new control value. */
+		publish_timed(machine, ctl->page);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct shmem_machine machine = { 0 };
@@ -514,10 +616,15 @@ int main(int argc, char **argv)
 	/* Last: the page's magic tells the far side that all is laid out. */
 	ctl.page = (struct sdsi_ctlpage *)(base +
 					   sdsi_ctlpage_offset(o.sockets));
+	if (o.doorbell)
+		__atomic_store_n(&ctl.page->doorbell, 1u, __ATOMIC_RELEASE);
 	sdsi_ctlpage_open(ctl.page, o.sockets);
-	run(&machine, &ctl, &o, &stats);
+	if (o.doorbell)
+		run_doorbell(&machine, &ctl, &stats);
+	else
+		run(&machine, &ctl, &o, &stats);
 	sdsi_ctlpage_close(ctl.page);
-	print_stats(&stats);
+	print_stats(&stats, o.doorbell);
 	if (ctl.sock) {
 		shmem_control_close(ctl.sock);
 		unlink(o.ctl);

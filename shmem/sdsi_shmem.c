@@ -236,6 +236,12 @@ bool sdsi_shmem_busy(const struct sdsi_shmem_port *port)
 	return port->engaged || port->requested;
 }
 
+bool sdsi_shmem_timed(const struct sdsi_shmem_port *port)
+{
+	return port->engaged && !(port->model_ctrl & SDSI_CTRL_RDY) &&
+	       (port->model_ctrl & (SDSI_CTRL_RUN_BUSY | SDSI_CTRL_CPL));
+}
+
 void sdsi_shmem_sync(struct sdsi_shmem_port *port)
 {
 	copy_registers(port);

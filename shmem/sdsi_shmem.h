@@ -65,6 +65,12 @@ bool sdsi_shmem_poll(struct sdsi_shmem_port *port);
 bool sdsi_shmem_busy(const struct sdsi_shmem_port *port);
 
 /*
+ * True while the window shows a command under way without RDY: only time
+ * can change the model's answer then (RDY latency), not a driver store.
+ */
+bool sdsi_shmem_timed(const struct sdsi_shmem_port *port);
+
+/*
  * Show the model again after it changed outside the window (power cycle,
  * fault, BIOS setting).  Call it from the polling thread, between passes.
  */

@@ -1,0 +1,118 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The sdsi-doorbell QEMU plugin as the kernel rig loads it, in Debian's
+qemu-system-x86_64 with no guest (-machine none): it must install beside
+an sdsi-shmem --doorbell that serves the window, and refuse, with a message
+that says why, when none does or its arguments are wrong.  Installing also
+checks our own declaration of QEMU's plugin interface
+(shmem/qemu_plugin_api.h): the plugin reads the target name and the
+system-emulation flag from QEMU's info block, and refuses if they are not
+what a layout that matches QEMU's would give."""
+import os
+import shutil
+import signal
+import subprocess
+import time
+
+import pytest
+
+from targets.kernel import SLOT_SIZE, ControlPage
+
+QEMU = 'qemu-system-x86_64'
+
+
+def _build_dir():
+    emu = os.environ.get('SDSI_EMU', '')
+    return os.path.dirname(os.path.dirname(os.path.abspath(emu)))
+
+
+def _plugin():
+    path = os.path.join(_build_dir(), 'shmem', 'libsdsi-doorbell.so')
+    if not os.path.isfile(path):
+        raise pytest.UsageError(f'no sdsi-doorbell plugin in the build ({path})')
+    return path
+
+
+def _qemu():
+    # The kernel rig's QEMU, which scripts/ensure-deps.sh --kernel installs
+    # (.ci/run does, before make check): CI must have it.
+    path = shutil.which(QEMU)
+    if not path:
+        why = f'{QEMU} is not installed (scripts/ensure-deps.sh --kernel)'
+        if os.environ.get('CI') == 'true':
+            pytest.fail(why)
+        pytest.skip(why)
+    return path
+
+
+def run_qemu(args):
+    """QEMU with the plugin and no guest, told to quit by its monitor."""
+    proc = subprocess.run(
+        [_qemu(), '-machine', 'none', '-display', 'none', '-serial', 'none',
+         '-monitor', 'stdio', '-plugin', ','.join([_plugin()] + args)],
+        input='quit\n', capture_output=True, text=True, timeout=60)
+    return proc.returncode, proc.stderr
+
+
+@pytest.fixture
+def server(tmp_path):
+    window = tmp_path / 'ram'
+    proc = subprocess.Popen(
+        [os.path.join(_build_dir(), 'shmem', 'sdsi-shmem'), '--doorbell',
+         '--window', str(window), '--sockets', '1'],
+        stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 20
+    while not window.exists() or window.stat().st_size < SLOT_SIZE:
+        assert proc.poll() is None, proc.stderr.read()
+        assert time.monotonic() < deadline, 'sdsi-shmem made no window'
+        time.sleep(0.01)
+    ControlPage(str(window), 1).wait_ready(20)
+    yield str(window)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0, err
+    # QEMU without a guest stores nothing: nothing to ring for, none missed.
+    assert 'unannounced-stores=0' in err, err
+
+
+def test_installs_beside_a_doorbell_server(server):
+    code, err = run_qemu([f'window={server}', 'phys=0', 'sockets=1'])
+    assert code == 0, err
+    assert 'sdsi-doorbell: 0 rings after stores' in err, err
+
+
+def test_refuses_without_a_doorbell_server(tmp_path):
+    window = tmp_path / 'ram'
+    window.write_bytes(bytes(2 * SLOT_SIZE))
+    code, err = run_qemu([f'window={window}', 'phys=0', 'sockets=2'])
+    assert code != 0
+    assert 'too short for a window of 2 sockets' in err, err
+    code, err = run_qemu([f'window={window}', 'phys=0', 'sockets=1'])
+    assert code != 0
+    assert 'no sdsi-shmem --doorbell with 1 sockets' in err, err
+
+
+def test_socket_count_bounds(server):
+    # 8 is the most the plugin takes: it then looks for an 8-socket window,
+    # which a one-socket file is too short to hold (mapped, QEMU would die
+    # of SIGBUS).
+    code, err = run_qemu([f'window={server}', 'phys=0', 'sockets=8'])
+    assert code != 0
+    assert 'too short for a window of 8 sockets' in err, err
+    code, err = run_qemu([f'window={server}', 'phys=0', 'sockets=9'])
+    assert code != 0
+    assert "bad argument 'sockets=9'" in err, err
+
+
+@pytest.mark.parametrize('args,named', [
+    (['phys=4096', 'sockets=1'], 'window=FILE'),
+    (['phys=100', 'sockets=1'], "bad argument 'phys=100'"),
+    (['phys=0', 'sockets=0'], "bad argument 'sockets=0'"),
+    (['phys=0', 'sockets=1', 'colour=blue'], "bad argument 'colour=blue'"),
+])
+def test_bad_arguments_are_named(server, args, named):
+    if not any(a.startswith('window=') for a in args) and \
+            'window=FILE' not in named:
+        args = [f'window={server}'] + args
+    code, err = run_qemu(args)
+    assert code != 0
+    assert named in err, err
