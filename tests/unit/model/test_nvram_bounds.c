@@ -82,7 +82,8 @@ static size_t build(const struct image *im)
 		put_le64(file + off + 4, im->meter_total);
 		put_le64(file + off + 12, im->meter_latched);
 	}
-	memcpy(file + off, im->licences, im->licences_len);
+	if (im->licences_len)
+		memcpy(file + off, im->licences, im->licences_len);
 	off += im->licences_len + im->pad;
 	put_le32(file + 12, (uint32_t)(off - 16));
 	put_le32(file + off, crc32_ieee(file, off));
