@@ -68,7 +68,7 @@ def meter(pairs=1, length=None, extra=0):
 def libsdsi():
     s = {}
     for guid_bits, name in ((0, 'auto'), (4, 'v1'), (8, 'v2'), (12, 'unknown')):
-        for size in (67, 68, 72, 80, 81):
+        for size in (67, 68, 71, 72, 73, 79, 80, 81):
             s['regs-%s-%d' % (name, size)] = bytes([guid_bits]) + regs(80)[:size] \
                 + b'\0' * max(0, size - 80)
     one = blob(codes=('CC02', 'DSA1'))
@@ -76,6 +76,9 @@ def libsdsi():
     s['state-header-23'] = s['state-empty-24'][:24]
     s['state-key-76'] = b'\1' + state(content=0xD)
     s['state-key-75'] = s['state-key-76'][:-1]
+    s['state-header-size-5'] = b'\1' + le32(0xD, 1, 5, 0, 12, 0) + le32(1) + b'\x11' * 48
+    s['state-header-size-19'] = b'\1' + le32(0xD, 1, 19, 0, 12, 0) + le32(1) + b'\x11' * 48
+    s['state-header-size-20'] = b'\1' + le32(0xD, 1, 20, 0, 12, 0) + le32(1) + b'\x11' * 48
     s['state-one-licence'] = b'\1' + state([one])
     s['state-licence-one-byte-short'] = s['state-one-licence'][:-1]
     s['state-bundles-exact'] = b'\1' + state([blob(codes=('CC02',), count=1)])

@@ -82,6 +82,26 @@ static void test_state_size_words(void **unused)
 	assert_int_equal(err.offset, 0x14);
 }
 
+/* The header size field: at least the header and size words, at most the bytes there. */
+static void test_state_header_size(void **unused)
+{
+	uint8_t c[128] = { 0 };
+	struct sdsi_state_cert cert;
+	struct sdsi_error err;
+
+	state_header(c, SDSI_STATE_CONTENT_KEY, 0);
+	assert_int_equal(state(c, 76, &cert, &err), 0);
+	put32(c, 0x08, 5);
+	assert_int_equal(state(c, 76, &cert, &err), -EBADMSG);
+	assert_int_equal(err.offset, 0x08);
+	put32(c, 0x08, 76 / 4);
+	assert_int_equal(state(c, 76, &cert, &err), 0);
+	put32(c, 0x08, 76 / 4 + 1);
+	assert_int_equal(state(c, 76, &cert, &err), -EBADMSG);
+	assert_int_equal(err.offset, 0x08);
+	assert_non_null(strstr(err.message, "runs past the end"));
+}
+
 static void test_state_key_info(void **unused)
 {
 	uint8_t c[128] = { 0 };
@@ -234,13 +254,18 @@ static void test_registers_size(void **unused)
 	uint8_t regs[96] = { 0 };
 	struct sdsi_registers r;
 
-	assert_int_equal(registers(regs, 68, 0, &r), 0);	/* through the socket ID */
-	assert_int_equal(registers(regs, 67, 0, &r), -EBADMSG);
-	/* Without a GUID, exactly 80 bytes is the V2 layout. */
+	/* With the GUID known, anything through the socket ID decodes. */
+	assert_int_equal(registers(regs, 68, SDSI_GUID_V1, &r), 0);
+	assert_int_equal(registers(regs, 67, SDSI_GUID_V1, &r), -EBADMSG);
+	/* Without it, only the two sizes a registers file has. */
+	assert_int_equal(registers(regs, 72, 0, &r), 0);
+	assert_int_equal(r.layout, 1);
+	assert_int_equal(registers(regs, 71, 0, &r), -EBADMSG);
+	assert_int_equal(registers(regs, 73, 0, &r), -EBADMSG);
 	assert_int_equal(registers(regs, 80, 0, &r), 0);
 	assert_int_equal(r.layout, 2);
-	assert_int_equal(registers(regs, 81, 0, &r), 0);
-	assert_int_equal(r.layout, 1);
+	assert_int_equal(registers(regs, 79, 0, &r), -EBADMSG);
+	assert_int_equal(registers(regs, 81, 0, &r), -EBADMSG);
 }
 
 static int preflight(size_t regs_size, uint32_t guid, unsigned int fails, unsigned int updates,
@@ -286,6 +311,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_state_header),
 		cmocka_unit_test(test_state_size_words),
+		cmocka_unit_test(test_state_header_size),
 		cmocka_unit_test(test_state_key_info),
 		cmocka_unit_test(test_state_blob_header),
 		cmocka_unit_test(test_state_blob_runs_past_end),
