@@ -31,7 +31,7 @@ def code(text):
 
 
 def blob(type_=2, id_=1, ppin=0x1234, rev=1, codes=('CC02',), count=None):
-    """Licence blob (reference section 3.1): 36-byte header, 32 per bundle."""
+    """Licence blob (docs/interface.md §3.1): 36-byte header, 32 per bundle."""
     n = len(codes) if count is None else count
     out = le32(type_) + le64(id_, ppin, 0) + le32(rev, n)
     for c in codes:
