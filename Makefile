@@ -4,6 +4,8 @@
 
 BUILD      ?= build
 SANBUILD   ?= build-san
+FUZZBUILD  ?= build-fuzz
+FUZZ_SECONDS ?= 60
 PREFIX     ?= /usr/local
 SAN_FLAGS  := -Db_sanitize=address,undefined -Db_lundef=false \
               -Dc_args=-fno-sanitize-recover=all
@@ -13,6 +15,7 @@ export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
 .PHONY: all deps build build-san check check-unit check-integration \
         check-san check-kernel lint demo bench install clean \
         soak crash-campaign
+.PHONY: build-fuzz fuzz
 
 all: build
 
@@ -24,6 +27,13 @@ $(BUILD)/build.ninja:
 
 $(SANBUILD)/build.ninja:
 	meson setup $(SANBUILD) $(SAN_FLAGS)
+
+# The libFuzzer harnesses need clang; this build is theirs alone.
+$(FUZZBUILD)/build.ninja:
+	CC=clang-14 meson setup $(FUZZBUILD) -Dfuzz=true $(SAN_FLAGS)
+
+build-fuzz: deps $(FUZZBUILD)/build.ninja
+	ninja -C $(FUZZBUILD) fuzzers
 
 build: deps $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -46,12 +56,18 @@ check: build build-san lint
 	scripts/run-tool-tests.sh $(SANBUILD)
 	scripts/run-authority-tests.sh $(SANBUILD)
 	scripts/run-integration.sh $(SANBUILD)
+	$(MAKE) fuzz FUZZ_SECONDS=3
 	scripts/check-kernel.sh $(BUILD) || [ $$? -eq 77 ]
 
 # The upstream Linux drivers (Debian 6.1 and 6.12) against the model in
 # QEMU (docs/conformance.md); KERNELS="6.1 6.1-v2" picks configurations.
 check-kernel: build
 	scripts/check-kernel.sh $(BUILD) $(KERNELS)
+
+# Each libFuzzer harness for FUZZ_SECONDS, seed corpora and every crash
+# found so far first; prints the exec count of each (docs/fuzzing.md).
+fuzz: build-fuzz
+	scripts/run-fuzz.sh $(FUZZBUILD) $(FUZZ_SECONDS)
 
 # The shell scripts, at shellcheck's warning level; and nothing in the tree
 # may point at a document outside it (docs/interface.md holds the facts).
@@ -90,4 +106,4 @@ install: build
 	meson install -C $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(SANBUILD)
+	rm -rf $(BUILD) $(SANBUILD) $(FUZZBUILD)

@@ -391,15 +391,12 @@ static int start_session(struct sdsi_fusedrv *drv, const char *mountpoint,
 	return 0;
 }
 
-int sdsi_fusedrv_mount(const struct sdsi_fusedrv_config *cfg,
-		       const char *mountpoint, struct sdsi_fusedrv **out,
-		       char *err, size_t errlen)
+int sdsi_fusedrv_create(const struct sdsi_fusedrv_config *cfg, struct sdsi_fusedrv **out,
+			char *err, size_t errlen)
 {
 	struct sdsi_fusedrv *drv;
-	struct stat st;
-	int ret;
 
-	if (!cfg || !mountpoint || !out || (cfg->nsockets && !cfg->models)) {
+	if (!cfg || !out || (cfg->nsockets && !cfg->models)) {
 		snprintf(err, errlen, "invalid FUSE driver configuration");
 		return -EINVAL;
 	}
@@ -408,15 +405,6 @@ int sdsi_fusedrv_mount(const struct sdsi_fusedrv_config *cfg,
 			snprintf(err, errlen, "socket %u has no model", i);
 			return -EINVAL;
 		}
-	}
-	if (stat(mountpoint, &st) != 0) {
-		ret = -errno;
-		snprintf(err, errlen, "mount point %s: %s", mountpoint, strerror(errno));
-		return ret;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "mount point %s: not a directory", mountpoint);
-		return -ENOTDIR;
 	}
 	drv = drv_alloc(cfg);
 	if (!drv) {
@@ -429,6 +417,34 @@ int sdsi_fusedrv_mount(const struct sdsi_fusedrv_config *cfg,
 		socket_probe(drv, &drv->sockets[i]);
 		pthread_mutex_unlock(&drv->sockets[i].mbox_lock);
 	}
+	*out = drv;
+	return 0;
+}
+
+int sdsi_fusedrv_mount(const struct sdsi_fusedrv_config *cfg,
+		       const char *mountpoint, struct sdsi_fusedrv **out,
+		       char *err, size_t errlen)
+{
+	struct sdsi_fusedrv *drv;
+	struct stat st;
+	int ret;
+
+	if (!cfg || !mountpoint || !out) {
+		snprintf(err, errlen, "invalid FUSE driver configuration");
+		return -EINVAL;
+	}
+	if (stat(mountpoint, &st) != 0) {
+		ret = -errno;
+		snprintf(err, errlen, "mount point %s: %s", mountpoint, strerror(errno));
+		return ret;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "mount point %s: not a directory", mountpoint);
+		return -ENOTDIR;
+	}
+	ret = sdsi_fusedrv_create(cfg, &drv, err, errlen);
+	if (ret)
+		return ret;
 	ret = start_session(drv, mountpoint, err, errlen);
 	if (ret) {
 		sdsi_fusedrv_unmount(drv);

@@ -42,6 +42,16 @@ int sdsi_fusedrv_mount(const struct sdsi_fusedrv_config *cfg,
 		       const char *mountpoint, struct sdsi_fusedrv **out,
 		       char *err, size_t errlen);
 
+/*
+ * The driver with every socket probed and no tree served: what mount does
+ * before it mounts, for callers that drive bind, unbind and
+ * sdsi_fusedrv_with_socket() without a FUSE mount (the fuzz harness of the
+ * control commands).  Free with sdsi_fusedrv_unmount().  Returns 0 or
+ * -EINVAL/-ENOMEM with err filled.
+ */
+int sdsi_fusedrv_create(const struct sdsi_fusedrv_config *cfg, struct sdsi_fusedrv **out,
+			char *err, size_t errlen);
+
 /* Unmount, stop the threads, free.  Safe on NULL. */
 void sdsi_fusedrv_unmount(struct sdsi_fusedrv *drv);
 

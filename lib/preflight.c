@@ -41,6 +41,7 @@ const char *sdsi_check_status_name(enum sdsi_check_status status)
 	return "?";
 }
 
+__attribute__((format(printf, 4, 0)))
 static void vrecord(struct checker *c, const char *name, enum sdsi_check_status status,
 		    const char *fmt, va_list ap)
 {

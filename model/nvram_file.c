@@ -178,6 +178,17 @@ static int decode_licences(const uint8_t *buf, size_t off, size_t end,
 		    nv->blobs_len + len > sizeof(nv->blobs))
 			return refuse(err, errlen, path, -EPROTO,
 				      "corrupt: licence %u has a bad size", i);
+		/*
+		 * Only authenticated licences are ever stored: an entry must
+		 * at least hold a licence header and the bundles it counts,
+		 * or the state certificate built from it would be malformed.
+		 */
+		if (len < SDSI_BLOB_HEADER_SIZE ||
+		    (len - SDSI_BLOB_HEADER_SIZE) / SDSI_BUNDLE_SIZE <
+		    get_le32(buf + off + 4 + BLOB_BUNDLES_OFF))
+			return refuse(err, errlen, path, -EPROTO,
+				      "corrupt: licence %u of %u bytes is not a licence (header and bundles)",
+				      i, len);
 		nv->licence_words[i] = word;
 		memcpy(nv->blobs + nv->blobs_len, buf + off + 4, len);
 		nv->blobs_len += len;

@@ -9,6 +9,7 @@ packages=(
 	libfuse3-dev fuse3
 	libssl-dev libjson-c-dev
 	libcmocka-dev
+	clang-14 libclang-rt-14-dev
 	python3 python3-pytest python3-cryptography
 	kmod util-linux man-db shellcheck
 )

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * libsdsi's decoders and pre-flight checks on hostile bytes.  The first byte
+ * picks what the rest is:
+ *   0  a registers file (bits 2-3 of the byte pick the GUID it is read with)
+ *   1  a state certificate
+ *   2  a meter certificate
+ *   3  a pre-flight: [registers, 72 or 80 bytes][u16 state length][state
+ *      certificate][blob], bit 2 picking AKC or CAP, bit 3 the size of the
+ *      registers, bit 4 SDSI_PREFLIGHT_FORCE
+ * Every part is copied to a buffer of its exact size, so that a read one
+ * byte past it is an AddressSanitizer report.  Invariants: no crash, every
+ * decoded field inside its bit field, pointers of a successful decode inside
+ * the buffer, a pre-flight with at most SDSI_PREFLIGHT_MAX_CHECKS checks, an
+ * error message and errno exactly when it refuses.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sdsi/hw.h"
+#include "sdsi/libsdsi.h"
+#include "cert_decode.h"
+#include "fuzz_check.h"
+
+static const uint32_t guids[4] = { 0, SDSI_GUID_V1, SDSI_GUID_V2, 0x12345678u };
+
+static uint8_t *exact_copy(const uint8_t *p, size_t len)
+{
+	/* malloc(0) may return NULL: one byte more would hide nothing here. */
+	uint8_t *copy = malloc(len ? len : 1);
+
+	if (!copy)
+		abort();
+	memcpy(copy, p, len);
+	return copy;
+}
+
+static void check_registers(const struct sdsi_registers *r, size_t len)
+{
+	FUZZ_CHECK(r->size == len, "size %zu for %zu bytes", r->size, len);
+	FUZZ_CHECK(r->akc_fail_count <= 7 && r->akc_fail_threshold <= 7 &&
+		   r->cap_fail_count <= 7 && r->cap_fail_threshold <= 7 &&
+		   r->updates_available <= 7 && r->updates_threshold <= 7,
+		   "a 3-bit field out of range");
+	FUZZ_CHECK(r->socket_id <= 15, "socket id %u", r->socket_id);
+	FUZZ_CHECK(r->layout == 1 || r->layout == 2, "layout %u", r->layout);
+}
+
+static void check_refusal(int ret, const struct sdsi_error *err)
+{
+	if (ret) {
+		FUZZ_CHECK(ret < 0 && err->errnum == -ret, "ret %d errnum %d", ret, err->errnum);
+		FUZZ_CHECK(err->message[0] != '\0', "refused without a message");
+		FUZZ_CHECK(memchr(err->message, '\0', sizeof(err->message)) != NULL,
+			   "message not terminated");
+	} else {
+		FUZZ_CHECK(err->errnum == 0, "success with errnum %d", err->errnum);
+	}
+}
+
+static void fuzz_registers(uint32_t guid, const uint8_t *p, size_t len)
+{
+	struct sdsi_registers regs;
+	struct sdsi_preflight pf;
+	struct sdsi_error err;
+	uint8_t *buf = exact_copy(p, len);
+	int ret = sdsi_decode_registers(buf, len, guid, &regs, &err);
+
+	check_refusal(ret, &err);
+	if (!ret) {
+		check_registers(&regs, len);
+		for (int kind = SDSI_BLOB_AKC; kind <= SDSI_BLOB_CAP; kind++) {
+			ret = sdsi_preflight(&regs, (enum sdsi_blob_kind)kind, len, &pf, &err);
+			check_refusal(ret, &err);
+			FUZZ_CHECK(pf.num_checks <= SDSI_PREFLIGHT_MAX_CHECKS, "%u checks",
+				   pf.num_checks);
+		}
+	}
+	free(buf);
+}
+
+static void fuzz_state(const uint8_t *p, size_t len)
+{
+	uint8_t *buf = exact_copy(p, len);
+	char why[512];
+
+	cert_decode_state(buf, len, why, sizeof(why));
+	free(buf);
+}
+
+static void fuzz_meter(const uint8_t *p, size_t len)
+{
+	uint8_t *buf = exact_copy(p, len);
+	char why[512];
+
+	cert_decode_meter(buf, len, why, sizeof(why));
+	free(buf);
+}
+
+static void fuzz_preflight(uint8_t mode, struct fuzz_input *in)
+{
+	const enum sdsi_blob_kind kind = mode & 4 ? SDSI_BLOB_CAP : SDSI_BLOB_AKC;
+	const size_t regs_len = mode & 8 ? SDSI_REGS_SIZE_V2 : SDSI_REGS_SIZE_V1;
+	const unsigned int flags = mode & 16 ? SDSI_PREFLIGHT_FORCE : 0;
+	struct sdsi_state_cert state;
+	struct sdsi_registers regs;
+	struct sdsi_preflight pf;
+	struct sdsi_error err;
+	uint8_t *regs_buf, *state_buf, *blob;
+	size_t state_len;
+	bool have_state;
+	int ret;
+
+	if (in->len < regs_len + 2)
+		return;
+	regs_buf = exact_copy(in->p, regs_len);
+	in->p += regs_len;
+	in->len -= regs_len;
+	state_len = (size_t)fuzz_take(in, 2);
+	if (state_len > in->len)
+		state_len = in->len;
+	state_buf = exact_copy(in->p, state_len);
+	in->p += state_len;
+	in->len -= state_len;
+	blob = exact_copy(in->p, in->len);
+
+	if (sdsi_decode_registers(regs_buf, regs_len, 0, &regs, &err) == 0) {
+		have_state = sdsi_decode_state_cert(state_buf, state_len, &state, &err) == 0;
+		ret = sdsi_preflight_blob(&regs, have_state ? &state : NULL, kind, blob,
+					  in->len, flags, &pf, &err);
+		check_refusal(ret, &err);
+		FUZZ_CHECK(pf.num_checks <= SDSI_PREFLIGHT_MAX_CHECKS, "%u checks",
+			   pf.num_checks);
+		FUZZ_CHECK(pf.blob.num_features <= SDSI_BLOB_MAX_FEATURES, "%u features",
+			   pf.blob.num_features);
+		FUZZ_CHECK(!pf.forced || pf.unchanged, "forced but not unchanged");
+		for (unsigned int i = 0; i < pf.num_checks; i++)
+			FUZZ_CHECK(pf.checks[i].name && memchr(pf.checks[i].detail, '\0',
+							       sizeof(pf.checks[i].detail)),
+				   "check %u", i);
+		if (have_state)
+			sdsi_state_cert_free(&state);
+	}
+	free(blob);
+	free(state_buf);
+	free(regs_buf);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fuzz_input in = { data, size };
+	uint8_t mode;
+
+	if (!size)
+		return 0;
+	mode = (uint8_t)fuzz_take(&in, 1);
+	switch (mode & 3) {
+	case 0:
+		fuzz_registers(guids[(mode >> 2) & 3], in.p, in.len);
+		break;
+	case 1:
+		fuzz_state(in.p, in.len);
+		break;
+	case 2:
+		fuzz_meter(in.p, in.len);
+		break;
+	default:
+		fuzz_preflight(mode, &in);
+		break;
+	}
+	return 0;
+}
