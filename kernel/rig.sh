@@ -4,13 +4,8 @@
 # unmodified intel_sdsi.ko bound to sdsi_window devices, play the hardware
 # with sdsi-shmem on the host through the guest's RAM file, run the
 # conformance suite and intel_sdsi's tests in the guest, and fail if any
-# test of a configuration's run failed or a guest did not come back.  With
-# the doorbell (default) a configuration runs once.  Only with the spinning
-# poller (SDSI_RIG_DOORBELL=0) is it run again (at most SDSI_RIG_RERUNS
-# times, default 2), and only on the evidence kernel/host-stall-evidence.sh
-# asks for: every failure the driver's ETIMEDOUT, and a host stall past the
-# driver's deadline seen by sdsi-stallmon; each rerun is one line of
-# BUILD_DIR/kernel-rig/reruns.
+# test of a configuration's run failed or a guest did not come back.  Each
+# configuration runs once, and that run is its verdict: nothing is rerun.
 #   kernel/rig.sh BUILD_DIR [CONFIG]...   (6.12, 6.1, 6.1-v2; default: all)
 # Nothing is installed on the host: the kernels are downloaded through a
 # private apt (BUILD_DIR/kernel-rig/apt) and unpacked, with their headers,
@@ -357,8 +352,9 @@ boot_guest() {
 		SDSI_GUID "$guid" SDSI_SOCKETS "$sockets" SDSI_PHYS "$phys" \
 		SDSI_AUTHORITY /tmp/results/authority >"$results/config.env"
 	start_shmem "$sockets" "$guid" "$results" || die "$k: cannot start sdsi-shmem"
-	# The host-stall monitor for the guest's whole life (see
-	# kernel/host-stall-evidence.sh).  Without it (no SCHED_FIFO), no rerun.
+	# A host-stall monitor for the guest's whole life, independent of the
+	# component under test: its log says how far the host itself fell
+	# behind during a run (diagnostics for whoever reads a failure).
 	"$build/kernel/sdsi-stallmon" --exit-with-parent --period-us 500 \
 		--threshold-us 1000 >"$results/stallmon.log" 2>&1 &
 	stallmon=$!
@@ -400,45 +396,19 @@ doorbell_missed() {
 shmem_mode=--spin
 [ "$doorbell" = 0 ] || shmem_mode=--doorbell
 setup_private_apt || die "cannot set up the private apt in $apt_dir"
-# With the doorbell no driver deadline depends on the host, so a failure
-# is never run again.  Only the spinning poller (SDSI_RIG_DOORBELL=0) may
-# rerun, on host-stall-evidence.sh's grounds.
-if [ "$doorbell" = 0 ]; then
-	max_reruns=${SDSI_RIG_RERUNS:-2}
-else
-	max_reruns=0
-fi
 failed=()
-# One line per rerun; check-kernel counts them in its summary.
-reruns_file="$work/reruns"
-: >"$reruns_file"
 for k in "${wanted[@]}"; do
 	entry=$(printf '%s\n' "${configs[@]}" | grep "^$k|") || die "unknown configuration '$k'"
 	IFS='|' read -r _ kernel abi guid sockets deadline <<<"$entry"
 	rel=$(kernel_release "$kernel") || die "no Debian $kernel kernel found by apt"
 	start=$(date +%s)
-	log "$k: kernel $rel, abi=$abi guid=$guid sockets=$sockets tcg$tcg_opts sdsi-shmem $shmem_mode"
+	log "$k: kernel $rel, abi=$abi guid=$guid sockets=$sockets rdy-deadline=${deadline}us tcg$tcg_opts sdsi-shmem $shmem_mode"
 	fetch_kernel "$rel" || die "$rel: cannot fetch the image or headers"
 	build_initrd "$rel" || die "$rel: cannot build the module or initramfs"
 
 	results="$work/results-$k"
-	rm -rf "$work/rerun-$k".*
 	boot_guest "$rel" "$results"
-	run=1
-	while [ "$run" -le "$max_reruns" ] &&
-		late=$("$repo/kernel/host-stall-evidence.sh" "$results" "$deadline"); do
-		kept="$work/rerun-$k.$run"
-		log "$k: RERUN $run of at most $max_reruns: every failure was the driver's"
-		log "$k: ETIMEDOUT, and sdsi-stallmon saw the host stall $late us, past the"
-		log "$k: driver's $deadline us deadline (that run is kept in $kept)"
-		echo "$k: run $run failed only by ETIMEDOUT; host stalled $late us > $deadline us; $kept" \
-			>>"$reruns_file"
-		mv "$results" "$kept"
-		run=$((run + 1))
-		start=$(date +%s)
-		boot_guest "$rel" "$results"
-	done
-	# The last run is the verdict: a failure is a failure.
+	# The run is the verdict: a failure is a failure.
 	if [ ! -f "$results/status" ]; then
 		failed+=("$k: the guest did not come back (see $results/console.log)")
 		tail -20 "$results/console.log" >&2
@@ -449,9 +419,6 @@ for k in "${wanted[@]}"; do
 	fi
 done
 
-while IFS= read -r line; do
-	log "RERUN $line"
-done <"$reruns_file"
 for f in "${failed[@]}"; do
 	log "FAILED $f"
 done

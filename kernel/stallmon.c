@@ -3,9 +3,9 @@
  * sdsi-stallmon: how late this machine runs a real-time thread, measured
  * beside each guest of the kernel rig by something that is not under test.
  *
- * The rig may run a configuration again only on evidence that the host,
- * not the driver or the model, made a deadline pass: this program is that
- * evidence.  It shares no code with sdsi-shmem (the hardware under test).
+ * It tells whoever reads a failed rig run how far the host itself fell
+ * behind meanwhile; it excuses nothing (the rig reruns nothing).  It shares
+ * no code with sdsi-shmem (the hardware under test).
  *
  * One SCHED_FIFO thread per CPU the process may use, pinned there, sleeps
  * to absolute CLOCK_MONOTONIC deadlines every --period-us and notes how late
@@ -18,7 +18,7 @@
  *
  * Every lateness of at least --threshold-us is printed as it happens; at
  * exit (SIGTERM, SIGINT, or the parent's death with --exit-with-parent)
- * one summary line that kernel/rig.sh reads:
+ * one summary line:
  *   sdsi-stallmon: cpus=2 wakeups=N late-over-threshold=K max-late-us=M
  *     steal-ms=S
  * (S: what /proc/stat says the hypervisor took meanwhile, for the reader).

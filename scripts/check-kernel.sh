@@ -45,7 +45,7 @@ host_state() {
 
 start=$(date +%s)
 # Only this run's results are summed.
-rm -rf "$build"/kernel-rig/results-* "$build/kernel-rig/reruns"
+rm -rf "$build"/kernel-rig/results-*
 mkdir -p "$build/kernel-rig"
 host_before="$build/kernel-rig/host-before.txt"
 host_after="$build/kernel-rig/host-after.txt"
@@ -62,15 +62,10 @@ if ! diff -u "$host_before" "$host_after" >"$build/kernel-rig/host-changes.diff"
 	status=1
 fi
 
-# The last run of each configuration (results-*) is its verdict; the runs
-# before a rerun (rerun-*) are kept aside and counted here as reruns.
+# The run of each configuration (results-*) is its verdict.
 summary=$(/usr/bin/python3 scripts/junit-sum.py "$build/kernel-rig/results-*/*.xml") || summary="0 0 0"
 read -r passed failed skipped <<<"$summary"
-reruns=$(wc -l <"$build/kernel-rig/reruns" 2>/dev/null) || reruns=0
 [ $((passed + failed)) -gt 0 ] || { echo "check-kernel: no test ran" >&2; status=1; }
 echo "check-kernel took $(( $(date +%s) - start )) s"
-# Reruns on a line of their own: the summary keeps the plain form
-# "N passed, N failed, N skipped" that CI reads.
-echo "kernel-rig: $reruns reruns"
 echo "kernel: $passed passed, $failed failed, $skipped skipped"
 exit $status

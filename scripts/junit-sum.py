@@ -4,13 +4,8 @@
 run-integration.sh and check-kernel.sh for their summary lines.
 
 With --failures it prints instead one line per failed test: its id, a
-tab, and the first line of its failure message.  With --timeouts it prints
-how many tests failed and exits 0 only if at least one did and every one
-failed because the driver returned ETIMEDOUT (kernel/rig.sh reruns a
-configuration only then, and only if a host-stall monitor saw the host
-stall past the driver's deadline)."""
+tab, and the first line of its failure message."""
 import glob
-import re
 import sys
 import xml.etree.ElementTree as ET
 
@@ -40,30 +35,6 @@ def failures(pattern):
         print(f'{case}\t{message}')
 
 
-def driver_timeout(message):
-    """The driver returned ETIMEDOUT, as the suites report it: intel_sdsi's
-    "exit 7 (ETIMEDOUT)", a raw read's "TimeoutError: [Errno 110]", a bare
-    "assert 110 == N" of errno_of(...) == errno.X, or errno names after
-    colons ("read: ETIMEDOUT, expected EIO", "['x: ETIMEDOUT']") that are
-    all ETIMEDOUT before any "expected".  Not a test that expected
-    ETIMEDOUT and saw something else, nor a program that hung."""
-    if 'TimeoutExpired' in message:
-        return False
-    if '(ETIMEDOUT)' in message or 'TimeoutError: [Errno 110]' in message:
-        return True
-    if re.fullmatch(r'AssertionError: assert 110 == \d+', message):
-        return True
-    observed = message.split('expected', 1)[0]
-    names = re.findall(r': (E[A-Z0-9]+)\b', observed)
-    return bool(names) and all(name == 'ETIMEDOUT' for name in names)
-
-
-def timeouts(pattern):
-    cases = list(failed_cases(pattern))
-    print(len(cases))
-    return 0 if cases and all(driver_timeout(m) for _, m in cases) else 1
-
-
 def totals(pattern):
     passed = failed = skipped = 0
     for s in suites(pattern):
@@ -79,9 +50,7 @@ def totals(pattern):
 args = sys.argv[1:]
 if args[:1] == ['--failures'] and len(args) == 2:
     failures(args[1])
-elif args[:1] == ['--timeouts'] and len(args) == 2:
-    sys.exit(timeouts(args[1]))
 elif len(args) == 1:
     totals(args[0])
 else:
-    sys.exit('usage: junit-sum.py [--failures | --timeouts] GLOB')
+    sys.exit('usage: junit-sum.py [--failures] GLOB')

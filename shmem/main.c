@@ -354,7 +354,7 @@ static void print_stats(const struct poll_stats *st, bool doorbell)
 		st->passes, st->busy.longest_ns / 1000, st->busy.over_1ms,
 		st->busy.over_2ms, st->mid.longest_ns / 1000, st->mid.over_1ms,
 		st->mid.over_2ms);
-	/* On its own line for scripts (kernel/rig.sh). */
+	/* On its own line, for scripts: a diagnostic of the spinning poller. */
 	fprintf(stderr, "sdsi-shmem: deadline-stalls=%" PRIu64 "\n",
 		st->deadline_stalls);
 }
