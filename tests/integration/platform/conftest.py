@@ -4,6 +4,7 @@ find it through $SDSI_EMU (scripts/run-integration.sh sets it)."""
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -65,3 +66,26 @@ def mounts_under(*roots):
     return sorted(m for m in mount_points()
                   if any(m[0] == r or m[0].startswith(r.rstrip('/') + '/')
                          for r in roots))
+
+
+def start_mount(sdsi, tmp_path, sockets):
+    """`sdsi-emu mount` of SOCKETS sockets at tmp_path/mnt with its state in
+    tmp_path/state, waited for until the last socket's registers appear;
+    ctl then reaches it through SDSI_EMU_CTL.  Returns (proc, mnt, state);
+    the caller stops it."""
+    mnt, state = tmp_path / 'mnt', tmp_path / 'state'
+    mnt.mkdir()
+    state.mkdir(mode=0o700)
+    proc = subprocess.Popen([sdsi.path, 'mount', '--state', str(state),
+                             '--sockets', str(sockets), str(mnt)],
+                            stderr=subprocess.PIPE, text=True, env=sdsi.env)
+    last = mnt / 'devices' / f'intel_vsec.sdsi.{sockets - 1}' / 'registers'
+    deadline = time.monotonic() + 20
+    while not last.exists():
+        if proc.poll() is not None:
+            pytest.fail(f'sdsi-emu mount exited {proc.returncode}: '
+                        f'{proc.stderr.read()}')
+        assert time.monotonic() < deadline, 'the tree never appeared'
+        time.sleep(0.05)
+    sdsi.env['SDSI_EMU_CTL'] = str(state / 'control.sock')
+    return proc, mnt, state

@@ -10,6 +10,8 @@ import time
 
 import pytest
 
+from conftest import start_mount
+
 SOCKETS = 2
 CLIENTS_MAX = 32        # emu/control_clients.h
 # How long the test waits for ctl's answer.  Before connections were served
@@ -24,21 +26,7 @@ CLOSED_WITHIN_S = 30
 
 @pytest.fixture
 def mounted(sdsi, tmp_path):
-    mnt, state = tmp_path / 'mnt', tmp_path / 'state'
-    mnt.mkdir()
-    state.mkdir(mode=0o700)
-    proc = subprocess.Popen([sdsi.path, 'mount', '--state', str(state),
-                             '--sockets', str(SOCKETS), str(mnt)],
-                            stderr=subprocess.PIPE, text=True, env=sdsi.env)
-    last = mnt / 'devices' / f'intel_vsec.sdsi.{SOCKETS - 1}' / 'registers'
-    deadline = time.monotonic() + 20
-    while not last.exists():
-        if proc.poll() is not None:
-            pytest.fail(f'sdsi-emu mount exited {proc.returncode}: '
-                        f'{proc.stderr.read()}')
-        assert time.monotonic() < deadline, 'the tree never appeared'
-        time.sleep(0.05)
-    sdsi.env['SDSI_EMU_CTL'] = str(state / 'control.sock')
+    proc, mnt, state = start_mount(sdsi, tmp_path, SOCKETS)
     yield state / 'control.sock'
     proc.send_signal(signal.SIGTERM)
     try:

@@ -6,11 +6,10 @@ import json
 import os
 import signal
 import subprocess
-import time
 
 import pytest
 
-from conftest import mounts_under
+from conftest import mounts_under, start_mount
 from sdsi_layout import decode_state_certificate
 
 SOCKETS = 2
@@ -18,21 +17,7 @@ SOCKETS = 2
 
 @pytest.fixture
 def mounted(sdsi, tmp_path):
-    mnt, state = tmp_path / 'mnt', tmp_path / 'state'
-    mnt.mkdir()
-    state.mkdir(mode=0o700)
-    proc = subprocess.Popen([sdsi.path, 'mount', '--state', str(state),
-                             '--sockets', str(SOCKETS), str(mnt)],
-                            stderr=subprocess.PIPE, text=True, env=sdsi.env)
-    last = mnt / 'devices' / f'intel_vsec.sdsi.{SOCKETS - 1}' / 'registers'
-    deadline = time.monotonic() + 20
-    while not last.exists():
-        if proc.poll() is not None:
-            pytest.fail(f'sdsi-emu mount exited {proc.returncode}: '
-                        f'{proc.stderr.read()}')
-        assert time.monotonic() < deadline, 'the tree never appeared'
-        time.sleep(0.05)
-    sdsi.env['SDSI_EMU_CTL'] = str(state / 'control.sock')
+    proc, mnt, state = start_mount(sdsi, tmp_path, SOCKETS)
     yield proc, mnt, state
     if proc.poll() is None:
         proc.send_signal(signal.SIGTERM)
