@@ -7,7 +7,6 @@ import json
 import os
 import shutil
 import signal
-import stat
 import subprocess
 import tempfile
 import time
