@@ -14,13 +14,18 @@ export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
 
 .PHONY: all deps build build-san check check-unit check-integration \
         check-san check-kernel lint demo bench install clean \
-        soak crash-campaign
+        soak crash-campaign deps-kernel
 .PHONY: build-fuzz fuzz
 
 all: build
 
 deps:
 	@scripts/ensure-deps.sh
+
+# make check also needs what the kernel rig runs on the host: QEMU serves
+# the platform suite's doorbell-plugin tests before the rig itself.
+deps-kernel:
+	@scripts/ensure-deps.sh --kernel
 
 $(BUILD)/build.ninja:
 	meson setup $(BUILD) --prefix=$(PREFIX)
@@ -45,7 +50,7 @@ build-san: deps $(SANBUILD)/build.ninja
 # again under ASan+UBSan, then the real Linux drivers in QEMU.  The last
 # line printed is the kernel rig's summary.  check-kernel skips (exit 77,
 # loudly) only where QEMU cannot run at all.
-check: build build-san lint
+check: deps-kernel build build-san lint
 	meson test -C $(BUILD) --print-errorlogs
 	scripts/run-tool-tests.sh $(BUILD)
 	scripts/run-authority-tests.sh $(BUILD)
