@@ -210,19 +210,19 @@ static int apply_socket_request(struct emu_control_target *t, unsigned int s,
 {
 	switch (req->op) {
 	case OP_POWER_CYCLE:
-		return sdsi_fusedrv_with_socket(t->drv, s, true, apply_power_cycle, NULL);
+		return emu_model_with_socket(t->drv, s, true, apply_power_cycle, NULL);
 	case OP_FAULT:
-		return sdsi_fusedrv_with_socket(t->drv, s, false, apply_fault_set, &req->fault);
+		return emu_model_with_socket(t->drv, s, false, apply_fault_set, &req->fault);
 	case OP_CLEAR:
-		return sdsi_fusedrv_with_socket(t->drv, s, false, apply_fault_clear, &req->fault);
+		return emu_model_with_socket(t->drv, s, false, apply_fault_clear, &req->fault);
 	case OP_UNBIND:
 		return sdsi_fusedrv_unbind(t->drv, s);
 	case OP_BIND:
 		return sdsi_fusedrv_bind(t->drv, s);
 	case OP_FEATURES:
-		return sdsi_fusedrv_with_socket(t->drv, s, true, apply_features, &req->features);
+		return emu_model_with_socket(t->drv, s, true, apply_features, &req->features);
 	case OP_IBLOCK:
-		return sdsi_fusedrv_with_socket(t->drv, s, false, apply_iblock, &req->iblock);
+		return emu_model_with_socket(t->drv, s, false, apply_iblock, &req->iblock);
 	case OP_ADVANCE:
 		/* Model time only: the driver's own timeouts keep real time. */
 		return emu_model_clock_advance(&t->clocks[s], req->seconds * 1000000000ull);

@@ -12,7 +12,7 @@
 
 #include "model_clock.h"
 #include "options.h"
-#include "sdsi_fusedrv.h"
+#include "model_backend.h"
 
 /* A fault to arm, or to clear (all: every kind). */
 struct emu_fault_request {

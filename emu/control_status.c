@@ -45,7 +45,7 @@ void emu_control_status(struct emu_control_target *t, int argc, char **argv,
 		struct socket_snapshot snap = { 0 };
 		bool first = true;
 
-		sdsi_fusedrv_with_socket(t->drv, i, false, snapshot, &snap);
+		emu_model_with_socket(t->drv, i, false, snapshot, &snap);
 		emu_respond(r, "{\"socket\":%u,\"guid\":\"0x%x\",\"bound\":%s,\"ppin\":\"0x%016llx\",\"faults\":[",
 			i, (unsigned int)sdsi_model_guid(t->models[i]),
 			socket_bound(t, i) ? "true" : "false", (unsigned long long)snap.ppin);

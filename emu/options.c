@@ -12,6 +12,7 @@
 
 #include "sdsi/hw.h"
 #include "options.h"
+#include "sdsi_model.h"
 
 #define FEATURES_V1_DEFAULT	SDSI_FEATURE_ON_DEMAND
 

@@ -42,13 +42,17 @@ int emu_session_open(struct emu_session *s, const struct emu_options *opts)
 
 int emu_session_serve(struct emu_session *s, const char *mountpoint)
 {
+	struct sdsi_fusedrv_backend backends[EMU_MAX_SOCKETS];
 	struct sdsi_fusedrv_config cfg = {
 		.abi = s->opts->abi,
-		.models = s->platform.models,
+		.backends = backends,
 		.nsockets = s->platform.nsockets,
 	};
 	char err[ERR_MAX];
 	int ret;
+
+	for (unsigned int i = 0; i < s->platform.nsockets; i++)
+		backends[i] = emu_model_backend(s->platform.models[i]);
 
 	if (!realpath(mountpoint, s->tree)) {
 		ret = -errno;

@@ -71,7 +71,7 @@ struct fusedrv_socket {
 	pthread_mutex_t mbox_lock;
 	pthread_mutex_t state_lock;
 	unsigned int index;
-	struct sdsi_model *model;	/* not owned */
+	struct sdsi_fusedrv_backend backend;
 	struct sdsi_mbox mb;		/* valid while bound */
 	bool bound;
 	uint64_t features;		/* ENABLED_FEATURES sampled at probe */

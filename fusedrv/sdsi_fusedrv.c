@@ -26,33 +26,46 @@
 #define WORKERS_MAX		32u
 #define INIT_WAIT_S		10
 
+/*
+ * The driver core sees these operations, with the socket as context: they
+ * pass each access to the socket's backend and supply real time and the
+ * device's name where the backend leaves them out.
+ */
 static uint64_t mbox_read64(void *ctx, uint32_t offset)
 {
 	const struct fusedrv_socket *s = ctx;
 
-	return sdsi_model_read64(s->model, offset);
+	return s->backend.ops->read64(s->backend.ctx, offset);
 }
 
 static void mbox_write64(void *ctx, uint32_t offset, uint64_t value)
 {
 	const struct fusedrv_socket *s = ctx;
 
-	sdsi_model_write64(s->model, offset, value);
+	s->backend.ops->write64(s->backend.ctx, offset, value);
 }
 
 static void mbox_sleep_us(void *ctx, uint32_t us)
 {
+	const struct fusedrv_socket *s = ctx;
 	struct timespec ts = { .tv_sec = us / 1000000u,
 			       .tv_nsec = (long)(us % 1000000u) * 1000 };
 
+	if (s->backend.ops->sleep_us) {
+		s->backend.ops->sleep_us(s->backend.ctx, us);
+		return;
+	}
 	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 		;
 }
 
 static uint64_t mbox_now_us(void *ctx)
 {
+	const struct fusedrv_socket *s = ctx;
 	struct timespec ts;
 
+	if (s->backend.ops->now_us)
+		return s->backend.ops->now_us(s->backend.ctx);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
@@ -61,7 +74,11 @@ static void mbox_warn(void *ctx, const char *msg)
 {
 	const struct fusedrv_socket *s = ctx;
 
-	fprintf(stderr, "sdsi_fusedrv: " FUSEDRV_DEVICE_PREFIX "%u: %s\n", s->index, msg);
+	if (s->backend.ops->warn)
+		s->backend.ops->warn(s->backend.ctx, msg);
+	else
+		fprintf(stderr, "sdsi_fusedrv: " FUSEDRV_DEVICE_PREFIX "%u: %s\n",
+			s->index, msg);
 }
 
 static const struct sdsi_mbox_ops mbox_ops = {
@@ -107,9 +124,12 @@ static int socket_probe(struct sdsi_fusedrv *drv, struct fusedrv_socket *s)
 {
 	struct sdsi_mbox mb;
 	uint64_t features;
+	uint32_t guid;
 	int ret;
 
-	ret = sdsi_mbox_init(&mb, sdsi_model_guid(s->model), &mbox_ops, s, &drv->params);
+	ret = s->backend.discover(s->backend.ctx, &guid);
+	if (ret == 0)
+		ret = sdsi_mbox_init(&mb, guid, &mbox_ops, s, &drv->params);
 	if (ret)
 		return ret;
 	pthread_mutex_lock(&s->state_lock);
@@ -156,8 +176,7 @@ int sdsi_fusedrv_unbind(struct sdsi_fusedrv *drv, unsigned int socket)
 }
 
 int sdsi_fusedrv_with_socket(struct sdsi_fusedrv *drv, unsigned int socket,
-			     bool reprobe,
-			     int (*fn)(struct sdsi_model *model, void *arg),
+			     bool reprobe, int (*fn)(void *ctx, void *arg),
 			     void *arg)
 {
 	struct fusedrv_socket *s;
@@ -167,7 +186,7 @@ int sdsi_fusedrv_with_socket(struct sdsi_fusedrv *drv, unsigned int socket,
 		return -ENODEV;
 	s = &drv->sockets[socket];
 	pthread_mutex_lock(&s->mbox_lock);
-	ret = fn(s->model, arg);
+	ret = fn(s->backend.ctx, arg);
 	if (reprobe && s->bound) {
 		pthread_mutex_lock(&s->state_lock);
 		socket_set_state(drv, s, true, socket_read_features(s));
@@ -331,7 +350,7 @@ static struct sdsi_fusedrv *drv_alloc(const struct sdsi_fusedrv_config *cfg)
 		pthread_mutex_init(&s->mbox_lock, NULL);
 		pthread_mutex_init(&s->state_lock, NULL);
 		s->index = i;
-		s->model = cfg->models[i];
+		s->backend = cfg->backends[i];
 	}
 	return drv;
 }
@@ -396,13 +415,16 @@ int sdsi_fusedrv_create(const struct sdsi_fusedrv_config *cfg, struct sdsi_fused
 {
 	struct sdsi_fusedrv *drv;
 
-	if (!cfg || !out || (cfg->nsockets && !cfg->models)) {
+	if (!cfg || !out || (cfg->nsockets && !cfg->backends)) {
 		snprintf(err, errlen, "invalid FUSE driver configuration");
 		return -EINVAL;
 	}
 	for (unsigned int i = 0; i < cfg->nsockets; i++) {
-		if (!cfg->models[i]) {
-			snprintf(err, errlen, "socket %u has no model", i);
+		const struct sdsi_fusedrv_backend *b = &cfg->backends[i];
+
+		if (!b->ops || !b->ops->read64 || !b->ops->write64 || !b->discover) {
+			snprintf(err, errlen, "socket %u has no backend (it needs read64, "
+				 "write64 and discover)", i);
 			return -EINVAL;
 		}
 	}

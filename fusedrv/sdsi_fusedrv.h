@@ -2,7 +2,10 @@
 /*
  * The user-space driver: serves the sysfs ABI of the Linux intel_sdsi driver
  * (docs/interface.md §9.2) through FUSE, on top of the driver core, for a set
- * of hardware-model sockets.
+ * of sockets.  Each socket is reached only through the driver core's
+ * transport seam (struct sdsi_mbox_ops): an in-process hardware model
+ * (sdsi-emu), a shared memory window played by sdsi-shmem, or one day a
+ * real MMIO region.  Nothing here knows which.
  *
  * The tree is mounted where /sys/bus/auxiliary would be:
  *   devices/intel_vsec.sdsi.N/{guid,registers,state_certificate,
@@ -16,17 +19,36 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <stdint.h>
+
 #include "sdsi_mbox.h"
-#include "sdsi_model.h"
 
 enum sdsi_abi {
 	SDSI_ABI_CURRENT = 0,	/* Linux 6.2+ (Debian's 6.12 backports kernel) */
 	SDSI_ABI_EARLY = 1,	/* Linux 5.18-6.1 (Debian 12's stock kernel) */
 };
 
+/*
+ * One socket as the driver reaches it.  ops->read64 and ops->write64 are
+ * required; sleep_us and now_us may be NULL (the driver's real-time ones,
+ * which is what Linux's timeouts run on), and warn too (stderr, naming the
+ * device).  ctx is passed to every operation and hook.
+ */
+struct sdsi_fusedrv_backend {
+	const struct sdsi_mbox_ops *ops;
+	void *ctx;
+	/*
+	 * Read the socket's discovery table, as the Linux probe does: 0 and
+	 * the GUID that names the register layout, or -errno, which leaves the
+	 * device present and unbound.  Called at every probe (mount, bind).
+	 */
+	int (*discover)(void *ctx, uint32_t *guid);
+};
+
 struct sdsi_fusedrv_config {
 	enum sdsi_abi abi;
-	struct sdsi_model **models;	/* socket N is models[N]; not owned */
+	/* Socket N is backends[N]; copied, the contexts are not owned. */
+	const struct sdsi_fusedrv_backend *backends;
 	unsigned int nsockets;
 	/* NULL: Linux's timing for the ABI (sdsi_mbox_default_params). */
 	const struct sdsi_mbox_params *params;
@@ -66,14 +88,15 @@ int sdsi_fusedrv_unbind(struct sdsi_fusedrv *drv, unsigned int socket);
 int sdsi_fusedrv_bind(struct sdsi_fusedrv *drv, unsigned int socket);
 
 /*
- * Run fn(model, arg) on a socket's model with that socket's mailbox lock held,
- * so that it never interleaves with a transaction in flight (power cycle,
- * fault injection, BIOS settings).  When reprobe is true the driver samples
- * the features again afterwards, as a fresh boot would.
+ * Run fn(ctx, arg), ctx being the socket's backend context, with that
+ * socket's mailbox lock held, so that it never interleaves with a
+ * transaction in flight (power cycle, fault injection, BIOS settings).
+ * When reprobe is true and the socket is bound, the driver samples the
+ * features again afterwards, as a fresh boot would.  Returns what fn
+ * returns, or -ENODEV for no such socket or no fn.
  */
 int sdsi_fusedrv_with_socket(struct sdsi_fusedrv *drv, unsigned int socket,
-			     bool reprobe,
-			     int (*fn)(struct sdsi_model *model, void *arg),
+			     bool reprobe, int (*fn)(void *ctx, void *arg),
 			     void *arg);
 
 #endif /* SDSI_FUSEDRV_H */

@@ -59,9 +59,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	}
 	{
+		struct sdsi_fusedrv_backend backends[SOCKETS];
 		struct sdsi_fusedrv_config dcfg = {
-			.abi = SDSI_ABI_CURRENT, .models = models, .nsockets = SOCKETS,
+			.abi = SDSI_ABI_CURRENT, .backends = backends, .nsockets = SOCKETS,
 		};
+
+		for (unsigned int i = 0; i < SOCKETS; i++)
+			backends[i] = emu_model_backend(models[i]);
 
 		if (sdsi_fusedrv_create(&dcfg, &drv, err, sizeof(err)))
 			abort();

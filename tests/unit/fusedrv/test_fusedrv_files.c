@@ -26,7 +26,7 @@
 #include <cmocka.h>
 
 #include "sdsi/hw.h"
-#include "sdsi_fusedrv.h"
+#include "model_backend.h"
 
 #define DEV	"/devices/intel_vsec.sdsi.0/"
 
@@ -42,13 +42,14 @@ static void rig_up(struct rig *r, enum sdsi_abi abi)
 	struct sdsi_model_config mcfg = {
 		.guid = abi == SDSI_ABI_EARLY ? SDSI_GUID_V1 : SDSI_GUID_V2, .ppin = 0x1234, .features = SDSI_MODEL_DEFAULT_FEATURES,
 	};
-	struct sdsi_fusedrv_config cfg = { .abi = abi, .nsockets = 1 };
+	struct sdsi_fusedrv_backend backend;
+	struct sdsi_fusedrv_config cfg = { .abi = abi, .backends = &backend, .nsockets = 1 };
 	char err[256];
 
 	strcpy(r->mnt, "/tmp/sdsi-fusedrv-files-XXXXXX");
 	assert_non_null(mkdtemp(r->mnt));
 	assert_int_equal(sdsi_model_create(&mcfg, &r->model, err, sizeof(err)), 0);
-	cfg.models = &r->model;
+	backend = emu_model_backend(r->model);
 	if (sdsi_fusedrv_mount(&cfg, r->mnt, &r->drv, err, sizeof(err)))
 		fail_msg("mount: %s", err);
 }

@@ -205,8 +205,8 @@ static void test_attribute_names_and_modes(void **state)
 
 static void test_mount_refuses_bad_configuration(void **state)
 {
-	struct sdsi_model *models[1] = { NULL };
-	struct sdsi_fusedrv_config cfg = { .abi = SDSI_ABI_CURRENT, .models = models,
+	struct sdsi_fusedrv_backend backends[1] = { { .ops = NULL } };
+	struct sdsi_fusedrv_config cfg = { .abi = SDSI_ABI_CURRENT, .backends = backends,
 					   .nsockets = 1 };
 	struct sdsi_fusedrv *drv = NULL;
 	char err[256] = "";
