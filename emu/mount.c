@@ -5,6 +5,7 @@
 #include "child.h"
 #include "mount.h"
 #include "session.h"
+#include "window_mount.h"
 
 int emu_mount(const struct emu_options *opts)
 {
@@ -12,6 +13,8 @@ int emu_mount(const struct emu_options *opts)
 	sigset_t stop;
 	int ret, sig;
 
+	if (opts->window)
+		return emu_window_mount(opts);
 	ret = emu_session_open(&session, opts);
 	if (ret)
 		return sdsi_exit_for_errno(ret);

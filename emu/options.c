@@ -72,6 +72,13 @@ static const char help_text[] =
 "                       neither, no AKC or CAP ever authenticates\n"
 "  --time-scale X       model time runs X times as fast as real time (meters,\n"
 "                       latencies); X > 0, at most 1e9, default 1\n"
+"  --window FILE[:OFFSET]\n"
+"                       mount only: serve the sockets that 'sdsi-shmem\n"
+"                       --window FILE --offset OFFSET' plays (OFFSET default\n"
+"                       0, page-aligned) instead of models of our own.  Only\n"
+"                       --sockets (as many as sdsi-shmem plays) and --abi\n"
+"                       apply; sdsi-shmem takes the sockets' settings and\n"
+"                       their control requests\n"
 "  -h, --help           print this help and exit\n"
 "\n"
 "The control socket is STATE/control.sock.  ctl finds it with --ctl PATH,\n"
@@ -242,7 +249,7 @@ enum long_only_option {
 	OPT_SOCKETS = 256, OPT_GUID, OPT_ABI, OPT_STATE, OPT_FEATURES, OPT_PPIN,
 	OPT_IBLOCK, OPT_AKC_THRESHOLD, OPT_CAP_THRESHOLD, OPT_UPDATES,
 	OPT_RDY_LATENCY, OPT_AUTHORITY, OPT_ROOT_KEY, OPT_TIME_SCALE,
-	OPT_NVRAM_ENDURANCE,
+	OPT_NVRAM_ENDURANCE, OPT_WINDOW,
 };
 
 static const struct option long_options[] = {
@@ -261,6 +268,7 @@ static const struct option long_options[] = {
 	{ "authority", required_argument, NULL, OPT_AUTHORITY },
 	{ "root-key", required_argument, NULL, OPT_ROOT_KEY },
 	{ "time-scale", required_argument, NULL, OPT_TIME_SCALE },
+	{ "window", required_argument, NULL, OPT_WINDOW },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -379,6 +387,12 @@ static int parse_one(int opt, const char *arg, struct emu_options *opts,
 		return 0;
 	case OPT_TIME_SCALE:
 		return parse_time_scale(arg, &opts->time_scale);
+	case OPT_WINDOW:
+		/* FILE[:OFFSET] is taken apart where it is used (window_mount.c). */
+		if (arg[0] == '\0')
+			return emu_usage_error("--window: empty name");
+		opts->window = arg;
+		return 0;
 	}
 	return EMU_EXIT_USAGE;
 }
@@ -391,7 +405,7 @@ int emu_options_parse(enum emu_command command, int argc, char **argv,
 	const char *name = command == EMU_CMD_RUN ? "run" : "mount";
 	bool features_given = false;
 	unsigned int nppins = 0;
-	int opt;
+	int opt, model_opt = 0;
 
 	memset(opts, 0, sizeof(*opts));
 	opts->command = command;
@@ -419,7 +433,19 @@ int emu_options_parse(enum emu_command command, int argc, char **argv,
 			ret = parse_one(opt, optarg, opts, &features_given, &nppins);
 			if (ret)
 				return ret;
+			if (opt != OPT_SOCKETS && opt != OPT_ABI && opt != OPT_WINDOW)
+				model_opt = opt;
 		}
+	}
+	if (opts->window && (command == EMU_CMD_RUN || model_opt)) {
+		const struct option *o = long_options;
+
+		if (command == EMU_CMD_RUN)
+			return emu_usage_error("run: --window is an option of mount");
+		while (o->val != model_opt)
+			o++;
+		return emu_usage_error("--window: --%s is sdsi-shmem's to set (it plays the window's sockets)",
+				       o->name);
 	}
 
 	if (!features_given)

@@ -43,6 +43,8 @@ struct emu_options {
 	double time_scale;		/* model time per real time, default 1 */
 	char **run_argv;		/* run: CMD and its arguments */
 	const char *mountpoint;		/* mount: DIR */
+	/* mount --window FILE[:OFFSET]: sdsi-shmem's sockets (window_mount.h) */
+	const char *window;		/* NULL: models of our own */
 };
 
 /*

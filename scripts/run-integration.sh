@@ -3,7 +3,9 @@
 # The pytest integration suites: the host-side platform tests once, the
 # host-side licensing tests once (they also need intel_sdsi and
 # sdsi-authority from BUILD_DIR), then the ABI conformance suite inside
-# `sdsi-emu run` for each configuration of the matrix.  Every run writes a
+# `sdsi-emu run` for each configuration of the matrix, then again on the
+# window target (our FUSE driver over sdsi-shmem's window,
+# scripts/with-window.sh) for both GUIDs and both ABIs.  Every run writes a
 # JUnit file; the last line printed sums them:
 #   integration: N passed, N failed, N skipped
 # Exit status is non-zero if any run failed or no test ran at all.
@@ -77,6 +79,23 @@ for entry in "${matrix[@]}"; do
 	# shellcheck disable=SC2086
 	run_pytest "$name" env $envs SDSI_SOCKETS="$sockets" \
 		"$emu" run $opts -- \
+		"$python" -m pytest "${pytest_args[@]}" tests/integration/conformance \
+		--junitxml="$results/$name.xml"
+done
+
+# name | socket count | ABI | sdsi-shmem options (the FUSE driver over the
+# window that the kernel rig's guest reaches; targets/window.py)
+window_matrix=(
+	"window-current-v2-3s|3|current|--guid v2"
+	"window-current-v1-3s|3|current|--guid v1"
+	"window-early-v1-3s|3|early|--guid v1"
+	"window-early-v2-3s|3|early|--guid v2"
+)
+
+for entry in "${window_matrix[@]}"; do
+	IFS='|' read -r name sockets abi shmem_opts <<<"$entry"
+	run_pytest "$name" env SDSI_ABI="$abi" \
+		scripts/with-window.sh "$build" "$sockets" "$abi" "$shmem_opts" -- \
 		"$python" -m pytest "${pytest_args[@]}" tests/integration/conformance \
 		--junitxml="$results/$name.xml"
 done

@@ -23,14 +23,15 @@ REQUEST_TEXT, REPLY_TEXT, TEXT_SIZE = 0x40, 0x140, 256
 
 
 class ControlPage:
-    """The client side of sdsi-shmem's control page."""
+    """The client side of sdsi-shmem's control page, in a window of that
+    many sockets that starts offset bytes into the file at path."""
 
-    def __init__(self, path, sockets):
+    def __init__(self, path, sockets, offset=0):
         self.fd = os.open(path, os.O_RDWR)
         self.lock = threading.Lock()
         self.map = mmap.mmap(self.fd, PAGE_SIZE, mmap.MAP_SHARED,
                              mmap.PROT_READ | mmap.PROT_WRITE,
-                             offset=sockets * SLOT_SIZE)
+                             offset=offset + sockets * SLOT_SIZE)
 
     def _u32(self, off):
         return struct.unpack_from('<I', self.map, off)[0]

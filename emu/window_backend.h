@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The FUSE driver's second backend: sockets reached through the shared
+ * memory window that sdsi-shmem plays, the very bytes Linux's intel_sdsi
+ * reaches in the kernel rig (shmem/sdsi_shmem.h, docs/conformance.md).
+ *
+ * Each socket's slot starts with its discovery table; a probe reads it
+ * (as intel_vsec hands it to the Linux driver) for the GUID and for where
+ * the MMIO region lies.  Every access of the driver core is then a 64-bit
+ * load or store in that region.  When the server answers the doorbell
+ * (sdsi-shmem --doorbell), each store is followed by a ring that waits
+ * until the model's answer is in the window, and while an answer waits on
+ * time alone each load is preceded by one, exactly as the sdsi-doorbell
+ * QEMU plugin does for the real driver: no answer then depends on how
+ * the host schedules the server.  Without the doorbell (sdsi-shmem
+ * polling) loads and stores are all there is.
+ *
+ * Power cycles, faults and BIOS settings are not the driver's business:
+ * they go to sdsi-shmem (its control page or --ctl socket).
+ */
+#ifndef EMU_WINDOW_BACKEND_H
+#define EMU_WINDOW_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ctlpage.h"
+#include "sdsi_fusedrv.h"
+
+/* sdsi-shmem plays at most this many sockets. */
+#define EMU_WINDOW_MAX_SOCKETS	8u
+
+struct emu_window;
+
+struct emu_window_socket {
+	struct emu_window *win;
+	unsigned int index;
+	uint64_t *slot;			/* the discovery table */
+	/* Where the last probe found the MMIO region; atomics (see .c). */
+	uint32_t mmio_off;		/* bytes from the slot start */
+	uint32_t mmio_size;		/* 0: not probed, or no device */
+};
+
+struct emu_window {
+	char *base;			/* mapping of slots and control page */
+	size_t bytes;
+	unsigned int sockets;
+	struct sdsi_ctlpage *page;
+	bool warned;			/* atomic: the lost server was reported */
+	char path[4096];
+	struct emu_window_socket sock[EMU_WINDOW_MAX_SOCKETS];
+};
+
+/*
+ * Parse FILE[:OFFSET] (OFFSET decimal or 0x hex, page-aligned, as
+ * sdsi-shmem --offset takes it).  0 or -EINVAL with the reason in err.
+ */
+int emu_window_parse(const char *text, char *path, size_t pathlen,
+		     uint64_t *offset, char *err, size_t errlen);
+
+/*
+ * Map the window of `sockets` slots at offset in path, once a server has
+ * announced its control page there for that many sockets: waits up to
+ * wait_ms for it.  0, or -errno with err naming the file and the reason
+ * (-ENOENT no such file, -ENODEV no server announced, -EINVAL a server of
+ * another socket count).
+ */
+int emu_window_open(struct emu_window *w, const char *path, uint64_t offset,
+		    unsigned int sockets, unsigned int wait_ms,
+		    char *err, size_t errlen);
+
+/* Socket n's backend, for struct sdsi_fusedrv_config. */
+struct sdsi_fusedrv_backend emu_window_backend(struct emu_window *w, unsigned int n);
+
+void emu_window_close(struct emu_window *w);
+
+#endif /* EMU_WINDOW_BACKEND_H */

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "child.h"
+#include "window_backend.h"
+#include "window_mount.h"
+
+#define ERR_MAX		1024
+/* How long a server that is still starting gets to announce its page. */
+#define SERVER_WAIT_MS	10000u
+
+static int failed(int ret, const char *err)
+{
+	fprintf(stderr, "sdsi-emu: %s\n", err);
+	return sdsi_exit_for_errno(ret);
+}
+
+int emu_window_mount(const struct emu_options *opts)
+{
+	struct sdsi_fusedrv_backend backends[EMU_WINDOW_MAX_SOCKETS];
+	struct sdsi_fusedrv_config cfg = { .abi = opts->abi, .backends = backends,
+					   .nsockets = opts->sockets };
+	static struct emu_window win;
+	static char file[PATH_MAX];
+	struct sdsi_fusedrv *drv;
+	char tree[PATH_MAX], err[ERR_MAX];
+	uint64_t offset;
+	sigset_t stop;
+	int ret;
+
+	if (emu_window_parse(opts->window, file, sizeof(file), &offset, err, sizeof(err)))
+		return emu_usage_error("--window: %s", err);
+	if (!realpath(opts->mountpoint, tree)) {
+		ret = -errno;
+		snprintf(err, sizeof(err), "mount point %s: %s", opts->mountpoint,
+			 strerror(-ret));
+		return failed(ret, err);
+	}
+	ret = emu_window_open(&win, file, offset, opts->sockets,
+			      SERVER_WAIT_MS, err, sizeof(err));
+	if (ret)
+		return failed(ret, err);
+	for (unsigned int i = 0; i < opts->sockets; i++)
+		backends[i] = emu_window_backend(&win, i);
+	ret = sdsi_fusedrv_mount(&cfg, tree, &drv, err, sizeof(err));
+	if (ret) {
+		emu_window_close(&win);
+		return failed(ret, err);
+	}
+	printf("sdsi-emu: %u socket%s of window %s mounted at %s\n", opts->sockets,
+	       opts->sockets == 1 ? "" : "s", win.path, tree);
+	fflush(stdout);
+
+	emu_forwarded_signals(&stop);
+	while (sigwaitinfo(&stop, NULL) < 0)
+		;
+	sdsi_fusedrv_unmount(drv);
+	emu_window_close(&win);
+	return 0;
+}
