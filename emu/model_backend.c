@@ -36,6 +36,7 @@ struct sdsi_fusedrv_backend emu_model_backend(struct sdsi_model *model)
 }
 
 struct model_call {
+	const struct sdsi_lock *lock;	/* the socket's, which fn needs */
 	int (*fn)(struct sdsi_model *model, void *arg);
 	void *arg;
 };
@@ -44,6 +45,8 @@ static int call_on_model(void *ctx, void *arg)
 {
 	const struct model_call *call = arg;
 
+	/* Between transactions: never beside a driver thread's mailbox use. */
+	sdsi_assert_held(call->lock);
 	return call->fn(ctx, call->arg);
 }
 
@@ -51,9 +54,10 @@ int emu_model_with_socket(struct sdsi_fusedrv *drv, unsigned int socket,
 			  bool reprobe, int (*fn)(struct sdsi_model *model, void *arg),
 			  void *arg)
 {
-	struct model_call call = { .fn = fn, .arg = arg };
+	struct model_call call = { .lock = sdsi_fusedrv_socket_lock(drv, socket),
+				   .fn = fn, .arg = arg };
 
-	if (!fn)
+	if (!fn || !call.lock)
 		return -ENODEV;
 	return sdsi_fusedrv_with_socket(drv, socket, reprobe, call_on_model, &call);
 }

@@ -43,6 +43,7 @@ static void handle_free(struct sdsi_fusedrv *drv, struct fusedrv_handle *h)
 static bool handle_live(const struct sdsi_fusedrv *drv, const struct fusedrv_socket *s,
 			const struct fusedrv_handle *h)
 {
+	sdsi_assert_held_either(&s->state_lock, &s->mbox_lock);
 	return fusedrv_attr_visible(drv, s, h->node.attr) &&
 	       s->attr_gen[h->node.attr] == h->gen;
 }
@@ -95,16 +96,16 @@ void fusedrv_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	h->node = node;
 	if (node.kind == FUSEDRV_NODE_ATTR) {
 		s = &drv->sockets[node.socket];
-		pthread_mutex_lock(&s->state_lock);
+		sdsi_lock_take(&s->state_lock);
 		if (!fusedrv_attr_visible(drv, s, node.attr)) {
 			/* removed between lookup and open: kernfs says ENODEV */
-			pthread_mutex_unlock(&s->state_lock);
+			sdsi_lock_release(&s->state_lock);
 			free(h);
 			fuse_reply_err(req, ENODEV);
 			return;
 		}
 		h->gen = s->attr_gen[node.attr];
-		pthread_mutex_unlock(&s->state_lock);
+		sdsi_lock_release(&s->state_lock);
 	}
 	handle_track(drv, h);
 	fi->fh = (uint64_t)(uintptr_t)h;
@@ -130,10 +131,10 @@ static void read_guid(fuse_req_t req, struct sdsi_fusedrv *drv,
 	size_t len;
 	bool live;
 
-	pthread_mutex_lock(&s->state_lock);
+	sdsi_lock_take(&s->state_lock);
 	live = handle_live(drv, s, h);
 	len = (size_t)snprintf(text, sizeof(text), "0x%x\n", s->mb.guid);
-	pthread_mutex_unlock(&s->state_lock);
+	sdsi_lock_release(&s->state_lock);
 	if (!live) {
 		fuse_reply_err(req, ENODEV);
 		return;
@@ -155,13 +156,13 @@ static void read_registers(fuse_req_t req, struct sdsi_fusedrv *drv,
 	size_t regs_size = 0;
 	bool live;
 
-	pthread_mutex_lock(&s->state_lock);
+	sdsi_lock_take(&s->state_lock);
 	live = handle_live(drv, s, h);
 	if (live) {
 		regs_size = s->mb.regs_size;
 		sdsi_mbox_read_registers(&s->mb, regs);
 	}
-	pthread_mutex_unlock(&s->state_lock);
+	sdsi_lock_release(&s->state_lock);
 	if (!live) {
 		fuse_reply_err(req, ENODEV);
 		return;
@@ -185,7 +186,7 @@ static void read_certificate(fuse_req_t req, struct sdsi_fusedrv *drv,
 	size_t len = 0;
 	int ret;
 
-	pthread_mutex_lock(&s->mbox_lock);
+	sdsi_lock_take(&s->mbox_lock);
 	if (!handle_live(drv, s, h))
 		ret = -ENODEV;
 	else if ((uint64_t)off >= SDSI_READ_MSG_MAX)
@@ -196,7 +197,7 @@ static void read_certificate(fuse_req_t req, struct sdsi_fusedrv *drv,
 		ret = 0;	/* the whole certificate comes from the read at 0 */
 	else
 		ret = sdsi_mbox_read(&s->mb, command, meter_current, buf, &len);
-	pthread_mutex_unlock(&s->mbox_lock);
+	sdsi_lock_release(&s->mbox_lock);
 	if (ret < 0) {
 		fuse_reply_err(req, -ret);
 		return;
@@ -249,7 +250,7 @@ static long write_provision(struct sdsi_fusedrv *drv, const struct fusedrv_handl
 			   SDSI_CMD_PROVISION_AKC : SDSI_CMD_PROVISION_CAP;
 	long ret;
 
-	pthread_mutex_lock(&s->mbox_lock);
+	sdsi_lock_take(&s->mbox_lock);
 	if (!handle_live(drv, s, h)) {
 		ret = -ENODEV;
 		goto out;
@@ -284,7 +285,7 @@ static long write_provision(struct sdsi_fusedrv *drv, const struct fusedrv_handl
 	if (ret == 0)
 		ret = (long)size;
 out:
-	pthread_mutex_unlock(&s->mbox_lock);
+	sdsi_lock_release(&s->mbox_lock);
 	return ret;
 }
 

@@ -9,7 +9,7 @@
  * (bound, features, mb, attr_gen) for readers that must not wait behind a
  * transaction (lookup, getattr, guid, registers).  Whoever changes the
  * binding state holds both, mbox_lock first, so holding either one is enough
- * to read it.
+ * to read it.  The functions with such a rule check it (sdsi_assert_held).
  */
 #ifndef SDSI_FUSEDRV_INTERNAL_H
 #define SDSI_FUSEDRV_INTERNAL_H
@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "sdsi/hw.h"
+#include "sdsi_lock.h"
 #include "sdsi_fusedrv.h"
 
 /* The attribute files of a device directory, in listing order. */
@@ -68,8 +69,8 @@ struct fusedrv_handle {
 };
 
 struct fusedrv_socket {
-	pthread_mutex_t mbox_lock;
-	pthread_mutex_t state_lock;
+	struct sdsi_lock mbox_lock;
+	struct sdsi_lock state_lock;
 	unsigned int index;
 	struct sdsi_fusedrv_backend backend;
 	struct sdsi_mbox mb;		/* valid while bound */

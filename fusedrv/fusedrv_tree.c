@@ -61,6 +61,7 @@ mode_t fusedrv_attr_mode(enum fusedrv_attr attr)
 bool fusedrv_attr_visible(const struct sdsi_fusedrv *drv,
 			  const struct fusedrv_socket *s, enum fusedrv_attr attr)
 {
+	sdsi_assert_held_either(&s->state_lock, &s->mbox_lock);
 	if (!s->bound)
 		return false;
 	if (drv->abi == SDSI_ABI_EARLY)
@@ -154,12 +155,12 @@ static bool node_present(struct sdsi_fusedrv *drv, const struct fusedrv_node *no
 		return true;
 	}
 	s = &drv->sockets[node->socket];
-	pthread_mutex_lock(&s->state_lock);
+	sdsi_lock_take(&s->state_lock);
 	if (node->kind == FUSEDRV_NODE_ATTR)
 		present = fusedrv_attr_visible(drv, s, node->attr);
 	else
 		present = s->bound;
-	pthread_mutex_unlock(&s->state_lock);
+	sdsi_lock_release(&s->state_lock);
 	return present;
 }
 

@@ -35,6 +35,8 @@ static uint64_t mbox_read64(void *ctx, uint32_t offset)
 {
 	const struct fusedrv_socket *s = ctx;
 
+	/* Transactions hold mbox_lock; register-file reads state_lock. */
+	sdsi_assert_held_either(&s->mbox_lock, &s->state_lock);
 	return s->backend.ops->read64(s->backend.ctx, offset);
 }
 
@@ -42,6 +44,7 @@ static void mbox_write64(void *ctx, uint32_t offset, uint64_t value)
 {
 	const struct fusedrv_socket *s = ctx;
 
+	sdsi_assert_held(&s->mbox_lock);
 	s->backend.ops->write64(s->backend.ctx, offset, value);
 }
 
@@ -98,6 +101,8 @@ static void socket_set_state(struct sdsi_fusedrv *drv, struct fusedrv_socket *s,
 {
 	bool was[FUSEDRV_ATTR_COUNT];
 
+	sdsi_assert_held(&s->mbox_lock);
+	sdsi_assert_held(&s->state_lock);
 	for (int a = 0; a < FUSEDRV_ATTR_COUNT; a++)
 		was[a] = fusedrv_attr_visible(drv, s, (enum fusedrv_attr)a);
 	s->bound = bound;
@@ -113,6 +118,7 @@ static uint64_t socket_read_features(const struct fusedrv_socket *s)
 	uint8_t regs[SDSI_REGS_SIZE_V2];
 	uint64_t features = 0;
 
+	sdsi_assert_held_either(&s->mbox_lock, &s->state_lock);
 	sdsi_mbox_read_registers(&s->mb, regs);
 	for (int i = 7; i >= 0; i--)
 		features = features << 8 | regs[SDSI_REG_FEATURES + i];
@@ -127,16 +133,17 @@ static int socket_probe(struct sdsi_fusedrv *drv, struct fusedrv_socket *s)
 	uint32_t guid;
 	int ret;
 
+	sdsi_assert_held(&s->mbox_lock);
 	ret = s->backend.discover(s->backend.ctx, &guid);
 	if (ret == 0)
 		ret = sdsi_mbox_init(&mb, guid, &mbox_ops, s, &drv->params);
 	if (ret)
 		return ret;
-	pthread_mutex_lock(&s->state_lock);
+	sdsi_lock_take(&s->state_lock);
 	s->mb = mb;
 	features = socket_read_features(s);
 	socket_set_state(drv, s, true, features);
-	pthread_mutex_unlock(&s->state_lock);
+	sdsi_lock_release(&s->state_lock);
 	return 0;
 }
 
@@ -148,9 +155,9 @@ int sdsi_fusedrv_bind(struct sdsi_fusedrv *drv, unsigned int socket)
 	if (!drv || socket >= drv->nsockets)
 		return -ENODEV;
 	s = &drv->sockets[socket];
-	pthread_mutex_lock(&s->mbox_lock);
+	sdsi_lock_take(&s->mbox_lock);
 	ret = s->bound ? -EBUSY : socket_probe(drv, s);
-	pthread_mutex_unlock(&s->mbox_lock);
+	sdsi_lock_release(&s->mbox_lock);
 	return ret;
 }
 
@@ -163,15 +170,15 @@ int sdsi_fusedrv_unbind(struct sdsi_fusedrv *drv, unsigned int socket)
 	if (!drv || socket >= drv->nsockets)
 		return -ENODEV;
 	s = &drv->sockets[socket];
-	pthread_mutex_lock(&s->mbox_lock);
+	sdsi_lock_take(&s->mbox_lock);
 	if (!s->bound) {
 		ret = -ENODEV;
 	} else {
-		pthread_mutex_lock(&s->state_lock);
+		sdsi_lock_take(&s->state_lock);
 		socket_set_state(drv, s, false, 0);
-		pthread_mutex_unlock(&s->state_lock);
+		sdsi_lock_release(&s->state_lock);
 	}
-	pthread_mutex_unlock(&s->mbox_lock);
+	sdsi_lock_release(&s->mbox_lock);
 	return ret;
 }
 
@@ -185,15 +192,23 @@ int sdsi_fusedrv_with_socket(struct sdsi_fusedrv *drv, unsigned int socket,
 	if (!drv || socket >= drv->nsockets || !fn)
 		return -ENODEV;
 	s = &drv->sockets[socket];
-	pthread_mutex_lock(&s->mbox_lock);
+	sdsi_lock_take(&s->mbox_lock);
 	ret = fn(s->backend.ctx, arg);
 	if (reprobe && s->bound) {
-		pthread_mutex_lock(&s->state_lock);
+		sdsi_lock_take(&s->state_lock);
 		socket_set_state(drv, s, true, socket_read_features(s));
-		pthread_mutex_unlock(&s->state_lock);
+		sdsi_lock_release(&s->state_lock);
 	}
-	pthread_mutex_unlock(&s->mbox_lock);
+	sdsi_lock_release(&s->mbox_lock);
 	return ret;
+}
+
+const struct sdsi_lock *sdsi_fusedrv_socket_lock(const struct sdsi_fusedrv *drv,
+						 unsigned int socket)
+{
+	if (!drv || socket >= drv->nsockets)
+		return NULL;
+	return &drv->sockets[socket].mbox_lock;
 }
 
 static void op_init(void *userdata, struct fuse_conn_info *conn)
@@ -284,8 +299,8 @@ static void drv_free(struct sdsi_fusedrv *drv)
 	}
 	pthread_mutex_destroy(&drv->handles_lock);
 	for (unsigned int i = 0; i < drv->nsockets; i++) {
-		pthread_mutex_destroy(&drv->sockets[i].mbox_lock);
-		pthread_mutex_destroy(&drv->sockets[i].state_lock);
+		sdsi_lock_destroy(&drv->sockets[i].mbox_lock);
+		sdsi_lock_destroy(&drv->sockets[i].state_lock);
 	}
 	pthread_mutex_destroy(&drv->init_lock);
 	pthread_cond_destroy(&drv->init_cond);
@@ -347,8 +362,8 @@ static struct sdsi_fusedrv *drv_alloc(const struct sdsi_fusedrv_config *cfg)
 	for (unsigned int i = 0; i < cfg->nsockets; i++) {
 		struct fusedrv_socket *s = &drv->sockets[i];
 
-		pthread_mutex_init(&s->mbox_lock, NULL);
-		pthread_mutex_init(&s->state_lock, NULL);
+		sdsi_lock_init(&s->mbox_lock);
+		sdsi_lock_init(&s->state_lock);
 		s->index = i;
 		s->backend = cfg->backends[i];
 	}
@@ -435,9 +450,9 @@ int sdsi_fusedrv_create(const struct sdsi_fusedrv_config *cfg, struct sdsi_fused
 	}
 	/* a failed probe leaves the device present and unbound, as in Linux */
 	for (unsigned int i = 0; i < drv->nsockets; i++) {
-		pthread_mutex_lock(&drv->sockets[i].mbox_lock);
+		sdsi_lock_take(&drv->sockets[i].mbox_lock);
 		socket_probe(drv, &drv->sockets[i]);
-		pthread_mutex_unlock(&drv->sockets[i].mbox_lock);
+		sdsi_lock_release(&drv->sockets[i].mbox_lock);
 	}
 	*out = drv;
 	return 0;

@@ -21,6 +21,7 @@
 
 #include <stdint.h>
 
+#include "sdsi_lock.h"
 #include "sdsi_mbox.h"
 
 enum sdsi_abi {
@@ -98,5 +99,12 @@ int sdsi_fusedrv_bind(struct sdsi_fusedrv *drv, unsigned int socket);
 int sdsi_fusedrv_with_socket(struct sdsi_fusedrv *drv, unsigned int socket,
 			     bool reprobe, int (*fn)(void *ctx, void *arg),
 			     void *arg);
+
+/*
+ * The lock sdsi_fusedrv_with_socket() runs fn under, for fn to check that it
+ * does (sdsi_assert_held); NULL for a socket that does not exist.
+ */
+const struct sdsi_lock *sdsi_fusedrv_socket_lock(const struct sdsi_fusedrv *drv,
+						 unsigned int socket);
 
 #endif /* SDSI_FUSEDRV_H */

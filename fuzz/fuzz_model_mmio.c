@@ -324,7 +324,7 @@ static struct sdsi_model *fresh_socket(uint8_t c0, uint8_t c1)
 	if (!m)
 		abort();
 	memcpy(m, pristine[k], sizeof(*m));
-	pthread_mutex_init(&m->lock, NULL);
+	sdsi_lock_init(&m->lock);
 	if (m->root_key && !EVP_PKEY_up_ref(m->root_key))
 		abort();
 	/* The BIOS settings, as a boot with them would have them. */

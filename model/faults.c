@@ -48,11 +48,11 @@ int sdsi_model_fault_set(struct sdsi_model *m, enum sdsi_fault_kind kind,
 {
 	if (!valid_kind(kind))
 		return -EINVAL;
-	pthread_mutex_lock(&m->lock);
+	sdsi_lock_take(&m->lock);
 	m->faults[kind].armed = true;
 	m->faults[kind].param = param;
 	m->faults[kind].remaining = count;
-	pthread_mutex_unlock(&m->lock);
+	sdsi_lock_release(&m->lock);
 	return 0;
 }
 
@@ -68,19 +68,19 @@ void sdsi_model_fault_clear(struct sdsi_model *m, enum sdsi_fault_kind kind)
 {
 	if (!valid_kind(kind))
 		return;
-	pthread_mutex_lock(&m->lock);
+	sdsi_lock_take(&m->lock);
 	disarm(m, kind);
-	pthread_mutex_unlock(&m->lock);
+	sdsi_lock_release(&m->lock);
 }
 
 void sdsi_model_fault_clear_all(struct sdsi_model *m)
 {
 	unsigned int i;
 
-	pthread_mutex_lock(&m->lock);
+	sdsi_lock_take(&m->lock);
 	for (i = 0; i < SDSI_FAULT_KIND_COUNT; i++)
 		disarm(m, (enum sdsi_fault_kind)i);
-	pthread_mutex_unlock(&m->lock);
+	sdsi_lock_release(&m->lock);
 }
 
 int sdsi_model_fault_get(struct sdsi_model *m, enum sdsi_fault_kind kind,
@@ -88,16 +88,17 @@ int sdsi_model_fault_get(struct sdsi_model *m, enum sdsi_fault_kind kind,
 {
 	if (!valid_kind(kind))
 		return -EINVAL;
-	pthread_mutex_lock(&m->lock);
+	sdsi_lock_take(&m->lock);
 	state->armed = m->faults[kind].armed;
 	state->param = state->armed ? m->faults[kind].param : 0;
 	state->remaining = state->armed ? m->faults[kind].remaining : 0;
-	pthread_mutex_unlock(&m->lock);
+	sdsi_lock_release(&m->lock);
 	return 0;
 }
 
 bool fault_armed(const struct sdsi_model *m, enum sdsi_fault_kind kind)
 {
+	sdsi_assert_held(&m->lock);
 	return m->faults[kind].armed;
 }
 
@@ -106,6 +107,7 @@ bool fault_take(struct sdsi_model *m, enum sdsi_fault_kind kind,
 {
 	struct model_fault *f = &m->faults[kind];
 
+	sdsi_assert_held(&m->lock);
 	if (!f->armed)
 		return false;
 	if (param)

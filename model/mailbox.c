@@ -23,6 +23,7 @@ static bool packet_ready(const struct model_mailbox *mb, uint64_t now)
 
 void mailbox_reset(struct sdsi_model *m)
 {
+	sdsi_assert_held(&m->lock);
 	memset(&m->mbox, 0, sizeof(m->mbox));
 }
 
@@ -196,6 +197,7 @@ uint64_t mailbox_read_control(struct sdsi_model *m, uint64_t now)
 	struct model_mailbox *mb = &m->mbox;
 	uint64_t ctrl = m->iblock ? SDSI_CTRL_IBLOCK : 0;
 
+	sdsi_assert_held(&m->lock);
 	if (mb->phase == MBOX_FREE) {
 		/* Each look at a free mailbox is one in-band attempt turned away. */
 		if (fault_take(m, SDSI_FAULT_OOB_OWNER, NULL))
@@ -230,6 +232,7 @@ void mailbox_write_control(struct sdsi_model *m, uint64_t value, uint64_t now)
 {
 	struct model_mailbox *mb = &m->mbox;
 
+	sdsi_assert_held(&m->lock);
 	if (mb->phase == MBOX_FREE)
 		return;
 	if (value & SDSI_CTRL_CPL)
@@ -240,6 +243,7 @@ void mailbox_write_control(struct sdsi_model *m, uint64_t value, uint64_t now)
 
 uint64_t mailbox_read(struct sdsi_model *m, uint32_t index)
 {
+	sdsi_assert_held(&m->lock);
 	return m->mbox.data[index];
 }
 
@@ -256,6 +260,7 @@ void mailbox_write(struct sdsi_model *m, uint32_t index, uint64_t value,
 	struct model_mailbox *mb = &m->mbox;
 	uint32_t delay_us = 0;
 
+	sdsi_assert_held(&m->lock);
 	switch (mb->phase) {
 	case MBOX_FREE:
 		if (index || fault_armed(m, SDSI_FAULT_OOB_OWNER))

@@ -51,6 +51,7 @@ void meter_power_on(struct sdsi_model *m, uint64_t now)
 	struct model_nvram *nv = &m->nv;
 	uint32_t off = 0, i;
 
+	sdsi_assert_held(&m->lock);
 	memset(m->licence_active, 0, sizeof(m->licence_active));
 	memset(m->meter_active, 0, sizeof(m->meter_active));
 	for (i = 0; i < nv->num_licences; i++) {
@@ -105,6 +106,7 @@ void meter_sync(struct sdsi_model *m, uint64_t now)
 	uint64_t feature[MODEL_MAX_METERS];
 	uint32_t i;
 
+	sdsi_assert_held(&m->lock);
 	meter_ns(m, now, true, &nv->latched_powered_ns, feature);
 	for (i = 0; i < nv->num_meters; i++)
 		nv->meters[i].latched_ns = feature[i];
@@ -120,6 +122,7 @@ void meter_tick(struct sdsi_model *m, uint64_t now)
 	uint64_t live = now > m->metered_until ? now - m->metered_until : 0;
 	uint64_t total = m->nv.powered_ns + live;
 
+	sdsi_assert_held(&m->lock);
 	if (total - total % MODEL_LATCH_PERIOD_NS <= m->nv.latched_powered_ns)
 		return;
 	meter_sync(m, now);

@@ -180,9 +180,11 @@ int sdsi_model_create(const struct sdsi_model_config *cfg,
 		free(m);
 		return ret;
 	}
-	pthread_mutex_init(&m->lock, NULL);
+	sdsi_lock_init(&m->lock);
 	/* Creating a socket from its NVRAM is powering it on. */
+	sdsi_lock_take(&m->lock);
 	reset_volatile(m);
+	sdsi_lock_release(&m->lock);
 	*out = m;
 	return 0;
 }
@@ -192,9 +194,11 @@ void sdsi_model_destroy(struct sdsi_model *m)
 	if (!m)
 		return;
 	/* Switching off: the meters keep the time up to now. */
+	sdsi_lock_take(&m->lock);
 	meter_sync(m, model_now(m));
 	nvram_save_meters(m);
-	pthread_mutex_destroy(&m->lock);
+	sdsi_lock_release(&m->lock);
+	sdsi_lock_destroy(&m->lock);
 	EVP_PKEY_free(m->root_key);
 	free(m->nvram_path);
 	free(m);
@@ -243,7 +247,7 @@ uint64_t sdsi_model_read64(struct sdsi_model *m, uint32_t offset)
 
 	if (offset % 8 || offset >= sdsi_model_mmio_size(m))
 		return MMIO_UNCLAIMED;
-	pthread_mutex_lock(&m->lock);
+	sdsi_lock_take(&m->lock);
 	now = model_now(m);
 	meter_tick(m, now);
 	if (offset == 0)
@@ -254,7 +258,7 @@ uint64_t sdsi_model_read64(struct sdsi_model *m, uint32_t offset)
 		value = mailbox_read(m, (offset - m->ctrl_size) / 8);
 	else
 		value = register_read(m, offset - mbox_end);
-	pthread_mutex_unlock(&m->lock);
+	sdsi_lock_release(&m->lock);
 	return value;
 }
 
@@ -267,14 +271,14 @@ void sdsi_model_write64(struct sdsi_model *m, uint32_t offset, uint64_t value)
 	if (offset % 8 || (offset && offset < m->ctrl_size) ||
 	    offset >= mbox_end)
 		return;
-	pthread_mutex_lock(&m->lock);
+	sdsi_lock_take(&m->lock);
 	now = model_now(m);
 	meter_tick(m, now);
 	if (offset == 0)
 		mailbox_write_control(m, value, now);
 	else
 		mailbox_write(m, (offset - m->ctrl_size) / 8, value, now);
-	pthread_mutex_unlock(&m->lock);
+	sdsi_lock_release(&m->lock);
 }
 
 uint32_t sdsi_model_mmio_size(const struct sdsi_model *m)
@@ -305,25 +309,25 @@ int sdsi_model_power_cycle(struct sdsi_model *m)
 {
 	int ret;
 
-	pthread_mutex_lock(&m->lock);
+	sdsi_lock_take(&m->lock);
 	meter_sync(m, model_now(m));
 	reset_volatile(m);
 	/* The meters, and the codes that start counting now, are saved. */
 	ret = nvram_save_meters(m);
-	pthread_mutex_unlock(&m->lock);
+	sdsi_lock_release(&m->lock);
 	return ret;
 }
 
 void sdsi_model_set_features(struct sdsi_model *m, uint64_t features)
 {
-	pthread_mutex_lock(&m->lock);
+	sdsi_lock_take(&m->lock);
 	m->features = features & SDSI_FEATURES_SETTABLE;
-	pthread_mutex_unlock(&m->lock);
+	sdsi_lock_release(&m->lock);
 }
 
 void sdsi_model_set_iblock(struct sdsi_model *m, bool locked)
 {
-	pthread_mutex_lock(&m->lock);
+	sdsi_lock_take(&m->lock);
 	m->iblock = locked;
-	pthread_mutex_unlock(&m->lock);
+	sdsi_lock_release(&m->lock);
 }

@@ -2,7 +2,10 @@
 /*
  * Internals of the hardware model, shared by its files.  Every function
  * declared here expects the caller to hold m->lock; the public entry points
- * in model.c take it.
+ * in model.c and faults.c take it.  Those that change the mailbox, meters,
+ * faults or failure counts check it (sdsi_assert_held); the nvram_* and
+ * certs_* builders are reached only through them, and unit tests call the
+ * builders directly on a model no other thread can see.
  */
 #ifndef SDSI_MODEL_PRIV_H
 #define SDSI_MODEL_PRIV_H
@@ -17,6 +20,7 @@
 
 #include <sdsi/hw.h>
 
+#include "sdsi_lock.h"
 #include "sdsi_model.h"
 
 /* Licences the NVRAM can list; the state certificate (4 KiB) is the real bound. */
@@ -99,7 +103,7 @@ struct model_fault {
 };
 
 struct sdsi_model {
-	pthread_mutex_t lock;
+	struct sdsi_lock lock;
 
 	/* Fixed at creation. */
 	uint32_t guid;

@@ -93,6 +93,7 @@ int nvram_save_meters(struct sdsi_model *m)
 	char err[512];
 	int ret;
 
+	sdsi_assert_held(&m->lock);
 	if (!m->nvram_path)
 		return 0;
 	ret = nvram_file_store(m, &m->nv, err, sizeof(err));

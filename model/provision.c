@@ -119,6 +119,7 @@ uint8_t provision_execute(struct sdsi_model *m, uint64_t command,
 	uint8_t *failures, threshold;
 	int ret;
 
+	sdsi_assert_held(&m->lock);
 	if (command == SDSI_CMD_PROVISION_AKC) {
 		failures = &m->akc_failures;
 		threshold = m->akc_threshold;

@@ -120,9 +120,9 @@ static void install_licence(struct core_rig *rig, size_t blob_len)
 
 	for (i = 0; i < blob_len; i++)
 		blob[i] = (unsigned char)(i * 7 + 1);
-	pthread_mutex_lock(&rig->model->lock);
+	sdsi_lock_take(&rig->model->lock);
 	ret = nvram_append_licence(rig->model, blob, blob_len);
-	pthread_mutex_unlock(&rig->model->lock);
+	sdsi_lock_release(&rig->model->lock);
 	assert_int_equal(ret, 0);
 }
 
@@ -150,10 +150,10 @@ static void test_state_certificate_packets(void **state)
 		size_t len;
 
 		install_licence(rig, cases[c].blob_len);
-		pthread_mutex_lock(&rig->model->lock);
+		sdsi_lock_take(&rig->model->lock);
 		assert_int_equal(certs_state(rig->model, expected),
 				 cases[c].cert_len);
-		pthread_mutex_unlock(&rig->model->lock);
+		sdsi_lock_release(&rig->model->lock);
 
 		len = read_cert(rig, SDSI_CMD_READ_STATE, false);
 		assert_int_equal(len, cases[c].cert_len);

@@ -155,9 +155,14 @@ static unsigned int visible_set(enum sdsi_abi abi, bool bound, uint64_t features
 
 	drv->sockets[0].bound = bound;
 	drv->sockets[0].features = features;
+	/* fusedrv_attr_visible's rule: the caller holds a socket lock. */
+	sdsi_lock_init(&drv->sockets[0].state_lock);
+	sdsi_lock_take(&drv->sockets[0].state_lock);
 	for (int a = 0; a < FUSEDRV_ATTR_COUNT; a++)
 		if (fusedrv_attr_visible(drv, &drv->sockets[0], (enum fusedrv_attr)a))
 			set |= 1u << a;
+	sdsi_lock_release(&drv->sockets[0].state_lock);
+	sdsi_lock_destroy(&drv->sockets[0].state_lock);
 	free_drv(drv);
 	return set;
 }
