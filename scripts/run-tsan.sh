@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The threaded parts under ThreadSanitizer (make check-tsan; docs/architecture.md,
+# "Locks"): the unit tests (the model's thread test, the lock rules), the
+# conformance suite inside `sdsi-emu run` on three sockets (16 reader
+# threads against the FUSE workers, bind/unbind, faults), and the platform
+# suite (the control socket's poll loop beside the FUSE workers).  The QEMU
+# plugin's tests are left out: QEMU is not instrumented, and libtsan cannot
+# be loaded into it afterwards.
+#
+# TSan writes its reports to files, because a race inside sdsi-emu does not
+# fail the test that provoked it; any report fails the run.
+set -uo pipefail
+
+if [ $# -ne 1 ]; then
+	echo "usage: $0 TSAN_BUILD_DIR" >&2
+	exit 2
+fi
+build=$(cd "$1" 2>/dev/null && pwd) || { echo "$0: no build directory '$1'" >&2; exit 2; }
+emu="$build/emu/sdsi-emu"
+[ -x "$emu" ] || { echo "$0: $emu is not built" >&2; exit 2; }
+cd "$(dirname "$0")/.." || exit 2
+
+python=/usr/bin/python3
+reports="$build/tsan-reports"
+rm -rf "$reports"
+mkdir -p "$reports"
+export TSAN_OPTIONS="log_path=$reports/tsan second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
+export PATH="$build/emu:$PATH"
+export SDSI_EMU="$emu"
+export SDSI_BUILD="$build"
+export SDSI_TARGET=fuse
+export PYTHONDONTWRITEBYTECODE=1
+run_limit=(timeout --kill-after=10 300)
+pytest_args=(-q -p no:cacheprovider)
+failed=()
+
+echo "=== tsan: unit tests"
+meson test -C "$build" --print-errorlogs || failed+=(unit)
+
+echo "=== tsan: conformance, current ABI, GUID v2, 3 sockets"
+SDSI_ABI=current SDSI_SOCKETS=3 "${run_limit[@]}" \
+	"$emu" run --abi current --guid v2 --sockets 3 -- \
+	"$python" -m pytest "${pytest_args[@]}" tests/integration/conformance ||
+	failed+=(conformance)
+
+echo "=== tsan: platform (without the QEMU plugin)"
+"${run_limit[@]}" "$python" -m pytest "${pytest_args[@]}" tests/integration/platform \
+	--ignore=tests/integration/platform/test_doorbell_plugin.py || failed+=(platform)
+
+status=0
+for f in "$reports"/tsan.*; do
+	[ -e "$f" ] || continue
+	echo "ThreadSanitizer report $f:" >&2
+	grep -E '^(WARNING|SUMMARY): ThreadSanitizer' "$f" >&2
+	status=1
+done
+for run in "${failed[@]}"; do
+	echo "tsan run failed: $run" >&2
+	status=1
+done
+if [ $status -eq 0 ]; then
+	echo "tsan: no report; unit, conformance and platform runs passed"
+fi
+exit $status
