@@ -8,6 +8,7 @@ import pytest
 
 from sdsi_layout import decode_state_certificate
 from sdsi_sysfs import MAILBOX_READS, errno_of, errname
+from targets import NotSupported
 
 FAULTS = (
     ('oob-owner', errno.EBUSY),
@@ -67,12 +68,26 @@ def test_rdy_latency_within_timeout(ctx, target, mailbox):
 
 
 def test_owner_delay_leaky_bucket(target, mailbox):
-    """Ownership 700 ms late: the driver's 500 ms retries outlast it."""
+    """Ownership 700 ms late: the driver's 500 ms retries outlast it.
+
+    Load only stretches the driver's sleeps, so the lower bound holds on any
+    machine.  An upper bound of five retries (2.6 s) on the wall clock would
+    say that ownership came within the driver's retries, but the driver
+    counts its retries rather than timing them: the read succeeding says
+    that, whatever the load.  What the model says beside it: the fault,
+    armed for one transaction, was spent by this one.  A target that keeps
+    no record of its faults keeps the wall-clock bound."""
     target.fault(mailbox.n, 'owner-delay', param=700000, count=1)
     start = time.monotonic()
     read_state(mailbox)
     elapsed = time.monotonic() - start
-    assert 0.5 < elapsed < 2.6, elapsed
+    assert elapsed > 0.5, elapsed
+    try:
+        left = target.fault_state(mailbox.n, 'owner-delay')
+    except NotSupported:
+        assert elapsed < 2.6, elapsed
+    else:
+        assert left is None, f'the delay outlived the read it delayed: {left}'
     start = time.monotonic()
     read_state(mailbox)
     assert time.monotonic() - start < 0.5, 'the delay was armed for once'

@@ -11,6 +11,10 @@ taking the auxiliary instance number N of intel_vsec.sdsi.N:
                                        arm a fault (kinds: FAULT_KINDS);
                                        count=None: until cleared
     clear(n, kind=None)                disarm one fault kind, or all
+    fault_state(n, kind)               the fault as the model holds it now:
+                                       None when not armed, else a dict with
+                                       'remaining' (0: until cleared) and
+                                       'param'
     set_iblock(n, locked)              BIOS in-band lock (control bit 32)
     set_features(n, value)             ENABLED_FEATURES; the driver samples
                                        them at probe, so callers rebind after

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The FUSE target: the tree is served by `sdsi-emu run`, controlled with
 `sdsi-emu ctl`, which finds the emulator through $SDSI_EMU_CTL."""
+import json
 import os
 import shutil
 import subprocess
@@ -41,6 +42,15 @@ class Target:
 
     def clear(self, n, kind=None):
         self._ctl('clear', n, *([kind] if kind else []))
+
+    def fault_state(self, n, kind):
+        assert kind in FAULT_KINDS, kind
+        for line in self._ctl('status').splitlines():
+            sock = json.loads(line)
+            if sock['socket'] == n:
+                return next((f for f in sock['faults'] if f['kind'] == kind),
+                            None)
+        raise RuntimeError(f'sdsi-emu ctl status: no socket {n}')
 
     def set_iblock(self, n, locked):
         self._ctl('iblock', n, 'on' if locked else 'off')

@@ -113,6 +113,10 @@ class Target:
     def clear(self, n, kind=None):
         self._request('clear', n, *([kind] if kind else []))
 
+    def fault_state(self, n, kind):
+        raise NotSupported('sdsi-shmem answers its control page with ok or '
+                           'an error, never with the state of a fault')
+
     def set_iblock(self, n, locked):
         self._request('iblock', n, 'on' if locked else 'off')
 
