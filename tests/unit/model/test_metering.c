@@ -17,6 +17,7 @@
 
 #include "linux_mmio.h"
 #include "model_priv.h"
+#include "nvram_crc.h"
 #include "test_authority.h"
 
 #define PPIN		0x0123456789abcdefull
@@ -251,19 +252,6 @@ static void test_superseded_licence_meters_until_power_cycle(void **state)
 	assert_int_equal(mt.pairs, 1);
 	assert_int_equal(mt.code[0], SDSI_FOURCC('S', 'G', '0', '1'));
 	assert_int_equal(mt.counter[0], 3);
-}
-
-/* CRC-32 as the NVRAM file uses it, to write a version 1 file by hand. */
-static uint32_t crc32_ieee(const uint8_t *p, size_t len)
-{
-	uint32_t crc = 0xffffffffu;
-
-	while (len--) {
-		crc ^= *p++;
-		for (int bit = 0; bit < 8; bit++)
-			crc = (crc >> 1) ^ (0xedb88320u & -(crc & 1u));
-	}
-	return ~crc;
 }
 
 static void test_version_1_file_loads(void **state)

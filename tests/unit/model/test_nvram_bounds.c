@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "model_priv.h"
+#include "nvram_crc.h"
 
 #define LATCH		MODEL_LATCH_PERIOD_NS
 #define FIXED_V2	196u
@@ -40,18 +41,6 @@ struct image {
 
 static char dir[64], path[128];
 static uint8_t file[16384];
-
-static uint32_t crc32_ieee(const uint8_t *p, size_t len)
-{
-	uint32_t crc = 0xffffffffu;
-
-	while (len--) {
-		crc ^= *p++;
-		for (int bit = 0; bit < 8; bit++)
-			crc = (crc >> 1) ^ (0xedb88320u & -(crc & 1u));
-	}
-	return ~crc;
-}
 
 /* Lay the file out field by field; returns its length. */
 static size_t build(const struct image *im)
@@ -146,6 +135,13 @@ static int teardown(void **unused)
 	snprintf(tmp, sizeof(tmp), "rm -f %s/socket0.nvram.tmp.*", dir);
 	assert_int_equal(system(tmp), 0);
 	return rmdir(dir);
+}
+
+/* The oracle itself, on the check value of CRC-32/ISO-HDLC and on nothing. */
+static void test_crc_check_value(void **unused)
+{
+	assert_int_equal(crc32_ieee((const uint8_t *)"123456789", 9), 0xcbf43926u);
+	assert_int_equal(crc32_ieee(NULL, 0), 0);
 }
 
 static void test_magic_and_header(void **unused)
@@ -329,6 +325,7 @@ static void test_file_size(void **unused)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_crc_check_value),
 		cmocka_unit_test(test_magic_and_header),
 		cmocka_unit_test(test_version),
 		cmocka_unit_test(test_length),
