@@ -227,7 +227,20 @@ int nvram_append_licence(struct sdsi_model *m, const void *blob, size_t len);
 int nvram_save_meters(struct sdsi_model *m);
 uint64_t nvram_limit_bits(const struct sdsi_model *m);
 
-/* nvram_file.c: the socket<N>.nvram file. */
+/*
+ * nvram_file.c: the bytes of the socket<N>.nvram file.  encode writes the
+ * image of nv into buf (nvram_image_max() bytes) and returns its length;
+ * decode checks every byte of one, refusing it (-EPROTO, -EINVAL,
+ * -EPROTONOSUPPORT) with a message naming m's file, and fills nv.
+ */
+size_t nvram_image_max(void);
+size_t nvram_image_encode(const struct sdsi_model *m, const struct model_nvram *nv,
+			  uint8_t *buf);
+int nvram_image_decode(const struct sdsi_model *m, uint64_t cfg_ppin,
+		       const uint8_t *buf, size_t len, struct model_nvram *nv,
+		       char *err, size_t errlen);
+
+/* nvram_io.c: the socket<N>.nvram file on disk. */
 int nvram_file_load(const struct sdsi_model *m, uint64_t cfg_ppin,
 		    struct model_nvram *nv, char *err, size_t errlen);
 int nvram_file_store(const struct sdsi_model *m, const struct model_nvram *nv,

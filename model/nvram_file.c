@@ -1,21 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The socket<N>.nvram file (format in docs/model.md).  Loading checks every
- * byte before trusting any of it and refuses, never repairs, a file that is
- * not this socket's; storing replaces the file atomically (temporary file in
- * the same directory, fsync, rename, fsync of the directory).
+ * The bytes of the socket<N>.nvram file (format in docs/model.md): the image
+ * of a socket's NVRAM, and the checks of every byte of one before any of it
+ * is trusted.  A file that is not this socket's is refused, never repaired.
+ * Reading and writing the file itself is nvram_io.c's.
  */
-#define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "model_priv.h"
-#include "sdsi_license.h"
 
 #define NVRAM_MAGIC		"SDSINVRM"
 #define NVRAM_MAGIC_LEN		8u
@@ -79,8 +73,8 @@ static int refuse(char *err, size_t errlen, const char *path, int code,
 	return code;
 }
 
-static size_t encode(const struct sdsi_model *m, const struct model_nvram *nv,
-		     uint8_t *buf)
+size_t nvram_image_encode(const struct sdsi_model *m, const struct model_nvram *nv,
+			  uint8_t *buf)
 {
 	size_t off = OFF_METERS, blob = 0;
 	uint32_t i;
@@ -277,151 +271,17 @@ static int decode(const struct sdsi_model *m, uint64_t cfg_ppin,
 	return decode_licences(buf, off, end, nv, path, err, errlen);
 }
 
-static const char *file_kind(mode_t mode)
+size_t nvram_image_max(void)
 {
-	if (S_ISDIR(mode))
-		return "a directory";
-	if (S_ISFIFO(mode))
-		return "a FIFO";
-	if (S_ISSOCK(mode))
-		return "a socket";
-	if (S_ISCHR(mode))
-		return "a character device";
-	if (S_ISBLK(mode))
-		return "a block device";
-	return "of an unknown kind";
+	return NVRAM_FILE_MAX;
 }
 
-/*
- * Open the NVRAM file for reading, refusing anything but a regular file
- * without waiting on it: a FIFO would block open() (and the signals that
- * should stop us) until a writer came.  O_NONBLOCK makes open() return at
- * once whatever the file is, O_NOFOLLOW refuses a symbolic link (which the
- * next store would replace anyway); only then does fstat() say what it is.
- * -ENOENT, silently, when there is no file.
- */
-static int open_regular(const char *path, char *err, size_t errlen)
+int nvram_image_decode(const struct sdsi_model *m, uint64_t cfg_ppin,
+		       const uint8_t *buf, size_t len, struct model_nvram *nv,
+		       char *err, size_t errlen)
 {
-	struct stat st;
-	int fd, ret;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return -ENOENT;
-		if (errno == ELOOP)
-			return refuse(err, errlen, path, -ELOOP,
-				      "a symbolic link, not a regular file");
-		ret = -errno;
-		snprintf(err, errlen, "NVRAM file %s: cannot open: %s", path,
-			 strerror(errno));
-		return ret;
-	}
-	if (fstat(fd, &st) < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "NVRAM file %s: cannot stat: %s", path,
-			 strerror(errno));
-		close(fd);
-		return ret;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return refuse(err, errlen, path,
-			      S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL,
-			      "%s, not a regular file", file_kind(st.st_mode));
-	}
-	return fd;
-}
-
-int nvram_file_load(const struct sdsi_model *m, uint64_t cfg_ppin,
-		    struct model_nvram *nv, char *err, size_t errlen)
-{
-	const char *path = m->nvram_path;
-	uint8_t *buf;
-	size_t len = 0;
-	ssize_t got;
-	int fd, ret;
-
-	fd = open_regular(path, err, errlen);
-	if (fd < 0)
-		return fd;
-	/* One byte over the largest valid file tells "too long" apart. */
-	buf = malloc(NVRAM_FILE_MAX + 1);
-	if (!buf) {
-		close(fd);
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	while (len <= NVRAM_FILE_MAX) {
-		got = read(fd, buf + len, NVRAM_FILE_MAX + 1 - len);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			break;
-		len += (size_t)got;
-	}
-	if (got < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "NVRAM file %s: cannot read: %s", path,
-			 strerror(errno));
-	} else if (len > NVRAM_FILE_MAX) {
-		ret = refuse(err, errlen, path, -EPROTO,
-			     "corrupt: longer than the largest NVRAM image");
-	} else {
-		ret = decode(m, cfg_ppin, buf, len, nv, err, errlen);
-	}
-	free(buf);
-	close(fd);
-	return ret;
-}
-
-int nvram_file_store(const struct sdsi_model *m, const struct model_nvram *nv,
-		     char *err, size_t errlen)
-{
-	const char *path = m->nvram_path;
-	char *tmp = NULL;
-	uint8_t *buf;
-	size_t len;
-	int fd = -1, ret;
-	const char *step;
-
-	buf = malloc(NVRAM_FILE_MAX);
-	if (!buf || asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0) {
-		free(buf);
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	len = encode(m, nv, buf);
-
-	step = "create a temporary file for";
-	fd = mkostemp(tmp, O_CLOEXEC);
-	ret = fd < 0 ? -errno : 0;
-	if (!ret) {
-		step = "write";
-		ret = sdsi_license_write_all(fd, buf, len);
-	}
-	if (!ret) {
-		step = "sync";
-		ret = fsync(fd) ? -errno : 0;
-	}
-	if (fd >= 0 && close(fd) && !ret) {
-		step = "close";
-		ret = -errno;
-	}
-	if (!ret) {
-		step = "rename over";
-		ret = rename(tmp, path) ? -errno : 0;
-	}
-	if (ret && fd >= 0)
-		unlink(tmp);
-	if (!ret) {
-		step = "sync the directory of";
-		ret = sdsi_license_sync_parent_dir(path);
-	}
-	if (ret)
-		snprintf(err, errlen, "NVRAM file %s: cannot %s it: %s", path,
-			 step, strerror(-ret));
-	free(tmp);
-	free(buf);
-	return ret;
+	if (len > NVRAM_FILE_MAX)
+		return refuse(err, errlen, m->nvram_path, -EPROTO,
+			      "corrupt: longer than the largest NVRAM image");
+	return decode(m, cfg_ppin, buf, len, nv, err, errlen);
 }
