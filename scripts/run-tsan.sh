@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The threaded parts under ThreadSanitizer (make check-tsan; docs/architecture.md,
 # "Locks"): the unit tests (the model's thread test, the lock rules), the
-# conformance suite inside `sdsi-emu run` on three sockets (16 reader
-# threads against the FUSE workers, bind/unbind, faults), and the platform
-# suite (the control socket's poll loop beside the FUSE workers).  The QEMU
+# conformance suite on three sockets (16 reader threads against the FUSE
+# workers, bind/unbind, faults) once inside `sdsi-emu run` and once on the
+# window backend (scripts/with-window.sh), and the platform suite (the
+# control socket's poll loop beside the FUSE workers).  One configuration
+# each: the others differ in layout and ABI, not in threads.  The QEMU
 # plugin's tests are left out: QEMU is not instrumented, and libtsan cannot
 # be loaded into it afterwards.
 #
@@ -44,6 +46,12 @@ SDSI_ABI=current SDSI_SOCKETS=3 "${run_limit[@]}" \
 	"$python" -m pytest "${pytest_args[@]}" tests/integration/conformance ||
 	failed+=(conformance)
 
+echo "=== tsan: conformance on the window backend, current ABI, GUID v2, 3 sockets"
+SDSI_ABI=current "${run_limit[@]}" \
+	scripts/with-window.sh "$build" 3 current "--guid v2" -- \
+	"$python" -m pytest "${pytest_args[@]}" tests/integration/conformance ||
+	failed+=(window)
+
 echo "=== tsan: platform (without the QEMU plugin)"
 "${run_limit[@]}" "$python" -m pytest "${pytest_args[@]}" tests/integration/platform \
 	--ignore=tests/integration/platform/test_doorbell_plugin.py || failed+=(platform)
@@ -60,6 +68,6 @@ for run in "${failed[@]}"; do
 	status=1
 done
 if [ $status -eq 0 ]; then
-	echo "tsan: no report; unit, conformance and platform runs passed"
+	echo "tsan: no report; unit, conformance (model and window) and platform runs passed"
 fi
 exit $status
