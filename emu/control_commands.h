@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The commands of the control socket (`sdsi-emu ctl`): one request line in,
- * a response out.  The response is "ok ..." or "error <ERRNO>: <message>",
- * except for status, which answers one JSON object per socket and line.
+ * a response out.  The commands, their grammar and their answers are the
+ * front end's (frontend/fe_ctl.h), shared with sdsi-shmem; the answer is
+ * "ok ...", JSON lines for status, or "error <ERRNO>: <message>".
  */
 #ifndef EMU_CONTROL_COMMANDS_H
 #define EMU_CONTROL_COMMANDS_H
@@ -13,14 +14,6 @@
 #include "model_clock.h"
 #include "options.h"
 #include "model_backend.h"
-
-/* A fault to arm, or to clear (all: every kind). */
-struct emu_fault_request {
-	enum sdsi_fault_kind kind;
-	bool all;
-	uint32_t param;
-	unsigned int count;
-};
 
 struct emu_control_target {
 	struct sdsi_fusedrv *drv;

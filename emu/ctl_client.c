@@ -4,15 +4,26 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include "control_server.h"
 #include "ctl_client.h"
+#include "fe_ctl.h"
+#include "fe_value.h"
 #include "options.h"
 
 #define REQUEST_MAX	1024
 #define ERRNO_MAX	4096	/* beyond any errno glibc names */
+/*
+ * How long ctl waits for the emulator (to connect, to take the request, to
+ * answer).  The server gives a client 5 s to send and 5 s to read, and a
+ * command runs between two mailbox transactions, so a live emulator answers
+ * well within this; one that is stopped (SIGSTOP, a debugger) would hang us.
+ */
+#define TIMEOUT_DEFAULT_S	30
+#define TIMEOUT_MAX_S		3600
 
 /* The class of the errno an error answer names ("error ENODEV: ..."). */
 static int exit_for_answer(const char *response)
@@ -79,13 +90,32 @@ static int build_request(int argc, char **argv, char *request, size_t size)
 	return 0;
 }
 
-static int send_request(const char *path, const char *request)
+/* Both directions, connect() included: a Unix connect waits as a send does. */
+static int set_timeout(int fd, unsigned int seconds)
+{
+	struct timeval tv = { .tv_sec = seconds };
+
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) ||
+	    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)))
+		return -errno;
+	return 0;
+}
+
+/* An emulator that took too long: told as such, with the I/O status. */
+static int timed_out(const char *path, unsigned int seconds)
+{
+	fprintf(stderr, "sdsi-emu: ctl: no answer from %s within %u s (--timeout)\n",
+		path, seconds);
+	return SDSI_EXIT_IO;
+}
+
+static int send_request(const char *path, const char *request, unsigned int timeout)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	size_t cap = 4096, used = 0, len = strlen(request);
 	char *response;
 	int fd;
-	ssize_t n;
+	ssize_t n = 0;
 
 	int e;
 
@@ -95,8 +125,16 @@ static int send_request(const char *path, const char *request)
 	}
 	memcpy(addr.sun_path, path, strlen(path) + 1);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && set_timeout(fd, timeout) < 0) {
+		close(fd);
+		fd = -1;
+	}
 	if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
 		e = errno;
+		if (fd >= 0 && (e == EAGAIN || e == EINPROGRESS)) {
+			close(fd);
+			return timed_out(path, timeout);
+		}
 		fprintf(stderr, "sdsi-emu: ctl: cannot reach the emulator at %s: %s\n",
 			path, strerror(e));
 		if (fd >= 0)
@@ -105,6 +143,10 @@ static int send_request(const char *path, const char *request)
 	}
 	for (size_t off = 0; off < len; off += (size_t)n) {
 		n = send(fd, request + off, len - off, MSG_NOSIGNAL);
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			close(fd);
+			return timed_out(path, timeout);
+		}
 		if (n < 0) {
 			fprintf(stderr, "sdsi-emu: ctl: %s: %s\n", path, strerror(errno));
 			close(fd);
@@ -127,7 +169,12 @@ static int send_request(const char *path, const char *request)
 			cap *= 2;
 		}
 	}
+	e = n < 0 ? errno : 0;
 	close(fd);
+	if (response && (e == EAGAIN || e == EWOULDBLOCK)) {
+		free(response);
+		return timed_out(path, timeout);
+	}
 	if (!response) {
 		fprintf(stderr, "sdsi-emu: ctl: out of memory\n");
 		return SDSI_EXIT_INTERNAL;
@@ -149,11 +196,67 @@ static int send_request(const char *path, const char *request)
 	return fflush(stdout) == 0 && !ferror(stdout) ? SDSI_EXIT_OK : SDSI_EXIT_INTERNAL;
 }
 
+/* No command, or one the table does not know: the commands, exit 2. */
+static int list_commands(const char *why)
+{
+	fprintf(stderr, "sdsi-emu: ctl: %s; the commands are:\n", why);
+	emu_print_ctl_commands(stderr);
+	emu_print_usage_hint();
+	return SDSI_EXIT_USAGE;
+}
+
+struct ctl_args {
+	const char *ctl, *state;
+	unsigned int timeout;
+};
+
+/*
+ * One option of ctl at argv[*i] ("--name VALUE" or "--name=VALUE"), as its
+ * table (emu/options.c) names them: 0, 1 for --help, or the usage status.
+ */
+static int parse_ctl_option(int argc, char **argv, int *i, struct ctl_args *a)
+{
+	size_t count;
+	const struct fe_option *opts = emu_ctl_options(&count);
+	unsigned long long v;
+
+	for (size_t k = 0; k < count; k++) {
+		char name[64];
+		const char *value;
+		bool matched;
+
+		snprintf(name, sizeof(name), "--%s", opts[k].name);
+		if (!opts[k].arg) {
+			if (strcmp(argv[*i], name) && !(opts[k].short_name == 'h' &&
+							 !strcmp(argv[*i], "-h")))
+				continue;
+			return 1;	/* --help, the one flag */
+		}
+		value = option_value(name, argc, argv, i, &matched);
+		if (!matched)
+			continue;
+		if (!value || !value[0])
+			return emu_usage_error("ctl: option '%s' needs a value (%s)", name,
+					       opts[k].arg);
+		if (!strcmp(opts[k].name, "ctl"))
+			a->ctl = value;
+		else if (!strcmp(opts[k].name, "state"))
+			a->state = value;
+		else if (fe_parse_uint(value, 1, TIMEOUT_MAX_S, &v))
+			a->timeout = (unsigned int)v;
+		else
+			return emu_usage_error("ctl: --timeout: '%s' is not a number from 1 to %u",
+					       value, TIMEOUT_MAX_S);
+		return 0;
+	}
+	return emu_usage_error("ctl: unknown option '%s'", argv[*i]);
+}
+
 int emu_ctl_main(int argc, char **argv)
 {
-	const char *ctl = NULL, *state = NULL, *value;
+	struct ctl_args a = { .timeout = TIMEOUT_DEFAULT_S };
 	char path[4096], request[REQUEST_MAX];
-	bool matched;
+	const char *value;
 	int i, ret;
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
@@ -161,35 +264,29 @@ int emu_ctl_main(int argc, char **argv)
 			i++;
 			break;
 		}
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+		ret = parse_ctl_option(argc, argv, &i, &a);
+		if (ret == 1) {
 			emu_print_help(stdout);
 			return 0;
 		}
-		value = option_value("--ctl", argc, argv, &i, &matched);
-		if (matched) {
-			if (!value || !value[0])
-				return emu_usage_error("ctl: option '--ctl' needs a socket path");
-			ctl = value;
-			continue;
-		}
-		value = option_value("--state", argc, argv, &i, &matched);
-		if (matched) {
-			if (!value || !value[0])
-				return emu_usage_error("ctl: option '--state' needs a directory");
-			state = value;
-			continue;
-		}
-		return emu_usage_error("ctl: unknown option '%s'", argv[i]);
+		if (ret)
+			return ret;
 	}
-	if (ctl && state)
+	if (a.ctl && a.state)
 		return emu_usage_error("ctl: give --ctl or --state, not both");
 	if (i >= argc)
-		return emu_usage_error("ctl: no command given (status, power-cycle, fault, clear, unbind, bind, features, iblock)");
+		return list_commands("no command given");
+	if (!fe_ctl_find(argv[i])) {
+		char why[128];
 
-	if (ctl)
-		snprintf(path, sizeof(path), "%s", ctl);
-	else if (state)
-		snprintf(path, sizeof(path), "%s/" EMU_CONTROL_SOCKET_NAME, state);
+		snprintf(why, sizeof(why), "unknown command '%.64s'", argv[i]);
+		return list_commands(why);
+	}
+
+	if (a.ctl)
+		snprintf(path, sizeof(path), "%s", a.ctl);
+	else if (a.state)
+		snprintf(path, sizeof(path), "%s/" EMU_CONTROL_SOCKET_NAME, a.state);
 	else if ((value = getenv("SDSI_EMU_CTL")) && value[0])
 		snprintf(path, sizeof(path), "%s", value);
 	else
@@ -198,5 +295,5 @@ int emu_ctl_main(int argc, char **argv)
 	ret = build_request(argc - i, argv + i, request, sizeof(request));
 	if (ret)
 		return ret;
-	return send_request(path, request);
+	return send_request(path, request, a.timeout);
 }

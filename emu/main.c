@@ -47,6 +47,15 @@ int main(int argc, char **argv)
 		emu_print_help(stdout);
 		return 0;
 	}
+	/* The build makes the bash completion, the tests the option list. */
+	if (strcmp(command, "--dump-bash-completion") == 0) {
+		emu_print_completion(stdout);
+		return 0;
+	}
+	if (strcmp(command, "--dump-options") == 0) {
+		emu_print_option_list(stdout);
+		return 0;
+	}
 	if (strcmp(command, "--version") == 0) {
 		printf("sdsi-emu " SDSI_VERSION "\n");
 		return 0;

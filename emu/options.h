@@ -12,9 +12,10 @@
 #include <stdio.h>
 
 #include "sdsi/exit_status.h"
+#include "fe_platform.h"
 #include "sdsi_fusedrv.h"
 
-#define EMU_MAX_SOCKETS		16u
+#define EMU_MAX_SOCKETS		FE_MAX_SOCKETS
 /* sdsi-emu's own failures use the table of every sdsi program (docs/exit-codes.md). */
 #define EMU_EXIT_USAGE		SDSI_EXIT_USAGE
 #define EMU_TIME_SCALE_MAX	1e9
@@ -26,20 +27,8 @@ enum emu_command {
 
 struct emu_options {
 	enum emu_command command;
-	unsigned int sockets;
-	uint32_t guid;
+	struct fe_platform pf;		/* the options sdsi-shmem shares */
 	enum sdsi_abi abi;
-	const char *state_dir;		/* NULL: private temporary directory */
-	uint64_t features;
-	uint64_t ppin[EMU_MAX_SOCKETS];	/* 0: from NVRAM or generated */
-	bool iblock;
-	uint8_t akc_threshold;		/* 0: the model's default */
-	uint8_t cap_threshold;
-	uint8_t updates;
-	uint32_t nvram_endurance;	/* 0: the model's default */
-	uint32_t rdy_latency_us;	/* 0: no latency fault */
-	const char *authority_dir;	/* --authority: DIR/root.pub is the root */
-	const char *root_key;		/* --root-key FILE; excludes --authority */
 	double time_scale;		/* model time per real time, default 1 */
 	char **run_argv;		/* run: CMD and its arguments */
 	const char *mountpoint;		/* mount: DIR */
@@ -54,20 +43,18 @@ struct emu_options {
 int emu_options_parse(enum emu_command command, int argc, char **argv,
 		      struct emu_options *opts);
 
-/*
- * A feature list as --features and the "features" control command take it:
- * comma-separated names (on-demand, attestation, metering), "none", or a hex
- * value.  Returns 0 or -EINVAL with the reason in err.
- */
-int emu_parse_features(const char *text, uint64_t *features,
-		       char *err, size_t errlen);
-
-/* Strict unsigned decimal in [min, max]; no sign, no blanks, no suffix. */
-bool emu_parse_uint(const char *text, unsigned long long min,
-		    unsigned long long max, unsigned long long *value);
-
 void emu_print_help(FILE *out);
+
+/* --dump-bash-completion, --dump-options: made from the option tables. */
+void emu_print_completion(FILE *out);
+void emu_print_option_list(FILE *out);
 void emu_print_usage_hint(void);
+
+/* The ctl commands and fault kinds, as --help and a bare `ctl` list them. */
+void emu_print_ctl_commands(FILE *out);
+
+/* The options of ctl, from the table that documents them. */
+const struct fe_option *emu_ctl_options(size_t *count);
 
 /*
  * "sdsi-emu: " and the formatted reason on stderr, then the usage hint.

@@ -30,24 +30,16 @@ static void forget_new_nvram(struct emu_platform *pf)
 static int create_socket(struct emu_platform *pf, const struct emu_options *opts,
 			 unsigned int socket, char *err, size_t errlen)
 {
-	struct sdsi_model_config cfg = {
-		.guid = opts->guid,
-		.socket_index = socket,
-		.socket_id = (uint8_t)socket,
-		.ppin = opts->ppin[socket],
-		.features = opts->features,
-		.iblock = opts->iblock,
-		.akc_fail_threshold = opts->akc_threshold,
-		.cap_fail_threshold = opts->cap_threshold,
-		.updates_threshold = opts->updates,
-		.nvram_endurance = opts->nvram_endurance,
-		.state_dir = pf->state_dir,
-		.clock = emu_model_clock_now,
-		.clock_ctx = &pf->clocks[socket],
-		.root_key_path = pf->root_key[0] ? pf->root_key : NULL,
-	};
+	struct sdsi_model_config cfg;
 	char path[sizeof(pf->state_dir) + 32];
 	int ret;
+
+	/* The platform options, as sdsi-shmem reads them too. */
+	fe_platform_model_config(&opts->pf, socket, &cfg);
+	cfg.state_dir = pf->state_dir;
+	cfg.clock = emu_model_clock_now;
+	cfg.clock_ctx = &pf->clocks[socket];
+	cfg.root_key_path = pf->root_key[0] ? pf->root_key : NULL;
 
 	emu_model_clock_init(&pf->clocks[socket], opts->time_scale);
 	nvram_path(pf, socket, path, sizeof(path));
@@ -56,16 +48,7 @@ static int create_socket(struct emu_platform *pf, const struct emu_options *opts
 	ret = sdsi_model_create(&cfg, &pf->models[socket], err, errlen);
 	if (ret)
 		return ret;
-	if (opts->rdy_latency_us) {
-		ret = sdsi_model_fault_set(pf->models[socket], SDSI_FAULT_RDY_LATENCY,
-					   opts->rdy_latency_us, 0);
-		if (ret) {
-			snprintf(err, errlen, "socket %u: cannot set a RDY latency of %u us: %s",
-				 socket, opts->rdy_latency_us, strerror(-ret));
-			return ret;
-		}
-	}
-	return 0;
+	return fe_platform_model_setup(&opts->pf, pf->models[socket], socket, err, errlen);
 }
 
 int emu_platform_create(struct emu_platform *pf, const struct emu_options *opts,
@@ -79,17 +62,11 @@ int emu_platform_create(struct emu_platform *pf, const struct emu_options *opts,
 		snprintf(err, errlen, "state directory name too long");
 		return -ENAMETOOLONG;
 	}
-	if (opts->root_key)
-		ret = snprintf(pf->root_key, sizeof(pf->root_key), "%s",
-			       opts->root_key);
-	else if (opts->authority_dir)
-		ret = snprintf(pf->root_key, sizeof(pf->root_key), "%s/root.pub",
-			       opts->authority_dir);
-	if (ret >= (int)sizeof(pf->root_key)) {
+	if (fe_platform_root_key(&opts->pf, pf->root_key, sizeof(pf->root_key))) {
 		snprintf(err, errlen, "root key file name too long");
 		return -ENAMETOOLONG;
 	}
-	for (unsigned int i = 0; i < opts->sockets; i++) {
+	for (unsigned int i = 0; i < opts->pf.sockets; i++) {
 		ret = create_socket(pf, opts, i, err, errlen);
 		if (ret) {
 			emu_platform_destroy(pf, true);

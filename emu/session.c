@@ -23,7 +23,7 @@ int emu_session_open(struct emu_session *s, const struct emu_options *opts)
 	s->opts = opts;
 	s->control.listen_fd = s->control.stop_fd = -1;
 
-	ret = emu_state_dir_open(&s->state, opts->state_dir, err, sizeof(err));
+	ret = emu_state_dir_open(&s->state, opts->pf.state_dir, err, sizeof(err));
 	if (ret)
 		return report(ret, err);
 	ret = emu_control_bind(&s->control, s->state.path, err, sizeof(err));

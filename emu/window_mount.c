@@ -24,7 +24,7 @@ int emu_window_mount(const struct emu_options *opts)
 {
 	struct sdsi_fusedrv_backend backends[EMU_WINDOW_MAX_SOCKETS];
 	struct sdsi_fusedrv_config cfg = { .abi = opts->abi, .backends = backends,
-					   .nsockets = opts->sockets };
+					   .nsockets = opts->pf.sockets };
 	static struct emu_window win;
 	static char file[PATH_MAX];
 	struct sdsi_fusedrv *drv;
@@ -41,19 +41,19 @@ int emu_window_mount(const struct emu_options *opts)
 			 strerror(-ret));
 		return failed(ret, err);
 	}
-	ret = emu_window_open(&win, file, offset, opts->sockets,
+	ret = emu_window_open(&win, file, offset, opts->pf.sockets,
 			      SERVER_WAIT_MS, err, sizeof(err));
 	if (ret)
 		return failed(ret, err);
-	for (unsigned int i = 0; i < opts->sockets; i++)
+	for (unsigned int i = 0; i < opts->pf.sockets; i++)
 		backends[i] = emu_window_backend(&win, i);
 	ret = sdsi_fusedrv_mount(&cfg, tree, &drv, err, sizeof(err));
 	if (ret) {
 		emu_window_close(&win);
 		return failed(ret, err);
 	}
-	printf("sdsi-emu: %u socket%s of window %s mounted at %s\n", opts->sockets,
-	       opts->sockets == 1 ? "" : "s", win.path, tree);
+	printf("sdsi-emu: %u socket%s of window %s mounted at %s\n", opts->pf.sockets,
+	       opts->pf.sockets == 1 ? "" : "s", win.path, tree);
 	fflush(stdout);
 
 	emu_forwarded_signals(&stop);

@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "control.h"
+#include "fe_ctl.h"
 
-#define MAX_WORDS	6
 /*
  * The polling thread serves the socket, and every millisecond it spends
  * here is one a driver may be waiting for RDY: nothing here waits.  Each
@@ -28,123 +28,42 @@
 #define LISTEN_BACKLOG		64
 #define BUSY_REPLY	"error: too many control connections, the oldest is closed\n"
 
-static int parse_u64(const char *text, uint64_t *out)
+/* The window shows the model as at the last store: show the change. */
+static int with_model(void *ctx, unsigned int s, bool reprobe, fe_model_fn fn, void *arg)
 {
-	char *end;
+	struct shmem_machine *machine = ctx;
+	int ret = fn(machine->models[s], arg);
 
-	if (!text || !*text || *text == '-')
-		return -EINVAL;
-	errno = 0;
-	*out = strtoull(text, &end, 0);
-	return errno || *end ? -EINVAL : 0;
-}
-
-static int parse_socket(struct shmem_machine *machine, const char *text,
-			unsigned int *n, char *reply, size_t replylen)
-{
-	uint64_t v;
-
-	if (parse_u64(text, &v) || v >= machine->sockets) {
-		snprintf(reply, replylen, "error: no socket '%s' (0..%u)",
-			 text ? text : "", machine->sockets - 1);
-		return -EINVAL;
-	}
-	*n = (unsigned int)v;
-	return 0;
-}
-
-static int cmd_fault(struct sdsi_model *m, char **w, int nw, char *reply,
-		     size_t replylen)
-{
-	enum sdsi_fault_kind kind;
-	uint64_t count, param;
-
-	if (nw != 5 || sdsi_fault_from_name(w[2], &kind) ||
-	    parse_u64(w[3], &count) || parse_u64(w[4], &param) ||
-	    count > UINT32_MAX || param > UINT32_MAX) {
-		snprintf(reply, replylen,
-			 "error: usage: fault N KIND COUNT PARAM");
-		return -EINVAL;
-	}
-	if (sdsi_model_fault_set(m, kind, (uint32_t)param,
-				 (unsigned int)count)) {
-		snprintf(reply, replylen, "error: the model refused fault %s",
-			 w[2]);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int cmd_clear(struct sdsi_model *m, char **w, int nw, char *reply,
-		     size_t replylen)
-{
-	enum sdsi_fault_kind kind;
-
-	if (nw == 2) {
-		sdsi_model_fault_clear_all(m);
-		return 0;
-	}
-	if (nw != 3 || sdsi_fault_from_name(w[2], &kind)) {
-		snprintf(reply, replylen, "error: usage: clear N [KIND]");
-		return -EINVAL;
-	}
-	sdsi_model_fault_clear(m, kind);
-	return 0;
-}
-
-static int cmd_setting(struct sdsi_model *m, char **w, int nw, char *reply,
-		       size_t replylen)
-{
-	uint64_t value;
-
-	if (!strcmp(w[0], "iblock") && nw == 3 &&
-	    (!strcmp(w[2], "on") || !strcmp(w[2], "off"))) {
-		sdsi_model_set_iblock(m, !strcmp(w[2], "on"));
-		return 0;
-	}
-	if (!strcmp(w[0], "features") && nw == 3 && !parse_u64(w[2], &value)) {
-		sdsi_model_set_features(m, value);
-		return 0;
-	}
-	snprintf(reply, replylen, "error: usage: %s",
-		 strcmp(w[0], "iblock") ? "features N VALUE" : "iblock N on|off");
-	return -EINVAL;
+	sdsi_shmem_sync(&machine->ports[s]);
+	return ret;
 }
 
 void shmem_control_execute(struct shmem_machine *machine, char *line,
 			   char *reply, size_t replylen)
 {
-	char *w[MAX_WORDS + 1], *save = NULL;
-	unsigned int n;
-	int nw = 0, ret;
+	/* No driver to bind here, and the models keep the host's clock. */
+	const struct fe_ctl_backend backend = {
+		.daemon = "sdsi-shmem",
+		.nsockets = machine->sockets,
+		.ctx = machine,
+		.with_model = with_model,
+	};
+	char *answer = fe_ctl_execute(&backend, line, FE_REPLY_TERSE);
+	size_t len;
 
-	for (char *t = strtok_r(line, " \t\r\n", &save); t && nw <= MAX_WORDS;
-	     t = strtok_r(NULL, " \t\r\n", &save))
-		w[nw++] = t;
-	if (nw < 2 || nw > MAX_WORDS) {
-		snprintf(reply, replylen, "error: expected COMMAND N [ARGS]");
+	if (!answer) {
+		snprintf(reply, replylen, "error: out of memory");
 		return;
 	}
-	if (parse_socket(machine, w[1], &n, reply, replylen))
-		return;
-
-	snprintf(reply, replylen, "ok");
-	if (!strcmp(w[0], "power-cycle") && nw == 2) {
-		ret = sdsi_model_power_cycle(machine->models[n]);
-		if (ret)
-			snprintf(reply, replylen, "error: power cycle: %s",
-				 strerror(-ret));
-	} else if (!strcmp(w[0], "fault")) {
-		cmd_fault(machine->models[n], w, nw, reply, replylen);
-	} else if (!strcmp(w[0], "clear")) {
-		cmd_clear(machine->models[n], w, nw, reply, replylen);
-	} else if (!strcmp(w[0], "iblock") || !strcmp(w[0], "features")) {
-		cmd_setting(machine->models[n], w, nw, reply, replylen);
-	} else {
-		snprintf(reply, replylen, "error: unknown request '%s'", w[0]);
-		return;
-	}
-	sdsi_shmem_sync(&machine->ports[n]);
+	len = strlen(answer);
+	if (len && answer[len - 1] == '\n')
+		len--;		/* the transports add their own */
+	if (len >= replylen)
+		snprintf(reply, replylen, "error: the answer (%zu bytes) is longer than a reply (%zu); ask for one socket",
+			 len, replylen - 1);
+	else
+		snprintf(reply, replylen, "%.*s", (int)len, answer);
+	free(answer);
 }
 
 int shmem_control_listen(struct shmem_control *ctl, const char *path,

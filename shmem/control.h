@@ -2,11 +2,12 @@
 /*
  * The control socket of sdsi-shmem: what the sysfs ABI cannot do (power
  * cycles, faults, BIOS settings), one request line per connection, answered
- * with "ok" or "error: REASON".  Requests are served by the polling thread
- * between passes, so the model and the window never change under a pass.
- *
- *   power-cycle N | fault N KIND COUNT PARAM | clear N [KIND]
- *   iblock N on|off | features N VALUE
+ * with "ok", status's JSON or "error: REASON".  The commands are sdsi-emu's
+ * (frontend/fe_ctl.h: the same table, grammar and limits); bind, unbind and
+ * advance answer "not served by sdsi-shmem", which has no driver to bind
+ * and keeps its models on the host's clock.  Requests are served by the
+ * polling thread between passes, so the model and the window never change
+ * under a pass.
  */
 #ifndef SDSI_SHMEM_CONTROL_H
 #define SDSI_SHMEM_CONTROL_H

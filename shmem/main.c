@@ -26,11 +26,14 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "sdsi/exit_status.h"
 #include "control.h"
 #include "ctlpage.h"
 #include "doorbell.h"
+#include "fe_platform.h"
 
-#define MAX_SOCKETS		8u
+#define PROGRAM		"sdsi-shmem"
+
 /* After this long without a store, the poller naps between passes. */
 #define BUSY_SPELL_NS		20000000ull
 /* Passes between looks at the control socket while busy polling. */
@@ -43,18 +46,15 @@
 static volatile sig_atomic_t stop_requested;
 
 struct options {
+	struct fe_platform pf;		/* the options sdsi-emu shares */
 	const char *window;
 	const char *ctl;
 	uint64_t offset;
-	const char *state_dir;
-	const char *authority_dir;
 	char root_key[4096];
-	unsigned int sockets;
 	unsigned int idle_sleep_us;
 	bool spin;
 	bool doorbell;
 	bool exit_with_parent;
-	struct sdsi_model_config cfg;
 };
 
 static void on_signal(int sig)
@@ -71,204 +71,152 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+enum shmem_option_id {
+	OPT_WINDOW = 'w', OPT_HELP = 'h',
+	OPT_OFFSET = 256, OPT_CTL, OPT_IDLE_SLEEP, OPT_SPIN, OPT_DOORBELL,
+	OPT_EXIT_WITH_PARENT, OPT_VERSION, OPT_DUMP_COMPLETION, OPT_DUMP_OPTIONS,
+};
+
+/* The one description of the options: getopt, --help and completion. */
+static const struct fe_option shmem_options[] = {
+	{ OPT_WINDOW, 0, "window", "FILE", FE_ARG_FILE, NULL,
+	  "the shared memory window: the guest's RAM file, /dev/sdsi_window, or any file (grown to fit)" },
+	{ OPT_OFFSET, 0, "offset", "BYTES", FE_ARG_NONE, NULL,
+	  "where the window starts in FILE, page-aligned (default 0)" },
+	{ OPT_CTL, 0, "ctl", "SOCKET", FE_ARG_FILE, NULL,
+	  "also serve control requests on this Unix socket (sdsi-emu ctl's commands)" },
+	FE_PLATFORM_OPTION_ENTRIES
+	{ OPT_IDLE_SLEEP, 0, "idle-sleep-us", "US", FE_ARG_NONE, NULL,
+	  "the nap once idle, 0 to 999999 (default 50)" },
+	{ OPT_SPIN, 0, "spin", NULL, FE_ARG_NONE, NULL,
+	  "keep the CPU between passes while a transaction is under way (for a host-side poller that has a core to itself)" },
+	{ OPT_DOORBELL, 0, "doorbell", NULL, FE_ARG_NONE, NULL,
+	  "no polling: a pass runs when the control page's doorbell rings (the sdsi-doorbell QEMU plugin rings it after each driver store); a store nobody rang for is counted as unannounced" },
+	{ OPT_EXIT_WITH_PARENT, 0, "exit-with-parent", NULL, FE_ARG_NONE, NULL,
+	  "end the program, as SIGTERM does, when its parent process dies" },
+	{ OPT_HELP, 'h', "help", NULL, FE_ARG_NONE, NULL, "print this help and exit" },
+	{ OPT_VERSION, 0, "version", NULL, FE_ARG_NONE, NULL, "print the version and exit" },
+	{ OPT_DUMP_COMPLETION, 0, "dump-bash-completion", NULL, FE_ARG_NONE, NULL, NULL },
+	{ OPT_DUMP_OPTIONS, 0, "dump-options", NULL, FE_ARG_NONE, NULL, NULL },
+};
+
+#define OPTION_COUNT	(sizeof(shmem_options) / sizeof(shmem_options[0]))
+
+static const struct fe_command shmem_command = {
+	NULL, "--window FILE [OPTIONS]", NULL, shmem_options, OPTION_COUNT, NULL,
+};
+
+static const struct fe_program shmem_program = { PROGRAM, &shmem_command, 1 };
+
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: sdsi-shmem --window FILE [--offset BYTES] [--ctl SOCKET] [--sockets N]\n"
-		"                  [--guid v1|v2]\n"
-		"                  [--features LIST|none|0xHEX] [--state-dir DIR]\n"
-		"                  [--akc-threshold N] [--cap-threshold N] [--updates N]\n"
-		"                  [--authority DIR | --root-key FILE] [--idle-sleep-us US]\n"
-		"                  [--spin | --doorbell] [--exit-with-parent]\n"
+		"usage: sdsi-shmem --window FILE [OPTIONS]\n"
 		"       sdsi-shmem --help | --version\n"
-		"The window holds N %u-byte socket slots from BYTES (default 0; page-\n"
-		"aligned) into FILE, then the control page.  Control requests are served\n"
-		"on the control page and, with --ctl, on a Unix socket.  Without\n"
+		"Play N On Demand sockets over a shared memory window.  The window\n"
+		"holds N %u-byte socket slots from BYTES (--offset) into FILE, then the\n"
+		"control page.  Control requests (the commands of sdsi-emu ctl) are\n"
+		"served on the control page and, with --ctl, on a Unix socket.  Without\n"
 		"--authority or --root-key the sockets trust no root key and refuse\n"
 		"every AKC and CAP, as sdsi-emu does.  While a transaction is under\n"
-		"way the poller yields the CPU between passes; --spin keeps it (for a\n"
-		"host-side poller that has a core to itself).  --doorbell: no\n"
-		"polling; a pass runs when the control page's doorbell rings (the\n"
-		"sdsi-doorbell QEMU plugin rings it after each driver store), and\n"
-		"a store nobody rang for is counted as unannounced.  --idle-sleep-us\n"
-		"is the nap once idle, 0 to 999999 (default 50).  --exit-with-parent\n"
-		"ends the program, as SIGTERM does, when its parent process dies.\n",
+		"way the poller yields the CPU between passes.\n\nOptions:\n",
 		SDSI_SHMEM_SLOT_SIZE);
+	fe_doc_help_options(out, shmem_options, OPTION_COUNT);
 }
 
-static int parse_features(const char *text, uint64_t *out)
+static int parse_unsigned(const char *name, const char *text, unsigned long long max,
+			  unsigned long long *value)
 {
-	char *copy, *save = NULL, *end;
-	int ret = 0;
+	if (!fe_parse_uint(text, 0, max, value))
+		return fe_usage_error(PROGRAM, "--%s: '%s' is not a number from 0 to %llu",
+				      name, text, max);
+	return 0;
+}
 
-	if (!strcmp(text, "none")) {
-		*out = 0;
+/* One option of sdsi-shmem's own; the platform's go to the front end. */
+static int parse_one(int c, const char *arg, struct options *o)
+{
+	unsigned long long v;
+
+	switch (c) {
+	case OPT_WINDOW: o->window = arg; return 0;
+	case OPT_CTL: o->ctl = arg; return 0;
+	case OPT_SPIN: o->spin = true; return 0;
+	case OPT_DOORBELL: o->doorbell = true; return 0;
+	case OPT_EXIT_WITH_PARENT: o->exit_with_parent = true; return 0;
+	case OPT_OFFSET:
+		if (parse_unsigned("offset", arg, UINT64_MAX, &v))
+			return SDSI_EXIT_USAGE;
+		if (v % 4096)
+			return fe_usage_error(PROGRAM, "--offset: %s is not a multiple of 4096", arg);
+		o->offset = v;
+		return 0;
+	case OPT_IDLE_SLEEP:
+		/* Under a second: nanosleep() refuses tv_nsec >= 1e9. */
+		if (parse_unsigned("idle-sleep-us", arg, 999999, &v))
+			return SDSI_EXIT_USAGE;
+		o->idle_sleep_us = (unsigned int)v;
 		return 0;
 	}
-	if (!strncmp(text, "0x", 2)) {
-		errno = 0;
-		*out = strtoull(text, &end, 16);
-		return errno || *end ? -EINVAL : 0;
-	}
-	copy = strdup(text);
-	if (!copy)
-		return -ENOMEM;
-	*out = 0;
-	for (char *t = strtok_r(copy, ",", &save); t;
-	     t = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(t, "on-demand"))
-			*out |= SDSI_FEATURE_ON_DEMAND;
-		else if (!strcmp(t, "attestation"))
-			*out |= SDSI_FEATURE_ATTESTATION;
-		else if (!strcmp(t, "metering"))
-			*out |= SDSI_FEATURE_METERING;
-		else
-			ret = -EINVAL;
-	}
-	free(copy);
-	return ret;
+	return fe_platform_option(PROGRAM, c, arg, &o->pf);
 }
 
-static int parse_small(const char *text, unsigned long max, unsigned long *out)
+/* What the options only print: help, version, the generated documents. */
+static void print_and_exit(int c)
 {
-	char *end;
+	if (c == OPT_HELP)
+		usage(stdout);
+	else if (c == OPT_VERSION)
+		printf("sdsi-shmem %s\n", SDSI_VERSION);
+	else if (c == OPT_DUMP_COMPLETION)
+		fe_doc_bash_completion(stdout, &shmem_program);
+	else
+		fe_doc_list_options(stdout, &shmem_program);
+	exit(0);
+}
 
-	errno = 0;
-	*out = strtoul(text, &end, 0);
-	return errno || *end || !*text || *out > max ? -EINVAL : 0;
+/* Conflicts and what depends on several options. */
+static int check_options(struct options *o, int argc, char **argv)
+{
+	int ret = fe_platform_finish(PROGRAM, &o->pf);
+
+	if (ret)
+		return ret;
+	if (o->spin && o->doorbell)
+		return fe_usage_error(PROGRAM, "--spin polls and --doorbell does not; give one");
+	if (optind != argc)
+		return fe_usage_error(PROGRAM, "unexpected argument '%s'", argv[optind]);
+	if (!o->window)
+		return fe_usage_error(PROGRAM, "no --window given");
+	if (fe_platform_root_key(&o->pf, o->root_key, sizeof(o->root_key)))
+		return fe_usage_error(PROGRAM, "the root key's file name is too long");
+	return 0;
 }
 
 static int parse_options(int argc, char **argv, struct options *o)
 {
-	static const struct option longopts[] = {
-		{ "window", required_argument, NULL, 'w' },
-		{ "ctl", required_argument, NULL, 'c' },
-		{ "offset", required_argument, NULL, 'o' },
-		{ "sockets", required_argument, NULL, 'n' },
-		{ "guid", required_argument, NULL, 'g' },
-		{ "features", required_argument, NULL, 'f' },
-		{ "state-dir", required_argument, NULL, 's' },
-		{ "akc-threshold", required_argument, NULL, 'A' },
-		{ "cap-threshold", required_argument, NULL, 'C' },
-		{ "updates", required_argument, NULL, 'U' },
-		{ "idle-sleep-us", required_argument, NULL, 'i' },
-		{ "authority", required_argument, NULL, 'a' },
-		{ "root-key", required_argument, NULL, 'r' },
-		{ "spin", no_argument, NULL, 'S' },
-		{ "doorbell", no_argument, NULL, 'D' },
-		{ "exit-with-parent", no_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ 0 }
-	};
-	unsigned long v;
-	int c;
+	struct option longopts[OPTION_COUNT + 1];
+	char shortopts[16];
+	int c, ret;
 
-	o->sockets = 1;
+	fe_platform_init(&o->pf);
 	o->idle_sleep_us = 50;
-	o->cfg.guid = SDSI_GUID_V2;
-	o->cfg.features = UINT64_MAX;	/* the GUID's default, once known */
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'w': o->window = optarg; break;
-		case 'c': o->ctl = optarg; break;
-		case 'o': {
-			char *end;
-
-			errno = 0;
-			o->offset = strtoull(optarg, &end, 0);
-			if (errno || *end || !*optarg || o->offset % 4096)
-				goto bad;
-			break;
-		}
-		case 's': o->state_dir = optarg; break;
-		case 'a': case 'r':
-			if (o->authority_dir || o->root_key[0]) {
-				fprintf(stderr, "sdsi-shmem: --authority and --root-key both name the root key; give one\n");
-				return -EINVAL;
-			}
-			/* Like sdsi-emu: DIR/root.pub as 'sdsi-authority init' writes it. */
-			if ((size_t)snprintf(o->root_key, sizeof(o->root_key),
-					     c == 'a' ? "%s/root.pub" : "%s",
-					     optarg) >= sizeof(o->root_key))
-				goto bad;
-			if (c == 'a')
-				o->authority_dir = optarg;
-			break;
-		case 'n':
-			if (parse_small(optarg, MAX_SOCKETS, &v) || !v)
-				goto bad;
-			o->sockets = (unsigned int)v;
-			break;
-		case 'g':
-			if (!strcmp(optarg, "v1"))
-				o->cfg.guid = SDSI_GUID_V1;
-			else if (!strcmp(optarg, "v2"))
-				o->cfg.guid = SDSI_GUID_V2;
-			else
-				goto bad;
-			break;
-		case 'f':
-			if (parse_features(optarg, &o->cfg.features))
-				goto bad;
-			break;
-		case 'A': case 'C': case 'U':
-			if (parse_small(optarg, SDSI_FIELD3_MASK, &v))
-				goto bad;
-			if (c == 'A')
-				o->cfg.akc_fail_threshold = (uint8_t)v;
-			else if (c == 'C')
-				o->cfg.cap_fail_threshold = (uint8_t)v;
-			else
-				o->cfg.updates_threshold = (uint8_t)v;
-			break;
-		case 'i':
-			/* Under a second: nanosleep() refuses tv_nsec >= 1e9. */
-			if (parse_small(optarg, 999999, &v))
-				goto bad;
-			o->idle_sleep_us = (unsigned int)v;
-			break;
-		case 'S':
-			o->spin = true;
-			break;
-		case 'D':
-			o->doorbell = true;
-			break;
-		case 'P':
-			o->exit_with_parent = true;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		case 'V':
-			printf("sdsi-shmem %s\n", SDSI_VERSION);
-			exit(0);
-		default:
-			usage(stderr);
-			return -EINVAL;
-		}
+	fe_getopt_table(shmem_options, OPTION_COUNT, longopts, OPTION_COUNT + 1,
+			shortopts, sizeof(shortopts));
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		if (c == ':')
+			return fe_usage_error(PROGRAM, "option '%s' needs a value", argv[optind - 1]);
+		if (c == '?')
+			return fe_usage_error(PROGRAM, "unknown option '%s'", argv[optind - 1]);
+		if (c == OPT_HELP || c == OPT_VERSION || c == OPT_DUMP_COMPLETION ||
+		    c == OPT_DUMP_OPTIONS)
+			print_and_exit(c);
+		ret = parse_one(c, optarg, o);
+		if (ret)
+			return ret;
 	}
-	/* A V1 part predates attestation and metering (as sdsi-emu has it). */
-	if (o->cfg.features == UINT64_MAX)
-		o->cfg.features = o->cfg.guid == SDSI_GUID_V1 ?
-				  SDSI_FEATURE_ON_DEMAND :
-				  SDSI_MODEL_DEFAULT_FEATURES;
-	if (o->spin && o->doorbell) {
-		fprintf(stderr, "sdsi-shmem: --spin polls and --doorbell does not; give one\n");
-		return -EINVAL;
-	}
-	if (optind != argc || !o->window) {
-		usage(stderr);
-		return -EINVAL;
-	}
-	return 0;
-bad:
-	/* Named from the table: argv holds "--opt=value" or just the value. */
-	for (const struct option *opt = longopts; opt->name; opt++)
-		if (opt->val == c)
-			fprintf(stderr, "sdsi-shmem: bad value '%s' for --%s\n",
-				optarg, opt->name);
-	return -EINVAL;
+	return check_options(o, argc, argv);
 }
 
 /* The window file, mapped shared; a regular file is grown to fit. */
@@ -534,24 +482,113 @@ static void run_doorbell(struct shmem_machine *machine,
 	}
 }
 
+/* The sockets: a model for each, attached to its slot of the window. */
+static int create_sockets(struct shmem_machine *machine, const struct options *o,
+			  char *base)
+{
+	char err[256];
+
+	machine->models = calloc(o->pf.sockets, sizeof(*machine->models));
+	machine->ports = calloc(o->pf.sockets, sizeof(*machine->ports));
+	if (!machine->models || !machine->ports) {
+		fprintf(stderr, "sdsi-shmem: out of memory\n");
+		return -ENOMEM;
+	}
+	for (unsigned int n = 0; n < o->pf.sockets; n++) {
+		struct sdsi_model_config cfg;
+
+		/* The platform options, as sdsi-emu reads them too. */
+		fe_platform_model_config(&o->pf, n, &cfg);
+		cfg.state_dir = o->pf.state_dir;
+		cfg.root_key_path = o->root_key[0] ? o->root_key : NULL;
+		if (sdsi_model_create(&cfg, &machine->models[n], err, sizeof(err))) {
+			fprintf(stderr, "sdsi-shmem: socket %u: %s\n", n, err);
+			return -EINVAL;
+		}
+		machine->sockets = n + 1;
+		if (fe_platform_model_setup(&o->pf, machine->models[n], n, err, sizeof(err))) {
+			fprintf(stderr, "sdsi-shmem: %s\n", err);
+			return -EINVAL;
+		}
+		if (sdsi_shmem_attach(&machine->ports[n], machine->models[n],
+				      base + (size_t)n * SDSI_SHMEM_SLOT_SIZE)) {
+			fprintf(stderr, "sdsi-shmem: socket %u: MMIO region "
+				"does not fit a %u-byte slot\n", n, SDSI_SHMEM_SLOT_SIZE);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Signals, --exit-with-parent and --ctl.  A parent killed outright (the
+ * rig on SIGKILL) must not leave a poller spinning.  A parent that died
+ * before prctl() took effect sends nothing, hence the look at getppid():
+ * reparented means the parent we started with is gone.
+ */
+static int start_controls(const struct options *o, pid_t parent,
+			  struct shmem_control *sock, struct controls *ctl)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	char err[256];
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (o->exit_with_parent) {
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM)) {
+			fprintf(stderr, "sdsi-shmem: --exit-with-parent: %s\n",
+				strerror(errno));
+			return -errno;
+		}
+		if (getppid() != parent)
+			stop_requested = 1;
+	}
+	if (o->ctl) {
+		if (shmem_control_listen(sock, o->ctl, err, sizeof(err))) {
+			fprintf(stderr, "sdsi-shmem: control socket %s\n", err);
+			return -EIO;
+		}
+		ctl->sock = sock;
+	}
+	return 0;
+}
+
+/* Announce the page (last: its magic says all is laid out), serve, withdraw. */
+static void serve(struct shmem_machine *machine, struct controls *ctl,
+		  const struct options *o)
+{
+	struct poll_stats stats = { 0 };
+
+	if (o->doorbell)
+		__atomic_store_n(&ctl->page->doorbell, 1u, __ATOMIC_RELEASE);
+	sdsi_ctlpage_open(ctl->page, o->pf.sockets);
+	if (o->doorbell)
+		run_doorbell(machine, ctl, &stats);
+	else
+		run(machine, ctl, o, &stats);
+	sdsi_ctlpage_close(ctl->page);
+	print_stats(&stats, o->doorbell);
+	if (ctl->sock) {
+		shmem_control_close(ctl->sock);
+		unlink(o->ctl);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct shmem_machine machine = { 0 };
 	struct options o = { 0 };
-	struct sigaction sa = { .sa_handler = on_signal };
-	struct poll_stats stats = { 0 };
 	pid_t parent = getppid();	/* first: see --exit-with-parent */
-	char err[256];
-	unsigned int n;
 	static struct shmem_control ctl_socket;
 	struct controls ctl = { .sock = NULL };
 	size_t window_size;
-	int status = 1;
+	int status = 1, ret;
 	char *base;
 
-	if (parse_options(argc, argv, &o))
-		return 2;
-	window_size = sdsi_ctlpage_offset(o.sockets) + SDSI_CTLPAGE_SIZE;
+	ret = parse_options(argc, argv, &o);
+	if (ret)
+		return ret;
+	window_size = sdsi_ctlpage_offset(o.pf.sockets) + SDSI_CTLPAGE_SIZE;
 	base = map_window(o.window, o.offset, window_size);
 	if (!base)
 		return 1;
@@ -560,78 +597,14 @@ int main(int argc, char **argv)
 	 * magic, which would announce readiness before the sockets are laid
 	 * out: withdraw it before anything else.
 	 */
-	sdsi_ctlpage_close((struct sdsi_ctlpage *)(base +
-			   sdsi_ctlpage_offset(o.sockets)));
-	machine.models = calloc(o.sockets, sizeof(*machine.models));
-	machine.ports = calloc(o.sockets, sizeof(*machine.ports));
-	if (!machine.models || !machine.ports) {
-		fprintf(stderr, "sdsi-shmem: out of memory\n");
-		goto out;
-	}
-	for (n = 0; n < o.sockets; n++) {
-		struct sdsi_model_config cfg = o.cfg;
-
-		cfg.socket_index = n;
-		cfg.socket_id = (uint8_t)n;
-		cfg.state_dir = o.state_dir;
-		cfg.root_key_path = o.root_key[0] ? o.root_key : NULL;
-		if (sdsi_model_create(&cfg, &machine.models[n], err,
-				      sizeof(err))) {
-			fprintf(stderr, "sdsi-shmem: socket %u: %s\n", n, err);
-			goto out;
-		}
-		machine.sockets = n + 1;
-		if (sdsi_shmem_attach(&machine.ports[n], machine.models[n],
-				      base + (size_t)n * SDSI_SHMEM_SLOT_SIZE)) {
-			fprintf(stderr, "sdsi-shmem: socket %u: MMIO region "
-				"does not fit a %u-byte slot\n", n,
-				SDSI_SHMEM_SLOT_SIZE);
-			goto out;
-		}
-	}
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	/*
-	 * A parent killed outright (the rig on SIGKILL) must not leave a
-	 * poller spinning.  A parent that died before prctl() took effect
-	 * sends nothing, hence the look at getppid(): reparented means the
-	 * parent we started with is gone.
-	 */
-	if (o.exit_with_parent) {
-		if (prctl(PR_SET_PDEATHSIG, SIGTERM)) {
-			fprintf(stderr, "sdsi-shmem: --exit-with-parent: %s\n",
-				strerror(errno));
-			goto out;
-		}
-		if (getppid() != parent)
-			stop_requested = 1;
-	}
-	if (o.ctl) {
-		if (shmem_control_listen(&ctl_socket, o.ctl, err, sizeof(err))) {
-			fprintf(stderr, "sdsi-shmem: control socket %s\n", err);
-			goto out;
-		}
-		ctl.sock = &ctl_socket;
-	}
-	/* Last: the page's magic tells the far side that all is laid out. */
-	ctl.page = (struct sdsi_ctlpage *)(base +
-					   sdsi_ctlpage_offset(o.sockets));
-	if (o.doorbell)
-		__atomic_store_n(&ctl.page->doorbell, 1u, __ATOMIC_RELEASE);
-	sdsi_ctlpage_open(ctl.page, o.sockets);
-	if (o.doorbell)
-		run_doorbell(&machine, &ctl, &stats);
-	else
-		run(&machine, &ctl, &o, &stats);
+	ctl.page = (struct sdsi_ctlpage *)(base + sdsi_ctlpage_offset(o.pf.sockets));
 	sdsi_ctlpage_close(ctl.page);
-	print_stats(&stats, o.doorbell);
-	if (ctl.sock) {
-		shmem_control_close(ctl.sock);
-		unlink(o.ctl);
+	if (!create_sockets(&machine, &o, base) &&
+	    !start_controls(&o, parent, &ctl_socket, &ctl)) {
+		serve(&machine, &ctl, &o);
+		status = 0;
 	}
-	status = 0;
-out:
-	for (n = 0; n < machine.sockets; n++)
+	for (unsigned int n = 0; n < machine.sockets; n++)
 		sdsi_model_destroy(machine.models[n]);
 	free(machine.models);
 	free(machine.ports);

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sdsi/exit_status.h"
+#include "sdsi/hw.h"
+#include "fe_platform.h"
+
+#define FEATURES_V1_DEFAULT	SDSI_FEATURE_ON_DEMAND
+
+const struct fe_option fe_platform_options[] = {
+	FE_PLATFORM_OPTION_ENTRIES
+};
+
+const size_t fe_platform_option_count =
+	sizeof(fe_platform_options) / sizeof(fe_platform_options[0]);
+
+int fe_usage_error(const char *program, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", program);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry '%s --help' for more information.\n", program);
+	return SDSI_EXIT_USAGE;
+}
+
+void fe_platform_init(struct fe_platform *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->sockets = 1;
+	p->guid = SDSI_GUID_V2;
+}
+
+static int parse_ppins(const char *program, const char *text, struct fe_platform *p)
+{
+	const char *s = text;
+	unsigned int n = 0;
+
+	for (;;) {
+		size_t len = strcspn(s, ",");
+
+		if (n == FE_MAX_SOCKETS)
+			return fe_usage_error(program, "--ppin: more than %u values in '%s'",
+					      FE_MAX_SOCKETS, text);
+		if (!fe_parse_hex64(s, len, &p->ppin[n]) || p->ppin[n] == 0)
+			return fe_usage_error(program, "--ppin: '%.*s' is not a non-zero hex PPIN (in '%s')",
+					      (int)len, s, text);
+		n++;
+		if (s[len] == '\0')
+			break;
+		s += len + 1;
+	}
+	/* Checked against --sockets once every option is known. */
+	p->nppins = n;
+	return 0;
+}
+
+static int parse_field3(const char *program, const char *name, const char *text,
+			uint8_t *field)
+{
+	unsigned long long v;
+
+	if (!fe_parse_uint(text, FE_THRESHOLD_MIN, FE_THRESHOLD_MAX, &v))
+		return fe_usage_error(program, "--%s: '%s' is not a number from %u to %u",
+				      name, text, FE_THRESHOLD_MIN, FE_THRESHOLD_MAX);
+	*field = (uint8_t)v;
+	return 0;
+}
+
+static int parse_u32(const char *program, const char *name, const char *text,
+		     unsigned long long min, uint32_t *field)
+{
+	unsigned long long v;
+
+	if (!fe_parse_uint(text, min, UINT32_MAX, &v))
+		return fe_usage_error(program, "--%s: '%s' is not a number from %llu to 4294967295",
+				      name, text, min);
+	*field = (uint32_t)v;
+	return 0;
+}
+
+static int parse_name(const char *program, const char *name, const char *arg,
+		      const char **field)
+{
+	if (arg[0] == '\0')
+		return fe_usage_error(program, "--%s: empty name", name);
+	*field = arg;
+	return 0;
+}
+
+int fe_platform_option(const char *program, int id, const char *arg,
+		       struct fe_platform *p)
+{
+	const struct fe_option *o = fe_option_by_id(fe_platform_options,
+						     fe_platform_option_count, id);
+	unsigned long long v;
+	char err[256];
+
+	switch (id) {
+	case FE_OPT_SOCKETS:
+		if (!fe_parse_uint(arg, 1, FE_MAX_SOCKETS, &v))
+			return fe_usage_error(program, "--sockets: '%s' is not a number from 1 to %u",
+					      arg, FE_MAX_SOCKETS);
+		p->sockets = (unsigned int)v;
+		return 0;
+	case FE_OPT_GUID:
+		if (fe_parse_guid(arg, &p->guid))
+			return fe_usage_error(program, "--guid: '%s' is not v1, v2, 0x006dd191 or 0xf210d9ef",
+					      arg);
+		return 0;
+	case FE_OPT_STATE:
+	case FE_OPT_STATE_DIR:
+		return parse_name(program, o->name, arg, &p->state_dir);
+	case FE_OPT_FEATURES:
+		if (fe_parse_features(arg, &p->features, err, sizeof(err)))
+			return fe_usage_error(program, "--features: %s", err);
+		p->features_given = true;
+		return 0;
+	case FE_OPT_PPIN:
+		return parse_ppins(program, arg, p);
+	case FE_OPT_IBLOCK:
+		p->iblock = true;
+		return 0;
+	case FE_OPT_AKC_THRESHOLD:
+		return parse_field3(program, o->name, arg, &p->akc_threshold);
+	case FE_OPT_CAP_THRESHOLD:
+		return parse_field3(program, o->name, arg, &p->cap_threshold);
+	case FE_OPT_UPDATES:
+		return parse_field3(program, o->name, arg, &p->updates);
+	case FE_OPT_NVRAM_ENDURANCE:
+		/* 0 would select the model's default: not a value to ask for. */
+		return parse_u32(program, o->name, arg, 1, &p->nvram_endurance);
+	case FE_OPT_RDY_LATENCY:
+		return parse_u32(program, o->name, arg, 0, &p->rdy_latency_us);
+	case FE_OPT_AUTHORITY:
+		return parse_name(program, o->name, arg, &p->authority_dir);
+	case FE_OPT_ROOT_KEY:
+		return parse_name(program, o->name, arg, &p->root_key);
+	}
+	return fe_usage_error(program, "option %d is not a platform option", id);
+}
+
+int fe_platform_finish(const char *program, struct fe_platform *p)
+{
+	if (!p->features_given)
+		p->features = p->guid == SDSI_GUID_V1 ? FEATURES_V1_DEFAULT
+						      : SDSI_MODEL_DEFAULT_FEATURES;
+	if (p->authority_dir && p->root_key)
+		return fe_usage_error(program, "--authority and --root-key both name the root key; give one");
+	if (p->nppins > p->sockets)
+		return fe_usage_error(program, "--ppin: %u values given for %u socket(s)",
+				      p->nppins, p->sockets);
+	return 0;
+}
+
+int fe_platform_root_key(const struct fe_platform *p, char *path, size_t len)
+{
+	int n = 0;
+
+	path[0] = '\0';
+	if (p->root_key)
+		n = snprintf(path, len, "%s", p->root_key);
+	else if (p->authority_dir)
+		n = snprintf(path, len, "%s/root.pub", p->authority_dir);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+void fe_platform_model_config(const struct fe_platform *p, unsigned int n,
+			      struct sdsi_model_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->guid = p->guid;
+	cfg->socket_index = n;
+	cfg->socket_id = (uint8_t)n;
+	cfg->ppin = n < FE_MAX_SOCKETS ? p->ppin[n] : 0;
+	cfg->features = p->features;
+	cfg->iblock = p->iblock;
+	cfg->akc_fail_threshold = p->akc_threshold;
+	cfg->cap_fail_threshold = p->cap_threshold;
+	cfg->updates_threshold = p->updates;
+	cfg->nvram_endurance = p->nvram_endurance;
+}
+
+int fe_platform_model_setup(const struct fe_platform *p, struct sdsi_model *m,
+			    unsigned int n, char *err, size_t errlen)
+{
+	int ret;
+
+	if (!p->rdy_latency_us)
+		return 0;
+	ret = sdsi_model_fault_set(m, SDSI_FAULT_RDY_LATENCY, p->rdy_latency_us, 0);
+	if (ret)
+		snprintf(err, errlen, "socket %u: cannot set a RDY latency of %u us: %s",
+			 n, p->rdy_latency_us, strerror(-ret));
+	return ret;
+}
