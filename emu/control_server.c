@@ -14,6 +14,13 @@
 
 /* Connections waiting to be accepted; the thread takes them at once. */
 #define LISTEN_BACKLOG		64
+/*
+ * Out of file descriptors (EMFILE, ENFILE), accept4() fails and leaves the
+ * connection waiting, so the listening socket stays readable: polling it
+ * again at once would spin.  It is left out of poll() this long instead,
+ * while the open connections finish and give their descriptors back.
+ */
+#define ACCEPT_PAUSE_MS		100
 
 static int set_address(struct sockaddr_un *addr, const char *path)
 {
@@ -112,15 +119,27 @@ fail:
 	return ret;
 }
 
-static void accept_clients(struct emu_control_server *srv, struct emu_control_clients *clients)
+/* Take every waiting connection; false if out of file descriptors. */
+static bool accept_clients(struct emu_control_server *srv, struct emu_control_clients *clients)
 {
 	for (;;) {
 		int fd = accept4(srv->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
-		if (fd < 0)
-			return;		/* EAGAIN: all taken; anything else: next round */
+		if (fd < 0)	/* EAGAIN: all taken; anything else: next round */
+			return errno != EMFILE && errno != ENFILE;
 		emu_control_clients_add(clients, fd, emu_control_now_ms());
 	}
+}
+
+/* The poll timeout: the clients' next deadline, or the end of a pause. */
+static int next_timeout(int clients_ms, uint64_t paused_until, uint64_t now)
+{
+	int pause_ms;
+
+	if (paused_until <= now)
+		return clients_ms;
+	pause_ms = (int)(paused_until - now);
+	return clients_ms < 0 || pause_ms < clients_ms ? pause_ms : clients_ms;
 }
 
 /*
@@ -133,14 +152,16 @@ static void *control_thread(void *arg)
 	struct emu_control_server *srv = arg;
 	struct emu_control_clients *clients = &srv->clients;
 	struct pollfd p[2 + EMU_CONTROL_CLIENTS_MAX];
+	uint64_t paused_until = 0;	/* accepting, after EMFILE */
 	int timeout = -1;
 
 	emu_control_clients_init(clients);
 	for (;;) {
 		unsigned int i;
-		uint64_t now;
+		uint64_t now = emu_control_now_ms();
+		bool paused = now < paused_until;
 
-		p[0] = (struct pollfd){ .fd = srv->listen_fd, .events = POLLIN };
+		p[0] = (struct pollfd){ .fd = paused ? -1 : srv->listen_fd, .events = POLLIN };
 		p[1] = (struct pollfd){ .fd = srv->stop_fd, .events = POLLIN };
 		for (i = 0; i < EMU_CONTROL_CLIENTS_MAX; i++) {
 			short events = emu_control_client_events(&clients->slot[i]);
@@ -156,9 +177,10 @@ static void *control_thread(void *arg)
 		for (i = 0; i < EMU_CONTROL_CLIENTS_MAX; i++)
 			emu_control_client_ready(&clients->slot[i], p[2 + i].revents,
 						 srv->target, now);
-		if (p[0].revents)
-			accept_clients(srv, clients);
-		timeout = emu_control_clients_expire(clients, emu_control_now_ms());
+		if (p[0].revents && !accept_clients(srv, clients))
+			paused_until = emu_control_now_ms() + ACCEPT_PAUSE_MS;
+		now = emu_control_now_ms();
+		timeout = next_timeout(emu_control_clients_expire(clients, now), paused_until, now);
 	}
 	emu_control_clients_close_all(clients);
 	return NULL;
