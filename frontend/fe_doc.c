@@ -93,10 +93,17 @@ void fe_doc_help_options(FILE *f, const struct fe_option *opts, size_t count)
 
 void fe_doc_list_options(FILE *f, const struct fe_program *prog)
 {
-	for (size_t c = 0; c < prog->count; c++)
-		for (size_t i = 0; i < prog->commands[c].count; i++)
-			if (prog->commands[c].options[i].help)
-				fprintf(f, "--%s\n", prog->commands[c].options[i].name);
+	for (size_t c = 0; c < prog->count; c++) {
+		const struct fe_command *cmd = &prog->commands[c];
+
+		for (size_t i = 0; i < cmd->count; i++) {
+			const struct fe_option *o = &cmd->options[i];
+
+			if (o->help)
+				fprintf(f, "%s --%s%s%s\n", cmd->name ? cmd->name : "-", o->name,
+					o->arg ? " " : "", o->arg ? o->arg : "");
+		}
+	}
 }
 
 static void words_of(FILE *f, const struct fe_command *cmd)

@@ -61,7 +61,10 @@ const struct fe_option *fe_option_by_id(const struct fe_option *opts,
 /* "  -h, --help           text", wrapped under its column. */
 void fe_doc_help_options(FILE *f, const struct fe_option *opts, size_t count);
 
-/* Every option's long name, one a line ("--name"), for the doc tests. */
+/*
+ * Every documented option, one a line: the command ("-" for none), then the
+ * option as --help shows it ("run --sockets N"), for the doc tests.
+ */
 void fe_doc_list_options(FILE *f, const struct fe_program *prog);
 
 /* A bash completion for the program: commands, options, their words. */

@@ -57,6 +57,11 @@ extern const struct auth_command auth_cmd_inspect;
  */
 int auth_getopt(const struct auth_command *cmd, int argc, char **argv);
 void auth_print_help(const struct auth_command *cmd);
+/* --dump-bash-completion and --dump-options, from the commands' tables. */
+void auth_print_completion(const struct auth_command *const *cmds, size_t count);
+void auth_print_option_list(const struct auth_command *const *cmds, size_t count);
+/* The options before a command (--help, --version), for the main help. */
+void auth_print_top_options(void);
 /* Print "sdsi-authority CMD: message" and the hint to use --help; return 2. */
 int auth_usage_error(const struct auth_command *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

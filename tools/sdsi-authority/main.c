@@ -29,6 +29,8 @@ static void print_main_help(void)
 	for (i = 0; i < N_COMMANDS; i++)
 		printf("  %-8s %s %s\n", commands[i]->name, commands[i]->name,
 		       commands[i]->synopsis);
+	printf("\nOptions:\n");
+	auth_print_top_options();
 	printf("\n'sdsi-authority COMMAND --help' describes one command.\n\n"
 	       "Exit status, shared by the sdsi programs (docs/exit-codes.md):\n");
 #define PRINT_EXIT_STATUS(code, meaning) printf("  %d  %s\n", code, meaning);
@@ -48,6 +50,15 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		print_main_help();
+		return SDSI_EXIT_OK;
+	}
+	/* The build makes the completion, the tests read the option list. */
+	if (!strcmp(argv[1], "--dump-bash-completion")) {
+		auth_print_completion(commands, N_COMMANDS);
+		return SDSI_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--dump-options")) {
+		auth_print_option_list(commands, N_COMMANDS);
 		return SDSI_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {
