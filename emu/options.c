@@ -106,7 +106,7 @@ static const char help_ctl[] =
 static const char help_outro[] =
 "ctl prints the response (\"ok ...\", JSON lines for status, or\n"
 "\"error ERRNO: message\") and exits 0 on ok, else with the status of ERRNO.\n"
-"sdsi-shmem --ctl serves the same commands (docs/control.md).\n"
+"sdsi-shmem --ctl serves the same commands (sdsi-shmem(1)).\n"
 "\n"
 "Exit status: run: that of CMD once it started.  Otherwise the table shared\n"
 "by the sdsi programs (docs/exit-codes.md, intel_sdsi(1)): 2 usage error or an\n"
