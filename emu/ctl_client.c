@@ -109,19 +109,16 @@ static int timed_out(const char *path, unsigned int seconds)
 	return SDSI_EXIT_IO;
 }
 
-static int send_request(const char *path, const char *request, unsigned int timeout)
+/* A connected socket to path with the timeout set, or -1 and *status. */
+static int connect_to(const char *path, unsigned int timeout, int *status)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	size_t cap = 4096, used = 0, len = strlen(request);
-	char *response;
-	int fd;
-	ssize_t n = 0;
-
-	int e;
+	int fd, e;
 
 	if (strlen(path) >= sizeof(addr.sun_path)) {
 		fprintf(stderr, "sdsi-emu: ctl: %s: name too long for a unix socket\n", path);
-		return SDSI_EXIT_USAGE;
+		*status = SDSI_EXIT_USAGE;
+		return -1;
 	}
 	memcpy(addr.sun_path, path, strlen(path) + 1);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -129,71 +126,104 @@ static int send_request(const char *path, const char *request, unsigned int time
 		close(fd);
 		fd = -1;
 	}
-	if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
-		e = errno;
-		if (fd >= 0 && (e == EAGAIN || e == EINPROGRESS)) {
-			close(fd);
-			return timed_out(path, timeout);
-		}
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0)
+		return fd;
+	e = errno;
+	if (fd >= 0 && (e == EAGAIN || e == EINPROGRESS)) {
+		*status = timed_out(path, timeout);	/* a full backlog */
+	} else {
 		fprintf(stderr, "sdsi-emu: ctl: cannot reach the emulator at %s: %s\n",
 			path, strerror(e));
-		if (fd >= 0)
-			close(fd);
-		return fd < 0 ? (int)sdsi_exit_for_errno(e) : exit_for_connect(e);
+		*status = fd < 0 ? (int)sdsi_exit_for_errno(e) : exit_for_connect(e);
 	}
-	for (size_t off = 0; off < len; off += (size_t)n) {
-		n = send(fd, request + off, len - off, MSG_NOSIGNAL);
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
+/* The whole answer, until the emulator closes; NULL with errno on failure. */
+static char *read_answer(int fd, size_t *used)
+{
+	size_t cap = 4096;
+	char *response = malloc(cap), *bigger;
+	ssize_t n;
+
+	*used = 0;
+	while (response && (n = recv(fd, response + *used, cap - *used - 1, 0)) != 0) {
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			close(fd);
-			return timed_out(path, timeout);
+			free(response);		/* the timeout: errno says so */
+			return NULL;
 		}
-		if (n < 0) {
-			fprintf(stderr, "sdsi-emu: ctl: %s: %s\n", path, strerror(errno));
-			close(fd);
-			return SDSI_EXIT_IO;
-		}
+		if (n < 0)
+			break;	/* a reset: what came is the answer, as before */
+		*used += (size_t)n;
+		if (*used + 1 < cap)
+			continue;
+		bigger = realloc(response, cap * 2);
+		if (!bigger)
+			free(response);
+		response = bigger;
+		cap *= 2;
 	}
+	if (response)
+		response[*used] = '\0';
+	else
+		errno = ENOMEM;
+	return response;
+}
 
-	response = malloc(cap);
-	while (response && (n = recv(fd, response + used, cap - used - 1, 0)) > 0) {
-		used += (size_t)n;
-		if (used + 1 == cap) {
-			char *bigger = realloc(response, cap * 2);
+/* Print the answer where it belongs; the exit status it stands for. */
+static int print_answer(const char *path, char *response, size_t used)
+{
+	int status;
 
-			if (!bigger) {
-				free(response);
-				response = NULL;
-				break;
-			}
-			response = bigger;
-			cap *= 2;
-		}
-	}
-	e = n < 0 ? errno : 0;
-	close(fd);
-	if (response && (e == EAGAIN || e == EWOULDBLOCK)) {
-		free(response);
-		return timed_out(path, timeout);
-	}
-	if (!response) {
-		fprintf(stderr, "sdsi-emu: ctl: out of memory\n");
-		return SDSI_EXIT_INTERNAL;
-	}
-	response[used] = '\0';
 	if (used == 0) {
 		fprintf(stderr, "sdsi-emu: ctl: no answer from %s\n", path);
-		free(response);
-		return SDSI_EXIT_IO;
-	}
-	if (strncmp(response, "error ", 6) == 0) {
+		status = SDSI_EXIT_IO;
+	} else if (strncmp(response, "error ", 6) == 0) {
 		fputs(response, stderr);
-		e = exit_for_answer(response);
-		free(response);
-		return e;
+		status = exit_for_answer(response);
+	} else {
+		fputs(response, stdout);
+		status = fflush(stdout) == 0 && !ferror(stdout) ? SDSI_EXIT_OK
+								: SDSI_EXIT_INTERNAL;
 	}
-	fputs(response, stdout);
 	free(response);
-	return fflush(stdout) == 0 && !ferror(stdout) ? SDSI_EXIT_OK : SDSI_EXIT_INTERNAL;
+	return status;
+}
+
+static int send_request(const char *path, const char *request, unsigned int timeout)
+{
+	size_t used, len = strlen(request);
+	char *response;
+	int fd, status;
+	ssize_t n;
+
+	fd = connect_to(path, timeout, &status);
+	if (fd < 0)
+		return status;
+	for (size_t off = 0; off < len; off += (size_t)n) {
+		n = send(fd, request + off, len - off, MSG_NOSIGNAL);
+		if (n < 0) {
+			status = errno == EAGAIN || errno == EWOULDBLOCK ? timed_out(path, timeout)
+									 : SDSI_EXIT_IO;
+			if (status == SDSI_EXIT_IO)
+				fprintf(stderr, "sdsi-emu: ctl: %s: %s\n", path, strerror(errno));
+			close(fd);
+			return status;
+		}
+	}
+	response = read_answer(fd, &used);
+	if (!response) {
+		status = errno;
+		close(fd);
+		if (status == EAGAIN || status == EWOULDBLOCK)
+			return timed_out(path, timeout);
+		fprintf(stderr, "sdsi-emu: ctl: %s: %s\n", path, strerror(status));
+		return status == ENOMEM ? SDSI_EXIT_INTERNAL : SDSI_EXIT_IO;
+	}
+	close(fd);
+	return print_answer(path, response, used);
 }
 
 /* No command, or one the table does not know: the commands, exit 2. */
