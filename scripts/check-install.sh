@@ -3,7 +3,7 @@
 # What README promises of `make install`: installs BUILD_DIR into a scratch
 # DESTDIR (the build's configured prefix is left as it is) and checks that
 # the programs, libsdsi with its headers and pkg-config file, the man pages
-# and the bash completion are where that prefix puts them and work: the
+# and the bash completions are where that prefix puts them and work: the
 # installed programs run, and a third-party C program builds and runs
 # against libsdsi knowing nothing but the installed libsdsi.pc.
 # Stops at the first failure, naming it; the last line printed is
@@ -113,14 +113,17 @@ for p in "${programs[@]}"; do
 	pass
 done
 
-completion=$datadir/bash-completion/completions/intel_sdsi
-[ -f "$dest$completion" ] || fail "bash completion $completion not installed"
-bash -n "$dest$completion" 2>"$tmp/bash.err" ||
-	{ cat "$tmp/bash.err" >&2; fail "bash completion $completion is not valid bash"; }
-# shellcheck disable=SC2016  # expanded by the inner bash
-bash -c 'source "$1" && complete -p intel_sdsi' _ "$dest$completion" >/dev/null 2>&1 ||
-	fail "sourcing $completion registers no completion for intel_sdsi"
-pass
+# Every program's, each written from its option table at build time.
+for p in "${programs[@]}"; do
+	completion=$datadir/bash-completion/completions/$p
+	[ -f "$dest$completion" ] || fail "bash completion $completion not installed"
+	bash -n "$dest$completion" 2>"$tmp/bash.err" ||
+		{ cat "$tmp/bash.err" >&2; fail "bash completion $completion is not valid bash"; }
+	# shellcheck disable=SC2016  # expanded by the inner bash
+	bash -c 'source "$1" && complete -p "$2"' _ "$dest$completion" "$p" >/dev/null 2>&1 ||
+		fail "sourcing $completion registers no completion for $p"
+	pass
+done
 
 # ---- the installed programs run ------------------------------------------
 

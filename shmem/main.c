@@ -82,7 +82,7 @@ static const struct fe_option shmem_options[] = {
 	{ OPT_WINDOW, 0, "window", "FILE", FE_ARG_FILE, NULL,
 	  "the shared memory window: the guest's RAM file, /dev/sdsi_window, or any file (grown to fit)" },
 	{ OPT_OFFSET, 0, "offset", "BYTES", FE_ARG_NONE, NULL,
-	  "where the window starts in FILE, page-aligned (default 0)" },
+	  "where the window starts in FILE, in decimal or 0x hex, page-aligned (default 0)" },
 	{ OPT_CTL, 0, "ctl", "SOCKET", FE_ARG_FILE, NULL,
 	  "also serve control requests on this Unix socket (sdsi-emu ctl's commands)" },
 	FE_PLATFORM_OPTION_ENTRIES
@@ -125,18 +125,22 @@ static void usage(FILE *out)
 }
 
 static int parse_unsigned(const char *name, const char *text, unsigned long long max,
-			  unsigned long long *value)
+			  uint64_t *value)
 {
-	if (!fe_parse_uint(text, 0, max, value))
-		return fe_usage_error(PROGRAM, "--%s: '%s' is not a number from 0 to %llu",
-				      name, text, max);
-	return 0;
+	unsigned long long v;
+
+	if (fe_parse_uint(text, 0, max, &v)) {
+		*value = v;
+		return 0;
+	}
+	return fe_usage_error(PROGRAM, "--%s: '%s' is not a number from 0 to %llu",
+			      name, text, max);
 }
 
 /* One option of sdsi-shmem's own; the platform's go to the front end. */
 static int parse_one(int c, const char *arg, struct options *o)
 {
-	unsigned long long v;
+	uint64_t v;
 
 	switch (c) {
 	case OPT_WINDOW: o->window = arg; return 0;
@@ -145,7 +149,9 @@ static int parse_one(int c, const char *arg, struct options *o)
 	case OPT_DOORBELL: o->doorbell = true; return 0;
 	case OPT_EXIT_WITH_PARENT: o->exit_with_parent = true; return 0;
 	case OPT_OFFSET:
-		if (parse_unsigned("offset", arg, UINT64_MAX, &v))
+		/* A physical address: in hex (0x...) as often as in decimal. */
+		if ((strncmp(arg, "0x", 2) || !fe_parse_hex64(arg, strlen(arg), &v)) &&
+		    parse_unsigned("offset", arg, UINT64_MAX, &v))
 			return SDSI_EXIT_USAGE;
 		if (v % 4096)
 			return fe_usage_error(PROGRAM, "--offset: %s is not a multiple of 4096", arg);
