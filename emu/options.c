@@ -119,18 +119,21 @@ static const char help_outro[] =
 /* The control commands, from their table; the fault kinds from the model's. */
 void emu_print_ctl_commands(FILE *out)
 {
+	char kinds[256];
+	size_t used = 0;
+
 	for (unsigned int i = 0; i < fe_ctl_command_count; i++) {
 		const struct fe_ctl_command *c = &fe_ctl_commands[i];
 		char left[64];
 
 		snprintf(left, sizeof(left), "%s %s", c->name, c->usage);
-		fprintf(out, "  %-44s\n      %s\n", left, c->summary);
+		fe_doc_help_item(out, left, c->summary);
 	}
-	fputs("  N is a socket number or 'all'; KIND is one of:", out);
-	for (int k = 0; k < SDSI_FAULT_KIND_COUNT; k++)
-		fprintf(out, "%s %s", k % 5 == 4 ? "\n   " : "",
-			sdsi_fault_name((enum sdsi_fault_kind)k));
-	fputc('\n', out);
+	for (int k = 0; k < SDSI_FAULT_KIND_COUNT && used < sizeof(kinds); k++)
+		used += (size_t)snprintf(kinds + used, sizeof(kinds) - used, "%s%s",
+					 k ? ", " : "", sdsi_fault_name((enum sdsi_fault_kind)k));
+	fe_doc_help_item(out, "N", "a socket number, or 'all'");
+	fe_doc_help_item(out, "KIND", kinds);
 }
 
 void emu_print_help(FILE *out)
@@ -139,7 +142,7 @@ void emu_print_help(FILE *out)
 	fe_doc_help_options(out, serve_options, COUNT(serve_options));
 	fputs(help_ctl, out);
 	fe_doc_help_options(out, ctl_options, COUNT(ctl_options));
-	fputs("Commands:\n", out);
+	fputs("\nCommands of ctl:\n", out);
 	emu_print_ctl_commands(out);
 	fputs(help_outro, out);
 }

@@ -68,26 +68,32 @@ static void print_wrapped(FILE *f, const char *text, int col)
 	fputc('\n', f);
 }
 
+void fe_doc_help_item(FILE *f, const char *left, const char *text)
+{
+	int n = fprintf(f, "  %s", left);
+
+	if (n + 1 > HELP_COLUMN)
+		fprintf(f, "\n%*s", HELP_COLUMN, "");
+	else
+		fprintf(f, "%*s", HELP_COLUMN - n, "");
+	print_wrapped(f, text, HELP_COLUMN);
+}
+
 void fe_doc_help_options(FILE *f, const struct fe_option *opts, size_t count)
 {
 	for (size_t i = 0; i < count; i++) {
 		const struct fe_option *o = &opts[i];
 		char left[64];
-		int n;
 
 		if (!o->help)
 			continue;
 		if (o->short_name)
-			n = snprintf(left, sizeof(left), "  -%c, --%s%s%s", o->short_name,
-				     o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+			snprintf(left, sizeof(left), "-%c, --%s%s%s", o->short_name,
+				 o->name, o->arg ? " " : "", o->arg ? o->arg : "");
 		else
-			n = snprintf(left, sizeof(left), "  --%s%s%s", o->name,
-				     o->arg ? " " : "", o->arg ? o->arg : "");
-		if (n + 1 > HELP_COLUMN)
-			fprintf(f, "%s\n%*s", left, HELP_COLUMN, "");
-		else
-			fprintf(f, "%-*s", HELP_COLUMN, left);
-		print_wrapped(f, o->help, HELP_COLUMN);
+			snprintf(left, sizeof(left), "--%s%s%s", o->name,
+				 o->arg ? " " : "", o->arg ? o->arg : "");
+		fe_doc_help_item(f, left, o->help);
 	}
 }
 

@@ -58,6 +58,9 @@ bool fe_getopt_table(const struct fe_option *opts, size_t count,
 const struct fe_option *fe_option_by_id(const struct fe_option *opts,
 					size_t count, int id);
 
+/* "  LEFT                 text", the text wrapped under its column. */
+void fe_doc_help_item(FILE *f, const char *left, const char *text);
+
 /* "  -h, --help           text", wrapped under its column. */
 void fe_doc_help_options(FILE *f, const struct fe_option *opts, size_t count);
 
