@@ -68,6 +68,9 @@ struct fusedrv_handle {
 	struct fusedrv_handle *prev, *next;
 };
 
+/* FUSE opcodes are small numbers; slot 0 (no opcode) counts the others. */
+#define FUSEDRV_OPCODE_SLOTS	64
+
 struct fusedrv_socket {
 	struct sdsi_lock mbox_lock;
 	struct sdsi_lock state_lock;
@@ -103,9 +106,18 @@ struct sdsi_fusedrv {
 	pthread_mutex_t init_lock;
 	pthread_cond_t init_cond;
 	bool init_done;
+
+	/* request counters, kept only when stats_path is set (fusedrv_stats.c) */
+	char *stats_path;
+	uint64_t requests[FUSEDRV_OPCODE_SLOTS];
 };
 
 #define FUSEDRV_DEVICE_PREFIX	"intel_vsec.sdsi."
+
+/* Request counters for measurements (fusedrv_stats.c). */
+void fusedrv_stats_init(struct sdsi_fusedrv *drv);
+void fusedrv_stats_count(struct sdsi_fusedrv *drv, const struct fuse_buf *buf);
+void fusedrv_stats_write(struct sdsi_fusedrv *drv);
 
 /* Inode scheme and presence (fusedrv_tree.c). */
 fuse_ino_t fusedrv_node_ino(const struct fusedrv_node *node);

@@ -270,6 +270,8 @@ static void *worker_main(void *arg)
 			continue;
 		if (res <= 0)
 			break;
+		if (drv->stats_path)
+			fusedrv_stats_count(drv, &fbuf);
 		fuse_session_process_buf(drv->se, &fbuf);
 	}
 	free(fbuf.mem);
@@ -304,6 +306,7 @@ static void drv_free(struct sdsi_fusedrv *drv)
 	}
 	pthread_mutex_destroy(&drv->init_lock);
 	pthread_cond_destroy(&drv->init_cond);
+	free(drv->stats_path);
 	if (drv->stop_fd >= 0)
 		close(drv->stop_fd);
 	free(drv->workers);
@@ -326,6 +329,7 @@ void sdsi_fusedrv_unmount(struct sdsi_fusedrv *drv)
 		stop_workers(drv);
 		fuse_session_unmount(drv->se);
 		fuse_session_destroy(drv->se);
+		fusedrv_stats_write(drv);
 	}
 	drv_free(drv);
 }
@@ -349,6 +353,7 @@ static struct sdsi_fusedrv *drv_alloc(const struct sdsi_fusedrv_config *cfg)
 	/* the ABI names the driver generation; the params only its timing */
 	drv->params.flavor = cfg->abi == SDSI_ABI_EARLY ? SDSI_MBOX_EARLY : SDSI_MBOX_CURRENT;
 	clock_gettime(CLOCK_REALTIME, &drv->mount_time);
+	fusedrv_stats_init(drv);
 	drv->sockets = calloc(cfg->nsockets ? cfg->nsockets : 1, sizeof(*drv->sockets));
 	drv->nworkers = WORKERS_MIN + WORKERS_PER_SOCKET * cfg->nsockets;
 	if (drv->nworkers > WORKERS_MAX)
