@@ -119,6 +119,18 @@ void fusedrv_stats_init(struct sdsi_fusedrv *drv);
 void fusedrv_stats_count(struct sdsi_fusedrv *drv, const struct fuse_buf *buf);
 void fusedrv_stats_write(struct sdsi_fusedrv *drv);
 
+/*
+ * What the kernel may cache of the tree (fusedrv_tree.c).  Names and
+ * attributes are kept for FUSEDRV_CACHE_S; a node that vanishes (unbind,
+ * or a reprobe that hides an attribute) is dropped from the kernel's cache
+ * by fusedrv_tree_invalidate() before the change is reported done.
+ */
+#define FUSEDRV_HIDDEN_ATTR(a)	(1u << (a))
+#define FUSEDRV_HIDDEN_LINKS	(1u << FUSEDRV_ATTR_COUNT)
+/* Caller holds neither socket lock: the kernel may wait for a lookup. */
+void fusedrv_tree_invalidate(struct sdsi_fusedrv *drv, unsigned int socket,
+			     unsigned int hidden);
+
 /* Inode scheme and presence (fusedrv_tree.c). */
 fuse_ino_t fusedrv_node_ino(const struct fusedrv_node *node);
 bool fusedrv_node_from_ino(const struct sdsi_fusedrv *drv, fuse_ino_t ino,

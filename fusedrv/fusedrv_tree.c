@@ -5,9 +5,18 @@
  * getattr, setattr, readlink, readdir, and the refusals of sysfs).
  *
  * Inode numbers are fixed, so the kernel may keep any of them cached: 1-6 are
- * the fixed nodes, socket N owns 16 numbers from 16 + 16 * N.  Nothing is
- * cached by the kernel (all timeouts are 0), so every lookup asks the binding
- * state again, which is how files vanish on unbind.
+ * the fixed nodes, socket N owns 16 numbers from 16 + 16 * N.
+ *
+ * What the kernel caches: every name it looked up and every node's
+ * attributes, for FUSEDRV_CACHE_S.  A node's attributes never change (modes,
+ * sizes and times are fixed by the ABI and the mount), and the directories,
+ * bind and unbind exist for the life of the mount.  Attribute files and the
+ * driver links come and go with the binding state; whoever hides them calls
+ * fusedrv_tree_invalidate(), which drops the names from the kernel's cache
+ * before unbind (or the reprobe) returns, so the next path lookup asks
+ * lookup() again and gets ENOENT, as at once as in sysfs.  A failed lookup is
+ * never cached, so a file that appears is seen at once too.  File contents
+ * are never cached (direct_io, fusedrv_files.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -30,6 +39,8 @@
 #define SLOT_ATTR0		3u
 
 #define DRIVER_NAME		"intel_sdsi"
+/* long enough never to expire in practice: validity is kept by invalidation */
+#define FUSEDRV_CACHE_S		86400.0
 #define SYSFS_BLOCK_SIZE	4096
 
 struct attr_desc {
@@ -296,13 +307,58 @@ void fusedrv_op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 			break;
 		memset(&e, 0, sizeof(e));
 		e.ino = fusedrv_node_ino(&child);
-		e.attr_timeout = 0;
-		e.entry_timeout = 0;
+		e.attr_timeout = FUSEDRV_CACHE_S;
+		e.entry_timeout = FUSEDRV_CACHE_S;
 		node_stat(drv, &child, &e.attr);
 		fuse_reply_entry(req, &e);
 		return;
 	}
 	fuse_reply_err(req, ENOENT);
+}
+
+static void invalidate_name(struct sdsi_fusedrv *drv, const struct fusedrv_node *parent,
+			    const struct fusedrv_node *child)
+{
+	char name[64];
+	int ret;
+
+	node_name(child, name, sizeof(name));
+	ret = fuse_lowlevel_notify_inval_entry(drv->se, fusedrv_node_ino(parent), name,
+					       strlen(name));
+	/* ENOENT: the kernel never looked the parent up; ENOTCONN: unmounted */
+	if (ret && ret != -ENOENT && ret != -ENOTCONN)
+		fprintf(stderr, "sdsi_fusedrv: cannot drop %s from the kernel's cache: %s\n",
+			name, strerror(-ret));
+}
+
+/*
+ * Runs in the thread that hid the nodes, which may be a FUSE worker serving
+ * a write to unbind: the kernel takes the parent directory's lock for each
+ * name, and waits for a lookup in flight there, which another worker
+ * answers without any lock this thread could hold.
+ */
+void fusedrv_tree_invalidate(struct sdsi_fusedrv *drv, unsigned int socket,
+			     unsigned int hidden)
+{
+	struct fusedrv_node dev = { .kind = FUSEDRV_NODE_DEVICE_DIR, .socket = socket };
+	struct fusedrv_node drvdir = { .kind = FUSEDRV_NODE_DRIVER_DIR };
+	struct fusedrv_node child = { .socket = socket };
+
+	if (!hidden || !drv->se)
+		return;
+	for (int a = 0; a < FUSEDRV_ATTR_COUNT; a++) {
+		if (!(hidden & FUSEDRV_HIDDEN_ATTR(a)))
+			continue;
+		child.kind = FUSEDRV_NODE_ATTR;
+		child.attr = (enum fusedrv_attr)a;
+		invalidate_name(drv, &dev, &child);
+	}
+	if (hidden & FUSEDRV_HIDDEN_LINKS) {
+		child.kind = FUSEDRV_NODE_DEVICE_DRIVER;
+		invalidate_name(drv, &dev, &child);
+		child.kind = FUSEDRV_NODE_DRIVER_DEVICE;
+		invalidate_name(drv, &drvdir, &child);
+	}
 }
 
 /*
@@ -321,7 +377,7 @@ void fusedrv_op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *f
 		return;
 	}
 	node_stat(drv, &node, &st);
-	fuse_reply_attr(req, &st, 0);
+	fuse_reply_attr(req, &st, FUSEDRV_CACHE_S);
 }
 
 /*
@@ -345,7 +401,7 @@ void fusedrv_op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 		return;
 	}
 	node_stat(drv, &node, &st);
-	fuse_reply_attr(req, &st, 0);
+	fuse_reply_attr(req, &st, FUSEDRV_CACHE_S);
 }
 
 void fusedrv_op_readlink(fuse_req_t req, fuse_ino_t ino)

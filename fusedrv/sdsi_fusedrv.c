@@ -95,11 +95,14 @@ static const struct sdsi_mbox_ops mbox_ops = {
 /*
  * Change the binding state; caller holds both locks.  Attributes that stop
  * being visible get a new generation, which kills the handles open on them.
+ * Returns the nodes that vanished (FUSEDRV_HIDDEN_*), for the caller to
+ * pass to fusedrv_tree_invalidate() once it has dropped the locks.
  */
-static void socket_set_state(struct sdsi_fusedrv *drv, struct fusedrv_socket *s,
-			     bool bound, uint64_t features)
+static unsigned int socket_set_state(struct sdsi_fusedrv *drv, struct fusedrv_socket *s,
+				     bool bound, uint64_t features)
 {
 	bool was[FUSEDRV_ATTR_COUNT];
+	unsigned int hidden = s->bound && !bound ? FUSEDRV_HIDDEN_LINKS : 0;
 
 	sdsi_assert_held(&s->mbox_lock);
 	sdsi_assert_held(&s->state_lock);
@@ -107,9 +110,13 @@ static void socket_set_state(struct sdsi_fusedrv *drv, struct fusedrv_socket *s,
 		was[a] = fusedrv_attr_visible(drv, s, (enum fusedrv_attr)a);
 	s->bound = bound;
 	s->features = features;
-	for (int a = 0; a < FUSEDRV_ATTR_COUNT; a++)
-		if (was[a] && !fusedrv_attr_visible(drv, s, (enum fusedrv_attr)a))
+	for (int a = 0; a < FUSEDRV_ATTR_COUNT; a++) {
+		if (was[a] && !fusedrv_attr_visible(drv, s, (enum fusedrv_attr)a)) {
 			s->attr_gen[a]++;
+			hidden |= FUSEDRV_HIDDEN_ATTR(a);
+		}
+	}
+	return hidden;
 }
 
 /* Features are sampled from the register file, as the Linux probe does. */
@@ -142,7 +149,8 @@ static int socket_probe(struct sdsi_fusedrv *drv, struct fusedrv_socket *s)
 	sdsi_lock_take(&s->state_lock);
 	s->mb = mb;
 	features = socket_read_features(s);
-	socket_set_state(drv, s, true, features);
+	/* nothing hides: the socket was unbound, so nothing was visible */
+	(void)socket_set_state(drv, s, true, features);
 	sdsi_lock_release(&s->state_lock);
 	return 0;
 }
@@ -165,6 +173,7 @@ int sdsi_fusedrv_bind(struct sdsi_fusedrv *drv, unsigned int socket)
 int sdsi_fusedrv_unbind(struct sdsi_fusedrv *drv, unsigned int socket)
 {
 	struct fusedrv_socket *s;
+	unsigned int hidden = 0;
 	int ret = 0;
 
 	if (!drv || socket >= drv->nsockets)
@@ -175,10 +184,11 @@ int sdsi_fusedrv_unbind(struct sdsi_fusedrv *drv, unsigned int socket)
 		ret = -ENODEV;
 	} else {
 		sdsi_lock_take(&s->state_lock);
-		socket_set_state(drv, s, false, 0);
+		hidden = socket_set_state(drv, s, false, 0);
 		sdsi_lock_release(&s->state_lock);
 	}
 	sdsi_lock_release(&s->mbox_lock);
+	fusedrv_tree_invalidate(drv, socket, hidden);
 	return ret;
 }
 
@@ -187,6 +197,7 @@ int sdsi_fusedrv_with_socket(struct sdsi_fusedrv *drv, unsigned int socket,
 			     void *arg)
 {
 	struct fusedrv_socket *s;
+	unsigned int hidden = 0;
 	int ret;
 
 	if (!drv || socket >= drv->nsockets || !fn)
@@ -196,10 +207,11 @@ int sdsi_fusedrv_with_socket(struct sdsi_fusedrv *drv, unsigned int socket,
 	ret = fn(s->backend.ctx, arg);
 	if (reprobe && s->bound) {
 		sdsi_lock_take(&s->state_lock);
-		socket_set_state(drv, s, true, socket_read_features(s));
+		hidden = socket_set_state(drv, s, true, socket_read_features(s));
 		sdsi_lock_release(&s->state_lock);
 	}
 	sdsi_lock_release(&s->mbox_lock);
+	fusedrv_tree_invalidate(drv, socket, hidden);
 	return ret;
 }
 
