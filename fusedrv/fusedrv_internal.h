@@ -114,6 +114,15 @@ struct sdsi_fusedrv {
 
 #define FUSEDRV_DEVICE_PREFIX	"intel_vsec.sdsi."
 
+/*
+ * Mount the tree and start the workers; 0 or -errno with err filled, after
+ * which fusedrv_session_stop() still has to run.  Stop: stop the workers,
+ * unmount; safe when start failed or never ran (fusedrv_session.c).
+ */
+int fusedrv_session_start(struct sdsi_fusedrv *drv, const char *mountpoint,
+			  char *err, size_t errlen);
+void fusedrv_session_stop(struct sdsi_fusedrv *drv);
+
 /* Request counters for measurements (fusedrv_stats.c). */
 void fusedrv_stats_init(struct sdsi_fusedrv *drv);
 void fusedrv_stats_count(struct sdsi_fusedrv *drv, const struct fuse_buf *buf);

@@ -1,30 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Sockets and their binding (probe, bind, unbind, with_socket), and the
- * life of the mount: session, worker threads, teardown.
- *
- * The workers are our own rather than fuse_session_loop_mt(): each polls the
- * FUSE device together with an eventfd, so that unmount can stop them even
- * while a client keeps files open (the kernel then never wakes a reader
- * blocked on the device).  The device is non-blocking, so the workers that
- * lose the race for a request simply poll again.
+ * driver's creation and teardown around the session (fusedrv_session.c).
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <sys/stat.h>
-#include <unistd.h>
+#include <time.h>
 
 #include "fusedrv_internal.h"
-
-#define WORKERS_MIN		4u
-#define WORKERS_PER_SOCKET	2u
-#define WORKERS_MAX		32u
-#define INIT_WAIT_S		10
 
 /*
  * The driver core sees these operations, with the socket as context: they
@@ -223,85 +209,6 @@ const struct sdsi_lock *sdsi_fusedrv_socket_lock(const struct sdsi_fusedrv *drv,
 	return &drv->sockets[socket].mbox_lock;
 }
 
-static void op_init(void *userdata, struct fuse_conn_info *conn)
-{
-	struct sdsi_fusedrv *drv = userdata;
-
-	/* every byte must come from the device: no page cache at all */
-	conn->want &= ~(unsigned int)(FUSE_CAP_WRITEBACK_CACHE | FUSE_CAP_AUTO_INVAL_DATA);
-	pthread_mutex_lock(&drv->init_lock);
-	drv->init_done = true;
-	pthread_cond_broadcast(&drv->init_cond);
-	pthread_mutex_unlock(&drv->init_lock);
-}
-
-static const struct fuse_lowlevel_ops fusedrv_ops = {
-	.init = op_init,
-	.lookup = fusedrv_op_lookup,
-	.getattr = fusedrv_op_getattr,
-	.setattr = fusedrv_op_setattr,
-	.readlink = fusedrv_op_readlink,
-	.mknod = fusedrv_op_mknod,
-	.mkdir = fusedrv_op_mkdir,
-	.unlink = fusedrv_op_remove,
-	.rmdir = fusedrv_op_remove,
-	.symlink = fusedrv_op_symlink,
-	.rename = fusedrv_op_rename,
-	.link = fusedrv_op_link,
-	.open = fusedrv_op_open,
-	.read = fusedrv_op_read,
-	.write = fusedrv_op_write,
-	.release = fusedrv_op_release,
-	.readdir = fusedrv_op_readdir,
-	.create = fusedrv_op_create,
-};
-
-static void *worker_main(void *arg)
-{
-	struct sdsi_fusedrv *drv = arg;
-	struct fuse_buf fbuf = { .mem = NULL };
-	struct pollfd pfd[2] = {
-		{ .fd = fuse_session_fd(drv->se), .events = POLLIN },
-		{ .fd = drv->stop_fd, .events = POLLIN },
-	};
-	int res;
-
-	while (!fuse_session_exited(drv->se)) {
-		if (poll(pfd, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		if (pfd[1].revents)
-			break;
-		if (!pfd[0].revents)
-			continue;
-		/* 0 when the kernel closed the connection (it exits the session) */
-		res = fuse_session_receive_buf(drv->se, &fbuf);
-		if (res == -EINTR || res == -EAGAIN)
-			continue;
-		if (res <= 0)
-			break;
-		if (drv->stats_path)
-			fusedrv_stats_count(drv, &fbuf);
-		fuse_session_process_buf(drv->se, &fbuf);
-	}
-	free(fbuf.mem);
-	return NULL;
-}
-
-static void stop_workers(struct sdsi_fusedrv *drv)
-{
-	uint64_t one = 1;
-
-	if (drv->stop_fd >= 0 && write(drv->stop_fd, &one, sizeof(one)) < 0)
-		fprintf(stderr, "sdsi_fusedrv: cannot signal the workers: %s\n",
-			strerror(errno));
-	for (unsigned int i = 0; i < drv->workers_started; i++)
-		pthread_join(drv->workers[i], NULL);
-	drv->workers_started = 0;
-}
-
 /* Called with the workers stopped: no request can use a handle any more. */
 static void drv_free(struct sdsi_fusedrv *drv)
 {
@@ -319,9 +226,6 @@ static void drv_free(struct sdsi_fusedrv *drv)
 	pthread_mutex_destroy(&drv->init_lock);
 	pthread_cond_destroy(&drv->init_cond);
 	free(drv->stats_path);
-	if (drv->stop_fd >= 0)
-		close(drv->stop_fd);
-	free(drv->workers);
 	free(drv->sockets);
 	free(drv);
 }
@@ -330,19 +234,7 @@ void sdsi_fusedrv_unmount(struct sdsi_fusedrv *drv)
 {
 	if (!drv)
 		return;
-	if (drv->se) {
-		/*
-		 * Workers first: once nobody reads the device, closing it in
-		 * fuse_session_unmount() aborts the connection, so clients
-		 * holding files open get ENOTCONN instead of hanging, and the
-		 * lazy unmount completes.
-		 */
-		fuse_session_exit(drv->se);
-		stop_workers(drv);
-		fuse_session_unmount(drv->se);
-		fuse_session_destroy(drv->se);
-		fusedrv_stats_write(drv);
-	}
+	fusedrv_session_stop(drv);
 	drv_free(drv);
 }
 
@@ -367,11 +259,7 @@ static struct sdsi_fusedrv *drv_alloc(const struct sdsi_fusedrv_config *cfg)
 	clock_gettime(CLOCK_REALTIME, &drv->mount_time);
 	fusedrv_stats_init(drv);
 	drv->sockets = calloc(cfg->nsockets ? cfg->nsockets : 1, sizeof(*drv->sockets));
-	drv->nworkers = WORKERS_MIN + WORKERS_PER_SOCKET * cfg->nsockets;
-	if (drv->nworkers > WORKERS_MAX)
-		drv->nworkers = WORKERS_MAX;
-	drv->workers = calloc(drv->nworkers, sizeof(*drv->workers));
-	if (!drv->sockets || !drv->workers) {
+	if (!drv->sockets) {
 		drv_free(drv);
 		return NULL;
 	}
@@ -385,61 +273,6 @@ static struct sdsi_fusedrv *drv_alloc(const struct sdsi_fusedrv_config *cfg)
 		s->backend = cfg->backends[i];
 	}
 	return drv;
-}
-
-static int start_session(struct sdsi_fusedrv *drv, const char *mountpoint,
-			 char *err, size_t errlen)
-{
-	char *argv[] = { "sdsi-fusedrv", "-o",
-		"default_permissions,allow_other,fsname=sdsi,subtype=sdsi_sysfs", NULL };
-	struct fuse_args args = FUSE_ARGS_INIT(3, argv);
-	struct timespec deadline;
-	int flags, ret = 0;
-
-	drv->se = fuse_session_new(&args, &fusedrv_ops, sizeof(fusedrv_ops), drv);
-	fuse_opt_free_args(&args);
-	if (!drv->se) {
-		snprintf(err, errlen, "cannot create the FUSE session for %s", mountpoint);
-		return -ENOMEM;
-	}
-	if (fuse_session_mount(drv->se, mountpoint) != 0) {
-		fuse_session_destroy(drv->se);
-		drv->se = NULL;
-		snprintf(err, errlen, "cannot mount FUSE on %s (is /dev/fuse usable, "
-			 "and allow_other permitted?)", mountpoint);
-		return -EIO;
-	}
-	flags = fcntl(fuse_session_fd(drv->se), F_GETFL);
-	drv->stop_fd = eventfd(0, EFD_CLOEXEC);
-	if (flags < 0 || fcntl(fuse_session_fd(drv->se), F_SETFL, flags | O_NONBLOCK) < 0 ||
-	    drv->stop_fd < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot set up the FUSE workers for %s: %s",
-			 mountpoint, strerror(errno));
-		return ret;
-	}
-	for (unsigned int i = 0; i < drv->nworkers; i++) {
-		ret = -pthread_create(&drv->workers[i], NULL, worker_main, drv);
-		if (ret) {
-			snprintf(err, errlen, "cannot start FUSE worker thread: %s",
-				 strerror(-ret));
-			return ret;
-		}
-		drv->workers_started++;
-	}
-	/* the kernel sends INIT at mount: once answered, the tree is live */
-	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_sec += INIT_WAIT_S;
-	pthread_mutex_lock(&drv->init_lock);
-	while (!drv->init_done && ret == 0)
-		ret = -pthread_cond_timedwait(&drv->init_cond, &drv->init_lock, &deadline);
-	pthread_mutex_unlock(&drv->init_lock);
-	if (!drv->init_done) {
-		snprintf(err, errlen, "the kernel did not initialise the FUSE mount on %s "
-			 "within %d s", mountpoint, INIT_WAIT_S);
-		return -ETIMEDOUT;
-	}
-	return 0;
 }
 
 int sdsi_fusedrv_create(const struct sdsi_fusedrv_config *cfg, struct sdsi_fusedrv **out,
@@ -499,7 +332,7 @@ int sdsi_fusedrv_mount(const struct sdsi_fusedrv_config *cfg,
 	ret = sdsi_fusedrv_create(cfg, &drv, err, errlen);
 	if (ret)
 		return ret;
-	ret = start_session(drv, mountpoint, err, errlen);
+	ret = fusedrv_session_start(drv, mountpoint, err, errlen);
 	if (ret) {
 		sdsi_fusedrv_unmount(drv);
 		return ret;
