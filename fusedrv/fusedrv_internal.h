@@ -95,7 +95,7 @@ struct sdsi_fusedrv {
 	struct timespec mount_time;
 
 	struct fuse_session *se;
-	pthread_t *workers;
+	struct fusedrv_worker *workers;	/* fusedrv_session.c */
 	unsigned int nworkers;
 	unsigned int workers_started;
 	int stop_fd;			/* eventfd: tells the workers to leave */
