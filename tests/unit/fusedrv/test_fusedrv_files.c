@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Two rules of the attribute files, on a real FUSE mount of one model socket
+ * Rules of the attribute files, on a real FUSE mount of one model socket
  * in a private mount namespace (so nothing is left mounted if the test dies):
  *   - after an unbind, every handle opened before fails with ENODEV, even
  *     once the socket is bound again; a new open works;
  *   - a provisioning write at a non-zero offset inside the mailbox is
- *     ESPIPE (past it, EFBIG; nothing at all, 0), for both ABIs.
+ *     ESPIPE (past it, EFBIG; nothing at all, 0), for both ABIs;
+ *   - the requests an open+read+close costs once its path is cached (OPEN,
+ *     READ, RELEASE: no lookup, no getattr), and that unbind drops from the
+ *     kernel's cache the names it hid and no others.
  * The conformance suite checks the same through sdsi-emu; this catches a
  * regression in a second.  Needs root and /dev/fuse: without them the test
  * is skipped, except under CI=true, where that is a failure.
@@ -24,7 +27,9 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <linux/fuse.h>
 
+#include "fusedrv_internal.h"
 #include "sdsi/hw.h"
 #include "model_backend.h"
 
@@ -152,6 +157,75 @@ static void test_provision_offsets(void **unused)
 	check_offsets(SDSI_ABI_EARLY, "provision_cap");
 }
 
+static uint64_t requests(const struct rig *r, unsigned int opcode)
+{
+	return __atomic_load_n(&r->drv->requests[opcode], __ATOMIC_RELAXED);
+}
+
+/* The kernel sends RELEASE after close() has returned: wait up to 2 s. */
+static void wait_releases(const struct rig *r, uint64_t want)
+{
+	for (int i = 0; i < 2000 && requests(r, FUSE_RELEASE) < want; i++)
+		usleep(1000);
+	assert_int_equal(requests(r, FUSE_RELEASE), want);
+}
+
+static void open_read_close(const struct rig *r, const char *name)
+{
+	char buf[4096];
+	int fd = open_attr(r, name, O_RDONLY);
+
+	assert_true(read(fd, buf, sizeof(buf)) > 0);
+	close(fd);
+}
+
+static void test_requests_per_open(void **unused)
+{
+	char stats[] = "/tmp/sdsi-fusedrv-stats-XXXXXX", text[512] = "";
+	uint64_t lookups, getattrs;
+	struct rig r;
+	FILE *f;
+	int fd;
+
+	fd = mkstemp(stats);
+	assert_true(fd >= 0);
+	close(fd);
+	setenv("SDSI_FUSEDRV_STATS", stats, 1);
+	rig_up(&r, SDSI_ABI_CURRENT);
+	unsetenv("SDSI_FUSEDRV_STATS");
+
+	/* The first walk looks up devices, intel_vsec.sdsi.0 and guid. */
+	open_read_close(&r, "guid");
+	wait_releases(&r, 1);
+	lookups = requests(&r, FUSE_LOOKUP);
+	getattrs = requests(&r, FUSE_GETATTR);
+	assert_int_equal(lookups, 3);
+	for (int i = 0; i < 10; i++)
+		open_read_close(&r, "guid");
+	wait_releases(&r, 11);
+	assert_int_equal(requests(&r, FUSE_OPEN), 11);
+	assert_int_equal(requests(&r, FUSE_READ), 11);
+	assert_int_equal(requests(&r, FUSE_LOOKUP), lookups);
+	assert_int_equal(requests(&r, FUSE_GETATTR), getattrs);
+
+	/* Unbind dropped guid from the cache, not the directories above it. */
+	assert_int_equal(sdsi_fusedrv_unbind(r.drv, 0), 0);
+	assert_int_equal(sdsi_fusedrv_bind(r.drv, 0), 0);
+	open_read_close(&r, "guid");
+	wait_releases(&r, 12);
+	assert_int_equal(requests(&r, FUSE_LOOKUP), lookups + 1);
+	rig_down(&r);
+
+	/* The counts reach the file at unmount. */
+	f = fopen(stats, "r");
+	assert_non_null(f);
+	assert_true(fread(text, 1, sizeof(text) - 1, f) > 0);
+	fclose(f);
+	unlink(stats);
+	assert_non_null(strstr(text, "OPEN 12\n"));
+	assert_non_null(strstr(text, "RELEASE 12\n"));
+}
+
 /* A private mount namespace, or the reason there is none. */
 static const char *private_namespace(void)
 {
@@ -171,6 +245,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unbind_kills_open_handles),
 		cmocka_unit_test(test_provision_offsets),
+		cmocka_unit_test(test_requests_per_open),
 	};
 	const char *why = private_namespace();
 	const char *ci = getenv("CI");
