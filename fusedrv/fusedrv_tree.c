@@ -14,7 +14,7 @@
  * driver links come and go with the binding state; whoever hides them calls
  * fusedrv_tree_invalidate(), which drops the names from the kernel's cache
  * before unbind (or the reprobe) returns, so the next path lookup asks
- * lookup() again and gets ENOENT, as at once as in sysfs.  A failed lookup is
+ * lookup() again and gets ENOENT at once, as in sysfs.  A failed lookup is
  * never cached, so a file that appears is seen at once too.  File contents
  * are never cached (direct_io, fusedrv_files.c).
  */
