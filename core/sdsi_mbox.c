@@ -256,6 +256,7 @@ int sdsi_mbox_init(struct sdsi_mbox *mb, uint32_t guid,
 {
 	struct sdsi_mbox_params chosen;
 	uint32_t ctrl_size, regs_size;
+	unsigned int layout;
 
 	if (!mb || !ops || !ops->read64 || !ops->write64 || !ops->sleep_us ||
 	    !ops->now_us)
@@ -270,21 +271,15 @@ int sdsi_mbox_init(struct sdsi_mbox *mb, uint32_t guid,
 	    chosen.acquire_retry_delay_ms > MBOX_MAX_RETRY_DELAY_MS)
 		return -EINVAL;
 
-	if (chosen.flavor == SDSI_MBOX_EARLY) {
+	if (chosen.flavor == SDSI_MBOX_EARLY)
 		/* The early driver knew one layout and used it for any GUID. */
-		ctrl_size = SDSI_CTRL_SIZE_V1;
-		regs_size = SDSI_REGS_SIZE_V1;
-	} else if (chosen.flavor != SDSI_MBOX_CURRENT) {
+		layout = 1;
+	else if (chosen.flavor != SDSI_MBOX_CURRENT)
 		return -EINVAL;
-	} else if (guid == SDSI_GUID_V1) {
-		ctrl_size = SDSI_CTRL_SIZE_V1;
-		regs_size = SDSI_REGS_SIZE_V1;
-	} else if (guid == SDSI_GUID_V2) {
-		ctrl_size = SDSI_CTRL_SIZE_V2;
-		regs_size = SDSI_REGS_SIZE_V2;
-	} else {
+	else if (!(layout = sdsi_guid_layout(guid)))
 		return -ENODEV;
-	}
+	ctrl_size = sdsi_layout_ctrl_size(layout);
+	regs_size = sdsi_layout_regs_size(layout);
 
 	mb->ops = ops;
 	mb->ctx = ctx;

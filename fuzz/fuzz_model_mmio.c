@@ -96,8 +96,8 @@ static void check_authenticated(const struct sdsi_model *m, const struct model_n
 	FUZZ_CHECK(size >= SDSI_CMD_SIZE && size <= SDSI_MBOX_SIZE && size % 8 == 0,
 		   "NVRAM changed by a packet of %u bytes", size);
 	for (uint32_t i = 0; i < size / 8; i++)
-		put_le64(packet + 8 * i, mb->data[i]);
-	command = get_le64(packet + size - SDSI_CMD_SIZE);
+		sdsi_put_le64(packet + 8 * i, mb->data[i]);
+	command = sdsi_le64(packet + size - SDSI_CMD_SIZE);
 	size -= SDSI_CMD_SIZE;
 	FUZZ_CHECK(m->updates_available + 1 == updates_before,
 		   "a provisioning write did not use an update (%u -> %u)", updates_before,
@@ -154,7 +154,7 @@ static void check_invariants(struct sdsi_model *m, const struct model_nvram *bef
 	FUZZ_CHECK(m->updates_available <= m->updates_threshold, "updates %u/%u",
 		   m->updates_available, m->updates_threshold);
 	for (uint32_t i = 0; i < m->regs_size; i += 8)
-		put_le64(regs + i, sdsi_model_read64(m, regs_off + i));
+		sdsi_put_le64(regs + i, sdsi_model_read64(m, regs_off + i));
 	FUZZ_CHECK(cert_decode_registers(regs, m->regs_size, m->guid, &c, why, sizeof(why)) == 0,
 		   "registers: %s", why);
 	FUZZ_CHECK(c.akc_fail_count <= c.akc_fail_threshold &&
@@ -188,9 +188,9 @@ static void load_window(struct sdsi_model *m, const struct fuzz_blob *b, uint64_
 	size_t qwords = (b->len + 7) / 8;
 
 	memcpy(packet, b->bytes, b->len);
-	put_le64(packet + qwords * 8, command);
+	sdsi_put_le64(packet + qwords * 8, command);
 	for (size_t i = 0; i <= qwords; i++)
-		sdsi_model_write64(m, m->ctrl_size + 8 * (uint32_t)i, get_le64(packet + 8 * i));
+		sdsi_model_write64(m, m->ctrl_size + 8 * (uint32_t)i, sdsi_le64(packet + 8 * i));
 }
 
 static void driver_provision(struct sdsi_mbox *mb, struct fuzz_input *in)

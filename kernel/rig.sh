@@ -52,6 +52,15 @@ initrd_modules=(virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev
 log() { echo "kernel-rig: $*" >&2; }
 die() { log "$*"; exit 1; }
 
+# A constant of the shared window, read from the one header that defines it.
+window_const() {
+	local v
+	v=$(sed -n "s/^#define $1[[:space:]]\{1,\}\(0x[0-9a-fA-F]\{1,\}\|[0-9]\{1,\}\)u\{0,1\}\b.*/\1/p" \
+		"$repo/include/sdsi/window.h")
+	[ -n "$v" ] || die "include/sdsi/window.h does not define $1"
+	echo $((v))
+}
+
 [ -x "$build/shmem/sdsi-shmem" ] || die "$build/shmem/sdsi-shmem is not built"
 plugin="$build/shmem/libsdsi-doorbell.so"
 [ "$doorbell" = 0 ] || [ -f "$plugin" ] || die "$plugin is not built"
@@ -255,6 +264,8 @@ build_initrd() {
 	mkdir -p "$root"/{bin,proc,sys,dev,modules} "$work/mod-$rel"
 	cp "$repo/kernel/sdsi_window.c" "$repo/kernel/sdsi_window_vsec.h" \
 		"$repo/kernel/Kbuild" "$work/mod-$rel/"
+	mkdir -p "$work/mod-$rel/sdsi"
+	cp "$repo/include/sdsi/hw.h" "$repo/include/sdsi/window.h" "$work/mod-$rel/sdsi/"
 	# Without module BTF (for BPF tools, not this test): 6.12's headers
 	# would run pahole, which linux-kbuild-6.12 depends on but bookworm
 	# does not ship under that name.
@@ -311,7 +322,7 @@ find "$ram_dir" -maxdepth 1 -name 'sdsi-rig-ram.*' \
 
 # Start sdsi-shmem on a fresh RAM file; false if it does not come up.
 start_shmem() {
-	local sockets=$1 guid=$2 results=$3 page magic
+	local sockets=$1 guid=$2 results=$3 page magic want
 	local dir=$ram_dir avail_mb
 	# The file is sparse, so truncate succeeds anyway; QEMU would die of
 	# SIGBUS once the guest touched more than the filesystem holds.
@@ -330,10 +341,11 @@ start_shmem() {
 		--guid "$guid" --authority "$results/authority" \
 		2>"$results/shmem.log" &
 	shmem=$!
-	page=$((phys + sockets * 8192))
+	page=$((phys + sockets * $(window_const SDSI_WINDOW_SLOT_SIZE)))
+	want=$(printf '%08x' "$(window_const SDSI_CTLPAGE_MAGIC)")
 	for _ in $(seq 100); do
 		magic=$(od -An -tx4 -j "$page" -N4 "$ram" | tr -d ' ')
-		[ "$magic" = 43534453 ] && return 0
+		[ "$magic" = "$want" ] && return 0
 		kill -0 "$shmem" 2>/dev/null || break
 		sleep 0.1
 	done

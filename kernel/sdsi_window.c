@@ -4,10 +4,11 @@
  * memory that a user-space process plays as the hardware (sdsi-shmem).
  *
  * The memory is a physical range the kernel was told to leave alone with
- * memmap=SIZE$ADDR.  Socket N takes SDSI_SLOT_SIZE bytes of it: the 16-byte
- * discovery table at the start, the MMIO region one page further (access
- * type LOCAL: the driver computes the MMIO base from the table's end plus
- * the table's offset field); a control page follows the last slot.  Each socket becomes an auxiliary device named
+ * memmap=SIZE$ADDR, laid out as sdsi/window.h says: socket N takes
+ * SDSI_WINDOW_SLOT_SIZE bytes of it, the discovery table at the start and
+ * the MMIO region further on (access type LOCAL: the driver computes the
+ * MMIO base from the table's end plus the table's offset field); a control
+ * page follows the last slot.  Each socket becomes an auxiliary device named
  * intel_vsec.sdsi.N, as intel_vsec would create it.  /dev/sdsi_window maps
  * the whole range, because with CONFIG_IO_STRICT_DEVMEM /dev/mem cannot
  * reach a range a driver has claimed.
@@ -21,12 +22,9 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 
+#include "sdsi/hw.h"
+#include "sdsi/window.h"
 #include "sdsi_window_vsec.h"
-
-#define SDSI_SLOT_SIZE		8192
-#define SDSI_DISC_SIZE		16
-#define SDSI_MAX_SOCKETS	8
-#define SDSI_CTLPAGE_SIZE	4096
 
 static unsigned long phys = 0x10000000;
 module_param(phys, ulong, 0444);
@@ -42,12 +40,12 @@ struct sdsi_window_dev {
 };
 
 static struct device *window_root;
-static struct sdsi_window_dev *window_devs[SDSI_MAX_SOCKETS];
+static struct sdsi_window_dev *window_devs[SDSI_WINDOW_MAX_SOCKETS];
 
 /* The sockets' slots, then sdsi-shmem's control page (shmem/ctlpage.h). */
 static size_t window_bytes(void)
 {
-	return (size_t)sockets * SDSI_SLOT_SIZE + SDSI_CTLPAGE_SIZE;
+	return (size_t)sockets * SDSI_WINDOW_SLOT_SIZE + SDSI_CTLPAGE_SIZE;
 }
 
 static int window_mmap(struct file *file, struct vm_area_struct *vma)
@@ -92,8 +90,8 @@ static int window_add_socket(unsigned int n)
 	wd = kzalloc(sizeof(*wd), GFP_KERNEL);
 	if (!wd)
 		return -ENOMEM;
-	wd->disc.start = phys + (resource_size_t)n * SDSI_SLOT_SIZE;
-	wd->disc.end = wd->disc.start + SDSI_DISC_SIZE - 1;
+	wd->disc.start = phys + (resource_size_t)n * SDSI_WINDOW_SLOT_SIZE;
+	wd->disc.end = wd->disc.start + SDSI_DISC_BYTES - 1;
 	wd->disc.flags = IORESOURCE_MEM;
 	wd->vsec.resource = &wd->disc;
 	sdsi_window_vsec_set_count(&wd->vsec, 1);
@@ -122,7 +120,7 @@ static void window_remove_sockets(void)
 {
 	unsigned int n;
 
-	for (n = 0; n < SDSI_MAX_SOCKETS; n++) {
+	for (n = 0; n < SDSI_WINDOW_MAX_SOCKETS; n++) {
 		if (!window_devs[n])
 			continue;
 		auxiliary_device_delete(&window_devs[n]->vsec.auxdev);
@@ -136,9 +134,9 @@ static int __init sdsi_window_init(void)
 	unsigned int n;
 	int ret;
 
-	if (!sockets || sockets > SDSI_MAX_SOCKETS || !PAGE_ALIGNED(phys)) {
-		pr_err("sdsi_window: sockets=%u phys=%#lx: need 1-%d sockets and a page-aligned range\n",
-		       sockets, phys, SDSI_MAX_SOCKETS);
+	if (!sockets || sockets > SDSI_WINDOW_MAX_SOCKETS || !PAGE_ALIGNED(phys)) {
+		pr_err("sdsi_window: sockets=%u phys=%#lx: need 1-%u sockets and a page-aligned range\n",
+		       sockets, phys, SDSI_WINDOW_MAX_SOCKETS);
 		return -EINVAL;
 	}
 	/* RAM cannot be ioremapped by the driver: insist on memmap=. */

@@ -11,14 +11,6 @@
 #include "sdsi/hw.h"
 #include "sdsi_internal.h"
 
-#define OFF_SIGNATURE		0x00
-#define OFF_VERSION		0x04
-#define OFF_PPIN		0x08
-#define OFF_UNIT		0x10
-#define OFF_BUNDLE_LENGTH	0x14
-#define OFF_MMRC_ENCODING	0x20
-#define OFF_MMRC_COUNTER	0x24
-
 void sdsi_fourcc(uint32_t code, char text[5])
 {
 	for (int i = 0; i < 4; i++) {
@@ -55,31 +47,31 @@ int sdsi_decode_meter_cert(const uint8_t *buf, size_t len, struct sdsi_meter_cer
 	ret = sdsi_check_cert_header("meter certificate", len, SDSI_METER_HEADER_SIZE, err);
 	if (ret)
 		return ret;
-	cert->signature = sdsi_le32(buf + OFF_SIGNATURE);
-	cert->version = sdsi_le32(buf + OFF_VERSION);
-	cert->ppin = sdsi_le64(buf + OFF_PPIN);
-	cert->unit_ms = sdsi_le32(buf + OFF_UNIT);
-	cert->bundle_length = sdsi_le32(buf + OFF_BUNDLE_LENGTH);
-	cert->mmrc_encoding = sdsi_le32(buf + OFF_MMRC_ENCODING);
-	cert->mmrc_counter = sdsi_le32(buf + OFF_MMRC_COUNTER);
+	cert->signature = sdsi_le32(buf + SDSI_METER_OFF_SIGNATURE);
+	cert->version = sdsi_le32(buf + SDSI_METER_OFF_VERSION);
+	cert->ppin = sdsi_le64(buf + SDSI_METER_OFF_PPIN);
+	cert->unit_ms = sdsi_le32(buf + SDSI_METER_OFF_UNIT);
+	cert->bundle_length = sdsi_le32(buf + SDSI_METER_OFF_BUNDLE_LENGTH);
+	cert->mmrc_encoding = sdsi_le32(buf + SDSI_METER_OFF_MMRC_ENCODING);
+	cert->mmrc_counter = sdsi_le32(buf + SDSI_METER_OFF_MMRC_COUNTER);
 
 	if (cert->signature != SDSI_METER_SIGNATURE) {
 		sdsi_fourcc(cert->signature, sig);
-		return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, OFF_SIGNATURE,
+		return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, SDSI_METER_OFF_SIGNATURE,
 				 "meter certificate: signature 0x%08x ('%s') is not 'MTDB'",
 				 cert->signature, sig);
 	}
 	if (cert->bundle_length % SDSI_METER_PAIR_SIZE)
-		return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, OFF_BUNDLE_LENGTH,
+		return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, SDSI_METER_OFF_BUNDLE_LENGTH,
 				 "meter certificate: bundle length %u is not a multiple of %u",
 				 cert->bundle_length, SDSI_METER_PAIR_SIZE);
 	if (cert->bundle_length / SDSI_METER_PAIR_SIZE > SDSI_METER_MAX_PAIRS)
-		return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, OFF_BUNDLE_LENGTH,
+		return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, SDSI_METER_OFF_BUNDLE_LENGTH,
 				 "meter certificate: bundle length %u means %u counters, at most %u fit in %u bytes",
 				 cert->bundle_length, cert->bundle_length / SDSI_METER_PAIR_SIZE,
 				 SDSI_METER_MAX_PAIRS, SDSI_READ_BUF_SIZE);
 	if ((size_t)SDSI_METER_HEADER_SIZE + cert->bundle_length > len)
-		return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, OFF_BUNDLE_LENGTH,
+		return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, SDSI_METER_OFF_BUNDLE_LENGTH,
 				 "meter certificate: bundle length %u runs past the end (%zu bytes present, need %u)",
 				 cert->bundle_length, len, SDSI_METER_HEADER_SIZE + cert->bundle_length);
 	if (cert->mmrc_encoding != SDSI_METER_MMRC)

@@ -102,7 +102,7 @@ static void check_layout(struct checker *c)
 		       regs->guid);
 		return;
 	}
-	expected = regs->guid == SDSI_GUID_V1 ? SDSI_REGS_SIZE_V1 : SDSI_REGS_SIZE_V2;
+	expected = sdsi_layout_regs_size(sdsi_guid_layout(regs->guid));
 	if (regs->size != expected) {
 		refuse(c, "layout", EBADMSG, -1,
 		       "registers: %zu bytes, GUID 0x%x has %zu: refusing to provision on a layout that does not match",

@@ -40,8 +40,8 @@ int sdsi_decode_registers(const uint8_t *buf, size_t len, uint32_t guid,
 	if (guid == 0)
 		guid = len == SDSI_REGS_SIZE_V2 ? SDSI_GUID_V2 : SDSI_GUID_V1;
 	regs->guid = guid;
-	regs->guid_known = guid == SDSI_GUID_V1 || guid == SDSI_GUID_V2;
-	regs->layout = guid == SDSI_GUID_V2 ? 2 : 1;
+	regs->guid_known = sdsi_guid_layout(guid) != 0;
+	regs->layout = sdsi_guid_layout_or_v1(guid);
 	regs->size = len;
 
 	regs->ppin = sdsi_le64(buf + SDSI_REG_PPIN);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sdsi/le.h"
 #include "sdsi/libsdsi.h"
 
 /* Internal functions stay out of the library's dynamic symbol table. */
@@ -35,18 +36,6 @@ static inline int sdsi_check_cert_header(const char *cert_name, size_t len,
 	return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, (long)len,
 			 "%s: %zu bytes, the header needs %u",
 			 cert_name, len, header_size);
-}
-
-/* Little-endian loads from byte buffers: the ABI is little-endian. */
-static inline uint32_t sdsi_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-static inline uint64_t sdsi_le64(const uint8_t *p)
-{
-	return (uint64_t)sdsi_le32(p) | (uint64_t)sdsi_le32(p + 4) << 32;
 }
 
 #endif /* SDSI_INTERNAL_H */

@@ -12,22 +12,6 @@
 #include "sdsi/hw.h"
 #include "sdsi_internal.h"
 
-#define OFF_CONTENT_TYPE	0x00
-#define OFF_REGION_REV		0x04
-#define OFF_HEADER_SIZE		0x08
-#define OFF_TOTAL_SIZE		0x0c
-#define OFF_KEY_SIZE		0x10
-#define OFF_NUM_LICENSES	0x14
-/* Size words follow the header, one per license. */
-#define OFF_SIZE_WORDS		SDSI_STATE_HEADER_SIZE
-
-#define BLOB_OFF_TYPE		0x00
-#define BLOB_OFF_ID		0x04
-#define BLOB_OFF_PPIN		0x0c
-#define BLOB_OFF_PREV_PPIN	0x14
-#define BLOB_OFF_REVISION	0x1c
-#define BLOB_OFF_NUM_BUNDLES	0x20
-
 void sdsi_state_cert_free(struct sdsi_state_cert *cert)
 {
 	free(cert->licenses);
@@ -44,7 +28,7 @@ uint32_t sdsi_license_feature(const struct sdsi_license *lic, uint32_t k)
 static int decode_license(const uint8_t *buf, size_t len, uint32_t index,
 			  uint64_t *cursor, struct sdsi_license *lic, struct sdsi_error *err)
 {
-	const size_t word_off = OFF_SIZE_WORDS + (size_t)index * 4;
+	const size_t word_off = SDSI_STATE_OFF_SIZE_WORDS + (size_t)index * 4;
 	const uint32_t word = sdsi_le32(buf + word_off);
 	const uint64_t size = (uint64_t)(word & SDSI_BLOB_SIZE_MASK) * 4;
 	const uint64_t start = *cursor;
@@ -72,16 +56,16 @@ static int decode_license(const uint8_t *buf, size_t len, uint32_t index,
 				 index, (unsigned long long)start, (unsigned long long)size, len);
 	blob = buf + start;
 	lic->present = true;
-	lic->type = sdsi_le32(blob + BLOB_OFF_TYPE);
-	lic->id = sdsi_le64(blob + BLOB_OFF_ID);
-	lic->ppin = sdsi_le64(blob + BLOB_OFF_PPIN);
-	lic->previous_ppin = sdsi_le64(blob + BLOB_OFF_PREV_PPIN);
-	lic->revision = sdsi_le32(blob + BLOB_OFF_REVISION);
-	lic->num_features = sdsi_le32(blob + BLOB_OFF_NUM_BUNDLES);
+	lic->type = sdsi_le32(blob + SDSI_BLOB_OFF_TYPE);
+	lic->id = sdsi_le64(blob + SDSI_BLOB_OFF_ID);
+	lic->ppin = sdsi_le64(blob + SDSI_BLOB_OFF_PPIN);
+	lic->previous_ppin = sdsi_le64(blob + SDSI_BLOB_OFF_PREV_PPIN);
+	lic->revision = sdsi_le32(blob + SDSI_BLOB_OFF_REVISION);
+	lic->num_features = sdsi_le32(blob + SDSI_BLOB_OFF_NUM_BUNDLES);
 	bundles_end = SDSI_BLOB_HEADER_SIZE + (uint64_t)lic->num_features * SDSI_BUNDLE_SIZE;
 	if (bundles_end > size)
 		return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED,
-				 (long)(start + BLOB_OFF_NUM_BUNDLES),
+				 (long)(start + SDSI_BLOB_OFF_NUM_BUNDLES),
 				 "state certificate: license %u: %u feature bundles need %llu bytes, the blob has %llu",
 				 index, lic->num_features, (unsigned long long)bundles_end,
 				 (unsigned long long)size);
@@ -101,16 +85,16 @@ int sdsi_decode_state_cert(const uint8_t *buf, size_t len, struct sdsi_state_cer
 	ret = sdsi_check_cert_header("state certificate", len, SDSI_STATE_HEADER_SIZE, err);
 	if (ret)
 		return ret;
-	cert->content_type = sdsi_le32(buf + OFF_CONTENT_TYPE);
-	cert->region_rev_id = sdsi_le32(buf + OFF_REGION_REV);
-	cert->header_size = sdsi_le32(buf + OFF_HEADER_SIZE);
-	cert->total_size = sdsi_le32(buf + OFF_TOTAL_SIZE);
-	cert->key_size = sdsi_le32(buf + OFF_KEY_SIZE);
-	cert->num_licenses = sdsi_le32(buf + OFF_NUM_LICENSES);
+	cert->content_type = sdsi_le32(buf + SDSI_STATE_OFF_CONTENT_TYPE);
+	cert->region_rev_id = sdsi_le32(buf + SDSI_STATE_OFF_REGION_REV);
+	cert->header_size = sdsi_le32(buf + SDSI_STATE_OFF_HEADER_SIZE);
+	cert->total_size = sdsi_le32(buf + SDSI_STATE_OFF_TOTAL_SIZE);
+	cert->key_size = sdsi_le32(buf + SDSI_STATE_OFF_KEY_SIZE);
+	cert->num_licenses = sdsi_le32(buf + SDSI_STATE_OFF_NUM_LICENSES);
 
-	key_off = OFF_SIZE_WORDS + (uint64_t)cert->num_licenses * 4;
+	key_off = SDSI_STATE_OFF_SIZE_WORDS + (uint64_t)cert->num_licenses * 4;
 	if (key_off > len)
-		return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, OFF_NUM_LICENSES,
+		return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, SDSI_STATE_OFF_NUM_LICENSES,
 				 "state certificate: %u licenses need size words up to 0x%llx, only %zu bytes present",
 				 cert->num_licenses, (unsigned long long)key_off, len);
 
@@ -124,13 +108,13 @@ int sdsi_decode_state_cert(const uint8_t *buf, size_t len, struct sdsi_state_cer
 	    cert->num_licenses == 0)
 		return 0;
 	if ((uint64_t)cert->header_size * 4 < key_off)
-		return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, OFF_HEADER_SIZE,
+		return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, SDSI_STATE_OFF_HEADER_SIZE,
 				 "state certificate: header size %u dwords (%llu bytes) cannot hold the %u-byte header and %u license size words (%llu bytes)",
 				 cert->header_size, (unsigned long long)cert->header_size * 4,
 				 SDSI_STATE_HEADER_SIZE, cert->num_licenses,
 				 (unsigned long long)key_off);
 	if ((uint64_t)cert->header_size * 4 > len)
-		return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, OFF_HEADER_SIZE,
+		return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, SDSI_STATE_OFF_HEADER_SIZE,
 				 "state certificate: header size %u dwords (%llu bytes) runs past the end (%zu bytes present)",
 				 cert->header_size, (unsigned long long)cert->header_size * 4, len);
 

@@ -40,9 +40,9 @@ enum sdsi_blob_kind sdsi_license_blob_kind(const void *buf, size_t len)
 	uint32_t magic;
 
 	if (len < HDR_TOTAL_SIZE ||
-	    license_get_le32(p + HDR_VERSION) != SDSI_LICENSE_FORMAT_VERSION)
+	    sdsi_le32(p + HDR_VERSION) != SDSI_LICENSE_FORMAT_VERSION)
 		return SDSI_BLOB_FOREIGN;
-	magic = license_get_le32(p + HDR_MAGIC);
+	magic = sdsi_le32(p + HDR_MAGIC);
 	if (magic == SDSI_AKC_MAGIC)
 		return SDSI_BLOB_AKC;
 	if (magic == SDSI_CAP_MAGIC)
@@ -150,15 +150,15 @@ static void license_put(const struct sdsi_license *lic, uint8_t *p)
 	uint8_t *bundle;
 	uint32_t i;
 
-	license_put_le32(p + BLOB_TYPE, lic->type);
-	license_put_le64(p + BLOB_ID, lic->id);
-	license_put_le64(p + BLOB_PPIN, lic->ppin);
-	license_put_le64(p + BLOB_PREVIOUS_PPIN, lic->previous_ppin);
-	license_put_le32(p + BLOB_REVISION, lic->revision);
-	license_put_le32(p + BLOB_BUNDLE_COUNT, lic->bundle_count);
+	sdsi_put_le32(p + BLOB_TYPE, lic->type);
+	sdsi_put_le64(p + BLOB_ID, lic->id);
+	sdsi_put_le64(p + BLOB_PPIN, lic->ppin);
+	sdsi_put_le64(p + BLOB_PREVIOUS_PPIN, lic->previous_ppin);
+	sdsi_put_le32(p + BLOB_REVISION, lic->revision);
+	sdsi_put_le32(p + BLOB_BUNDLE_COUNT, lic->bundle_count);
 	for (i = 0; i < lic->bundle_count; i++) {
 		bundle = p + SDSI_BLOB_HEADER_SIZE + i * SDSI_BUNDLE_SIZE;
-		license_put_le32(bundle + BUNDLE_CODE, lic->bundles[i].code);
+		sdsi_put_le32(bundle + BUNDLE_CODE, lic->bundles[i].code);
 		memcpy(bundle + BUNDLE_RESERVED, lic->bundles[i].reserved,
 		       SDSI_BUNDLE_RESERVED_SIZE);
 	}
@@ -180,12 +180,12 @@ static int license_get(const uint8_t *p, size_t avail, size_t base,
 				    "truncated: the licence header needs %u bytes from offset %zu, %zu present",
 				    SDSI_BLOB_HEADER_SIZE, base, avail);
 	memset(lic, 0, sizeof(*lic));
-	lic->type = license_get_le32(p + BLOB_TYPE);
-	lic->id = license_get_le64(p + BLOB_ID);
-	lic->ppin = license_get_le64(p + BLOB_PPIN);
-	lic->previous_ppin = license_get_le64(p + BLOB_PREVIOUS_PPIN);
-	lic->revision = license_get_le32(p + BLOB_REVISION);
-	lic->bundle_count = license_get_le32(p + BLOB_BUNDLE_COUNT);
+	lic->type = sdsi_le32(p + BLOB_TYPE);
+	lic->id = sdsi_le64(p + BLOB_ID);
+	lic->ppin = sdsi_le64(p + BLOB_PPIN);
+	lic->previous_ppin = sdsi_le64(p + BLOB_PREVIOUS_PPIN);
+	lic->revision = sdsi_le32(p + BLOB_REVISION);
+	lic->bundle_count = sdsi_le32(p + BLOB_BUNDLE_COUNT);
 	if (lic->bundle_count > SDSI_CAP_MAX_BUNDLES)
 		return license_fail(err, -EINVAL, base + BLOB_BUNDLE_COUNT,
 				    "bundle count %u exceeds the %u that fit in %u bytes",
@@ -199,7 +199,7 @@ static int license_get(const uint8_t *p, size_t avail, size_t base,
 				    need, avail);
 	for (i = 0; i < lic->bundle_count; i++) {
 		bundle = p + SDSI_BLOB_HEADER_SIZE + i * SDSI_BUNDLE_SIZE;
-		lic->bundles[i].code = license_get_le32(bundle + BUNDLE_CODE);
+		lic->bundles[i].code = sdsi_le32(bundle + BUNDLE_CODE);
 		memcpy(lic->bundles[i].reserved, bundle + BUNDLE_RESERVED,
 		       SDSI_BUNDLE_RESERVED_SIZE);
 	}
@@ -247,9 +247,9 @@ int sdsi_license_blob_decode(const void *buf, size_t len,
 
 static void header_put(uint8_t *p, uint32_t magic, size_t total)
 {
-	license_put_le32(p + HDR_MAGIC, magic);
-	license_put_le32(p + HDR_VERSION, SDSI_LICENSE_FORMAT_VERSION);
-	license_put_le32(p + HDR_TOTAL_SIZE, (uint32_t)total);
+	sdsi_put_le32(p + HDR_MAGIC, magic);
+	sdsi_put_le32(p + HDR_VERSION, SDSI_LICENSE_FORMAT_VERSION);
+	sdsi_put_le32(p + HDR_TOTAL_SIZE, (uint32_t)total);
 }
 
 /* Magic, version and the mailbox limit: what makes the bytes ours at all. */
@@ -263,14 +263,14 @@ static int header_check(const uint8_t *p, size_t len, uint32_t magic,
 		return license_fail(err, -EINVAL, len,
 				    "truncated: %zu bytes, the %s header needs %u",
 				    len, kind, SDSI_CAP_HEADER_SIZE);
-	found = license_get_le32(p + HDR_MAGIC);
+	found = sdsi_le32(p + HDR_MAGIC);
 	if (found != magic) {
 		sdsi_license_code_format(found, text);
 		return license_fail(err, -EINVAL, HDR_MAGIC,
 				    "foreign blob: magic 0x%08x (\"%s\") is not the sdsi %s magic",
 				    found, text, kind);
 	}
-	found = license_get_le32(p + HDR_VERSION);
+	found = sdsi_le32(p + HDR_VERSION);
 	if (found != SDSI_LICENSE_FORMAT_VERSION)
 		return license_fail(err, -EINVAL, HDR_VERSION,
 				    "foreign blob: %s format version %u, this build reads version %u",
@@ -286,7 +286,7 @@ static int header_check(const uint8_t *p, size_t len, uint32_t magic,
 static int size_check(const uint8_t *p, size_t len, size_t total,
 		      const char *kind, struct sdsi_license_error *err)
 {
-	uint32_t field = license_get_le32(p + HDR_TOTAL_SIZE);
+	uint32_t field = sdsi_le32(p + HDR_TOTAL_SIZE);
 
 	if (len < total)
 		return license_fail(err, -EINVAL, len,
@@ -311,7 +311,7 @@ int sdsi_akc_encode(const struct sdsi_akc *akc, void *buf, size_t size,
 	if (size < SDSI_AKC_SIZE)
 		return -ENOSPC;
 	header_put(p, SDSI_AKC_MAGIC, SDSI_AKC_SIZE);
-	license_put_le32(p + AKC_KEY_REVISION, akc->key_revision);
+	sdsi_put_le32(p + AKC_KEY_REVISION, akc->key_revision);
 	memcpy(p + SDSI_AKC_KEY_OFFSET, akc->licensor_key,
 	       SDSI_LICENSE_PUBKEY_SIZE);
 	memcpy(p + SDSI_AKC_SIG_OFFSET, akc->signature, SDSI_LICENSE_SIG_SIZE);
@@ -330,7 +330,7 @@ int sdsi_akc_decode(const void *buf, size_t len, struct sdsi_akc *akc,
 		rc = size_check(p, len, SDSI_AKC_SIZE, "AKC", err);
 	if (rc)
 		return rc;
-	akc->key_revision = license_get_le32(p + AKC_KEY_REVISION);
+	akc->key_revision = sdsi_le32(p + AKC_KEY_REVISION);
 	memcpy(akc->licensor_key, p + SDSI_AKC_KEY_OFFSET,
 	       SDSI_LICENSE_PUBKEY_SIZE);
 	memcpy(akc->signature, p + SDSI_AKC_SIG_OFFSET, SDSI_LICENSE_SIG_SIZE);

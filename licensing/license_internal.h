@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <sdsi/le.h>
+
 #include "sdsi_license.h"
 
 #if defined(__GNUC__)
@@ -21,11 +23,5 @@ int license_fail(struct sdsi_license_error *err, int rc, size_t offset,
 /* Append OpenSSL's most recent error text to err->reason, and clear the queue. */
 int license_fail_openssl(struct sdsi_license_error *err, int rc,
 			 const char *what);
-
-/* Little-endian accessors; the formats are little-endian throughout. */
-uint32_t license_get_le32(const uint8_t *p);
-uint64_t license_get_le64(const uint8_t *p);
-void license_put_le32(uint8_t *p, uint32_t v);
-void license_put_le64(uint8_t *p, uint64_t v);
 
 #endif /* SDSI_LICENSE_INTERNAL_H */

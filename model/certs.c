@@ -40,19 +40,19 @@ uint32_t certs_state(const struct sdsi_model *m, uint8_t *out)
 	uint32_t i, body;
 
 	memset(out, 0, size);
-	put_le32(out + 0x00, content_type(nv));
+	sdsi_put_le32(out + SDSI_STATE_OFF_CONTENT_TYPE, content_type(nv));
 	/* The region is rewritten once per provisioning write. */
-	put_le32(out + 0x04, nv->wear);
-	put_le32(out + 0x08, STATE_HEADER_DWORDS + nv->num_licences);
-	put_le32(out + 0x0c, size);
-	put_le32(out + 0x10, SDSI_STATE_KEY_SIZE_DWORDS);
-	put_le32(out + 0x14, nv->num_licences);
+	sdsi_put_le32(out + SDSI_STATE_OFF_REGION_REV, nv->wear);
+	sdsi_put_le32(out + SDSI_STATE_OFF_HEADER_SIZE, STATE_HEADER_DWORDS + nv->num_licences);
+	sdsi_put_le32(out + SDSI_STATE_OFF_TOTAL_SIZE, size);
+	sdsi_put_le32(out + SDSI_STATE_OFF_KEY_SIZE, SDSI_STATE_KEY_SIZE_DWORDS);
+	sdsi_put_le32(out + SDSI_STATE_OFF_NUM_LICENSES, nv->num_licences);
 	for (i = 0; i < nv->num_licences; i++)
-		put_le32(out + SDSI_STATE_HEADER_SIZE + 4 * i,
+		sdsi_put_le32(out + SDSI_STATE_OFF_SIZE_WORDS + 4 * i,
 			 nv->licence_words[i]);
 
 	body = SDSI_STATE_HEADER_SIZE + 4 * nv->num_licences;
-	put_le32(out + body, nv->key_rev);
+	sdsi_put_le32(out + body, nv->key_rev);
 	memcpy(out + body + 4, nv->key_image, SDSI_STATE_KEY_IMAGE_SIZE);
 	memcpy(out + body + SDSI_STATE_KEY_INFO_SIZE, nv->blobs, nv->blobs_len);
 	return size;
@@ -75,16 +75,16 @@ uint32_t certs_meter(const struct sdsi_model *m, bool current, uint64_t now,
 		uint8_t *pair = out + SDSI_METER_HEADER_SIZE +
 				i * SDSI_METER_PAIR_SIZE;
 
-		put_le32(pair, codes[i]);
-		put_le32(pair + 4, counters[i]);
+		sdsi_put_le32(pair, codes[i]);
+		sdsi_put_le32(pair + 4, counters[i]);
 	}
-	put_le32(out + 0x00, SDSI_METER_SIGNATURE);
-	put_le32(out + 0x04, METER_VERSION);
-	put_le64(out + 0x08, m->nv.ppin);
-	put_le32(out + 0x10, SDSI_METER_UNIT_MS_DEFAULT);
-	put_le32(out + 0x14, pairs * SDSI_METER_PAIR_SIZE);
-	put_le64(out + 0x18, 0);
-	put_le32(out + 0x20, SDSI_METER_MMRC);
-	put_le32(out + 0x24, mmrc);
+	sdsi_put_le32(out + SDSI_METER_OFF_SIGNATURE, SDSI_METER_SIGNATURE);
+	sdsi_put_le32(out + SDSI_METER_OFF_VERSION, METER_VERSION);
+	sdsi_put_le64(out + SDSI_METER_OFF_PPIN, m->nv.ppin);
+	sdsi_put_le32(out + SDSI_METER_OFF_UNIT, SDSI_METER_UNIT_MS_DEFAULT);
+	sdsi_put_le32(out + SDSI_METER_OFF_BUNDLE_LENGTH, pairs * SDSI_METER_PAIR_SIZE);
+	sdsi_put_le64(out + SDSI_METER_OFF_RESERVED, 0);
+	sdsi_put_le32(out + SDSI_METER_OFF_MMRC_ENCODING, SDSI_METER_MMRC);
+	sdsi_put_le32(out + SDSI_METER_OFF_MMRC_COUNTER, mmrc);
 	return SDSI_METER_HEADER_SIZE + pairs * SDSI_METER_PAIR_SIZE;
 }

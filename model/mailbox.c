@@ -64,7 +64,7 @@ static void present_packet(struct model_mailbox *mb)
 		memcpy(window, mb->message + off, bytes);
 	}
 	for (i = 0; i < SDSI_MBOX_SIZE / 8; i++)
-		mb->data[i] = get_le64(window + 8 * i);
+		mb->data[i] = sdsi_le64(window + 8 * i);
 
 	mb->packet_flags = mb->packet ? 0 : SDSI_CTRL_SOM;
 	if (last && !mb->no_eom)
@@ -83,7 +83,7 @@ static void mailbox_bytes(const struct model_mailbox *mb, uint8_t *out,
 	uint32_t i;
 
 	for (i = 0; i < bytes / 8; i++)
-		put_le64(out + 8 * i, mb->data[i]);
+		sdsi_put_le64(out + 8 * i, mb->data[i]);
 }
 
 /*

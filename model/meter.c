@@ -30,9 +30,9 @@ static void activate_metered_codes(struct sdsi_model *m, const uint8_t *blob,
 	uint32_t bundles, k;
 
 	if (len < SDSI_BLOB_HEADER_SIZE ||
-	    get_le32(blob + BLOB_TYPE_OFF) != SDSI_BLOB_TYPE_METERED)
+	    sdsi_le32(blob + SDSI_BLOB_OFF_TYPE) != SDSI_BLOB_TYPE_METERED)
 		return;
-	bundles = get_le32(blob + BLOB_BUNDLES_OFF);
+	bundles = sdsi_le32(blob + SDSI_BLOB_OFF_NUM_BUNDLES);
 	/* A blob too short for the bundles it announces meters those it holds. */
 	for (k = 0; k < bundles; k++) {
 		uint32_t off = SDSI_BLOB_HEADER_SIZE + k * SDSI_BUNDLE_SIZE;
@@ -40,7 +40,7 @@ static void activate_metered_codes(struct sdsi_model *m, const uint8_t *blob,
 
 		if (off + 4 > len)
 			break;
-		slot = meter_slot(&m->nv, get_le32(blob + off));
+		slot = meter_slot(&m->nv, sdsi_le32(blob + off));
 		if (slot >= 0)
 			m->meter_active[slot] = true;
 	}

@@ -120,13 +120,8 @@ static int configure(struct sdsi_model *m, const struct sdsi_model_config *cfg,
 
 	m->guid = cfg->guid;
 	/* Any GUID but V2 gets the V1 layout, as the early driver assumed. */
-	if (cfg->guid == SDSI_GUID_V2) {
-		m->ctrl_size = SDSI_CTRL_SIZE_V2;
-		m->regs_size = SDSI_REGS_SIZE_V2;
-	} else {
-		m->ctrl_size = SDSI_CTRL_SIZE_V1;
-		m->regs_size = SDSI_REGS_SIZE_V1;
-	}
+	m->ctrl_size = sdsi_layout_ctrl_size(sdsi_guid_layout_or_v1(cfg->guid));
+	m->regs_size = sdsi_layout_regs_size(sdsi_guid_layout_or_v1(cfg->guid));
 	m->socket_index = cfg->socket_index;
 	m->socket_id = cfg->socket_id;
 	m->capid1 = cfg->capid1;
@@ -227,7 +222,7 @@ static uint64_t register_read(const struct sdsi_model *m, uint32_t offset)
 		return nvram_limit_bits(m);
 	case SDSI_REG_CAPID1:
 		/* V2 has a 4-byte CAPID1 followed by 4 reserved bytes. */
-		if (m->guid == SDSI_GUID_V2)
+		if (sdsi_guid_layout(m->guid) == 2)
 			return m->capid1 & 0xffffffffull;
 		return m->capid1;
 	case SDSI_REG_SOCKET_ID:

@@ -19,6 +19,7 @@
 #include <openssl/types.h>
 
 #include <sdsi/hw.h>
+#include <sdsi/le.h>
 
 #include "sdsi_lock.h"
 #include "sdsi_model.h"
@@ -140,31 +141,6 @@ struct sdsi_model {
 	struct model_fault faults[SDSI_FAULT_KIND_COUNT];
 };
 
-static inline void put_le32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
-
-static inline void put_le64(uint8_t *p, uint64_t v)
-{
-	put_le32(p, (uint32_t)v);
-	put_le32(p + 4, (uint32_t)(v >> 32));
-}
-
-static inline uint32_t get_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-static inline uint64_t get_le64(const uint8_t *p)
-{
-	return (uint64_t)get_le32(p) | (uint64_t)get_le32(p + 4) << 32;
-}
-
 /* model.c */
 uint64_t model_now(const struct sdsi_model *m);
 
@@ -179,12 +155,6 @@ void mailbox_reset(struct sdsi_model *m);
 /* provision.c: PROVISION_AKC / PROVISION_CAP; returns the status code. */
 uint8_t provision_execute(struct sdsi_model *m, uint64_t command,
 			  const uint8_t *payload, size_t len);
-
-/* Offsets inside a licence blob (docs/interface.md §3.1). */
-#define BLOB_TYPE_OFF		0x00u
-#define BLOB_ID_OFF		0x04u
-#define BLOB_REVISION_OFF	0x1cu
-#define BLOB_BUNDLES_OFF	0x20u
 
 /*
  * meter.c: the meters against model time.  power_on latches which licences

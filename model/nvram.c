@@ -51,8 +51,8 @@ static void invalidate_id(struct model_nvram *nv, uint64_t id)
 	for (i = 0; i < nv->num_licences; i++) {
 		uint32_t len = (nv->licence_words[i] & SDSI_BLOB_SIZE_MASK) * 4;
 
-		if (len >= BLOB_ID_OFF + 8 &&
-		    get_le64(nv->blobs + off + BLOB_ID_OFF) == id)
+		if (len >= SDSI_BLOB_OFF_ID + 8 &&
+		    sdsi_le64(nv->blobs + off + SDSI_BLOB_OFF_ID) == id)
 			nv->licence_words[i] &= ~SDSI_BLOB_VALID;
 		off += len;
 	}
@@ -65,14 +65,14 @@ int nvram_add_licence(struct sdsi_model *m, const void *blob, size_t len,
 	struct model_nvram next = m->nv;
 	uint32_t padded;
 
-	if (!len || (supersede && len < BLOB_ID_OFF + 8))
+	if (!len || (supersede && len < SDSI_BLOB_OFF_ID + 8))
 		return -EINVAL;
 	if (len > SDSI_READ_MSG_MAX || next.num_licences >= MODEL_MAX_LICENCES)
 		return -ENOSPC;
 	padded = ((uint32_t)len + 3) & ~3u;
 	if (supersede)
-		invalidate_id(&next, get_le64((const uint8_t *)blob +
-					      BLOB_ID_OFF));
+		invalidate_id(&next, sdsi_le64((const uint8_t *)blob +
+					      SDSI_BLOB_OFF_ID));
 	next.num_licences++;
 	next.blobs_len += padded;
 	if (certs_state_size(&next) > SDSI_READ_MSG_MAX)

@@ -9,41 +9,14 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include <sdsi/nvram_file.h>
+
 #include "model_priv.h"
 
-#define NVRAM_MAGIC		"SDSINVRM"
-#define NVRAM_MAGIC_LEN		8u
-/* Version 2 added the licensor key and the meters; version 1 still loads. */
-#define NVRAM_VERSION		2u
-#define NVRAM_HEADER_LEN	16u	/* magic, version, body length */
-#define NVRAM_V1_FIXED_BODY_LEN	80u	/* body up to the licence list */
-#define NVRAM_FIXED_BODY_LEN	196u	/* body up to the meter table */
-#define NVRAM_METER_LEN		20u	/* code, total ns, latched ns */
-#define NVRAM_CRC_LEN		4u
-#define NVRAM_FLAG_KEY		(1u << 0)
-#define NVRAM_FLAG_LICENSOR_KEY	(1u << 1)
-#define NVRAM_FILE_MAX		(NVRAM_HEADER_LEN + NVRAM_FIXED_BODY_LEN + \
-				 NVRAM_METER_LEN * MODEL_MAX_METERS + \
+#define NVRAM_FILE_MAX		(SDSI_NVRAM_HEADER_LEN + SDSI_NVRAM_FIXED_BODY_LEN + \
+				 SDSI_NVRAM_METER_LEN * MODEL_MAX_METERS + \
 				 4u * MODEL_MAX_LICENCES + SDSI_READ_MSG_MAX + \
-				 NVRAM_CRC_LEN)
-
-/* Offsets in the file. */
-#define OFF_VERSION	8u
-#define OFF_BODY_LEN	12u
-#define OFF_GUID	16u
-#define OFF_SOCKET	20u
-#define OFF_PPIN	24u
-#define OFF_FLAGS	32u
-#define OFF_KEY_REV	36u
-#define OFF_KEY_IMAGE	40u
-#define OFF_WEAR	88u
-#define OFF_NUM_LIC	92u
-#define OFF_V1_LICENCES	96u
-#define OFF_LICENSOR	96u
-#define OFF_POWERED	192u
-#define OFF_LATCHED	200u
-#define OFF_NUM_METERS	208u
-#define OFF_METERS	212u
+				 SDSI_NVRAM_CRC_LEN)
 
 /* CRC-32 (IEEE 802.3, reflected), enough to catch torn or edited files. */
 static uint32_t crc32_ieee(const uint8_t *p, size_t len)
@@ -76,43 +49,43 @@ static int refuse(char *err, size_t errlen, const char *path, int code,
 size_t nvram_image_encode(const struct sdsi_model *m, const struct model_nvram *nv,
 			  uint8_t *buf)
 {
-	size_t off = OFF_METERS, blob = 0;
+	size_t off = SDSI_NVRAM_OFF_METERS, blob = 0;
 	uint32_t i;
 
-	memset(buf, 0, OFF_METERS);
-	memcpy(buf, NVRAM_MAGIC, NVRAM_MAGIC_LEN);
-	put_le32(buf + OFF_VERSION, NVRAM_VERSION);
-	put_le32(buf + OFF_GUID, m->guid);
-	put_le32(buf + OFF_SOCKET, m->socket_index);
-	put_le64(buf + OFF_PPIN, nv->ppin);
-	put_le32(buf + OFF_FLAGS,
-		 (nv->key_provisioned ? NVRAM_FLAG_KEY : 0) |
-		 (nv->licensor_key_known ? NVRAM_FLAG_LICENSOR_KEY : 0));
-	put_le32(buf + OFF_KEY_REV, nv->key_rev);
-	memcpy(buf + OFF_KEY_IMAGE, nv->key_image, SDSI_STATE_KEY_IMAGE_SIZE);
-	put_le32(buf + OFF_WEAR, nv->wear);
-	put_le32(buf + OFF_NUM_LIC, nv->num_licences);
-	memcpy(buf + OFF_LICENSOR, nv->licensor_key, MODEL_PUBKEY_SIZE);
-	put_le64(buf + OFF_POWERED, nv->powered_ns);
-	put_le64(buf + OFF_LATCHED, nv->latched_powered_ns);
-	put_le32(buf + OFF_NUM_METERS, nv->num_meters);
+	memset(buf, 0, SDSI_NVRAM_OFF_METERS);
+	memcpy(buf, SDSI_NVRAM_MAGIC, SDSI_NVRAM_MAGIC_LEN);
+	sdsi_put_le32(buf + SDSI_NVRAM_OFF_VERSION, SDSI_NVRAM_VERSION);
+	sdsi_put_le32(buf + SDSI_NVRAM_OFF_GUID, m->guid);
+	sdsi_put_le32(buf + SDSI_NVRAM_OFF_SOCKET, m->socket_index);
+	sdsi_put_le64(buf + SDSI_NVRAM_OFF_PPIN, nv->ppin);
+	sdsi_put_le32(buf + SDSI_NVRAM_OFF_FLAGS,
+		 (nv->key_provisioned ? SDSI_NVRAM_FLAG_KEY : 0) |
+		 (nv->licensor_key_known ? SDSI_NVRAM_FLAG_LICENSOR_KEY : 0));
+	sdsi_put_le32(buf + SDSI_NVRAM_OFF_KEY_REV, nv->key_rev);
+	memcpy(buf + SDSI_NVRAM_OFF_KEY_IMAGE, nv->key_image, SDSI_STATE_KEY_IMAGE_SIZE);
+	sdsi_put_le32(buf + SDSI_NVRAM_OFF_WEAR, nv->wear);
+	sdsi_put_le32(buf + SDSI_NVRAM_OFF_NUM_LIC, nv->num_licences);
+	memcpy(buf + SDSI_NVRAM_OFF_LICENSOR, nv->licensor_key, MODEL_PUBKEY_SIZE);
+	sdsi_put_le64(buf + SDSI_NVRAM_OFF_POWERED, nv->powered_ns);
+	sdsi_put_le64(buf + SDSI_NVRAM_OFF_LATCHED, nv->latched_powered_ns);
+	sdsi_put_le32(buf + SDSI_NVRAM_OFF_NUM_METERS, nv->num_meters);
 	for (i = 0; i < nv->num_meters; i++) {
-		put_le32(buf + off, nv->meters[i].code);
-		put_le64(buf + off + 4, nv->meters[i].total_ns);
-		put_le64(buf + off + 12, nv->meters[i].latched_ns);
-		off += NVRAM_METER_LEN;
+		sdsi_put_le32(buf + off, nv->meters[i].code);
+		sdsi_put_le64(buf + off + 4, nv->meters[i].total_ns);
+		sdsi_put_le64(buf + off + 12, nv->meters[i].latched_ns);
+		off += SDSI_NVRAM_METER_LEN;
 	}
 	for (i = 0; i < nv->num_licences; i++) {
 		uint32_t len = (nv->licence_words[i] & SDSI_BLOB_SIZE_MASK) * 4;
 
-		put_le32(buf + off, nv->licence_words[i]);
+		sdsi_put_le32(buf + off, nv->licence_words[i]);
 		memcpy(buf + off + 4, nv->blobs + blob, len);
 		off += 4 + len;
 		blob += len;
 	}
-	put_le32(buf + OFF_BODY_LEN, (uint32_t)(off - NVRAM_HEADER_LEN));
-	put_le32(buf + off, crc32_ieee(buf, off));
-	return off + NVRAM_CRC_LEN;
+	sdsi_put_le32(buf + SDSI_NVRAM_OFF_BODY_LEN, (uint32_t)(off - SDSI_NVRAM_HEADER_LEN));
+	sdsi_put_le32(buf + off, crc32_ieee(buf, off));
+	return off + SDSI_NVRAM_CRC_LEN;
 }
 
 static int decode_meters(const uint8_t *buf, size_t end, size_t *off,
@@ -121,11 +94,11 @@ static int decode_meters(const uint8_t *buf, size_t end, size_t *off,
 {
 	uint32_t i;
 
-	nv->powered_ns = get_le64(buf + OFF_POWERED);
-	nv->latched_powered_ns = get_le64(buf + OFF_LATCHED);
-	nv->num_meters = get_le32(buf + OFF_NUM_METERS);
+	nv->powered_ns = sdsi_le64(buf + SDSI_NVRAM_OFF_POWERED);
+	nv->latched_powered_ns = sdsi_le64(buf + SDSI_NVRAM_OFF_LATCHED);
+	nv->num_meters = sdsi_le32(buf + SDSI_NVRAM_OFF_NUM_METERS);
 	if (nv->num_meters > MODEL_MAX_METERS ||
-	    (end - OFF_METERS) / NVRAM_METER_LEN < nv->num_meters)
+	    (end - SDSI_NVRAM_OFF_METERS) / SDSI_NVRAM_METER_LEN < nv->num_meters)
 		return refuse(err, errlen, path, -EPROTO,
 			      "corrupt: %u meters do not fit", nv->num_meters);
 	/* The latch point is the last 8-hour boundary of powered-up time. */
@@ -137,15 +110,15 @@ static int decode_meters(const uint8_t *buf, size_t end, size_t *off,
 	for (i = 0; i < nv->num_meters; i++) {
 		struct model_meter *meter = &nv->meters[i];
 
-		meter->code = get_le32(buf + *off);
-		meter->total_ns = get_le64(buf + *off + 4);
-		meter->latched_ns = get_le64(buf + *off + 12);
+		meter->code = sdsi_le32(buf + *off);
+		meter->total_ns = sdsi_le64(buf + *off + 4);
+		meter->latched_ns = sdsi_le64(buf + *off + 12);
 		if (meter->total_ns > nv->powered_ns ||
 		    meter->latched_ns > meter->total_ns)
 			return refuse(err, errlen, path, -EPROTO,
 				      "corrupt: meter %u counts more than the powered-up time",
 				      i);
-		*off += NVRAM_METER_LEN;
+		*off += SDSI_NVRAM_METER_LEN;
 	}
 	return 0;
 }
@@ -166,7 +139,7 @@ static int decode_licences(const uint8_t *buf, size_t off, size_t end,
 		if (end - off < 4)
 			return refuse(err, errlen, path, -EPROTO,
 				      "corrupt: licence %u runs past the end", i);
-		word = get_le32(buf + off);
+		word = sdsi_le32(buf + off);
 		len = (word & SDSI_BLOB_SIZE_MASK) * 4;
 		if (!len || end - off - 4 < len ||
 		    nv->blobs_len + len > sizeof(nv->blobs))
@@ -179,7 +152,7 @@ static int decode_licences(const uint8_t *buf, size_t off, size_t end,
 		 */
 		if (len < SDSI_BLOB_HEADER_SIZE ||
 		    (len - SDSI_BLOB_HEADER_SIZE) / SDSI_BUNDLE_SIZE <
-		    get_le32(buf + off + 4 + BLOB_BUNDLES_OFF))
+		    sdsi_le32(buf + off + 4 + SDSI_BLOB_OFF_NUM_BUNDLES))
 			return refuse(err, errlen, path, -EPROTO,
 				      "corrupt: licence %u of %u bytes is not a licence (header and bundles)",
 				      i, len);
@@ -200,51 +173,51 @@ static int decode(const struct sdsi_model *m, uint64_t cfg_ppin,
 {
 	const char *path = m->nvram_path;
 	uint32_t version, body, fixed, flags;
-	size_t end, off = OFF_V1_LICENCES;
+	size_t end, off = SDSI_NVRAM_OFF_V1_LICENCES;
 	int ret;
 
-	if (len >= NVRAM_MAGIC_LEN && memcmp(buf, NVRAM_MAGIC, NVRAM_MAGIC_LEN))
+	if (len >= SDSI_NVRAM_MAGIC_LEN && memcmp(buf, SDSI_NVRAM_MAGIC, SDSI_NVRAM_MAGIC_LEN))
 		return refuse(err, errlen, path, -EINVAL,
 			      "foreign: not an sdsi NVRAM file (bad magic)");
-	if (len < NVRAM_HEADER_LEN)
+	if (len < SDSI_NVRAM_HEADER_LEN)
 		return refuse(err, errlen, path, -EPROTO,
 			      "truncated: %zu bytes, the header alone is %u",
-			      len, NVRAM_HEADER_LEN);
-	version = get_le32(buf + OFF_VERSION);
-	if (version > NVRAM_VERSION)
+			      len, SDSI_NVRAM_HEADER_LEN);
+	version = sdsi_le32(buf + SDSI_NVRAM_OFF_VERSION);
+	if (version > SDSI_NVRAM_VERSION)
 		return refuse(err, errlen, path, -EPROTONOSUPPORT,
 			      "written by a newer version (format %u, this build reads up to %u)",
-			      version, NVRAM_VERSION);
+			      version, SDSI_NVRAM_VERSION);
 	if (!version)
 		return refuse(err, errlen, path, -EPROTO,
 			      "corrupt: format version 0");
-	body = get_le32(buf + OFF_BODY_LEN);
-	if (len < (size_t)NVRAM_HEADER_LEN + body + NVRAM_CRC_LEN)
+	body = sdsi_le32(buf + SDSI_NVRAM_OFF_BODY_LEN);
+	if (len < (size_t)SDSI_NVRAM_HEADER_LEN + body + SDSI_NVRAM_CRC_LEN)
 		return refuse(err, errlen, path, -EPROTO,
 			      "truncated: %zu bytes, the header announces %zu",
-			      len, (size_t)NVRAM_HEADER_LEN + body + NVRAM_CRC_LEN);
-	end = NVRAM_HEADER_LEN + body;
-	if (len != end + NVRAM_CRC_LEN)
+			      len, (size_t)SDSI_NVRAM_HEADER_LEN + body + SDSI_NVRAM_CRC_LEN);
+	end = SDSI_NVRAM_HEADER_LEN + body;
+	if (len != end + SDSI_NVRAM_CRC_LEN)
 		return refuse(err, errlen, path, -EPROTO,
 			      "corrupt: %zu bytes after the checksum",
-			      len - end - NVRAM_CRC_LEN);
-	if (get_le32(buf + end) != crc32_ieee(buf, end))
+			      len - end - SDSI_NVRAM_CRC_LEN);
+	if (sdsi_le32(buf + end) != crc32_ieee(buf, end))
 		return refuse(err, errlen, path, -EPROTO,
 			      "corrupt: checksum mismatch");
-	fixed = version == 1 ? NVRAM_V1_FIXED_BODY_LEN : NVRAM_FIXED_BODY_LEN;
+	fixed = version == 1 ? SDSI_NVRAM_V1_FIXED_BODY_LEN : SDSI_NVRAM_FIXED_BODY_LEN;
 	if (body < fixed)
 		return refuse(err, errlen, path, -EPROTO,
 			      "corrupt: body of %u bytes, at least %u expected",
 			      body, fixed);
 
-	if (get_le32(buf + OFF_GUID) != m->guid ||
-	    get_le32(buf + OFF_SOCKET) != m->socket_index)
+	if (sdsi_le32(buf + SDSI_NVRAM_OFF_GUID) != m->guid ||
+	    sdsi_le32(buf + SDSI_NVRAM_OFF_SOCKET) != m->socket_index)
 		return refuse(err, errlen, path, -EINVAL,
 			      "foreign: made for GUID 0x%x socket %u, this is GUID 0x%x socket %u",
-			      get_le32(buf + OFF_GUID), get_le32(buf + OFF_SOCKET),
+			      sdsi_le32(buf + SDSI_NVRAM_OFF_GUID), sdsi_le32(buf + SDSI_NVRAM_OFF_SOCKET),
 			      m->guid, m->socket_index);
 	memset(nv, 0, sizeof(*nv));
-	nv->ppin = get_le64(buf + OFF_PPIN);
+	nv->ppin = sdsi_le64(buf + SDSI_NVRAM_OFF_PPIN);
 	if (!nv->ppin)
 		return refuse(err, errlen, path, -EPROTO, "corrupt: PPIN 0");
 	if (cfg_ppin && nv->ppin != cfg_ppin)
@@ -252,18 +225,18 @@ static int decode(const struct sdsi_model *m, uint64_t cfg_ppin,
 			      "foreign: PPIN 0x%llx, this socket is configured with 0x%llx",
 			      (unsigned long long)nv->ppin,
 			      (unsigned long long)cfg_ppin);
-	flags = get_le32(buf + OFF_FLAGS);
-	nv->key_provisioned = flags & NVRAM_FLAG_KEY;
-	nv->key_rev = get_le32(buf + OFF_KEY_REV);
-	memcpy(nv->key_image, buf + OFF_KEY_IMAGE, SDSI_STATE_KEY_IMAGE_SIZE);
-	nv->wear = get_le32(buf + OFF_WEAR);
-	nv->num_licences = get_le32(buf + OFF_NUM_LIC);
+	flags = sdsi_le32(buf + SDSI_NVRAM_OFF_FLAGS);
+	nv->key_provisioned = flags & SDSI_NVRAM_FLAG_KEY;
+	nv->key_rev = sdsi_le32(buf + SDSI_NVRAM_OFF_KEY_REV);
+	memcpy(nv->key_image, buf + SDSI_NVRAM_OFF_KEY_IMAGE, SDSI_STATE_KEY_IMAGE_SIZE);
+	nv->wear = sdsi_le32(buf + SDSI_NVRAM_OFF_WEAR);
+	nv->num_licences = sdsi_le32(buf + SDSI_NVRAM_OFF_NUM_LIC);
 	/* Version 1 kept the key image only: CAPs need the AKC again. */
 	if (version >= 2) {
 		nv->licensor_key_known = nv->key_provisioned &&
-					 (flags & NVRAM_FLAG_LICENSOR_KEY);
-		memcpy(nv->licensor_key, buf + OFF_LICENSOR, MODEL_PUBKEY_SIZE);
-		off = OFF_METERS;
+					 (flags & SDSI_NVRAM_FLAG_LICENSOR_KEY);
+		memcpy(nv->licensor_key, buf + SDSI_NVRAM_OFF_LICENSOR, MODEL_PUBKEY_SIZE);
+		off = SDSI_NVRAM_OFF_METERS;
 		ret = decode_meters(buf, end, &off, nv, path, err, errlen);
 		if (ret)
 			return ret;

@@ -60,10 +60,10 @@ static bool stored_revision(const struct model_nvram *nv, uint64_t id,
 
 		off += len;
 		if (len < SDSI_BLOB_HEADER_SIZE ||
-		    get_le64(blob + BLOB_ID_OFF) != id)
+		    sdsi_le64(blob + SDSI_BLOB_OFF_ID) != id)
 			continue;
-		if (!found || get_le32(blob + BLOB_REVISION_OFF) > *revision)
-			*revision = get_le32(blob + BLOB_REVISION_OFF);
+		if (!found || sdsi_le32(blob + SDSI_BLOB_OFF_REVISION) > *revision)
+			*revision = sdsi_le32(blob + SDSI_BLOB_OFF_REVISION);
 		found = true;
 	}
 	return found;

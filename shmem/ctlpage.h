@@ -6,18 +6,10 @@
  * Unix socket can: the kernel rig's tests run in a guest while sdsi-shmem
  * plays the hardware from the host, through the guest's RAM file.
  *
- * Layout (little-endian, SDSI_CTLPAGE_SIZE bytes):
- *   0x00 u32 magic     SDSI_CTLPAGE_MAGIC once every socket is laid out
- *   0x04 u32 version   SDSI_CTLPAGE_VERSION
- *   0x08 u32 request   the client bumps it after writing the request text
- *   0x0c u32 reply     the server sets it to request after writing the reply
- *   0x10 u32 sockets   how many slots precede the page
- *   0x14 u32 doorbell  nonzero while the server answers the doorbell
- *   0x18 u32 ring      the doorbell: bumped after a driver store
- *   0x1c u32 answered  the last ring the server has acted on
- *   0x20 u32 timed     nonzero while an answer waits on time alone
- *   0x40 request text  NUL-terminated, at most SDSI_CTLPAGE_TEXT bytes
- *   0x140 reply text   NUL-terminated: "ok" or "error: REASON"
+ * Layout: sdsi/window.h (SDSI_CTLPAGE_*): magic and version, the request
+ * and reply sequence words, the number of sockets, the doorbell words
+ * (doorbell, ring, answered, timed), then the request text and the reply
+ * text ("ok" or "error: REASON"), each NUL-terminated.
  * One client at a time: clients on the far side serialise among themselves
  * (tests/integration/conformance/targets/kernel.py takes a flock).  A
  * client never rewrites the request text while a request is unanswered
@@ -32,12 +24,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "control.h"
+#include "sdsi/window.h"
 
-#define SDSI_CTLPAGE_SIZE	4096u
-#define SDSI_CTLPAGE_MAGIC	0x43534453u	/* "SDSC" */
-#define SDSI_CTLPAGE_VERSION	1u
-#define SDSI_CTLPAGE_TEXT	256u
+#include "control.h"
 
 struct sdsi_ctlpage {
 	uint32_t magic;
@@ -49,18 +38,31 @@ struct sdsi_ctlpage {
 	uint32_t ring;
 	uint32_t answered;
 	uint32_t timed;
-	uint8_t reserved[0x40 - 0x24];
+	uint8_t reserved[SDSI_CTLPAGE_OFF_REQUEST_TEXT - SDSI_CTLPAGE_OFF_TIMED - 4];
 	char request_text[SDSI_CTLPAGE_TEXT];
 	char reply_text[SDSI_CTLPAGE_TEXT];
 };
 
 _Static_assert(sizeof(struct sdsi_ctlpage) <= SDSI_CTLPAGE_SIZE,
 	       "the control page outgrew its page");
+/* The structure is the layout of sdsi/window.h, word for word. */
+_Static_assert(offsetof(struct sdsi_ctlpage, magic) == SDSI_CTLPAGE_OFF_MAGIC &&
+	       offsetof(struct sdsi_ctlpage, version) == SDSI_CTLPAGE_OFF_VERSION &&
+	       offsetof(struct sdsi_ctlpage, request) == SDSI_CTLPAGE_OFF_REQUEST &&
+	       offsetof(struct sdsi_ctlpage, reply) == SDSI_CTLPAGE_OFF_REPLY &&
+	       offsetof(struct sdsi_ctlpage, sockets) == SDSI_CTLPAGE_OFF_SOCKETS &&
+	       offsetof(struct sdsi_ctlpage, doorbell) == SDSI_CTLPAGE_OFF_DOORBELL &&
+	       offsetof(struct sdsi_ctlpage, ring) == SDSI_CTLPAGE_OFF_RING &&
+	       offsetof(struct sdsi_ctlpage, answered) == SDSI_CTLPAGE_OFF_ANSWERED &&
+	       offsetof(struct sdsi_ctlpage, timed) == SDSI_CTLPAGE_OFF_TIMED &&
+	       offsetof(struct sdsi_ctlpage, request_text) == SDSI_CTLPAGE_OFF_REQUEST_TEXT &&
+	       offsetof(struct sdsi_ctlpage, reply_text) == SDSI_CTLPAGE_OFF_REPLY_TEXT,
+	       "struct sdsi_ctlpage follows sdsi/window.h");
 
 /* Where the page sits in a window of that many sockets. */
 static inline uint64_t sdsi_ctlpage_offset(unsigned int sockets)
 {
-	return (uint64_t)sockets * SDSI_SHMEM_SLOT_SIZE;
+	return (uint64_t)sockets * SDSI_WINDOW_SLOT_SIZE;
 }
 
 /*

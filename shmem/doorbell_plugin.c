@@ -218,7 +218,7 @@ SDSI_QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	}
 	if (parse_args(argc, argv, &window, &sockets))
 		return -1;
-	plugin.slots_bytes = sockets * SDSI_SHMEM_SLOT_SIZE;
+	plugin.slots_bytes = sockets * SDSI_WINDOW_SLOT_SIZE;
 	plugin.map_bytes = sdsi_ctlpage_offset((unsigned int)sockets) +
 			   SDSI_CTLPAGE_SIZE;
 	fd = open(window, O_RDWR | O_CLOEXEC);

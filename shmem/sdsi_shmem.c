@@ -179,14 +179,13 @@ int sdsi_shmem_attach(struct sdsi_shmem_port *port, struct sdsi_model *model,
 	uint32_t size = sdsi_model_mmio_size(model);
 	uint32_t i;
 
-	if (SDSI_SHMEM_MMIO_OFFSET + size > SDSI_SHMEM_SLOT_SIZE || size % 8)
+	if (SDSI_WINDOW_MMIO_OFFSET + size > SDSI_WINDOW_SLOT_SIZE || size % 8)
 		return -EINVAL;
 	memset(port, 0, sizeof(*port));
 	port->model = model;
-	port->mmio = (uint64_t *)((char *)slot + SDSI_SHMEM_MMIO_OFFSET);
+	port->mmio = (uint64_t *)((char *)slot + SDSI_WINDOW_MMIO_OFFSET);
 	port->mmio_size = size;
-	port->mbox_off = sdsi_model_guid(model) == SDSI_GUID_V2 ?
-			 SDSI_CTRL_SIZE_V2 : SDSI_CTRL_SIZE_V1;
+	port->mbox_off = sdsi_layout_ctrl_size(sdsi_guid_layout_or_v1(sdsi_model_guid(model)));
 	port->regs_off = port->mbox_off + SDSI_MBOX_SIZE;
 	if (getrandom(&port->rng, sizeof(port->rng), 0) != sizeof(port->rng))
 		port->rng = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ull;
@@ -202,7 +201,7 @@ int sdsi_shmem_attach(struct sdsi_shmem_port *port, struct sdsi_model *model,
 	plant_sentinel(port);
 
 	/* Last, so that a driver probing early finds a complete device. */
-	sdsi_model_discovery(model, SDSI_SHMEM_MMIO_OFFSET - SDSI_DISC_BYTES,
+	sdsi_model_discovery(model, SDSI_WINDOW_MMIO_OFFSET - SDSI_DISC_BYTES,
 			     table);
 	window_store(&disc[1], (uint64_t)table[2] | (uint64_t)table[3] << 32);
 	window_store(&disc[0], (uint64_t)table[0] | (uint64_t)table[1] << 32);

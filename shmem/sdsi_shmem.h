@@ -2,10 +2,8 @@
 /*
  * The hardware model played over a shared memory window by polling.
  *
- * Each socket owns one slot of the window, laid out as the kernel test
- * module presents it to Linux's intel_sdsi driver: the 16-byte discovery
- * table at the start of the slot and the MMIO region (control, mailbox,
- * registers) one page further.  Plain memory tells nobody about a write,
+ * Each socket owns one slot of the window (layout: sdsi/window.h), as the
+ * kernel test module presents it to Linux's intel_sdsi driver.  Plain memory tells nobody about a write,
  * so the port compares the window with what it last put there: a changed
  * control qword is a driver write to the control register, a changed
  * mailbox qword a driver write to the mailbox.  While the mailbox is free a
@@ -24,10 +22,12 @@
 #include <stdint.h>
 
 #include "sdsi/hw.h"
+#include "sdsi/window.h"
 #include "sdsi_model.h"
 
-#define SDSI_SHMEM_SLOT_SIZE	8192u	/* window bytes per socket */
-#define SDSI_SHMEM_MMIO_OFFSET	4096u	/* MMIO region, from the slot start */
+/* The window's slot size under its former name, until main.c uses window.h's. */
+#define SDSI_SHMEM_SLOT_SIZE	SDSI_WINDOW_SLOT_SIZE
+
 /* Qwords the driver may write: control and mailbox of the largest layout. */
 #define SDSI_SHMEM_WRITABLE_QWORDS \
 	((SDSI_CTRL_SIZE_V2 + SDSI_MBOX_SIZE) / 8)
@@ -47,7 +47,7 @@ struct sdsi_shmem_port {
 };
 
 /*
- * Lay the socket out in its slot (SDSI_SHMEM_SLOT_SIZE bytes, 8-byte
+ * Lay the socket out in its slot (SDSI_WINDOW_SLOT_SIZE bytes, 8-byte
  * aligned): registers, control, sentinel, then the discovery table.
  * -EINVAL if the model's MMIO region does not fit the slot.
  */

@@ -3,19 +3,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sdsi/hw.h"
+#include "sdsi/le.h"
 #include "soak_check.h"
 
-#define STATE_HEADER	0x18u
-#define STATE_KEY_INFO	52u
-#define STATE_ALIGN	16u
-#define STATE_MAX	4096u
-#define METER_HEADER	0x28u
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
+#define STATE_ALIGN	16u	/* the model pads the region to 16 bytes */
 
 enum soak_kind soak_kind_of(const char *path)
 {
@@ -51,19 +43,24 @@ static bool state_ok(const uint8_t *buf, size_t n)
 {
 	uint32_t licences;
 
-	if (n < STATE_HEADER + STATE_KEY_INFO || n > STATE_MAX || n % STATE_ALIGN)
+	if (n < SDSI_STATE_HEADER_SIZE + SDSI_STATE_KEY_INFO_SIZE ||
+	    n > SDSI_STATE_MAX_SIZE || n % STATE_ALIGN)
 		return false;
-	licences = le32(buf + 0x14);
-	return le32(buf + 0x0c) == n && le32(buf + 0x08) == 6 + licences &&
-	       STATE_HEADER + 4ull * licences + STATE_KEY_INFO <= n;
+	licences = sdsi_le32(buf + SDSI_STATE_OFF_NUM_LICENSES);
+	return sdsi_le32(buf + SDSI_STATE_OFF_TOTAL_SIZE) == n &&
+	       sdsi_le32(buf + SDSI_STATE_OFF_HEADER_SIZE) ==
+			SDSI_STATE_HEADER_SIZE / 4 + licences &&
+	       SDSI_STATE_HEADER_SIZE + 4ull * licences + SDSI_STATE_KEY_INFO_SIZE <= n;
 }
 
 /* 'MTDB', then 'MMRC' at 0x20, and as many pair bytes as the length says. */
 static bool meter_ok(const uint8_t *buf, size_t n)
 {
-	return n >= METER_HEADER && !memcmp(buf, "BDTM", 4) &&
-	       !memcmp(buf + 0x20, "CRMM", 4) && le32(buf + 0x14) == n - METER_HEADER &&
-	       le32(buf + 0x14) % 8 == 0;
+	return n >= SDSI_METER_HEADER_SIZE &&
+	       sdsi_le32(buf + SDSI_METER_OFF_SIGNATURE) == SDSI_METER_SIGNATURE &&
+	       sdsi_le32(buf + SDSI_METER_OFF_MMRC_ENCODING) == SDSI_METER_MMRC &&
+	       sdsi_le32(buf + SDSI_METER_OFF_BUNDLE_LENGTH) == n - SDSI_METER_HEADER_SIZE &&
+	       sdsi_le32(buf + SDSI_METER_OFF_BUNDLE_LENGTH) % SDSI_METER_PAIR_SIZE == 0;
 }
 
 bool soak_check(enum soak_kind kind, const uint8_t *buf, size_t n)
@@ -72,7 +69,7 @@ bool soak_check(enum soak_kind kind, const uint8_t *buf, size_t n)
 	case SOAK_GUID:
 		return guid_ok(buf, n);
 	case SOAK_REGISTERS:
-		return n == 72 || n == 80;
+		return n == SDSI_REGS_SIZE_V1 || n == SDSI_REGS_SIZE_V2;
 	case SOAK_STATE_CERT:
 		return state_ok(buf, n);
 	case SOAK_METER_CERT:

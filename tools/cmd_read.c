@@ -124,15 +124,16 @@ static enum sdsi_exit read_device(const struct cli *cli, struct output *out,
 static enum sdsi_exit check_registers_size(const struct cli *cli, struct output *out,
 					   size_t len)
 {
-	const size_t want = cli->guid == SDSI_GUID_V2 ? SDSI_REGS_SIZE_V2 : SDSI_REGS_SIZE_V1;
+	const unsigned int layout = sdsi_guid_layout_or_v1(cli->guid);
+	const size_t want = sdsi_layout_regs_size(layout);
 	struct sdsi_error err = { .errnum = EBADMSG, .cls = SDSI_ERR_MALFORMED };
 
 	if (!cli->guid || len == want)
 		return SDSI_EXIT_OK;
 	err.offset = (long)len;
 	snprintf(err.message, sizeof(err.message),
-		 "%s: %zu bytes; the registers of GUID 0x%x (V%d) are %zu bytes",
-		 cli->file, len, cli->guid, cli->guid == SDSI_GUID_V2 ? 2 : 1, want);
+		 "%s: %zu bytes; the registers of GUID 0x%x (V%u) are %zu bytes",
+		 cli->file, len, cli->guid, layout, want);
 	return report_error(out, NULL, &err);
 }
 

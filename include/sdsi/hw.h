@@ -4,7 +4,10 @@
  * MMIO layouts, control register, mailbox commands, register file fields and
  * certificate layouts.  Shared by the hardware model, the driver core, the
  * kernel module and libsdsi, so it is LGPL (usable by all of them) and uses
- * nothing but integer constants: it compiles in the kernel and in user space.
+ * nothing but integer constants and static inline functions on plain
+ * integers: it compiles in the kernel and in user space.  Beside it:
+ * le.h (byte order), license_blob.h (the AKC and CAP) and window.h (the
+ * shared window of sdsi-shmem and the kernel rig).
  *
  * Source of every number: docs/interface.md, sections 2
  * and 3.  Where Intel publishes nothing, the constant is marked "ours".
@@ -113,11 +116,54 @@
 #define SDSI_NVRAM_75_PCT		(1ull << 13)
 #define SDSI_NVRAM_90_PCT		(1ull << 14)
 
+/*
+ * The GUID names the MMIO layout: 1 (V1), 2 (V2) or 0 for a GUID no layout
+ * is known for.  The one place that choice is made.
+ */
+static inline unsigned int sdsi_guid_layout(unsigned int guid)
+{
+	if (guid == SDSI_GUID_V1)
+		return 1;
+	if (guid == SDSI_GUID_V2)
+		return 2;
+	return 0;
+}
+
+/* The layout of a GUID where any unknown one gets V1, as the early driver assumed. */
+static inline unsigned int sdsi_guid_layout_or_v1(unsigned int guid)
+{
+	return sdsi_guid_layout(guid) == 2 ? 2 : 1;
+}
+
+/* Sizes and offsets in the MMIO region of layout 1 or 2 (anything else: V1). */
+static inline unsigned int sdsi_layout_ctrl_size(unsigned int layout)
+{
+	return layout == 2 ? SDSI_CTRL_SIZE_V2 : SDSI_CTRL_SIZE_V1;
+}
+
+static inline unsigned int sdsi_layout_regs_size(unsigned int layout)
+{
+	return layout == 2 ? SDSI_REGS_SIZE_V2 : SDSI_REGS_SIZE_V1;
+}
+
+static inline unsigned int sdsi_layout_regs_offset(unsigned int layout)
+{
+	return sdsi_layout_ctrl_size(layout) + SDSI_MBOX_SIZE;
+}
+
 /* State certificate (section 3.1). */
 #define SDSI_STATE_CONTENT_EMPTY	0x0u	/* ours: nothing provisioned yet */
 #define SDSI_STATE_CONTENT_KEY		0xDu
 #define SDSI_STATE_CONTENT_KEY_BLOBS	0xEu
 #define SDSI_STATE_HEADER_SIZE		24u	/* six u32 */
+#define SDSI_STATE_OFF_CONTENT_TYPE	0x00u
+#define SDSI_STATE_OFF_REGION_REV	0x04u	/* ours: bumped per NVRAM write */
+#define SDSI_STATE_OFF_HEADER_SIZE	0x08u	/* dwords: header + size words */
+#define SDSI_STATE_OFF_TOTAL_SIZE	0x0cu
+#define SDSI_STATE_OFF_KEY_SIZE		0x10u	/* dwords */
+#define SDSI_STATE_OFF_NUM_LICENSES	0x14u
+#define SDSI_STATE_OFF_SIZE_WORDS	SDSI_STATE_HEADER_SIZE	/* u32 each */
+#define SDSI_STATE_MAX_SIZE		SDSI_READ_MSG_MAX	/* the whole region */
 #define SDSI_STATE_KEY_INFO_SIZE	52u	/* u32 rev id + 48-byte image */
 #define SDSI_STATE_KEY_IMAGE_SIZE	48u
 #define SDSI_STATE_KEY_SIZE_DWORDS	12u	/* ours: the 48-byte image */
@@ -125,11 +171,29 @@
 #define SDSI_BLOB_SIZE_MASK		0x7fffffffu	/* dwords */
 #define SDSI_BLOB_HEADER_SIZE		36u
 #define SDSI_BUNDLE_SIZE		32u
+/* Licence blob fields, from the blob's start. */
+#define SDSI_BLOB_OFF_TYPE		0x00u	/* u32 */
+#define SDSI_BLOB_OFF_ID		0x04u	/* u64 */
+#define SDSI_BLOB_OFF_PPIN		0x0cu	/* u64 */
+#define SDSI_BLOB_OFF_PREV_PPIN		0x14u	/* u64, 0: not transferred */
+#define SDSI_BLOB_OFF_REVISION		0x1cu	/* u32 */
+#define SDSI_BLOB_OFF_NUM_BUNDLES	0x20u	/* u32 */
+/* Bundle fields, from the bundle's start. */
+#define SDSI_BUNDLE_OFF_CODE		0x00u	/* u32, SDSI_FOURCC order */
+#define SDSI_BUNDLE_OFF_RESERVED	0x04u
 #define SDSI_BLOB_TYPE_ONE_TIME		1u
 #define SDSI_BLOB_TYPE_METERED		2u
 
 /* Meter certificate (section 3.2). */
 #define SDSI_METER_HEADER_SIZE		40u
+#define SDSI_METER_OFF_SIGNATURE	0x00u	/* u32 "MTDB" */
+#define SDSI_METER_OFF_VERSION		0x04u
+#define SDSI_METER_OFF_PPIN		0x08u	/* u64 */
+#define SDSI_METER_OFF_UNIT		0x10u	/* ms per count */
+#define SDSI_METER_OFF_BUNDLE_LENGTH	0x14u	/* bytes of pairs */
+#define SDSI_METER_OFF_RESERVED		0x18u	/* u64 */
+#define SDSI_METER_OFF_MMRC_ENCODING	0x20u	/* u32 "MMRC" */
+#define SDSI_METER_OFF_MMRC_COUNTER	0x24u
 #define SDSI_METER_PAIR_SIZE		8u
 #define SDSI_METER_MAX_PAIRS		507u
 #define SDSI_METER_UNIT_MS_DEFAULT	1000u

@@ -101,8 +101,7 @@ struct core_rig *rig_new(uint32_t guid, enum sdsi_mbox_flavor flavor)
 	/* Far from zero, so that no arithmetic of either side starts at 0. */
 	rig->now_ns = 1000000000ull;
 	rig->guid = guid;
-	rig->model_mbox_off = guid == SDSI_GUID_V2 ? SDSI_CTRL_SIZE_V2 :
-						     SDSI_CTRL_SIZE_V1;
+	rig->model_mbox_off = sdsi_layout_ctrl_size(sdsi_guid_layout_or_v1(guid));
 	cfg.clock_ctx = rig;
 	if (sdsi_model_create(&cfg, &rig->model, err, sizeof(err)))
 		fail_msg("sdsi_model_create: %s", err);

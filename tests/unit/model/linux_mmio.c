@@ -44,8 +44,7 @@ void tsock_open(struct tsock *ts, const struct sdsi_model_config *cfg)
 	char err[512];
 
 	assert_int_equal(sdsi_model_create(cfg, &ts->m, err, sizeof(err)), 0);
-	ts->ctrl_size = cfg->guid == SDSI_GUID_V2 ? SDSI_CTRL_SIZE_V2 :
-						    SDSI_CTRL_SIZE_V1;
+	ts->ctrl_size = sdsi_layout_ctrl_size(sdsi_guid_layout_or_v1(cfg->guid));
 }
 
 void tsock_close(struct tsock *ts)

@@ -27,13 +27,13 @@ static size_t make_blob(uint8_t *blob, uint32_t type, uint64_t id,
 	uint32_t k;
 
 	memset(blob, 0, len);
-	put_le32(blob + 0x00, type);
-	put_le64(blob + 0x04, id);
-	put_le64(blob + 0x0c, PPIN);
-	put_le32(blob + 0x1c, 1);
-	put_le32(blob + 0x20, ncodes);
+	sdsi_put_le32(blob + 0x00, type);
+	sdsi_put_le64(blob + 0x04, id);
+	sdsi_put_le64(blob + 0x0c, PPIN);
+	sdsi_put_le32(blob + 0x1c, 1);
+	sdsi_put_le32(blob + 0x20, ncodes);
 	for (k = 0; k < ncodes; k++)
-		put_le32(blob + SDSI_BLOB_HEADER_SIZE + SDSI_BUNDLE_SIZE * k,
+		sdsi_put_le32(blob + SDSI_BLOB_HEADER_SIZE + SDSI_BUNDLE_SIZE * k,
 			 SDSI_FOURCC(codes[k][0], codes[k][1], codes[k][2],
 				     codes[k][3]));
 	return len;
@@ -55,12 +55,12 @@ static void test_empty_state_certificate(void **state)
 	size_t len = read_cert(ts, SDSI_CMD_READ_STATE, false, buf);
 
 	assert_int_equal(len, 80);
-	assert_int_equal(get_le32(buf + 0x00), SDSI_STATE_CONTENT_EMPTY);
-	assert_int_equal(get_le32(buf + 0x04), 0);
-	assert_int_equal(get_le32(buf + 0x08), 6);
-	assert_int_equal(get_le32(buf + 0x0c), 80);
-	assert_int_equal(get_le32(buf + 0x10), SDSI_STATE_KEY_SIZE_DWORDS);
-	assert_int_equal(get_le32(buf + 0x14), 0);
+	assert_int_equal(sdsi_le32(buf + 0x00), SDSI_STATE_CONTENT_EMPTY);
+	assert_int_equal(sdsi_le32(buf + 0x04), 0);
+	assert_int_equal(sdsi_le32(buf + 0x08), 6);
+	assert_int_equal(sdsi_le32(buf + 0x0c), 80);
+	assert_int_equal(sdsi_le32(buf + 0x10), SDSI_STATE_KEY_SIZE_DWORDS);
+	assert_int_equal(sdsi_le32(buf + 0x14), 0);
 	/* Key revision, key image and padding are all zero. */
 	assert_memory_equal(buf + 0x18, zero, 80 - 0x18);
 }
@@ -77,9 +77,9 @@ static void test_key_only_state_certificate(void **state)
 	assert_int_equal(sdsi_license_key_image(key, image), 0);
 	assert_int_equal(nvram_install_key(ts->m, 0x42, key), 0);
 	assert_int_equal(read_cert(ts, SDSI_CMD_READ_STATE, false, buf), 80);
-	assert_int_equal(get_le32(buf + 0x00), SDSI_STATE_CONTENT_KEY);
-	assert_int_equal(get_le32(buf + 0x04), 1);
-	assert_int_equal(get_le32(buf + 0x18), 0x42);
+	assert_int_equal(sdsi_le32(buf + 0x00), SDSI_STATE_CONTENT_KEY);
+	assert_int_equal(sdsi_le32(buf + 0x04), 1);
+	assert_int_equal(sdsi_le32(buf + 0x18), 0x42);
 	assert_memory_equal(buf + 0x1c, image, sizeof(image));
 	assert_int_equal(reg_read(ts, SDSI_REG_KEY_PROV), SDSI_KEY_PROVISIONED);
 }
@@ -101,19 +101,19 @@ static void test_licences_in_state_certificate(void **state)
 	b += 4;
 
 	read_cert(ts, SDSI_CMD_READ_STATE, false, buf);
-	assert_int_equal(get_le32(buf + 0x00), SDSI_STATE_CONTENT_KEY_BLOBS);
-	assert_int_equal(get_le32(buf + 0x08), 6 + 2);
-	assert_int_equal(get_le32(buf + 0x0c),
+	assert_int_equal(sdsi_le32(buf + 0x00), SDSI_STATE_CONTENT_KEY_BLOBS);
+	assert_int_equal(sdsi_le32(buf + 0x08), 6 + 2);
+	assert_int_equal(sdsi_le32(buf + 0x0c),
 			 (24 + 8 + 52 + a + b + 15) / 16 * 16);
-	assert_int_equal(get_le32(buf + 0x14), 2);
-	assert_int_equal(get_le32(buf + 0x18), (uint32_t)(a / 4) | SDSI_BLOB_VALID);
-	assert_int_equal(get_le32(buf + 0x1c), (uint32_t)(b / 4) | SDSI_BLOB_VALID);
+	assert_int_equal(sdsi_le32(buf + 0x14), 2);
+	assert_int_equal(sdsi_le32(buf + 0x18), (uint32_t)(a / 4) | SDSI_BLOB_VALID);
+	assert_int_equal(sdsi_le32(buf + 0x1c), (uint32_t)(b / 4) | SDSI_BLOB_VALID);
 	body = 24 + 8;
-	assert_int_equal(get_le32(buf + body), 1);
+	assert_int_equal(sdsi_le32(buf + body), 1);
 	/* The blobs follow the 52-byte key information back to back. */
 	assert_memory_equal(buf + body + 52, blob, a);
-	assert_int_equal(get_le32(buf + body + 52 + a), SDSI_BLOB_TYPE_METERED);
-	assert_int_equal(get_le64(buf + body + 52 + a + 4), 0x2222);
+	assert_int_equal(sdsi_le32(buf + body + 52 + a), SDSI_BLOB_TYPE_METERED);
+	assert_int_equal(sdsi_le64(buf + body + 52 + a + 4), 0x2222);
 }
 
 static void test_multi_packet_state_certificate(void **state)
@@ -126,7 +126,7 @@ static void test_multi_packet_state_certificate(void **state)
 	unsigned int i;
 
 	for (i = 0; i < 6; i++) {
-		put_le64(blob + 4, i);
+		sdsi_put_le64(blob + 4, i);
 		assert_int_equal(nvram_append_licence(ts->m, blob, len), 0);
 	}
 	/* 24 + 24 + 52 + 6 * 548 = 3388, padded to 3392: four packets. */
@@ -134,9 +134,9 @@ static void test_multi_packet_state_certificate(void **state)
 	assert_int_equal(got, 3392);
 	assert_int_equal(ts->packets, 4);
 	assert_int_equal(ts->msg_size, 3392);
-	assert_int_equal(get_le32(buf + 0x0c), 3392);
+	assert_int_equal(sdsi_le32(buf + 0x0c), 3392);
 	for (i = 0; i < 6; i++)
-		assert_int_equal(get_le64(buf + 100 + 548 * i + 4), i);
+		assert_int_equal(sdsi_le64(buf + 100 + 548 * i + 4), i);
 	assert_int_equal(ctrl_read(ts), 0);
 }
 
@@ -190,7 +190,7 @@ static void test_certificate_limited_to_4k(void **state)
 	assert_int_equal(read_cert(ts, SDSI_CMD_READ_STATE, false, buf),
 			 SDSI_READ_MSG_MAX);
 	assert_int_equal(ts->packets, 4);
-	assert_int_equal(get_le32(buf + 0x0c), SDSI_READ_MSG_MAX);
+	assert_int_equal(sdsi_le32(buf + 0x0c), SDSI_READ_MSG_MAX);
 	assert_int_equal(ctrl_read(ts), 0);
 }
 
@@ -198,14 +198,14 @@ static void check_meter_header(const uint8_t *buf, uint32_t pairs,
 			       uint32_t mmrc)
 {
 	assert_memory_equal(buf, "BDTM", 4);
-	assert_int_equal(get_le32(buf + 0x00), SDSI_METER_SIGNATURE);
-	assert_int_equal(get_le32(buf + 0x04), 1);
-	assert_int_equal(get_le64(buf + 0x08), PPIN);
-	assert_int_equal(get_le32(buf + 0x10), 1000);
-	assert_int_equal(get_le32(buf + 0x14), 8 * pairs);
-	assert_int_equal(get_le64(buf + 0x18), 0);
-	assert_int_equal(get_le32(buf + 0x20), SDSI_METER_MMRC);
-	assert_int_equal(get_le32(buf + 0x24), mmrc);
+	assert_int_equal(sdsi_le32(buf + 0x00), SDSI_METER_SIGNATURE);
+	assert_int_equal(sdsi_le32(buf + 0x04), 1);
+	assert_int_equal(sdsi_le64(buf + 0x08), PPIN);
+	assert_int_equal(sdsi_le32(buf + 0x10), 1000);
+	assert_int_equal(sdsi_le32(buf + 0x14), 8 * pairs);
+	assert_int_equal(sdsi_le64(buf + 0x18), 0);
+	assert_int_equal(sdsi_le32(buf + 0x20), SDSI_METER_MMRC);
+	assert_int_equal(sdsi_le32(buf + 0x24), mmrc);
 }
 
 static void test_meter_current_and_latched(void **state)
@@ -255,12 +255,12 @@ static void test_metered_licences_counted_after_power_cycle(void **state)
 	assert_int_equal(read_cert(ts, SDSI_CMD_READ_METER, true, buf), 56);
 	/* MMRC counts the 3 s before the power cycle; the licence does not. */
 	check_meter_header(buf, 2, 8);
-	assert_int_equal(get_le32(buf + 0x28), SDSI_FOURCC('C', 'C', '0', '2'));
-	assert_int_equal(get_le32(buf + 0x2c), 5);
-	assert_int_equal(get_le32(buf + 0x30), SDSI_FOURCC('D', 'S', 'A', '1'));
-	assert_int_equal(get_le32(buf + 0x34), 5);
+	assert_int_equal(sdsi_le32(buf + 0x28), SDSI_FOURCC('C', 'C', '0', '2'));
+	assert_int_equal(sdsi_le32(buf + 0x2c), 5);
+	assert_int_equal(sdsi_le32(buf + 0x30), SDSI_FOURCC('D', 'S', 'A', '1'));
+	assert_int_equal(sdsi_le32(buf + 0x34), 5);
 	assert_int_equal(read_cert(ts, SDSI_CMD_READ_METER, false, buf), 56);
-	assert_int_equal(get_le32(buf + 0x2c), 0);
+	assert_int_equal(sdsi_le32(buf + 0x2c), 0);
 }
 
 static void test_meter_needs_metering_enabled(void **state)

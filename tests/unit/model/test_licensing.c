@@ -111,8 +111,8 @@ static void test_akc_installs_licensor_key(void **state)
 	assert_int_equal(updates_available(&f->ts),
 			 SDSI_MODEL_DEFAULT_UPDATES - 1);
 	assert_int_equal(state_cert(f, buf), 80);
-	assert_int_equal(get_le32(buf), SDSI_STATE_CONTENT_KEY);
-	assert_int_equal(get_le32(buf + 0x18), 1);
+	assert_int_equal(sdsi_le32(buf), SDSI_STATE_CONTENT_KEY);
+	assert_int_equal(sdsi_le32(buf + 0x18), 1);
 	assert_int_equal(sdsi_license_pubkey_to_raw(f->auth.licensor, raw,
 						    NULL), 0);
 	assert_int_equal(sdsi_license_key_image(raw, image), 0);
@@ -135,9 +135,9 @@ static void test_cap_appends_licence(void **state)
 	/* Header, one size word, key info, the blob; padded to 16. */
 	assert_int_equal(state_cert(f, buf),
 			 (0x18 + 4 + 52 + blob + 15) & ~(size_t)15);
-	assert_int_equal(get_le32(buf), SDSI_STATE_CONTENT_KEY_BLOBS);
-	assert_int_equal(get_le32(buf + 0x14), 1);
-	assert_int_equal(get_le32(buf + 0x18), blob / 4 | SDSI_BLOB_VALID);
+	assert_int_equal(sdsi_le32(buf), SDSI_STATE_CONTENT_KEY_BLOBS);
+	assert_int_equal(sdsi_le32(buf + 0x14), 1);
+	assert_int_equal(sdsi_le32(buf + 0x18), blob / 4 | SDSI_BLOB_VALID);
 	/* The blob without header and signature, after the key info. */
 	assert_memory_equal(buf + 0x1c + 52, cap + SDSI_CAP_BLOB_OFFSET, blob);
 }
@@ -325,7 +325,7 @@ static void test_akc_replaced_not_rolled_back(void **state)
 	len = authority_akc(f->auth.root, licensor2, 2, akc, sizeof(akc));
 	assert_int_equal(provision(f, SDSI_CMD_PROVISION_AKC, akc, len), 0);
 	state_cert(f, buf);
-	assert_int_equal(get_le32(buf + 0x18), 2);
+	assert_int_equal(sdsi_le32(buf + 0x18), 2);
 	assert_int_equal(sdsi_license_pubkey_to_raw(licensor2, raw, NULL), 0);
 	assert_int_equal(sdsi_license_key_image(raw, image), 0);
 	assert_memory_equal(buf + 0x1c, image, sizeof(image));
@@ -335,7 +335,7 @@ static void test_akc_replaced_not_rolled_back(void **state)
 	assert_int_equal(sdsi_model_power_cycle(f->ts.m), 0);
 	expect_auth_failure(f, SDSI_CMD_PROVISION_AKC, f->akc, f->akc_len);
 	state_cert(f, buf);
-	assert_int_equal(get_le32(buf + 0x18), 2);
+	assert_int_equal(sdsi_le32(buf + 0x18), 2);
 	EVP_PKEY_free(licensor2);
 }
 
@@ -358,9 +358,9 @@ static void test_licence_revisions(void **state)
 	len = cap_for(f, 0xabc, 6, cap);
 	assert_int_equal(provision(f, SDSI_CMD_PROVISION_CAP, cap, len), 0);
 	state_cert(f, buf);
-	assert_int_equal(get_le32(buf + 0x14), 2);
-	assert_int_equal(get_le32(buf + 0x18) & SDSI_BLOB_VALID, 0);
-	assert_int_equal(get_le32(buf + 0x1c) & SDSI_BLOB_VALID,
+	assert_int_equal(sdsi_le32(buf + 0x14), 2);
+	assert_int_equal(sdsi_le32(buf + 0x18) & SDSI_BLOB_VALID, 0);
+	assert_int_equal(sdsi_le32(buf + 0x1c) & SDSI_BLOB_VALID,
 			 SDSI_BLOB_VALID);
 	/* Revision 5 is still below the highest stored, 6. */
 	assert_int_equal(sdsi_model_power_cycle(f->ts.m), 0);

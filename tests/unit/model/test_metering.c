@@ -90,15 +90,15 @@ static void read_meter(struct fixture *f, bool current, struct meter *out)
 
 	assert_int_equal(lx_read(&f->ts, SDSI_CMD_READ_METER, current, buf,
 				 &len), 0);
-	assert_int_equal(get_le32(buf), SDSI_METER_SIGNATURE);
-	assert_int_equal(get_le32(buf + 0x10), 1000);
-	out->mmrc = get_le32(buf + 0x24);
-	out->pairs = get_le32(buf + 0x14) / SDSI_METER_PAIR_SIZE;
+	assert_int_equal(sdsi_le32(buf), SDSI_METER_SIGNATURE);
+	assert_int_equal(sdsi_le32(buf + 0x10), 1000);
+	out->mmrc = sdsi_le32(buf + 0x24);
+	out->pairs = sdsi_le32(buf + 0x14) / SDSI_METER_PAIR_SIZE;
 	assert_int_equal(len, SDSI_METER_HEADER_SIZE + 8 * out->pairs);
 	assert_true(out->pairs <= 8);
 	for (i = 0; i < out->pairs; i++) {
-		out->code[i] = get_le32(buf + 0x28 + 8 * i);
-		out->counter[i] = get_le32(buf + 0x2c + 8 * i);
+		out->code[i] = sdsi_le32(buf + 0x28 + 8 * i);
+		out->counter[i] = sdsi_le32(buf + 0x2c + 8 * i);
 	}
 }
 
@@ -189,8 +189,8 @@ static uint64_t saved_powered_ns(struct fixture *f)
 	assert_non_null(in);
 	assert_int_equal(fread(head, sizeof(head), 1, in), 1);
 	fclose(in);
-	assert_int_equal(get_le32(head + 8), 2);
-	return get_le64(head + 192);
+	assert_int_equal(sdsi_le32(head + 8), 2);
+	return sdsi_le64(head + 192);
 }
 
 static void test_meters_and_licences_survive_restart(void **state)
@@ -269,20 +269,20 @@ static void test_version_1_file_loads(void **state)
 
 	tsock_close(&f->ts);
 	memcpy(file, "SDSINVRM", 8);
-	put_le32(file + 8, 1);
-	put_le32(file + 12, sizeof(file) - 16 - 4);
-	put_le32(file + 16, SDSI_GUID_V2);
-	put_le64(file + 24, PPIN);
-	put_le32(file + 32, 1);			/* key provisioned */
-	put_le32(file + 36, 4);			/* key revision */
+	sdsi_put_le32(file + 8, 1);
+	sdsi_put_le32(file + 12, sizeof(file) - 16 - 4);
+	sdsi_put_le32(file + 16, SDSI_GUID_V2);
+	sdsi_put_le64(file + 24, PPIN);
+	sdsi_put_le32(file + 32, 1);			/* key provisioned */
+	sdsi_put_le32(file + 36, 4);			/* key revision */
 	memset(file + 40, 0x5a, 48);		/* key image */
-	put_le32(file + 88, 2);			/* wear */
-	put_le32(file + 92, 1);			/* one licence */
-	put_le32(file + 96, 17 | SDSI_BLOB_VALID);
-	put_le32(file + 100, SDSI_BLOB_TYPE_METERED);
-	put_le32(file + 100 + 0x20, 1);
-	put_le32(file + 100 + 36, SDSI_FOURCC('C', 'C', '0', '2'));
-	put_le32(file + sizeof(file) - 4, crc32_ieee(file, sizeof(file) - 4));
+	sdsi_put_le32(file + 88, 2);			/* wear */
+	sdsi_put_le32(file + 92, 1);			/* one licence */
+	sdsi_put_le32(file + 96, 17 | SDSI_BLOB_VALID);
+	sdsi_put_le32(file + 100, SDSI_BLOB_TYPE_METERED);
+	sdsi_put_le32(file + 100 + 0x20, 1);
+	sdsi_put_le32(file + 100 + 36, SDSI_FOURCC('C', 'C', '0', '2'));
+	sdsi_put_le32(file + sizeof(file) - 4, crc32_ieee(file, sizeof(file) - 4));
 	snprintf(path, sizeof(path), "%s/socket0.nvram", f->auth.dir);
 	out = fopen(path, "w");
 	assert_non_null(out);
@@ -292,9 +292,9 @@ static void test_version_1_file_loads(void **state)
 	tsock_open(&f->ts, &f->cfg);
 	assert_int_equal(lx_read(&f->ts, SDSI_CMD_READ_STATE, false, buf, &len),
 			 0);
-	assert_int_equal(get_le32(buf), SDSI_STATE_CONTENT_KEY_BLOBS);
-	assert_int_equal(get_le32(buf + 0x04), 2);
-	assert_int_equal(get_le32(buf + 0x1c), 4);
+	assert_int_equal(sdsi_le32(buf), SDSI_STATE_CONTENT_KEY_BLOBS);
+	assert_int_equal(sdsi_le32(buf + 0x04), 2);
+	assert_int_equal(sdsi_le32(buf + 0x1c), 4);
 	assert_memory_equal(buf + 0x20, file + 40, 48);
 	assert_int_equal(f->ts.m->nv.powered_ns, 0);
 	/* Version 1 kept no licensor key: CAPs wait for the AKC again. */
@@ -312,7 +312,7 @@ static void test_version_1_file_loads(void **state)
 	assert_non_null(out);
 	assert_int_equal(fread(buf, 12, 1, out), 1);
 	fclose(out);
-	assert_int_equal(get_le32(buf + 8), 2);
+	assert_int_equal(sdsi_le32(buf + 8), 2);
 	tsock_open(&f->ts, &f->cfg);
 	assert_int_equal(f->ts.m->nv.num_licences, 2);
 }

@@ -109,9 +109,9 @@ static void provision(struct fixture *f)
 	static const uint8_t key[MODEL_PUBKEY_SIZE] = { 0xee, 1 };
 	uint8_t blob[SDSI_BLOB_HEADER_SIZE + SDSI_BUNDLE_SIZE] = { 0 };
 
-	put_le32(blob, SDSI_BLOB_TYPE_METERED);
-	put_le32(blob + 0x20, 1);
-	put_le32(blob + SDSI_BLOB_HEADER_SIZE, SDSI_FOURCC('C', 'C', '0', '2'));
+	sdsi_put_le32(blob, SDSI_BLOB_TYPE_METERED);
+	sdsi_put_le32(blob + 0x20, 1);
+	sdsi_put_le32(blob + SDSI_BLOB_HEADER_SIZE, SDSI_FOURCC('C', 'C', '0', '2'));
 	tsock_open(&f->ts, &f->cfg);
 	assert_int_equal(nvram_install_key(f->ts.m, 3, key), 0);
 	assert_int_equal(nvram_append_licence(f->ts.m, blob, sizeof(blob)), 0);
@@ -150,7 +150,7 @@ static void test_round_trip_is_a_power_cycle(void **state)
 				 &len_after), 0);
 	assert_int_equal(len_after, len_before);
 	assert_memory_equal(after, before, len_before);
-	assert_int_equal(get_le32(after), SDSI_STATE_CONTENT_KEY_BLOBS);
+	assert_int_equal(sdsi_le32(after), SDSI_STATE_CONTENT_KEY_BLOBS);
 	assert_int_equal(reg_read(&f->ts, SDSI_REG_KEY_PROV),
 			 SDSI_KEY_PROVISIONED);
 	assert_int_equal(f->ts.m->nv.wear, 2);
@@ -289,7 +289,7 @@ static void test_newer_version_refused(void **state)
 
 	provision(f);
 	len = read_file(f->path, buf, sizeof(buf));
-	put_le32(buf + 8, 3);
+	sdsi_put_le32(buf + 8, 3);
 	write_file(f->path, buf, len);
 	expect_refused(f, f->path, -EPROTONOSUPPORT, "newer");
 }

@@ -50,32 +50,32 @@ static size_t build(const struct image *im)
 
 	memset(file, 0, sizeof(file));
 	memcpy(file, "SDSINVRM", 8);
-	put_le32(file + 8, im->version);
-	put_le32(file + 16, SDSI_GUID_V2);
-	put_le32(file + 20, 0);
-	put_le64(file + 24, 0x1234);
-	put_le32(file + 32, 3);			/* key, licensor key */
-	put_le32(file + 36, 1);
+	sdsi_put_le32(file + 8, im->version);
+	sdsi_put_le32(file + 16, SDSI_GUID_V2);
+	sdsi_put_le32(file + 20, 0);
+	sdsi_put_le64(file + 24, 0x1234);
+	sdsi_put_le32(file + 32, 3);			/* key, licensor key */
+	sdsi_put_le32(file + 36, 1);
 	memset(file + 40, 0x22, 48);
-	put_le32(file + 88, 1);
-	put_le32(file + 92, im->num_licences);
+	sdsi_put_le32(file + 88, 1);
+	sdsi_put_le32(file + 92, im->num_licences);
 	if (im->version >= 2) {
 		memset(file + 96, 0x33, 96);
-		put_le64(file + 192, im->powered);
-		put_le64(file + 200, im->latched);
-		put_le32(file + 208, im->num_meters);
+		sdsi_put_le64(file + 192, im->powered);
+		sdsi_put_le64(file + 200, im->latched);
+		sdsi_put_le32(file + 208, im->num_meters);
 	}
 	off += fixed;
 	for (uint32_t i = 0; i < im->meters_written; i++, off += 20) {
-		put_le32(file + off, 0x43433030 + i);
-		put_le64(file + off + 4, im->meter_total);
-		put_le64(file + off + 12, im->meter_latched);
+		sdsi_put_le32(file + off, 0x43433030 + i);
+		sdsi_put_le64(file + off + 4, im->meter_total);
+		sdsi_put_le64(file + off + 12, im->meter_latched);
 	}
 	if (im->licences_len)
 		memcpy(file + off, im->licences, im->licences_len);
 	off += im->licences_len + im->pad;
-	put_le32(file + 12, (uint32_t)(off - 16));
-	put_le32(file + off, crc32_ieee(file, off));
+	sdsi_put_le32(file + 12, (uint32_t)(off - 16));
+	sdsi_put_le32(file + off, crc32_ieee(file, off));
 	return off + 4;
 }
 
@@ -231,12 +231,12 @@ static void test_latch_and_meters(void **unused)
 static size_t licence(uint8_t *p, uint32_t len, uint32_t bundles)
 {
 	memset(p, 0, 4 + len);
-	put_le32(p, len / 4 | SDSI_BLOB_VALID);
+	sdsi_put_le32(p, len / 4 | SDSI_BLOB_VALID);
 	if (len >= SDSI_BLOB_HEADER_SIZE) {
-		put_le32(p + 4, SDSI_BLOB_TYPE_ONE_TIME);
-		put_le32(p + 4 + 0x20, bundles);
+		sdsi_put_le32(p + 4, SDSI_BLOB_TYPE_ONE_TIME);
+		sdsi_put_le32(p + 4 + 0x20, bundles);
 		for (uint32_t k = 0; k < bundles && 36 + 32 * (k + 1) <= len; k++)
-			put_le32(p + 4 + 36 + 32 * k, SDSI_FOURCC('C', 'C', '0', '2'));
+			sdsi_put_le32(p + 4 + 36 + 32 * k, SDSI_FOURCC('C', 'C', '0', '2'));
 	}
 	return 4 + len;
 }
@@ -251,7 +251,7 @@ static void test_licence_entries(void **unused)
 	/* 32 bytes, then a licence whose size word (9) would read as 9 bundles. */
 	im.licences_len = licence(lic, 32, 0);
 	im.licences_len += licence(lic + im.licences_len, 36, 0);
-	put_le32(lic + 36, 9);
+	sdsi_put_le32(lic + 36, 9);
 	im.num_licences = 2;
 	assert_int_equal(load(build(&im), "licence 0 of 32 bytes is not a licence"), -EPROTO);
 	im.num_licences = 1;
@@ -261,7 +261,7 @@ static void test_licence_entries(void **unused)
 	assert_int_equal(load(build(&im), "licence 0 of 68 bytes is not a licence"), -EPROTO);
 	/* The size word one dword past the bytes there. */
 	im.licences_len = licence(lic, 68, 1);
-	put_le32(lic, 18 | SDSI_BLOB_VALID);
+	sdsi_put_le32(lic, 18 | SDSI_BLOB_VALID);
 	assert_int_equal(load(build(&im), "licence 0 has a bad size"), -EPROTO);
 	/* A second entry announced: 3 bytes cannot hold its size word, 4 can. */
 	im.licences_len = licence(lic, 68, 1) + 3;

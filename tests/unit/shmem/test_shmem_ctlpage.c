@@ -64,7 +64,7 @@ static void serve(int fd)
 
 		if (sdsi_model_create(&cfg, &models[n], err, sizeof(err)) ||
 		    sdsi_shmem_attach(&ports[n], models[n],
-				      window + n * SDSI_SHMEM_SLOT_SIZE))
+				      window + n * SDSI_WINDOW_SLOT_SIZE))
 			_exit(3);
 	}
 	page = (struct sdsi_ctlpage *)(window + sdsi_ctlpage_offset(SOCKETS));
@@ -137,8 +137,8 @@ static int teardown(void **state)
 
 static uint64_t control_of(struct page_rig *r, unsigned int n)
 {
-	return __atomic_load_n((uint64_t *)(r->window + n * SDSI_SHMEM_SLOT_SIZE +
-					    SDSI_SHMEM_MMIO_OFFSET),
+	return __atomic_load_n((uint64_t *)(r->window + n * SDSI_WINDOW_SLOT_SIZE +
+					    SDSI_WINDOW_MMIO_OFFSET),
 			       __ATOMIC_ACQUIRE);
 }
 
@@ -276,11 +276,11 @@ static void test_torn_request_not_executed(void **state)
 
 	(void)state;
 	torn_pagesize = sysconf(_SC_PAGESIZE);
-	slot = aligned_alloc(8, SDSI_SHMEM_SLOT_SIZE);
+	slot = aligned_alloc(8, SDSI_WINDOW_SLOT_SIZE);
 	assert_non_null(slot);
 	assert_int_equal(sdsi_model_create(&cfg, &model, err, sizeof(err)), 0);
 	assert_int_equal(sdsi_shmem_attach(&port, model, slot), 0);
-	control = (uint64_t *)(slot + SDSI_SHMEM_MMIO_OFFSET);
+	control = (uint64_t *)(slot + SDSI_WINDOW_MMIO_OFFSET);
 
 	mem = mmap(NULL, 2 * (size_t)torn_pagesize, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -124,7 +124,7 @@ static int setup(void **state)
 		      fd, 0);
 	close(fd);
 	assert_true(r->map != MAP_FAILED);
-	r->mmio = (volatile uint64_t *)(r->map + SDSI_SHMEM_MMIO_OFFSET);
+	r->mmio = (volatile uint64_t *)(r->map + SDSI_WINDOW_MMIO_OFFSET);
 	r->page = (struct sdsi_ctlpage *)(r->map +
 					  sdsi_ctlpage_offset(SOCKETS));
 	r->server = start_server(r->window, r->log, "--doorbell");

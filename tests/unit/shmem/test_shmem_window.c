@@ -47,14 +47,14 @@ static uint64_t drv_read64(void *ctx, uint32_t off)
 	struct window_rig *r = ctx;
 
 	return __atomic_load_n((uint64_t *)(r->driver_view +
-			       SDSI_SHMEM_MMIO_OFFSET + off), __ATOMIC_ACQUIRE);
+			       SDSI_WINDOW_MMIO_OFFSET + off), __ATOMIC_ACQUIRE);
 }
 
 static void drv_write64(void *ctx, uint32_t off, uint64_t v)
 {
 	struct window_rig *r = ctx;
 
-	__atomic_store_n((uint64_t *)(r->driver_view + SDSI_SHMEM_MMIO_OFFSET +
+	__atomic_store_n((uint64_t *)(r->driver_view + SDSI_WINDOW_MMIO_OFFSET +
 			 off), v, __ATOMIC_RELEASE);
 }
 
@@ -128,7 +128,7 @@ static void control_ok(struct window_rig *r, const char *request)
 
 static size_t window_size(void)
 {
-	return SDSI_SHMEM_SLOT_SIZE;
+	return SDSI_WINDOW_SLOT_SIZE;
 }
 
 static int setup(void **state)
@@ -197,13 +197,13 @@ static void test_discovery_and_registers(void **state)
 	uint64_t regs[SDSI_REGS_SIZE_V2 / 8];
 	uint32_t i;
 
-	sdsi_model_discovery(r->model, SDSI_SHMEM_MMIO_OFFSET - SDSI_DISC_BYTES,
+	sdsi_model_discovery(r->model, SDSI_WINDOW_MMIO_OFFSET - SDSI_DISC_BYTES,
 			     table);
 	memcpy(seen, r->driver_view, sizeof(seen));
 	assert_memory_equal(seen, table, sizeof(table));
 	/* Linux: MMIO base = end of the 16-byte table + offset + 1. */
 	assert_int_equal(SDSI_DISC_BYTES + (table[2] & ~7u),
-			 SDSI_SHMEM_MMIO_OFFSET);
+			 SDSI_WINDOW_MMIO_OFFSET);
 
 	sdsi_mbox_read_registers(&r->mb, regs);
 	for (i = 0; i < SDSI_REGS_SIZE_V2 / 8; i++)
