@@ -126,7 +126,7 @@ static int window_discover(void *ctx, uint32_t *guid)
 	    ((d0 >> SDSI_DISC_TYPE_SHIFT) & SDSI_DISC_TYPE_MASK) != SDSI_DISC_TYPE)
 		why = "no On Demand discovery table (access type LOCAL, type 3)";
 	else if (size == 0 || size % 8 ||
-		 SDSI_DISC_BYTES + (uint64_t)off + size > SDSI_SHMEM_SLOT_SIZE)
+		 SDSI_DISC_BYTES + (uint64_t)off + size > SDSI_WINDOW_SLOT_SIZE)
 		why = "its MMIO region does not lie in the socket's slot";
 	if (why) {
 		fprintf(stderr, "sdsi-emu: window %s: socket %u: %s (discovery "
@@ -255,7 +255,7 @@ int emu_window_open(struct emu_window *w, const char *path, uint64_t offset,
 	for (unsigned int n = 0; n < sockets; n++) {
 		w->sock[n].win = w;
 		w->sock[n].index = n;
-		w->sock[n].slot = (uint64_t *)(w->base + (size_t)n * SDSI_SHMEM_SLOT_SIZE);
+		w->sock[n].slot = (uint64_t *)(w->base + (size_t)n * SDSI_WINDOW_SLOT_SIZE);
 	}
 	return 0;
 }

@@ -120,7 +120,7 @@ static void usage(FILE *out)
 		"--authority or --root-key the sockets trust no root key and refuse\n"
 		"every AKC and CAP, as sdsi-emu does.  While a transaction is under\n"
 		"way the poller yields the CPU between passes.\n\nOptions:\n",
-		SDSI_SHMEM_SLOT_SIZE);
+		SDSI_WINDOW_SLOT_SIZE);
 	fe_doc_help_options(out, shmem_options, OPTION_COUNT);
 }
 
@@ -517,9 +517,9 @@ static int create_sockets(struct shmem_machine *machine, const struct options *o
 			return -EINVAL;
 		}
 		if (sdsi_shmem_attach(&machine->ports[n], machine->models[n],
-				      base + (size_t)n * SDSI_SHMEM_SLOT_SIZE)) {
+				      base + (size_t)n * SDSI_WINDOW_SLOT_SIZE)) {
 			fprintf(stderr, "sdsi-shmem: socket %u: MMIO region "
-				"does not fit a %u-byte slot\n", n, SDSI_SHMEM_SLOT_SIZE);
+				"does not fit a %u-byte slot\n", n, SDSI_WINDOW_SLOT_SIZE);
 			return -EINVAL;
 		}
 	}

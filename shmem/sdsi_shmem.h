@@ -25,9 +25,6 @@
 #include "sdsi/window.h"
 #include "sdsi_model.h"
 
-/* The window's slot size under its former name, until main.c uses window.h's. */
-#define SDSI_SHMEM_SLOT_SIZE	SDSI_WINDOW_SLOT_SIZE
-
 /* Qwords the driver may write: control and mailbox of the largest layout. */
 #define SDSI_SHMEM_WRITABLE_QWORDS \
 	((SDSI_CTRL_SIZE_V2 + SDSI_MBOX_SIZE) / 8)

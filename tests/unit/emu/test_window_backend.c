@@ -172,7 +172,7 @@ static void test_transactions_through_the_doorbell(void **state)
 /* Slot 1 by hand: a LOCAL On Demand table, region of `size` at `off`. */
 static void write_table(struct rig *r, uint32_t access, uint32_t size, uint32_t off)
 {
-	uint64_t *disc = (uint64_t *)(r->server_view + SDSI_SHMEM_SLOT_SIZE);
+	uint64_t *disc = (uint64_t *)(r->server_view + SDSI_WINDOW_SLOT_SIZE);
 	uint32_t d0 = access | SDSI_DISC_TYPE << SDSI_DISC_TYPE_SHIFT |
 		      (size / 4) << SDSI_DISC_SIZE_SHIFT;
 
@@ -185,8 +185,8 @@ static void test_discovery_bounds(void **state)
 	struct rig *r = *state;
 	struct sdsi_fusedrv_backend b = emu_window_backend(&r->win, 1);
 	/* The region ends exactly at the end of the slot. */
-	uint32_t fit = SDSI_SHMEM_SLOT_SIZE - SDSI_DISC_BYTES - SLOT1_REGION;
-	char *region = r->server_view + SDSI_SHMEM_SLOT_SIZE + SDSI_DISC_BYTES + fit;
+	uint32_t fit = SDSI_WINDOW_SLOT_SIZE - SDSI_DISC_BYTES - SLOT1_REGION;
+	char *region = r->server_view + SDSI_WINDOW_SLOT_SIZE + SDSI_DISC_BYTES + fit;
 	uint32_t guid = 0;
 
 	assert_int_equal(b.discover(b.ctx, &guid), -ENODEV);	/* nothing laid out */
