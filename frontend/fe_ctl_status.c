@@ -19,11 +19,11 @@ struct socket_snapshot {
 static int snapshot(struct sdsi_model *m, void *arg)
 {
 	struct socket_snapshot *snap = arg;
-	uint32_t ctrl;
+	uint32_t regs;
 
 	snap->guid = sdsi_model_guid(m);
-	ctrl = snap->guid == SDSI_GUID_V1 ? SDSI_CTRL_SIZE_V1 : SDSI_CTRL_SIZE_V2;
-	snap->ppin = sdsi_model_read64(m, ctrl + SDSI_MBOX_SIZE + SDSI_REG_PPIN);
+	regs = sdsi_layout_regs_offset(sdsi_guid_layout_or_v1(snap->guid));
+	snap->ppin = sdsi_model_read64(m, regs + SDSI_REG_PPIN);
 	for (int k = 0; k < SDSI_FAULT_KIND_COUNT; k++)
 		sdsi_model_fault_get(m, (enum sdsi_fault_kind)k, &snap->faults[k]);
 	return 0;
