@@ -13,7 +13,7 @@
 
 #include <openssl/evp.h>
 
-#include "sdsi_license.h"
+#include "sdsi_lic.h"
 
 static uint64_t mono_ns(void)
 {
@@ -40,8 +40,8 @@ int main(int argc, char **argv)
 	unsigned int n = argc > 1 ? (unsigned int)strtoul(argv[1], NULL, 0) : 500;
 	uint8_t akc_buf[1024], cap_buf[4096];
 	size_t akc_len, cap_len;
-	struct sdsi_akc akc = { .key_revision = 1 };
-	struct sdsi_cap cap = { 0 };
+	struct sdsi_lic_akc akc = { .key_revision = 1 };
+	struct sdsi_lic_cap cap = { 0 };
 	EVP_PKEY *root, *licensor, *pub;
 	uint64_t t;
 	unsigned int i;
@@ -49,12 +49,12 @@ int main(int argc, char **argv)
 
 	if (!n)
 		n = 1;
-	if ((ret = sdsi_license_key_generate(&root, NULL)) ||
-	    (ret = sdsi_license_key_generate(&licensor, NULL)))
+	if ((ret = sdsi_lic_key_generate(&root, NULL)) ||
+	    (ret = sdsi_lic_key_generate(&licensor, NULL)))
 		die("key generation", ret);
-	if ((ret = sdsi_license_pubkey_to_raw(licensor, akc.licensor_key, NULL)) ||
-	    (ret = sdsi_akc_sign(&akc, root, NULL)) ||
-	    (ret = sdsi_akc_encode(&akc, akc_buf, sizeof(akc_buf), &akc_len)))
+	if ((ret = sdsi_lic_pubkey_to_raw(licensor, akc.licensor_key, NULL)) ||
+	    (ret = sdsi_lic_akc_sign(&akc, root, NULL)) ||
+	    (ret = sdsi_lic_akc_encode(&akc, akc_buf, sizeof(akc_buf), &akc_len)))
 		die("AKC", ret);
 	cap.license.type = SDSI_BLOB_TYPE_ONE_TIME;
 	cap.license.id = 1;
@@ -62,15 +62,15 @@ int main(int argc, char **argv)
 	cap.license.revision = 1;
 	cap.license.bundle_count = 1;
 	cap.license.bundles[0].code = SDSI_FOURCC('C', 'C', '0', '2');
-	if ((ret = sdsi_cap_sign(&cap, licensor, NULL)) ||
-	    (ret = sdsi_cap_encode(&cap, cap_buf, sizeof(cap_buf), &cap_len,
+	if ((ret = sdsi_lic_cap_sign(&cap, licensor, NULL)) ||
+	    (ret = sdsi_lic_cap_encode(&cap, cap_buf, sizeof(cap_buf), &cap_len,
 				   NULL)))
 		die("CAP", ret);
 
 	printf("P-384 licensing operations, %u each\n", n);
 	t = mono_ns();
 	for (i = 0; i < n; i++) {
-		if ((ret = sdsi_license_pubkey_from_raw(akc.licensor_key, &pub,
+		if ((ret = sdsi_lic_pubkey_from_raw(akc.licensor_key, &pub,
 							NULL)))
 			die("import", ret);
 		EVP_PKEY_free(pub);
@@ -79,13 +79,13 @@ int main(int argc, char **argv)
 
 	t = mono_ns();
 	for (i = 0; i < n; i++)
-		if ((ret = sdsi_akc_verify(akc_buf, akc_len, root, NULL, NULL)))
+		if ((ret = sdsi_lic_akc_verify(akc_buf, akc_len, root, NULL, NULL)))
 			die("AKC verify", ret);
 	report("verify AKC", n, mono_ns() - t);
 
 	t = mono_ns();
 	for (i = 0; i < n; i++)
-		if ((ret = sdsi_cap_verify(cap_buf, cap_len, licensor, NULL,
+		if ((ret = sdsi_lic_cap_verify(cap_buf, cap_len, licensor, NULL,
 					   NULL)))
 			die("CAP verify", ret);
 	report("verify CAP (key in hand)", n, mono_ns() - t);

@@ -29,18 +29,18 @@ static void must(int ret)
 
 static void akc(struct fuzz_blob *b, EVP_PKEY *signer, EVP_PKEY *licensor, uint32_t rev)
 {
-	struct sdsi_akc akc = { .key_revision = rev };
+	struct sdsi_lic_akc akc = { .key_revision = rev };
 
-	must(sdsi_license_pubkey_to_raw(licensor, akc.licensor_key, NULL));
-	must(sdsi_akc_sign(&akc, signer, NULL));
-	must(sdsi_akc_encode(&akc, b->bytes, sizeof(b->bytes), &b->len));
+	must(sdsi_lic_pubkey_to_raw(licensor, akc.licensor_key, NULL));
+	must(sdsi_lic_akc_sign(&akc, signer, NULL));
+	must(sdsi_lic_akc_encode(&akc, b->bytes, sizeof(b->bytes), &b->len));
 	b->command = SDSI_CMD_PROVISION_AKC;
 }
 
 static void cap(struct fuzz_blob *b, EVP_PKEY *licensor, uint32_t type, uint64_t id,
 		uint64_t ppin, uint32_t rev, uint32_t bundles)
 {
-	struct sdsi_cap cap;
+	struct sdsi_lic_cap cap;
 
 	memset(&cap, 0, sizeof(cap));
 	cap.license.type = type;
@@ -50,8 +50,8 @@ static void cap(struct fuzz_blob *b, EVP_PKEY *licensor, uint32_t type, uint64_t
 	cap.license.bundle_count = bundles;
 	for (uint32_t i = 0; i < bundles; i++)
 		cap.license.bundles[i].code = SDSI_FOURCC('F', 'Z', '0' + i / 10, '0' + i % 10);
-	must(sdsi_cap_sign(&cap, licensor, NULL));
-	must(sdsi_cap_encode(&cap, b->bytes, sizeof(b->bytes), &b->len, NULL));
+	must(sdsi_lic_cap_sign(&cap, licensor, NULL));
+	must(sdsi_lic_cap_encode(&cap, b->bytes, sizeof(b->bytes), &b->len, NULL));
 	b->command = SDSI_CMD_PROVISION_CAP;
 }
 
@@ -67,10 +67,10 @@ void fuzz_authority_init(struct fuzz_authority *a)
 	strcat(a->root_pub, "/root.pub");
 	cleanup_of = a;
 	atexit(cleanup);
-	must(sdsi_license_key_generate(&a->root, NULL));
-	must(sdsi_license_key_generate(&a->licensor[0], NULL));
-	must(sdsi_license_key_generate(&a->licensor[1], NULL));
-	must(sdsi_license_key_save_public(a->root_pub, a->root, NULL));
+	must(sdsi_lic_key_generate(&a->root, NULL));
+	must(sdsi_lic_key_generate(&a->licensor[0], NULL));
+	must(sdsi_lic_key_generate(&a->licensor[1], NULL));
+	must(sdsi_lic_key_save_public(a->root_pub, a->root, NULL));
 
 	akc(&b[0], a->root, a->licensor[0], 1);
 	akc(&b[1], a->root, a->licensor[0], 2);

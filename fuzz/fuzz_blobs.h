@@ -12,7 +12,7 @@
 
 #include <openssl/types.h>
 
-#include "sdsi_license.h"
+#include "sdsi_lic.h"
 
 #define FUZZ_PPIN	0x5eedf00d12345678ull
 #define FUZZ_NBLOBS	10u

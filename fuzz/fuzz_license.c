@@ -17,20 +17,20 @@
 
 #include <openssl/evp.h>
 
-#include "sdsi_license.h"
+#include "sdsi_lic.h"
 #include "fuzz_check.h"
 
 static EVP_PKEY *root_key, *licensor_key;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	if (sdsi_license_key_generate(&root_key, NULL) ||
-	    sdsi_license_key_generate(&licensor_key, NULL))
+	if (sdsi_lic_key_generate(&root_key, NULL) ||
+	    sdsi_lic_key_generate(&licensor_key, NULL))
 		abort();
 	return 0;
 }
 
-static void check_error(int ret, const struct sdsi_license_error *err)
+static void check_error(int ret, const struct sdsi_lic_error *err)
 {
 	if (ret)
 		FUZZ_CHECK(err->reason[0] != '\0' &&
@@ -40,21 +40,21 @@ static void check_error(int ret, const struct sdsi_license_error *err)
 
 static void fuzz_akc(const uint8_t *p, size_t len)
 {
-	struct sdsi_license_error err = { .reason = "" };
+	struct sdsi_lic_error err = { .reason = "" };
 	uint8_t again[SDSI_AKC_SIZE];
-	struct sdsi_akc akc;
+	struct sdsi_lic_akc akc;
 	size_t out_len = 0;
-	int ret = sdsi_akc_decode(p, len, &akc, &err);
+	int ret = sdsi_lic_akc_decode(p, len, &akc, &err);
 
 	check_error(ret, &err);
 	if (!ret) {
-		FUZZ_CHECK(sdsi_license_blob_kind(p, len) == SDSI_BLOB_AKC, "kind");
-		FUZZ_CHECK(sdsi_akc_encode(&akc, again, sizeof(again), &out_len) == 0, "encode");
+		FUZZ_CHECK(sdsi_lic_blob_kind(p, len) == SDSI_LIC_AKC, "kind");
+		FUZZ_CHECK(sdsi_lic_akc_encode(&akc, again, sizeof(again), &out_len) == 0, "encode");
 		FUZZ_CHECK(out_len == len && memcmp(again, p, len) == 0,
 			   "%zu bytes decode, re-encode to %zu different ones", len, out_len);
 	}
 	err.reason[0] = '\0';
-	if (sdsi_akc_verify(p, len, root_key, NULL, &err) == 0)
+	if (sdsi_lic_akc_verify(p, len, root_key, NULL, &err) == 0)
 		FUZZ_CHECK(!ret, "verified what the decoder refused");
 	else if (!ret)
 		check_error(-EBADMSG, &err);
@@ -62,25 +62,25 @@ static void fuzz_akc(const uint8_t *p, size_t len)
 
 static void fuzz_cap(const uint8_t *p, size_t len)
 {
-	struct sdsi_license_error err = { .reason = "" };
+	struct sdsi_lic_error err = { .reason = "" };
 	uint8_t again[SDSI_LICENSE_BLOB_MAX];
-	struct sdsi_cap cap;
+	struct sdsi_lic_cap cap;
 	size_t out_len = 0;
-	int ret = sdsi_cap_decode(p, len, &cap, &err);
+	int ret = sdsi_lic_cap_decode(p, len, &cap, &err);
 
 	check_error(ret, &err);
 	if (!ret) {
-		FUZZ_CHECK(sdsi_license_blob_kind(p, len) == SDSI_BLOB_CAP, "kind");
+		FUZZ_CHECK(sdsi_lic_blob_kind(p, len) == SDSI_LIC_CAP, "kind");
 		FUZZ_CHECK(cap.license.bundle_count >= 1 &&
 			   cap.license.bundle_count <= SDSI_CAP_MAX_BUNDLES,
 			   "%u bundles", cap.license.bundle_count);
-		FUZZ_CHECK(sdsi_cap_encode(&cap, again, sizeof(again), &out_len, NULL) == 0,
+		FUZZ_CHECK(sdsi_lic_cap_encode(&cap, again, sizeof(again), &out_len, NULL) == 0,
 			   "encode");
 		FUZZ_CHECK(out_len == len && memcmp(again, p, len) == 0,
 			   "%zu bytes decode, re-encode to %zu different ones", len, out_len);
 	}
 	err.reason[0] = '\0';
-	if (sdsi_cap_verify(p, len, licensor_key, NULL, &err) == 0)
+	if (sdsi_lic_cap_verify(p, len, licensor_key, NULL, &err) == 0)
 		FUZZ_CHECK(!ret, "verified what the decoder refused");
 	else if (!ret)
 		check_error(-EBADMSG, &err);
@@ -88,15 +88,15 @@ static void fuzz_cap(const uint8_t *p, size_t len)
 
 static void fuzz_blob(const uint8_t *p, size_t len)
 {
-	struct sdsi_license_error err = { .reason = "" };
+	struct sdsi_lic_error err = { .reason = "" };
 	uint8_t again[SDSI_LICENSE_BLOB_MAX];
-	struct sdsi_license lic;
+	struct sdsi_lic_blob lic;
 	size_t out_len = 0;
-	int ret = sdsi_license_blob_decode(p, len, &lic, &err);
+	int ret = sdsi_lic_blob_decode(p, len, &lic, &err);
 
 	check_error(ret, &err);
 	if (!ret) {
-		FUZZ_CHECK(sdsi_license_blob_encode(&lic, again, sizeof(again), &out_len,
+		FUZZ_CHECK(sdsi_lic_blob_encode(&lic, again, sizeof(again), &out_len,
 						    NULL) == 0, "encode");
 		FUZZ_CHECK(out_len == len && memcmp(again, p, len) == 0,
 			   "%zu bytes decode, re-encode to %zu different ones", len, out_len);
@@ -109,7 +109,7 @@ static void fuzz_blob(const uint8_t *p, size_t len)
  */
 static void fuzz_signed_cap(struct fuzz_input *in)
 {
-	struct sdsi_cap cap = { 0 };
+	struct sdsi_lic_cap cap = { 0 };
 	uint8_t buf[SDSI_LICENSE_BLOB_MAX];
 	size_t len = 0, pos;
 	uint8_t flip;
@@ -124,24 +124,24 @@ static void fuzz_signed_cap(struct fuzz_input *in)
 		cap.license.bundles[i].code = SDSI_FOURCC('B', '0' + i / 10 % 10, '0' + i % 10, '0');
 	pos = (size_t)fuzz_take(in, 2);
 	flip = (uint8_t)fuzz_take(in, 1);
-	if (sdsi_cap_sign(&cap, licensor_key, NULL))
+	if (sdsi_lic_cap_sign(&cap, licensor_key, NULL))
 		return;
-	ret = sdsi_cap_encode(&cap, buf, sizeof(buf), &len, NULL);
+	ret = sdsi_lic_cap_encode(&cap, buf, sizeof(buf), &len, NULL);
 	if (ret) {
 		/* The encoder refuses only what the decoder would refuse. */
 		FUZZ_CHECK(cap.license.bundle_count == 0 || cap.license.type < 1 ||
 			   cap.license.type > 2, "encode refused a valid CAP: %d", ret);
 		return;
 	}
-	FUZZ_CHECK(sdsi_cap_verify(buf, len, licensor_key, NULL, NULL) == 0,
+	FUZZ_CHECK(sdsi_lic_cap_verify(buf, len, licensor_key, NULL, NULL) == 0,
 		   "a freshly signed CAP does not verify");
-	FUZZ_CHECK(sdsi_cap_verify(buf, len, root_key, NULL, NULL) == -EBADMSG,
+	FUZZ_CHECK(sdsi_lic_cap_verify(buf, len, root_key, NULL, NULL) == -EBADMSG,
 		   "a CAP verifies with the wrong key");
 	pos %= len;
 	if (!flip)
 		return;
 	buf[pos] ^= flip;
-	FUZZ_CHECK(sdsi_cap_verify(buf, len, licensor_key, NULL, NULL) != 0,
+	FUZZ_CHECK(sdsi_lic_cap_verify(buf, len, licensor_key, NULL, NULL) != 0,
 		   "byte %zu changed by 0x%02x and the CAP still verifies", pos, flip);
 }
 

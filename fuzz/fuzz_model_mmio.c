@@ -24,7 +24,7 @@
 #include <openssl/evp.h>
 
 #include "model_priv.h"
-#include "sdsi_license.h"
+#include "sdsi_lic.h"
 #include "sdsi_mbox.h"
 #include "cert_decode.h"
 #include "fuzz_blobs.h"
@@ -103,21 +103,21 @@ static void check_authenticated(const struct sdsi_model *m, const struct model_n
 		   "a provisioning write did not use an update (%u -> %u)", updates_before,
 		   m->updates_available);
 	if (command == SDSI_CMD_PROVISION_AKC) {
-		struct sdsi_akc akc;
+		struct sdsi_lic_akc akc;
 		EVP_PKEY *root = auth.root;
 
-		FUZZ_CHECK(sdsi_akc_verify(packet, size, root, &akc, NULL) == 0,
+		FUZZ_CHECK(sdsi_lic_akc_verify(packet, size, root, &akc, NULL) == 0,
 			   "NVRAM changed by an AKC the root did not sign");
 		FUZZ_CHECK(!before->key_provisioned || akc.key_revision >= before->key_rev,
 			   "key revision rolled back from %u to %u", before->key_rev,
 			   akc.key_revision);
-		FUZZ_CHECK(sdsi_license_key_image(akc.licensor_key, image) == 0, "image");
+		FUZZ_CHECK(sdsi_lic_key_image(akc.licensor_key, image) == 0, "image");
 		FUZZ_CHECK(m->nv.key_provisioned && m->nv.key_rev == akc.key_revision &&
 			   !memcmp(m->nv.key_image, image, sizeof(image)) &&
 			   m->nv.num_licences == before->num_licences,
 			   "the AKC installed something else than its key");
 	} else {
-		struct sdsi_cap cap;
+		struct sdsi_lic_cap cap;
 		EVP_PKEY *licensor = NULL;
 		int ret;
 
@@ -125,9 +125,9 @@ static void check_authenticated(const struct sdsi_model *m, const struct model_n
 			   (unsigned long long)command);
 		FUZZ_CHECK(before->key_provisioned && before->licensor_key_known,
 			   "a CAP was taken with no licensor key");
-		FUZZ_CHECK(sdsi_license_pubkey_from_raw(before->licensor_key, &licensor,
+		FUZZ_CHECK(sdsi_lic_pubkey_from_raw(before->licensor_key, &licensor,
 							NULL) == 0, "licensor key");
-		ret = sdsi_cap_verify(packet, size, licensor, &cap, NULL);
+		ret = sdsi_lic_cap_verify(packet, size, licensor, &cap, NULL);
 		EVP_PKEY_free(licensor);
 		FUZZ_CHECK(ret == 0, "NVRAM changed by a CAP the licensor did not sign: %d", ret);
 		FUZZ_CHECK(cap.license.ppin == FUZZ_PPIN, "a CAP for PPIN 0x%llx was taken",

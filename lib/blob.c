@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * AKC and CAP contents for pre-flight checks and --dry-run: the project's
- * format decoded through blob_codec.c, anything else reported as foreign.
+ * format decoded with the licensing library's strict decoders (the ones the
+ * silicon model and sdsi-authority use, so the tool and the silicon never
+ * disagree on what is well formed), anything else reported as foreign.
  */
 #include <errno.h>
 #include <string.h>
 
-#include "blob_codec.h"
 #include "sdsi_internal.h"
+#include "sdsi_lic.h"
 
-_Static_assert(SDSI_BLOB_MAX_FEATURES == BLOB_CODEC_MAX_FEATURES, "bundle count");
-_Static_assert(SDSI_KEY_IMAGE_SIZE == BLOB_CODEC_KEY_IMAGE_SIZE, "key image size");
+_Static_assert(SDSI_BLOB_MAX_FEATURES == SDSI_CAP_MAX_BUNDLES, "one feature per bundle");
+_Static_assert(SDSI_KEY_IMAGE_SIZE == SDSI_LICENSE_KEY_IMAGE_SIZE, "SHA-384");
 
 const char *sdsi_blob_format_name(enum sdsi_blob_format format)
 {
@@ -25,49 +27,70 @@ const char *sdsi_blob_format_name(enum sdsi_blob_format format)
 	return "foreign";
 }
 
-static enum sdsi_blob_format public_format(enum blob_codec_format format)
+/* A decoder's refusal, with the offset when it is about one byte. */
+static int malformed(const struct sdsi_blob_info *info, const struct sdsi_lic_error *lerr,
+		     struct sdsi_error *err)
 {
-	switch (format) {
-	case BLOB_CODEC_AKC:
-		return SDSI_BLOB_FORMAT_AKC;
-	case BLOB_CODEC_CAP:
-		return SDSI_BLOB_FORMAT_CAP;
-	case BLOB_CODEC_FOREIGN:
-		break;
-	}
-	return SDSI_BLOB_FORMAT_FOREIGN;
+	const char *name = sdsi_blob_format_name(info->format);
+
+	if (lerr->offset == SDSI_LIC_NO_OFFSET)
+		return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, -1, "malformed %s: %s",
+				 name, lerr->reason);
+	return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, (long)lerr->offset,
+			 "malformed %s at offset %zu: %s", name, lerr->offset, lerr->reason);
+}
+
+static int decode_akc(const uint8_t *buf, size_t len, struct sdsi_blob_info *info,
+		      struct sdsi_error *err)
+{
+	struct sdsi_lic_error lerr = { .offset = SDSI_LIC_NO_OFFSET };
+	struct sdsi_lic_akc akc;
+
+	if (sdsi_lic_akc_decode(buf, len, &akc, &lerr))
+		return malformed(info, &lerr, err);
+	info->key_revision = akc.key_revision;
+	if (sdsi_lic_key_image(akc.licensor_key, info->key_image))
+		return sdsi_fail(err, ENOMEM, SDSI_ERR_INTERNAL, -1,
+				 "computing the SHA-384 key image failed");
+	return 0;
+}
+
+static int decode_cap(const uint8_t *buf, size_t len, struct sdsi_blob_info *info,
+		      struct sdsi_error *err)
+{
+	struct sdsi_lic_error lerr = { .offset = SDSI_LIC_NO_OFFSET };
+	struct sdsi_lic_cap cap;
+	uint32_t k;
+
+	if (sdsi_lic_cap_decode(buf, len, &cap, &lerr))
+		return malformed(info, &lerr, err);
+	info->type = cap.license.type;
+	info->id = cap.license.id;
+	info->ppin = cap.license.ppin;
+	info->previous_ppin = cap.license.previous_ppin;
+	info->revision = cap.license.revision;
+	info->num_features = cap.license.bundle_count;
+	for (k = 0; k < cap.license.bundle_count; k++)
+		info->features[k] = cap.license.bundles[k].code;
+	return 0;
 }
 
 int sdsi_decode_blob(const uint8_t *buf, size_t len, struct sdsi_blob_info *info,
 		     struct sdsi_error *err)
 {
-	struct blob_codec_contents c;
-	size_t offset = (size_t)-1;
-	char reason[256] = "";
-	int ret;
-
 	sdsi_clear_error(err);
 	memset(info, 0, sizeof(*info));
 	info->size = len;
-	ret = blob_codec_decode(buf, len, &c, &offset, reason, sizeof(reason));
-	info->format = public_format(c.format);
-	if (ret == -ENOMEM)
-		return sdsi_fail(err, ENOMEM, SDSI_ERR_INTERNAL, -1, "%s", reason);
-	if (ret && offset == (size_t)-1)
-		return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, -1, "malformed %s: %s",
-				 sdsi_blob_format_name(info->format), reason);
-	if (ret)
-		return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED, (long)offset,
-				 "malformed %s at offset %zu: %s",
-				 sdsi_blob_format_name(info->format), offset, reason);
-	info->key_revision = c.key_revision;
-	memcpy(info->key_image, c.key_image, sizeof(info->key_image));
-	info->type = c.type;
-	info->id = c.id;
-	info->ppin = c.ppin;
-	info->previous_ppin = c.previous_ppin;
-	info->revision = c.revision;
-	info->num_features = c.num_features;
-	memcpy(info->features, c.features, sizeof(info->features));
+	switch (sdsi_lic_blob_kind(buf, len)) {
+	case SDSI_LIC_AKC:
+		info->format = SDSI_BLOB_FORMAT_AKC;
+		return decode_akc(buf, len, info, err);
+	case SDSI_LIC_CAP:
+		info->format = SDSI_BLOB_FORMAT_CAP;
+		return decode_cap(buf, len, info, err);
+	case SDSI_LIC_FOREIGN:
+		break;
+	}
+	info->format = SDSI_BLOB_FORMAT_FOREIGN;
 	return 0;
 }

@@ -10,22 +10,6 @@
 
 #include "license_internal.h"
 
-/* Field offsets shared by the AKC and CAP headers. */
-#define HDR_MAGIC		0x00u
-#define HDR_VERSION		0x04u
-#define HDR_TOTAL_SIZE		0x08u
-#define AKC_KEY_REVISION	0x0Cu
-
-/* Licence blob fields, relative to the blob (docs/interface.md §3.1). */
-#define BLOB_TYPE		0x00u
-#define BLOB_ID			0x04u
-#define BLOB_PPIN		0x0Cu
-#define BLOB_PREVIOUS_PPIN	0x14u
-#define BLOB_REVISION		0x1Cu
-#define BLOB_BUNDLE_COUNT	0x20u
-#define BUNDLE_CODE		0x00u
-#define BUNDLE_RESERVED		0x04u
-
 _Static_assert(SDSI_AKC_SIG_OFFSET == SDSI_AKC_KEY_OFFSET + SDSI_LICENSE_PUBKEY_SIZE,
 	       "AKC signature follows the key");
 _Static_assert(SDSI_AKC_SIZE == SDSI_AKC_SIG_OFFSET + SDSI_LICENSE_SIG_SIZE,
@@ -34,36 +18,36 @@ _Static_assert(SDSI_CAP_SIZE(SDSI_CAP_MAX_BUNDLES) <= SDSI_LICENSE_BLOB_MAX &&
 	       SDSI_CAP_SIZE(SDSI_CAP_MAX_BUNDLES + 1) > SDSI_LICENSE_BLOB_MAX,
 	       "SDSI_CAP_MAX_BUNDLES is the most that fit one mailbox write");
 
-enum sdsi_blob_kind sdsi_license_blob_kind(const void *buf, size_t len)
+enum sdsi_lic_kind sdsi_lic_blob_kind(const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
 	uint32_t magic;
 
-	if (len < HDR_TOTAL_SIZE ||
-	    sdsi_le32(p + HDR_VERSION) != SDSI_LICENSE_FORMAT_VERSION)
-		return SDSI_BLOB_FOREIGN;
-	magic = sdsi_le32(p + HDR_MAGIC);
+	if (len < SDSI_LICENSE_OFF_TOTAL_SIZE ||
+	    sdsi_le32(p + SDSI_LICENSE_OFF_VERSION) != SDSI_LICENSE_FORMAT_VERSION)
+		return SDSI_LIC_FOREIGN;
+	magic = sdsi_le32(p + SDSI_LICENSE_OFF_MAGIC);
 	if (magic == SDSI_AKC_MAGIC)
-		return SDSI_BLOB_AKC;
+		return SDSI_LIC_AKC;
 	if (magic == SDSI_CAP_MAGIC)
-		return SDSI_BLOB_CAP;
-	return SDSI_BLOB_FOREIGN;
+		return SDSI_LIC_CAP;
+	return SDSI_LIC_FOREIGN;
 }
 
-const char *sdsi_blob_kind_name(enum sdsi_blob_kind kind)
+const char *sdsi_lic_kind_name(enum sdsi_lic_kind kind)
 {
 	switch (kind) {
-	case SDSI_BLOB_AKC:
+	case SDSI_LIC_AKC:
 		return "akc";
-	case SDSI_BLOB_CAP:
+	case SDSI_LIC_CAP:
 		return "cap";
-	case SDSI_BLOB_FOREIGN:
+	case SDSI_LIC_FOREIGN:
 		break;
 	}
 	return "foreign";
 }
 
-const char *sdsi_license_type_name(uint32_t type)
+const char *sdsi_lic_type_name(uint32_t type)
 {
 	switch (type) {
 	case SDSI_BLOB_TYPE_ONE_TIME:
@@ -79,7 +63,7 @@ static bool code_char_valid(unsigned int c)
 	return c > 0x20 && c < 0x7f;
 }
 
-bool sdsi_license_code_valid(uint32_t code)
+bool sdsi_lic_code_valid(uint32_t code)
 {
 	int shift;
 
@@ -89,7 +73,7 @@ bool sdsi_license_code_valid(uint32_t code)
 	return true;
 }
 
-int sdsi_license_code_parse(const char *text, uint32_t *code)
+int sdsi_lic_code_parse(const char *text, uint32_t *code)
 {
 	size_t i;
 
@@ -102,7 +86,7 @@ int sdsi_license_code_parse(const char *text, uint32_t *code)
 	return 0;
 }
 
-void sdsi_license_code_format(uint32_t code, char text[5])
+void sdsi_lic_code_format(uint32_t code, char text[5])
 {
 	unsigned int c;
 	int i;
@@ -115,29 +99,29 @@ void sdsi_license_code_format(uint32_t code, char text[5])
 }
 
 /* Checks shared by the blob encoder and decoder; offsets are blob-relative. */
-static int license_check(const struct sdsi_license *lic, size_t base,
-			 struct sdsi_license_error *err)
+static int license_check(const struct sdsi_lic_blob *lic, size_t base,
+			 struct sdsi_lic_error *err)
 {
 	uint32_t i;
 	char text[5];
 
-	if (!sdsi_license_type_name(lic->type))
-		return license_fail(err, -EINVAL, base + BLOB_TYPE,
+	if (!sdsi_lic_type_name(lic->type))
+		return sdsi_lic_fail(err, -EINVAL, base + SDSI_BLOB_OFF_TYPE,
 				    "licence type %u is neither 1 (one-time) nor 2 (metered)",
 				    lic->type);
 	if (lic->bundle_count == 0)
-		return license_fail(err, -EINVAL, base + BLOB_BUNDLE_COUNT,
+		return sdsi_lic_fail(err, -EINVAL, base + SDSI_BLOB_OFF_NUM_BUNDLES,
 				    "bundle count is 0: a licence enables at least one feature");
 	if (lic->bundle_count > SDSI_CAP_MAX_BUNDLES)
-		return license_fail(err, -EOVERFLOW, base + BLOB_BUNDLE_COUNT,
+		return sdsi_lic_fail(err, -EOVERFLOW, base + SDSI_BLOB_OFF_NUM_BUNDLES,
 				    "bundle count %u: at most %u bundles fit in %u bytes",
 				    lic->bundle_count, SDSI_CAP_MAX_BUNDLES,
 				    SDSI_LICENSE_BLOB_MAX);
 	for (i = 0; i < lic->bundle_count; i++) {
-		if (sdsi_license_code_valid(lic->bundles[i].code))
+		if (sdsi_lic_code_valid(lic->bundles[i].code))
 			continue;
-		sdsi_license_code_format(lic->bundles[i].code, text);
-		return license_fail(err, -EINVAL,
+		sdsi_lic_code_format(lic->bundles[i].code, text);
+		return sdsi_lic_fail(err, -EINVAL,
 				    base + SDSI_BLOB_HEADER_SIZE + i * SDSI_BUNDLE_SIZE,
 				    "bundle %u code 0x%08x (\"%s\") is not 4 printable non-space ASCII characters",
 				    i, lic->bundles[i].code, text);
@@ -145,21 +129,21 @@ static int license_check(const struct sdsi_license *lic, size_t base,
 	return 0;
 }
 
-static void license_put(const struct sdsi_license *lic, uint8_t *p)
+static void license_put(const struct sdsi_lic_blob *lic, uint8_t *p)
 {
 	uint8_t *bundle;
 	uint32_t i;
 
-	sdsi_put_le32(p + BLOB_TYPE, lic->type);
-	sdsi_put_le64(p + BLOB_ID, lic->id);
-	sdsi_put_le64(p + BLOB_PPIN, lic->ppin);
-	sdsi_put_le64(p + BLOB_PREVIOUS_PPIN, lic->previous_ppin);
-	sdsi_put_le32(p + BLOB_REVISION, lic->revision);
-	sdsi_put_le32(p + BLOB_BUNDLE_COUNT, lic->bundle_count);
+	sdsi_put_le32(p + SDSI_BLOB_OFF_TYPE, lic->type);
+	sdsi_put_le64(p + SDSI_BLOB_OFF_ID, lic->id);
+	sdsi_put_le64(p + SDSI_BLOB_OFF_PPIN, lic->ppin);
+	sdsi_put_le64(p + SDSI_BLOB_OFF_PREV_PPIN, lic->previous_ppin);
+	sdsi_put_le32(p + SDSI_BLOB_OFF_REVISION, lic->revision);
+	sdsi_put_le32(p + SDSI_BLOB_OFF_NUM_BUNDLES, lic->bundle_count);
 	for (i = 0; i < lic->bundle_count; i++) {
 		bundle = p + SDSI_BLOB_HEADER_SIZE + i * SDSI_BUNDLE_SIZE;
-		sdsi_put_le32(bundle + BUNDLE_CODE, lic->bundles[i].code);
-		memcpy(bundle + BUNDLE_RESERVED, lic->bundles[i].reserved,
+		sdsi_put_le32(bundle + SDSI_BUNDLE_OFF_CODE, lic->bundles[i].code);
+		memcpy(bundle + SDSI_BUNDLE_OFF_RESERVED, lic->bundles[i].reserved,
 		       SDSI_BUNDLE_RESERVED_SIZE);
 	}
 }
@@ -169,47 +153,47 @@ static void license_put(const struct sdsi_license *lic, uint8_t *p)
  * avail bytes left in the input.  Trailing bytes are the caller's business.
  */
 static int license_get(const uint8_t *p, size_t avail, size_t base,
-		       struct sdsi_license *lic, struct sdsi_license_error *err)
+		       struct sdsi_lic_blob *lic, struct sdsi_lic_error *err)
 {
 	const uint8_t *bundle;
 	uint32_t i;
 	size_t need;
 
 	if (avail < SDSI_BLOB_HEADER_SIZE)
-		return license_fail(err, -EINVAL, base + avail,
+		return sdsi_lic_fail(err, -EINVAL, base + avail,
 				    "truncated: the licence header needs %u bytes from offset %zu, %zu present",
 				    SDSI_BLOB_HEADER_SIZE, base, avail);
 	memset(lic, 0, sizeof(*lic));
-	lic->type = sdsi_le32(p + BLOB_TYPE);
-	lic->id = sdsi_le64(p + BLOB_ID);
-	lic->ppin = sdsi_le64(p + BLOB_PPIN);
-	lic->previous_ppin = sdsi_le64(p + BLOB_PREVIOUS_PPIN);
-	lic->revision = sdsi_le32(p + BLOB_REVISION);
-	lic->bundle_count = sdsi_le32(p + BLOB_BUNDLE_COUNT);
+	lic->type = sdsi_le32(p + SDSI_BLOB_OFF_TYPE);
+	lic->id = sdsi_le64(p + SDSI_BLOB_OFF_ID);
+	lic->ppin = sdsi_le64(p + SDSI_BLOB_OFF_PPIN);
+	lic->previous_ppin = sdsi_le64(p + SDSI_BLOB_OFF_PREV_PPIN);
+	lic->revision = sdsi_le32(p + SDSI_BLOB_OFF_REVISION);
+	lic->bundle_count = sdsi_le32(p + SDSI_BLOB_OFF_NUM_BUNDLES);
 	if (lic->bundle_count > SDSI_CAP_MAX_BUNDLES)
-		return license_fail(err, -EINVAL, base + BLOB_BUNDLE_COUNT,
+		return sdsi_lic_fail(err, -EINVAL, base + SDSI_BLOB_OFF_NUM_BUNDLES,
 				    "bundle count %u exceeds the %u that fit in %u bytes",
 				    lic->bundle_count, SDSI_CAP_MAX_BUNDLES,
 				    SDSI_LICENSE_BLOB_MAX);
 	need = SDSI_LICENSE_BLOB_SIZE(lic->bundle_count);
 	if (avail < need)
-		return license_fail(err, -EINVAL, base + avail,
+		return sdsi_lic_fail(err, -EINVAL, base + avail,
 				    "truncated: bundle count %u (at offset %zu) needs %zu bytes of licence, %zu present",
-				    lic->bundle_count, base + BLOB_BUNDLE_COUNT,
+				    lic->bundle_count, base + SDSI_BLOB_OFF_NUM_BUNDLES,
 				    need, avail);
 	for (i = 0; i < lic->bundle_count; i++) {
 		bundle = p + SDSI_BLOB_HEADER_SIZE + i * SDSI_BUNDLE_SIZE;
-		lic->bundles[i].code = sdsi_le32(bundle + BUNDLE_CODE);
-		memcpy(lic->bundles[i].reserved, bundle + BUNDLE_RESERVED,
+		lic->bundles[i].code = sdsi_le32(bundle + SDSI_BUNDLE_OFF_CODE);
+		memcpy(lic->bundles[i].reserved, bundle + SDSI_BUNDLE_OFF_RESERVED,
 		       SDSI_BUNDLE_RESERVED_SIZE);
 	}
 	/* Same rules as the encoder; the count range error is -EINVAL here. */
 	return license_check(lic, base, err) ? -EINVAL : 0;
 }
 
-int sdsi_license_blob_encode(const struct sdsi_license *lic, void *buf,
+int sdsi_lic_blob_encode(const struct sdsi_lic_blob *lic, void *buf,
 			     size_t size, size_t *len,
-			     struct sdsi_license_error *err)
+			     struct sdsi_lic_error *err)
 {
 	size_t need;
 	int rc;
@@ -219,7 +203,7 @@ int sdsi_license_blob_encode(const struct sdsi_license *lic, void *buf,
 		return rc;
 	need = SDSI_LICENSE_BLOB_SIZE(lic->bundle_count);
 	if (size < need)
-		return license_fail(err, -ENOSPC, SDSI_LICENSE_NO_OFFSET,
+		return sdsi_lic_fail(err, -ENOSPC, SDSI_LIC_NO_OFFSET,
 				    "buffer of %zu bytes, the licence needs %zu",
 				    size, need);
 	license_put(lic, buf);
@@ -227,9 +211,9 @@ int sdsi_license_blob_encode(const struct sdsi_license *lic, void *buf,
 	return 0;
 }
 
-int sdsi_license_blob_decode(const void *buf, size_t len,
-			     struct sdsi_license *lic,
-			     struct sdsi_license_error *err)
+int sdsi_lic_blob_decode(const void *buf, size_t len,
+			     struct sdsi_lic_blob *lic,
+			     struct sdsi_lic_error *err)
 {
 	size_t need;
 	int rc;
@@ -239,7 +223,7 @@ int sdsi_license_blob_decode(const void *buf, size_t len,
 		return rc;
 	need = SDSI_LICENSE_BLOB_SIZE(lic->bundle_count);
 	if (len != need)
-		return license_fail(err, -EINVAL, need,
+		return sdsi_lic_fail(err, -EINVAL, need,
 				    "%zu bytes after the last of %u bundles",
 				    len - need, lic->bundle_count);
 	return 0;
@@ -247,36 +231,36 @@ int sdsi_license_blob_decode(const void *buf, size_t len,
 
 static void header_put(uint8_t *p, uint32_t magic, size_t total)
 {
-	sdsi_put_le32(p + HDR_MAGIC, magic);
-	sdsi_put_le32(p + HDR_VERSION, SDSI_LICENSE_FORMAT_VERSION);
-	sdsi_put_le32(p + HDR_TOTAL_SIZE, (uint32_t)total);
+	sdsi_put_le32(p + SDSI_LICENSE_OFF_MAGIC, magic);
+	sdsi_put_le32(p + SDSI_LICENSE_OFF_VERSION, SDSI_LICENSE_FORMAT_VERSION);
+	sdsi_put_le32(p + SDSI_LICENSE_OFF_TOTAL_SIZE, (uint32_t)total);
 }
 
 /* Magic, version and the mailbox limit: what makes the bytes ours at all. */
 static int header_check(const uint8_t *p, size_t len, uint32_t magic,
-			const char *kind, struct sdsi_license_error *err)
+			const char *kind, struct sdsi_lic_error *err)
 {
 	uint32_t found;
 	char text[5];
 
 	if (len < SDSI_CAP_HEADER_SIZE)
-		return license_fail(err, -EINVAL, len,
+		return sdsi_lic_fail(err, -EINVAL, len,
 				    "truncated: %zu bytes, the %s header needs %u",
 				    len, kind, SDSI_CAP_HEADER_SIZE);
-	found = sdsi_le32(p + HDR_MAGIC);
+	found = sdsi_le32(p + SDSI_LICENSE_OFF_MAGIC);
 	if (found != magic) {
-		sdsi_license_code_format(found, text);
-		return license_fail(err, -EINVAL, HDR_MAGIC,
+		sdsi_lic_code_format(found, text);
+		return sdsi_lic_fail(err, -EINVAL, SDSI_LICENSE_OFF_MAGIC,
 				    "foreign blob: magic 0x%08x (\"%s\") is not the sdsi %s magic",
 				    found, text, kind);
 	}
-	found = sdsi_le32(p + HDR_VERSION);
+	found = sdsi_le32(p + SDSI_LICENSE_OFF_VERSION);
 	if (found != SDSI_LICENSE_FORMAT_VERSION)
-		return license_fail(err, -EINVAL, HDR_VERSION,
+		return sdsi_lic_fail(err, -EINVAL, SDSI_LICENSE_OFF_VERSION,
 				    "foreign blob: %s format version %u, this build reads version %u",
 				    kind, found, SDSI_LICENSE_FORMAT_VERSION);
 	if (len > SDSI_LICENSE_BLOB_MAX)
-		return license_fail(err, -EINVAL, SDSI_LICENSE_BLOB_MAX,
+		return sdsi_lic_fail(err, -EINVAL, SDSI_LICENSE_BLOB_MAX,
 				    "oversized: %zu bytes, a mailbox write carries at most %u",
 				    len, SDSI_LICENSE_BLOB_MAX);
 	return 0;
@@ -284,26 +268,26 @@ static int header_check(const uint8_t *p, size_t len, uint32_t magic,
 
 /* The total size field must name exactly the bytes the content implies. */
 static int size_check(const uint8_t *p, size_t len, size_t total,
-		      const char *kind, struct sdsi_license_error *err)
+		      const char *kind, struct sdsi_lic_error *err)
 {
-	uint32_t field = sdsi_le32(p + HDR_TOTAL_SIZE);
+	uint32_t field = sdsi_le32(p + SDSI_LICENSE_OFF_TOTAL_SIZE);
 
 	if (len < total)
-		return license_fail(err, -EINVAL, len,
+		return sdsi_lic_fail(err, -EINVAL, len,
 				    "truncated: this %s is %zu bytes long, %zu present",
 				    kind, total, len);
 	if (field != total)
-		return license_fail(err, -EINVAL, HDR_TOTAL_SIZE,
+		return sdsi_lic_fail(err, -EINVAL, SDSI_LICENSE_OFF_TOTAL_SIZE,
 				    "total size field says %u bytes, this %s is %zu",
 				    field, kind, total);
 	if (len > total)
-		return license_fail(err, -EINVAL, total,
+		return sdsi_lic_fail(err, -EINVAL, total,
 				    "%zu trailing bytes after the %s signature",
 				    len - total, kind);
 	return 0;
 }
 
-int sdsi_akc_encode(const struct sdsi_akc *akc, void *buf, size_t size,
+int sdsi_lic_akc_encode(const struct sdsi_lic_akc *akc, void *buf, size_t size,
 		    size_t *len)
 {
 	uint8_t *p = buf;
@@ -311,7 +295,7 @@ int sdsi_akc_encode(const struct sdsi_akc *akc, void *buf, size_t size,
 	if (size < SDSI_AKC_SIZE)
 		return -ENOSPC;
 	header_put(p, SDSI_AKC_MAGIC, SDSI_AKC_SIZE);
-	sdsi_put_le32(p + AKC_KEY_REVISION, akc->key_revision);
+	sdsi_put_le32(p + SDSI_AKC_KEY_REV_OFFSET, akc->key_revision);
 	memcpy(p + SDSI_AKC_KEY_OFFSET, akc->licensor_key,
 	       SDSI_LICENSE_PUBKEY_SIZE);
 	memcpy(p + SDSI_AKC_SIG_OFFSET, akc->signature, SDSI_LICENSE_SIG_SIZE);
@@ -319,8 +303,8 @@ int sdsi_akc_encode(const struct sdsi_akc *akc, void *buf, size_t size,
 	return 0;
 }
 
-int sdsi_akc_decode(const void *buf, size_t len, struct sdsi_akc *akc,
-		    struct sdsi_license_error *err)
+int sdsi_lic_akc_decode(const void *buf, size_t len, struct sdsi_lic_akc *akc,
+		    struct sdsi_lic_error *err)
 {
 	const uint8_t *p = buf;
 	int rc;
@@ -330,17 +314,17 @@ int sdsi_akc_decode(const void *buf, size_t len, struct sdsi_akc *akc,
 		rc = size_check(p, len, SDSI_AKC_SIZE, "AKC", err);
 	if (rc)
 		return rc;
-	akc->key_revision = sdsi_le32(p + AKC_KEY_REVISION);
+	akc->key_revision = sdsi_le32(p + SDSI_AKC_KEY_REV_OFFSET);
 	memcpy(akc->licensor_key, p + SDSI_AKC_KEY_OFFSET,
 	       SDSI_LICENSE_PUBKEY_SIZE);
 	memcpy(akc->signature, p + SDSI_AKC_SIG_OFFSET, SDSI_LICENSE_SIG_SIZE);
 	return 0;
 }
 
-int sdsi_cap_encode(const struct sdsi_cap *cap, void *buf, size_t size,
-		    size_t *len, struct sdsi_license_error *err)
+int sdsi_lic_cap_encode(const struct sdsi_lic_cap *cap, void *buf, size_t size,
+		    size_t *len, struct sdsi_lic_error *err)
 {
-	const struct sdsi_license *lic = &cap->license;
+	const struct sdsi_lic_blob *lic = &cap->license;
 	uint8_t *p = buf;
 	size_t total;
 	int rc;
@@ -350,7 +334,7 @@ int sdsi_cap_encode(const struct sdsi_cap *cap, void *buf, size_t size,
 		return rc;
 	total = SDSI_CAP_SIZE(lic->bundle_count);
 	if (size < total)
-		return license_fail(err, -ENOSPC, SDSI_LICENSE_NO_OFFSET,
+		return sdsi_lic_fail(err, -ENOSPC, SDSI_LIC_NO_OFFSET,
 				    "buffer of %zu bytes, the CAP needs %zu",
 				    size, total);
 	header_put(p, SDSI_CAP_MAGIC, total);
@@ -361,8 +345,8 @@ int sdsi_cap_encode(const struct sdsi_cap *cap, void *buf, size_t size,
 	return 0;
 }
 
-int sdsi_cap_decode(const void *buf, size_t len, struct sdsi_cap *cap,
-		    struct sdsi_license_error *err)
+int sdsi_lic_cap_decode(const void *buf, size_t len, struct sdsi_lic_cap *cap,
+		    struct sdsi_lic_error *err)
 {
 	const uint8_t *p = buf;
 	size_t total;

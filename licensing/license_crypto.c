@@ -22,7 +22,7 @@
 #define SCALAR_SIZE	48u	/* bytes of a P-384 coordinate, r or s */
 #define SIG_DER_MAX	112u	/* SEQUENCE of two INTEGERs of 49 bytes, and slack */
 
-bool sdsi_license_key_is_p384(EVP_PKEY *key)
+bool sdsi_lic_key_is_p384(EVP_PKEY *key)
 {
 	char group[64];
 	size_t n;
@@ -35,39 +35,39 @@ bool sdsi_license_key_is_p384(EVP_PKEY *key)
 	       EC_curve_nist2nid(group) == NID_secp384r1;
 }
 
-int sdsi_license_key_generate(EVP_PKEY **key, struct sdsi_license_error *err)
+int sdsi_lic_key_generate(EVP_PKEY **key, struct sdsi_lic_error *err)
 {
 	*key = EVP_EC_gen("P-384");
 	if (!*key)
-		return license_fail_openssl(err, -ENOMEM,
+		return sdsi_lic_fail_openssl(err, -ENOMEM,
 					    "P-384 key generation failed");
 	return 0;
 }
 
-int sdsi_license_pubkey_to_raw(EVP_PKEY *key,
+int sdsi_lic_pubkey_to_raw(EVP_PKEY *key,
 			       uint8_t raw[SDSI_LICENSE_PUBKEY_SIZE],
-			       struct sdsi_license_error *err)
+			       struct sdsi_lic_error *err)
 {
 	BIGNUM *x = NULL, *y = NULL;
 	int rc = 0;
 
-	if (!sdsi_license_key_is_p384(key))
-		return license_fail(err, -EINVAL, SDSI_LICENSE_NO_OFFSET,
+	if (!sdsi_lic_key_is_p384(key))
+		return sdsi_lic_fail(err, -EINVAL, SDSI_LIC_NO_OFFSET,
 				    "not an ECDSA P-384 key");
 	if (!EVP_PKEY_get_bn_param(key, OSSL_PKEY_PARAM_EC_PUB_X, &x) ||
 	    !EVP_PKEY_get_bn_param(key, OSSL_PKEY_PARAM_EC_PUB_Y, &y) ||
 	    BN_bn2binpad(x, raw, SCALAR_SIZE) != (int)SCALAR_SIZE ||
 	    BN_bn2binpad(y, raw + SCALAR_SIZE, SCALAR_SIZE) != (int)SCALAR_SIZE)
-		rc = license_fail_openssl(err, -EINVAL,
+		rc = sdsi_lic_fail_openssl(err, -EINVAL,
 					  "cannot read the public point of the key");
 	BN_free(x);
 	BN_free(y);
 	return rc;
 }
 
-int sdsi_license_pubkey_from_raw(const uint8_t raw[SDSI_LICENSE_PUBKEY_SIZE],
+int sdsi_lic_pubkey_from_raw(const uint8_t raw[SDSI_LICENSE_PUBKEY_SIZE],
 				 EVP_PKEY **key,
-				 struct sdsi_license_error *err)
+				 struct sdsi_lic_error *err)
 {
 	/* SEC1 uncompressed point: 0x04 || X || Y. */
 	unsigned char point[1 + SDSI_LICENSE_PUBKEY_SIZE];
@@ -86,10 +86,10 @@ int sdsi_license_pubkey_from_raw(const uint8_t raw[SDSI_LICENSE_PUBKEY_SIZE],
 	*key = NULL;
 	ctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
 	if (!ctx)
-		return license_fail_openssl(err, -ENOMEM, "no EC key context");
+		return sdsi_lic_fail_openssl(err, -ENOMEM, "no EC key context");
 	if (EVP_PKEY_fromdata_init(ctx) != 1 ||
 	    EVP_PKEY_fromdata(ctx, key, EVP_PKEY_PUBLIC_KEY, params) != 1) {
-		rc = license_fail_openssl(err, -EINVAL,
+		rc = sdsi_lic_fail_openssl(err, -EINVAL,
 					  "not a point on the P-384 curve");
 		goto out;
 	}
@@ -103,7 +103,7 @@ int sdsi_license_pubkey_from_raw(const uint8_t raw[SDSI_LICENSE_PUBKEY_SIZE],
 	 */
 	check = EVP_PKEY_CTX_new_from_pkey(NULL, *key, NULL);
 	if (!check || EVP_PKEY_public_check_quick(check) != 1)
-		rc = license_fail_openssl(err, -EINVAL,
+		rc = sdsi_lic_fail_openssl(err, -EINVAL,
 					  "not a valid P-384 public key");
 out:
 	if (rc) {
@@ -115,7 +115,7 @@ out:
 	return rc;
 }
 
-int sdsi_license_key_image(const uint8_t raw[SDSI_LICENSE_PUBKEY_SIZE],
+int sdsi_lic_key_image(const uint8_t raw[SDSI_LICENSE_PUBKEY_SIZE],
 			   uint8_t image[SDSI_LICENSE_KEY_IMAGE_SIZE])
 {
 	unsigned int n = 0;
@@ -130,7 +130,7 @@ int sdsi_license_key_image(const uint8_t raw[SDSI_LICENSE_PUBKEY_SIZE],
 
 static int sign_bytes(EVP_PKEY *key, const uint8_t *msg, size_t len,
 		      uint8_t sig[SDSI_LICENSE_SIG_SIZE],
-		      struct sdsi_license_error *err)
+		      struct sdsi_lic_error *err)
 {
 	unsigned char der[SIG_DER_MAX];
 	const unsigned char *cursor = der;
@@ -140,29 +140,29 @@ static int sign_bytes(EVP_PKEY *key, const uint8_t *msg, size_t len,
 	EVP_MD_CTX *md;
 	int rc = 0;
 
-	if (!sdsi_license_key_is_p384(key))
-		return license_fail(err, -EINVAL, SDSI_LICENSE_NO_OFFSET,
+	if (!sdsi_lic_key_is_p384(key))
+		return sdsi_lic_fail(err, -EINVAL, SDSI_LIC_NO_OFFSET,
 				    "the signing key is not an ECDSA P-384 key");
 	md = EVP_MD_CTX_new();
 	if (!md)
-		return license_fail_openssl(err, -ENOMEM, "no digest context");
+		return sdsi_lic_fail_openssl(err, -ENOMEM, "no digest context");
 	if (EVP_DigestSignInit_ex(md, NULL, "SHA384", NULL, NULL, key,
 				  NULL) != 1 ||
 	    EVP_DigestSign(md, der, &der_len, msg, len) != 1) {
-		rc = license_fail_openssl(err, -EINVAL,
+		rc = sdsi_lic_fail_openssl(err, -EINVAL,
 					  "signing failed (is it a private key?)");
 		goto out;
 	}
 	parsed = d2i_ECDSA_SIG(NULL, &cursor, (long)der_len);
 	if (!parsed) {
-		rc = license_fail_openssl(err, -EINVAL,
+		rc = sdsi_lic_fail_openssl(err, -EINVAL,
 					  "OpenSSL returned an unreadable signature");
 		goto out;
 	}
 	ECDSA_SIG_get0(parsed, &r, &s);
 	if (BN_bn2binpad(r, sig, SCALAR_SIZE) != (int)SCALAR_SIZE ||
 	    BN_bn2binpad(s, sig + SCALAR_SIZE, SCALAR_SIZE) != (int)SCALAR_SIZE)
-		rc = license_fail(err, -EINVAL, SDSI_LICENSE_NO_OFFSET,
+		rc = sdsi_lic_fail(err, -EINVAL, SDSI_LIC_NO_OFFSET,
 				  "signature scalar larger than 48 bytes");
 out:
 	ECDSA_SIG_free(parsed);
@@ -205,21 +205,21 @@ out:
 }
 
 static int check_licensor_key(const uint8_t raw[SDSI_LICENSE_PUBKEY_SIZE],
-			      struct sdsi_license_error *err)
+			      struct sdsi_lic_error *err)
 {
 	EVP_PKEY *key;
 	int rc;
 
-	rc = sdsi_license_pubkey_from_raw(raw, &key, err);
+	rc = sdsi_lic_pubkey_from_raw(raw, &key, err);
 	if (rc)
-		return license_fail(err, rc, SDSI_AKC_KEY_OFFSET,
+		return sdsi_lic_fail(err, rc, SDSI_AKC_KEY_OFFSET,
 				    "the licensor key is not a P-384 public key");
 	EVP_PKEY_free(key);
 	return 0;
 }
 
-int sdsi_akc_sign(struct sdsi_akc *akc, EVP_PKEY *root_key,
-		  struct sdsi_license_error *err)
+int sdsi_lic_akc_sign(struct sdsi_lic_akc *akc, EVP_PKEY *root_key,
+		  struct sdsi_lic_error *err)
 {
 	uint8_t buf[SDSI_AKC_SIZE];
 	size_t len;
@@ -228,22 +228,22 @@ int sdsi_akc_sign(struct sdsi_akc *akc, EVP_PKEY *root_key,
 	rc = check_licensor_key(akc->licensor_key, err);
 	if (rc)
 		return rc;
-	rc = sdsi_akc_encode(akc, buf, sizeof(buf), &len);
+	rc = sdsi_lic_akc_encode(akc, buf, sizeof(buf), &len);
 	if (rc)
-		return license_fail(err, rc, SDSI_LICENSE_NO_OFFSET,
+		return sdsi_lic_fail(err, rc, SDSI_LIC_NO_OFFSET,
 				    "AKC encoding failed");
 	return sign_bytes(root_key, buf, SDSI_AKC_SIG_OFFSET, akc->signature,
 			  err);
 }
 
-int sdsi_cap_sign(struct sdsi_cap *cap, EVP_PKEY *licensor_key,
-		  struct sdsi_license_error *err)
+int sdsi_lic_cap_sign(struct sdsi_lic_cap *cap, EVP_PKEY *licensor_key,
+		  struct sdsi_lic_error *err)
 {
 	uint8_t buf[SDSI_LICENSE_BLOB_MAX];
 	size_t len;
 	int rc;
 
-	rc = sdsi_cap_encode(cap, buf, sizeof(buf), &len, err);
+	rc = sdsi_lic_cap_encode(cap, buf, sizeof(buf), &len, err);
 	if (rc)
 		return rc;
 	return sign_bytes(licensor_key, buf, len - SDSI_LICENSE_SIG_SIZE,
@@ -251,44 +251,44 @@ int sdsi_cap_sign(struct sdsi_cap *cap, EVP_PKEY *licensor_key,
 }
 
 static int check_trusted_key(EVP_PKEY *key, const char *role,
-			     struct sdsi_license_error *err)
+			     struct sdsi_lic_error *err)
 {
-	if (!sdsi_license_key_is_p384(key))
-		return license_fail(err, -EINVAL, SDSI_LICENSE_NO_OFFSET,
+	if (!sdsi_lic_key_is_p384(key))
+		return sdsi_lic_fail(err, -EINVAL, SDSI_LIC_NO_OFFSET,
 				    "the %s key is not an ECDSA P-384 key",
 				    role);
 	return 0;
 }
 
-int sdsi_akc_verify(const void *buf, size_t len, EVP_PKEY *root_pub,
-		    struct sdsi_akc *out, struct sdsi_license_error *err)
+int sdsi_lic_akc_verify(const void *buf, size_t len, EVP_PKEY *root_pub,
+		    struct sdsi_lic_akc *out, struct sdsi_lic_error *err)
 {
-	struct sdsi_akc akc;
+	struct sdsi_lic_akc akc;
 	int rc;
 
 	rc = check_trusted_key(root_pub, "root", err);
 	if (!rc)
-		rc = sdsi_akc_decode(buf, len, &akc, err);
+		rc = sdsi_lic_akc_decode(buf, len, &akc, err);
 	if (!rc)
 		rc = check_licensor_key(akc.licensor_key, err);
 	if (rc)
 		return rc;
 	rc = verify_bytes(root_pub, buf, SDSI_AKC_SIG_OFFSET, akc.signature);
 	if (rc == -EBADMSG)
-		return license_fail(err, rc, SDSI_AKC_SIG_OFFSET,
+		return sdsi_lic_fail(err, rc, SDSI_AKC_SIG_OFFSET,
 				    "the AKC signature does not verify with the root key");
 	if (rc)
-		return license_fail(err, rc, SDSI_LICENSE_NO_OFFSET,
+		return sdsi_lic_fail(err, rc, SDSI_LIC_NO_OFFSET,
 				    "out of memory verifying the AKC");
 	if (out)
 		*out = akc;
 	return 0;
 }
 
-int sdsi_cap_verify(const void *buf, size_t len, EVP_PKEY *licensor_pub,
-		    struct sdsi_cap *out, struct sdsi_license_error *err)
+int sdsi_lic_cap_verify(const void *buf, size_t len, EVP_PKEY *licensor_pub,
+		    struct sdsi_lic_cap *out, struct sdsi_lic_error *err)
 {
-	struct sdsi_cap *cap;
+	struct sdsi_lic_cap *cap;
 	size_t signed_len;
 	int rc;
 
@@ -298,18 +298,18 @@ int sdsi_cap_verify(const void *buf, size_t len, EVP_PKEY *licensor_pub,
 	/* A full CAP is over 1 KiB: keep it off small thread stacks. */
 	cap = malloc(sizeof(*cap));
 	if (!cap)
-		return license_fail(err, -ENOMEM, SDSI_LICENSE_NO_OFFSET,
+		return sdsi_lic_fail(err, -ENOMEM, SDSI_LIC_NO_OFFSET,
 				    "out of memory");
-	rc = sdsi_cap_decode(buf, len, cap, err);
+	rc = sdsi_lic_cap_decode(buf, len, cap, err);
 	if (rc)
 		goto out;
 	signed_len = len - SDSI_LICENSE_SIG_SIZE;
 	rc = verify_bytes(licensor_pub, buf, signed_len, cap->signature);
 	if (rc == -EBADMSG)
-		license_fail(err, rc, signed_len,
+		sdsi_lic_fail(err, rc, signed_len,
 			     "the CAP signature does not verify with the licensor key");
 	else if (rc)
-		license_fail(err, rc, SDSI_LICENSE_NO_OFFSET,
+		sdsi_lic_fail(err, rc, SDSI_LIC_NO_OFFSET,
 			     "out of memory verifying the CAP");
 	else if (out)
 		*out = *cap;

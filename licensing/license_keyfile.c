@@ -26,7 +26,7 @@
 
 /* A FIFO, directory or device named as a key file is refused, never waited on. */
 static int read_key_file(const char *path, unsigned char *buf, size_t *len,
-			 struct sdsi_license_error *err)
+			 struct sdsi_lic_error *err)
 {
 	const char *kind;
 	size_t n = 0;
@@ -36,17 +36,17 @@ static int read_key_file(const char *path, unsigned char *buf, size_t *len,
 	*len = 0;
 	fd = sdsi_open_regular(path, &kind);
 	if (fd < 0 && kind)
-		return license_fail(err, fd, SDSI_LICENSE_NO_OFFSET,
+		return sdsi_lic_fail(err, fd, SDSI_LIC_NO_OFFSET,
 				    "%s: not a regular file: it is %s", path, kind);
 	if (fd < 0)
-		return license_fail(err, fd, SDSI_LICENSE_NO_OFFSET,
+		return sdsi_lic_fail(err, fd, SDSI_LIC_NO_OFFSET,
 				    "%s: %s", path, strerror(-fd));
 	while (n < KEY_FILE_MAX) {
 		got = read(fd, buf + n, KEY_FILE_MAX - n);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
-			rc = license_fail(err, -errno, SDSI_LICENSE_NO_OFFSET,
+			rc = sdsi_lic_fail(err, -errno, SDSI_LIC_NO_OFFSET,
 					  "%s: read: %s", path, strerror(errno));
 			break;
 		}
@@ -55,7 +55,7 @@ static int read_key_file(const char *path, unsigned char *buf, size_t *len,
 		n += (size_t)got;
 	}
 	if (!rc && n == KEY_FILE_MAX)
-		rc = license_fail(err, -EFBIG, SDSI_LICENSE_NO_OFFSET,
+		rc = sdsi_lic_fail(err, -EFBIG, SDSI_LIC_NO_OFFSET,
 				  "%s: %u bytes or more, not a key file",
 				  path, KEY_FILE_MAX);
 	close(fd);
@@ -70,7 +70,7 @@ static int no_passphrase(char *buf, int size, int rwflag, void *user)
 }
 
 static int load_key(const char *path, bool private_key, EVP_PKEY **key,
-		    struct sdsi_license_error *err)
+		    struct sdsi_lic_error *err)
 {
 	unsigned char *text;
 	size_t len = 0;
@@ -80,14 +80,14 @@ static int load_key(const char *path, bool private_key, EVP_PKEY **key,
 	*key = NULL;
 	text = malloc(KEY_FILE_MAX);
 	if (!text)
-		return license_fail(err, -ENOMEM, SDSI_LICENSE_NO_OFFSET,
+		return sdsi_lic_fail(err, -ENOMEM, SDSI_LIC_NO_OFFSET,
 				    "%s: out of memory", path);
 	rc = read_key_file(path, text, &len, err);
 	if (rc)
 		goto out;
 	bio = BIO_new_mem_buf(text, (int)len);
 	if (!bio) {
-		rc = license_fail_openssl(err, -ENOMEM, path);
+		rc = sdsi_lic_fail_openssl(err, -ENOMEM, path);
 		goto out;
 	}
 	*key = private_key ?
@@ -96,15 +96,15 @@ static int load_key(const char *path, bool private_key, EVP_PKEY **key,
 	BIO_free(bio);
 	ERR_clear_error();
 	if (!*key) {
-		rc = license_fail(err, -EBADMSG, SDSI_LICENSE_NO_OFFSET,
+		rc = sdsi_lic_fail(err, -EBADMSG, SDSI_LIC_NO_OFFSET,
 				  "%s: not a PEM %s key (corrupt, encrypted or of another kind)",
 				  path, private_key ? "private" : "public");
 		goto out;
 	}
-	if (!sdsi_license_key_is_p384(*key)) {
+	if (!sdsi_lic_key_is_p384(*key)) {
 		EVP_PKEY_free(*key);
 		*key = NULL;
-		rc = license_fail(err, -EBADMSG, SDSI_LICENSE_NO_OFFSET,
+		rc = sdsi_lic_fail(err, -EBADMSG, SDSI_LIC_NO_OFFSET,
 				  "%s: not an ECDSA P-384 key", path);
 	}
 out:
@@ -113,41 +113,41 @@ out:
 	return rc;
 }
 
-int sdsi_license_key_load_private(const char *path, EVP_PKEY **key,
-				  struct sdsi_license_error *err)
+int sdsi_lic_key_load_private(const char *path, EVP_PKEY **key,
+				  struct sdsi_lic_error *err)
 {
 	return load_key(path, true, key, err);
 }
 
-int sdsi_license_key_load_public(const char *path, EVP_PKEY **key,
-				 struct sdsi_license_error *err)
+int sdsi_lic_key_load_public(const char *path, EVP_PKEY **key,
+				 struct sdsi_lic_error *err)
 {
 	return load_key(path, false, key, err);
 }
 
 static int save_key(const char *path, EVP_PKEY *key, bool private_key,
-		    struct sdsi_license_error *err)
+		    struct sdsi_lic_error *err)
 {
 	BIO *bio;
 	char *data;
 	long len;
 	int ok, rc;
 
-	if (!sdsi_license_key_is_p384(key))
-		return license_fail(err, -EINVAL, SDSI_LICENSE_NO_OFFSET,
+	if (!sdsi_lic_key_is_p384(key))
+		return sdsi_lic_fail(err, -EINVAL, SDSI_LIC_NO_OFFSET,
 				    "%s: refusing to save a key that is not P-384",
 				    path);
 	bio = BIO_new(BIO_s_mem());
 	if (!bio)
-		return license_fail_openssl(err, -ENOMEM, path);
+		return sdsi_lic_fail_openssl(err, -ENOMEM, path);
 	ok = private_key ?
 	     PEM_write_bio_PrivateKey(bio, key, NULL, NULL, 0, NULL, NULL) :
 	     PEM_write_bio_PUBKEY(bio, key);
 	len = BIO_get_mem_data(bio, &data);
 	if (ok != 1 || len <= 0)
-		rc = license_fail_openssl(err, -EINVAL, path);
+		rc = sdsi_lic_fail_openssl(err, -EINVAL, path);
 	else
-		rc = sdsi_license_write_file(path, data, (size_t)len,
+		rc = sdsi_lic_write_file(path, data, (size_t)len,
 					     private_key ? 0600 : 0644, true,
 					     err);
 	if (len > 0)
@@ -156,19 +156,19 @@ static int save_key(const char *path, EVP_PKEY *key, bool private_key,
 	return rc;
 }
 
-int sdsi_license_key_save_private(const char *path, EVP_PKEY *key,
-				  struct sdsi_license_error *err)
+int sdsi_lic_key_save_private(const char *path, EVP_PKEY *key,
+				  struct sdsi_lic_error *err)
 {
 	return save_key(path, key, true, err);
 }
 
-int sdsi_license_key_save_public(const char *path, EVP_PKEY *key,
-				 struct sdsi_license_error *err)
+int sdsi_lic_key_save_public(const char *path, EVP_PKEY *key,
+				 struct sdsi_lic_error *err)
 {
 	return save_key(path, key, false, err);
 }
 
-int sdsi_license_write_all(int fd, const void *buf, size_t len)
+int sdsi_lic_write_all(int fd, const void *buf, size_t len)
 {
 	const unsigned char *data = buf;
 	ssize_t n;
@@ -185,7 +185,7 @@ int sdsi_license_write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-int sdsi_license_sync_parent_dir(const char *path)
+int sdsi_lic_sync_parent_dir(const char *path)
 {
 	char dir[PATH_MAX];
 	const char *slash = strrchr(path, '/');
@@ -210,24 +210,24 @@ int sdsi_license_sync_parent_dir(const char *path)
 	return rc;
 }
 
-int sdsi_license_write_file(const char *path, const void *data, size_t len,
+int sdsi_lic_write_file(const char *path, const void *data, size_t len,
 			    unsigned int mode, bool exclusive,
-			    struct sdsi_license_error *err)
+			    struct sdsi_lic_error *err)
 {
 	char tmp[PATH_MAX];
 	const char *step;
 	int fd, rc;
 
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", path) >= (int)sizeof(tmp))
-		return license_fail(err, -ENAMETOOLONG, SDSI_LICENSE_NO_OFFSET,
+		return sdsi_lic_fail(err, -ENAMETOOLONG, SDSI_LIC_NO_OFFSET,
 				    "%s: path too long", path);
 	fd = mkstemp(tmp);
 	if (fd < 0)
-		return license_fail(err, -errno, SDSI_LICENSE_NO_OFFSET,
+		return sdsi_lic_fail(err, -errno, SDSI_LIC_NO_OFFSET,
 				    "%s: cannot create a temporary file: %s",
 				    path, strerror(errno));
 	step = "write";
-	rc = sdsi_license_write_all(fd, data, len);
+	rc = sdsi_lic_write_all(fd, data, len);
 	if (!rc && fchmod(fd, (mode_t)mode) < 0) {
 		step = "chmod";
 		rc = -errno;
@@ -251,12 +251,12 @@ int sdsi_license_write_file(const char *path, const void *data, size_t len,
 	if (rc || exclusive)
 		unlink(tmp);
 	if (rc)
-		return license_fail(err, rc, SDSI_LICENSE_NO_OFFSET,
+		return sdsi_lic_fail(err, rc, SDSI_LIC_NO_OFFSET,
 				    "%s: %s failed: %s", path, step,
 				    strerror(-rc));
-	rc = sdsi_license_sync_parent_dir(path);
+	rc = sdsi_lic_sync_parent_dir(path);
 	if (rc)
-		return license_fail(err, rc, SDSI_LICENSE_NO_OFFSET,
+		return sdsi_lic_fail(err, rc, SDSI_LIC_NO_OFFSET,
 				    "%s: fsync of the directory failed: %s",
 				    path, strerror(-rc));
 	return 0;

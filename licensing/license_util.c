@@ -8,7 +8,7 @@
 
 #include "license_internal.h"
 
-int license_fail(struct sdsi_license_error *err, int rc, size_t offset,
+int sdsi_lic_fail(struct sdsi_lic_error *err, int rc, size_t offset,
 		 const char *fmt, ...)
 {
 	va_list ap;
@@ -22,7 +22,7 @@ int license_fail(struct sdsi_license_error *err, int rc, size_t offset,
 	return rc;
 }
 
-int license_fail_openssl(struct sdsi_license_error *err, int rc,
+int sdsi_lic_fail_openssl(struct sdsi_lic_error *err, int rc,
 			 const char *what)
 {
 	char detail[160] = "no detail";
@@ -32,6 +32,6 @@ int license_fail_openssl(struct sdsi_license_error *err, int rc,
 		ERR_error_string_n(code, detail, sizeof(detail));
 	/* The queue is per thread; leave nothing behind for an unrelated call. */
 	ERR_clear_error();
-	return license_fail(err, rc, SDSI_LICENSE_NO_OFFSET, "%s: %s", what,
+	return sdsi_lic_fail(err, rc, SDSI_LIC_NO_OFFSET, "%s: %s", what,
 			    detail);
 }

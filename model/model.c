@@ -14,7 +14,7 @@
 #include <openssl/evp.h>
 
 #include "model_priv.h"
-#include "sdsi_license.h"
+#include "sdsi_lic.h"
 
 /* Reads nobody decodes return all ones, as a PCIe master abort would. */
 #define MMIO_UNCLAIMED	(~0ull)
@@ -132,9 +132,9 @@ static int configure(struct sdsi_model *m, const struct sdsi_model_config *cfg,
 	m->clock = cfg->clock ? cfg->clock : monotonic_ns;
 	m->clock_ctx = cfg->clock_ctx;
 	if (cfg->root_key_path) {
-		struct sdsi_license_error lerr;
+		struct sdsi_lic_error lerr;
 
-		ret = sdsi_license_key_load_public(cfg->root_key_path,
+		ret = sdsi_lic_key_load_public(cfg->root_key_path,
 						   &m->root_key, &lerr);
 		if (ret) {
 			snprintf(err, errlen, "root key: %s", lerr.reason);

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "model_priv.h"
-#include "sdsi_license.h"
+#include "sdsi_lic.h"
 
 static int commit(struct sdsi_model *m, struct model_nvram *next)
 {
@@ -34,7 +34,7 @@ int nvram_install_key(struct sdsi_model *m, uint32_t key_rev,
 {
 	struct model_nvram next = m->nv;
 
-	if (sdsi_license_key_image(key, next.key_image))
+	if (sdsi_lic_key_image(key, next.key_image))
 		return -ENOMEM;
 	next.key_provisioned = true;
 	next.licensor_key_known = true;

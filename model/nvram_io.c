@@ -16,7 +16,7 @@
 #include <sdsi/input_file.h>
 
 #include "model_priv.h"
-#include "sdsi_license.h"
+#include "sdsi_lic.h"
 
 /* The only refusal made before the bytes are read: what the file is. */
 static int refuse_kind(char *err, size_t errlen, const char *path, int code,
@@ -131,7 +131,7 @@ int nvram_file_store(const struct sdsi_model *m, const struct model_nvram *nv,
 	ret = fd < 0 ? -errno : 0;
 	if (!ret) {
 		step = "write";
-		ret = sdsi_license_write_all(fd, buf, len);
+		ret = sdsi_lic_write_all(fd, buf, len);
 	}
 	if (!ret) {
 		step = "sync";
@@ -149,7 +149,7 @@ int nvram_file_store(const struct sdsi_model *m, const struct model_nvram *nv,
 		unlink(tmp);
 	if (!ret) {
 		step = "sync the directory of";
-		ret = sdsi_license_sync_parent_dir(path);
+		ret = sdsi_lic_sync_parent_dir(path);
 	}
 	if (ret)
 		snprintf(err, errlen, "NVRAM file %s: cannot %s it: %s", path,

@@ -9,7 +9,7 @@
 #include <openssl/evp.h>
 
 #include "model_priv.h"
-#include "sdsi_license.h"
+#include "sdsi_lic.h"
 
 /* The NVRAM change an authenticated blob asks for. */
 struct provision_effect {
@@ -28,12 +28,12 @@ struct provision_effect {
 static int authenticate_akc(const struct sdsi_model *m, const uint8_t *blob,
 			    size_t len, struct provision_effect *effect)
 {
-	struct sdsi_akc akc;
+	struct sdsi_lic_akc akc;
 	int ret;
 
 	if (!m->root_key)
 		return -EACCES;
-	ret = sdsi_akc_verify(blob, len, m->root_key, &akc, NULL);
+	ret = sdsi_lic_akc_verify(blob, len, m->root_key, &akc, NULL);
 	if (ret)
 		return ret;
 	if (m->nv.key_provisioned && akc.key_revision < m->nv.key_rev)
@@ -77,18 +77,18 @@ static bool stored_revision(const struct model_nvram *nv, uint64_t id,
 static int authenticate_cap(const struct sdsi_model *m, const uint8_t *blob,
 			    size_t len, struct provision_effect *effect)
 {
-	const struct sdsi_license *lic;
-	struct sdsi_cap cap;
+	const struct sdsi_lic_blob *lic;
+	struct sdsi_lic_cap cap;
 	EVP_PKEY *licensor;
 	uint32_t revision = 0;
 	int ret;
 
 	if (!m->nv.key_provisioned || !m->nv.licensor_key_known)
 		return -EACCES;
-	ret = sdsi_license_pubkey_from_raw(m->nv.licensor_key, &licensor, NULL);
+	ret = sdsi_lic_pubkey_from_raw(m->nv.licensor_key, &licensor, NULL);
 	if (ret)
 		return ret;
-	ret = sdsi_cap_verify(blob, len, licensor, &cap, NULL);
+	ret = sdsi_lic_cap_verify(blob, len, licensor, &cap, NULL);
 	EVP_PKEY_free(licensor);
 	if (ret)
 		return ret;
@@ -99,7 +99,7 @@ static int authenticate_cap(const struct sdsi_model *m, const uint8_t *blob,
 	if (effect->supersede && lic->revision <= revision)
 		return -EACCES;
 	effect->kind = EFFECT_ADD_LICENCE;
-	return sdsi_license_blob_encode(lic, effect->licence,
+	return sdsi_lic_blob_encode(lic, effect->licence,
 					sizeof(effect->licence),
 					&effect->licence_len, NULL);
 }

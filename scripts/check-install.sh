@@ -19,7 +19,7 @@ build=$(cd "$1" 2>/dev/null && pwd) || { echo "$0: no build directory '$1'" >&2;
 
 programs=(intel_sdsi sdsi-emu sdsi-authority sdsi-shmem)
 soname=libsdsi.so.0		# soversion '0' in lib/meson.build: the ABI promise
-headers=(sdsi/libsdsi.h sdsi/hw.h)
+headers=(sdsi/libsdsi.h sdsi/hw.h sdsi/license_blob.h)
 
 checks=0
 fail() {

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sdsi_license.h"
+#include "sdsi_lic.h"
 
 /*
  * Exit statuses: the table of every sdsi program (docs/exit-codes.md).  A key

@@ -22,35 +22,35 @@ static const struct auth_option akc_options[] = {
 
 static int issue_akc(const char *dir, uint32_t key_rev, const char *output)
 {
-	struct sdsi_license_error err = { 0 };
+	struct sdsi_lic_error err = { 0 };
 	uint8_t image[SDSI_LICENSE_KEY_IMAGE_SIZE];
 	char hex[2 * SDSI_LICENSE_KEY_IMAGE_SIZE + 1];
 	EVP_PKEY *root = NULL, *licensor = NULL;
 	uint8_t blob[SDSI_AKC_SIZE];
-	struct sdsi_akc akc = { .key_revision = key_rev };
+	struct sdsi_lic_akc akc = { .key_revision = key_rev };
 	char path[4096];
 	size_t len;
 	int rc;
 
-	rc = sdsi_license_key_load_private(auth_key_path(path, sizeof(path), dir,
+	rc = sdsi_lic_key_load_private(auth_key_path(path, sizeof(path), dir,
 							 AUTH_ROOT_KEY), &root, &err);
 	if (!rc)
-		rc = sdsi_license_key_load_public(auth_key_path(path, sizeof(path), dir,
+		rc = sdsi_lic_key_load_public(auth_key_path(path, sizeof(path), dir,
 								AUTH_LICENSOR_PUB), &licensor, &err);
 	if (rc) {
 		auth_error("%s", err.reason);
 		rc = auth_key_exit(rc);
 		goto out;
 	}
-	if (sdsi_license_pubkey_to_raw(licensor, akc.licensor_key, &err) ||
-	    sdsi_akc_sign(&akc, root, &err)) {
+	if (sdsi_lic_pubkey_to_raw(licensor, akc.licensor_key, &err) ||
+	    sdsi_lic_akc_sign(&akc, root, &err)) {
 		auth_error("%s", err.reason);
 		rc = SDSI_EXIT_INTERNAL;
 		goto out;
 	}
 	rc = SDSI_EXIT_INTERNAL;
-	if (sdsi_akc_encode(&akc, blob, sizeof(blob), &len) ||
-	    sdsi_license_key_image(akc.licensor_key, image)) {
+	if (sdsi_lic_akc_encode(&akc, blob, sizeof(blob), &len) ||
+	    sdsi_lic_key_image(akc.licensor_key, image)) {
 		auth_error("internal error encoding the AKC");
 		goto out;
 	}

@@ -35,7 +35,7 @@ static const struct auth_option cap_options[] = {
 };
 
 struct cap_request {
-	struct sdsi_cap cap;
+	struct sdsi_lic_cap cap;
 	const char *output;
 	bool have_ppin, have_id;
 	uint32_t features_given;	/* may exceed what fits, to report it */
@@ -44,10 +44,10 @@ struct cap_request {
 static int add_feature(const struct auth_command *cmd, struct cap_request *req,
 		       const char *text)
 {
-	struct sdsi_license *lic = &req->cap.license;
+	struct sdsi_lic_blob *lic = &req->cap.license;
 	uint32_t code, i;
 
-	if (sdsi_license_code_parse(text, &code))
+	if (sdsi_lic_code_parse(text, &code))
 		return auth_usage_error(cmd, "--feature '%s': a feature code is exactly 4 printable ASCII characters, no spaces",
 					text);
 	for (i = 0; i < lic->bundle_count; i++)
@@ -62,7 +62,7 @@ static int add_feature(const struct auth_command *cmd, struct cap_request *req,
 static int parse_option(const struct auth_command *cmd, struct cap_request *req,
 			int c, const char *arg)
 {
-	struct sdsi_license *lic = &req->cap.license;
+	struct sdsi_lic_blob *lic = &req->cap.license;
 
 	switch (c) {
 	case 'o':
@@ -124,15 +124,15 @@ static int check_request(const struct auth_command *cmd,
 
 static int issue_cap(const char *dir, struct cap_request *req)
 {
-	struct sdsi_license_error err = { 0 };
-	struct sdsi_license *lic = &req->cap.license;
+	struct sdsi_lic_error err = { 0 };
+	struct sdsi_lic_blob *lic = &req->cap.license;
 	uint8_t blob[SDSI_LICENSE_BLOB_MAX];
 	EVP_PKEY *licensor = NULL;
 	char path[4096];
 	size_t len;
 	int rc;
 
-	rc = sdsi_license_key_load_private(auth_key_path(path, sizeof(path), dir,
+	rc = sdsi_lic_key_load_private(auth_key_path(path, sizeof(path), dir,
 							 AUTH_LICENSOR_KEY),
 					   &licensor, &err);
 	if (rc) {
@@ -140,8 +140,8 @@ static int issue_cap(const char *dir, struct cap_request *req)
 		rc = auth_key_exit(rc);
 		goto out;
 	}
-	if (sdsi_cap_sign(&req->cap, licensor, &err) ||
-	    sdsi_cap_encode(&req->cap, blob, sizeof(blob), &len, &err)) {
+	if (sdsi_lic_cap_sign(&req->cap, licensor, &err) ||
+	    sdsi_lic_cap_encode(&req->cap, blob, sizeof(blob), &len, &err)) {
 		auth_error("%s", err.reason);
 		rc = SDSI_EXIT_INTERNAL;
 		goto out;
@@ -149,7 +149,7 @@ static int issue_cap(const char *dir, struct cap_request *req)
 	rc = auth_write_output(req->output, blob, len);
 	if (!rc)
 		printf("wrote CAP %s (%zu bytes): %s licence 0x%016llx revision %u for PPIN 0x%016llx, %u bundle%s\n",
-		       req->output, len, sdsi_license_type_name(lic->type),
+		       req->output, len, sdsi_lic_type_name(lic->type),
 		       (unsigned long long)lic->id, lic->revision,
 		       (unsigned long long)lic->ppin, lic->bundle_count,
 		       lic->bundle_count == 1 ? "" : "s");

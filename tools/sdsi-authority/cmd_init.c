@@ -28,21 +28,21 @@ static const char *const key_files[] = {
 static int make_pair(const char *dir, const char *private_name,
 		     const char *public_name)
 {
-	struct sdsi_license_error err = { 0 };
+	struct sdsi_lic_error err = { 0 };
 	char path[4096];
 	EVP_PKEY *key;
 	int rc;
 
-	if (sdsi_license_key_generate(&key, &err)) {
+	if (sdsi_lic_key_generate(&key, &err)) {
 		auth_error("%s", err.reason);
 		return SDSI_EXIT_INTERNAL;
 	}
-	rc = sdsi_license_key_save_private(auth_key_path(path, sizeof(path), dir,
+	rc = sdsi_lic_key_save_private(auth_key_path(path, sizeof(path), dir,
 							 private_name), key, &err);
 	if (!rc)
 		printf("wrote %s\n", path);
 	if (!rc)
-		rc = sdsi_license_key_save_public(auth_key_path(path, sizeof(path),
+		rc = sdsi_lic_key_save_public(auth_key_path(path, sizeof(path),
 								dir, public_name),
 						  key, &err);
 	if (!rc)

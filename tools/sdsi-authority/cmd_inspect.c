@@ -75,22 +75,22 @@ static bool has_akc_magic(const uint8_t *buf, size_t len)
 
 static void decode(struct inspect_report *rep, const uint8_t *buf)
 {
-	rep->kind = sdsi_license_blob_kind(buf, rep->size);
+	rep->kind = sdsi_lic_blob_kind(buf, rep->size);
 	switch (rep->kind) {
-	case SDSI_BLOB_AKC:
-		rep->decoded = !sdsi_akc_decode(buf, rep->size, &rep->akc,
+	case SDSI_LIC_AKC:
+		rep->decoded = !sdsi_lic_akc_decode(buf, rep->size, &rep->akc,
 						&rep->decode_err);
 		break;
-	case SDSI_BLOB_CAP:
-		rep->decoded = !sdsi_cap_decode(buf, rep->size, &rep->cap,
+	case SDSI_LIC_CAP:
+		rep->decoded = !sdsi_lic_cap_decode(buf, rep->size, &rep->cap,
 						&rep->decode_err);
 		break;
-	case SDSI_BLOB_FOREIGN:
+	case SDSI_LIC_FOREIGN:
 		/* Ask the decoder of the magic it resembles, for a precise reason. */
 		if (has_akc_magic(buf, rep->size))
-			sdsi_akc_decode(buf, rep->size, &rep->akc, &rep->decode_err);
+			sdsi_lic_akc_decode(buf, rep->size, &rep->akc, &rep->decode_err);
 		else
-			sdsi_cap_decode(buf, rep->size, &rep->cap, &rep->decode_err);
+			sdsi_lic_cap_decode(buf, rep->size, &rep->cap, &rep->decode_err);
 		break;
 	}
 }
@@ -98,21 +98,21 @@ static void decode(struct inspect_report *rep, const uint8_t *buf)
 static int verify(struct inspect_report *rep, const uint8_t *buf,
 		  const char *dir)
 {
-	struct sdsi_license_error err = { 0 };
+	struct sdsi_lic_error err = { 0 };
 	EVP_PKEY *key = NULL;
 	int rc;
 
 	auth_key_path(rep->key_path, sizeof(rep->key_path), dir,
-		      rep->kind == SDSI_BLOB_AKC ? AUTH_ROOT_PUB : AUTH_LICENSOR_PUB);
-	rc = sdsi_license_key_load_public(rep->key_path, &key, &err);
+		      rep->kind == SDSI_LIC_AKC ? AUTH_ROOT_PUB : AUTH_LICENSOR_PUB);
+	rc = sdsi_lic_key_load_public(rep->key_path, &key, &err);
 	if (rc) {
 		snprintf(rep->failure, sizeof(rep->failure), "%s", err.reason);
 		return auth_key_exit(rc);
 	}
-	if (rep->kind == SDSI_BLOB_AKC)
-		rc = sdsi_akc_verify(buf, rep->size, key, NULL, &rep->verify_err);
+	if (rep->kind == SDSI_LIC_AKC)
+		rc = sdsi_lic_akc_verify(buf, rep->size, key, NULL, &rep->verify_err);
 	else
-		rc = sdsi_cap_verify(buf, rep->size, key, NULL, &rep->verify_err);
+		rc = sdsi_lic_cap_verify(buf, rep->size, key, NULL, &rep->verify_err);
 	EVP_PKEY_free(key);
 	rep->verified = true;
 	rep->valid = rc == 0;

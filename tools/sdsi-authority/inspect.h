@@ -6,20 +6,20 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "sdsi_license.h"
+#include "sdsi_lic.h"
 
 struct inspect_report {
 	const char *file;
 	size_t size;
-	enum sdsi_blob_kind kind;
+	enum sdsi_lic_kind kind;
 	bool decoded;
-	struct sdsi_akc akc;			/* when decoded as an AKC */
-	struct sdsi_cap cap;			/* when decoded as a CAP */
-	struct sdsi_license_error decode_err;	/* when not decoded */
+	struct sdsi_lic_akc akc;			/* when decoded as an AKC */
+	struct sdsi_lic_cap cap;			/* when decoded as a CAP */
+	struct sdsi_lic_error decode_err;	/* when not decoded */
 	bool verified;				/* a signature check ran */
 	bool valid;				/* ... and passed */
 	char key_path[4096];
-	struct sdsi_license_error verify_err;	/* when verified but not valid */
+	struct sdsi_lic_error verify_err;	/* when verified but not valid */
 	char failure[512];			/* file or key unusable (exit 2, 7 or 8) */
 };
 

@@ -17,13 +17,13 @@
 #define IMAGE_HEX	(2 * SDSI_LICENSE_KEY_IMAGE_SIZE + 1)
 #define RESERVED_HEX	(2 * SDSI_BUNDLE_RESERVED_SIZE + 1)
 
-static const char *kind_title(enum sdsi_blob_kind kind)
+static const char *kind_title(enum sdsi_lic_kind kind)
 {
-	return kind == SDSI_BLOB_AKC ? "AKC" : kind == SDSI_BLOB_CAP ? "CAP" :
+	return kind == SDSI_LIC_AKC ? "AKC" : kind == SDSI_LIC_CAP ? "CAP" :
 	       "foreign blob";
 }
 
-static bool reserved_set(const struct sdsi_license_bundle *bundle)
+static bool reserved_set(const struct sdsi_lic_bundle *bundle)
 {
 	size_t i;
 
@@ -33,17 +33,17 @@ static bool reserved_set(const struct sdsi_license_bundle *bundle)
 	return false;
 }
 
-static void image_hex(const struct sdsi_akc *akc, char out[IMAGE_HEX])
+static void image_hex(const struct sdsi_lic_akc *akc, char out[IMAGE_HEX])
 {
 	uint8_t image[SDSI_LICENSE_KEY_IMAGE_SIZE];
 
-	if (sdsi_license_key_image(akc->licensor_key, image))
+	if (sdsi_lic_key_image(akc->licensor_key, image))
 		strcpy(out, "unavailable");
 	else
 		auth_hex(out, image, sizeof(image));
 }
 
-static void print_akc_text(const struct sdsi_akc *akc)
+static void print_akc_text(const struct sdsi_lic_akc *akc)
 {
 	char hex[PUBKEY_HEX];
 
@@ -57,12 +57,12 @@ static void print_akc_text(const struct sdsi_akc *akc)
 	printf("license key image: %s\n", hex);
 }
 
-static void print_license_text(const struct sdsi_license *lic)
+static void print_license_text(const struct sdsi_lic_blob *lic)
 {
 	char code[5], hex[RESERVED_HEX];
 	uint32_t i;
 
-	printf("licence type:      %s (%u)\n", sdsi_license_type_name(lic->type),
+	printf("licence type:      %s (%u)\n", sdsi_lic_type_name(lic->type),
 	       lic->type);
 	printf("licence id:        0x%016llx\n", (unsigned long long)lic->id);
 	printf("ppin:              0x%016llx\n", (unsigned long long)lic->ppin);
@@ -71,7 +71,7 @@ static void print_license_text(const struct sdsi_license *lic)
 	printf("revision:          %u\n", lic->revision);
 	printf("bundles:           %u\n", lic->bundle_count);
 	for (i = 0; i < lic->bundle_count; i++) {
-		sdsi_license_code_format(lic->bundles[i].code, code);
+		sdsi_lic_code_format(lic->bundles[i].code, code);
 		printf("  bundle %-2u        %s", i, code);
 		if (reserved_set(&lic->bundles[i])) {
 			auth_hex(hex, lic->bundles[i].reserved,
@@ -84,7 +84,7 @@ static void print_license_text(const struct sdsi_license *lic)
 
 void inspect_print_text(const struct inspect_report *rep)
 {
-	const struct sdsi_license_error *err;
+	const struct sdsi_lic_error *err;
 	char sig[SIG_HEX];
 
 	if (rep->failure[0]) {
@@ -95,7 +95,7 @@ void inspect_print_text(const struct inspect_report *rep)
 	printf("kind:              %s\n", kind_title(rep->kind));
 	if (!rep->decoded) {
 		err = &rep->decode_err;
-		if (rep->kind == SDSI_BLOB_FOREIGN)
+		if (rep->kind == SDSI_LIC_FOREIGN)
 			auth_error("%s: not decodable at offset %zu (0x%zx): %s",
 				   rep->file, err->offset, err->offset, err->reason);
 		else
@@ -105,11 +105,11 @@ void inspect_print_text(const struct inspect_report *rep)
 		return;
 	}
 	printf("format version:    %u\n", SDSI_LICENSE_FORMAT_VERSION);
-	if (rep->kind == SDSI_BLOB_AKC)
+	if (rep->kind == SDSI_LIC_AKC)
 		print_akc_text(&rep->akc);
 	else
 		print_license_text(&rep->cap.license);
-	auth_hex(sig, rep->kind == SDSI_BLOB_AKC ? rep->akc.signature :
+	auth_hex(sig, rep->kind == SDSI_LIC_AKC ? rep->akc.signature :
 		 rep->cap.signature, SDSI_LICENSE_SIG_SIZE);
 	printf("signature (r||s):  %s\n", sig);
 	if (!rep->verified)
@@ -137,7 +137,7 @@ static json_object *u64_string(uint64_t value)
 	return json_object_new_string(text);
 }
 
-static json_object *akc_json(const struct sdsi_akc *akc)
+static json_object *akc_json(const struct sdsi_lic_akc *akc)
 {
 	json_object *obj = json_object_new_object();
 	char image[IMAGE_HEX];
@@ -149,7 +149,7 @@ static json_object *akc_json(const struct sdsi_akc *akc)
 	return obj;
 }
 
-static json_object *license_json(const struct sdsi_license *lic)
+static json_object *license_json(const struct sdsi_lic_blob *lic)
 {
 	json_object *obj = json_object_new_object();
 	json_object *bundles = json_object_new_array();
@@ -157,14 +157,14 @@ static json_object *license_json(const struct sdsi_license *lic)
 	char code[5];
 	uint32_t i;
 
-	json_object_object_add(obj, "type", json_object_new_string(sdsi_license_type_name(lic->type)));
+	json_object_object_add(obj, "type", json_object_new_string(sdsi_lic_type_name(lic->type)));
 	json_object_object_add(obj, "id", u64_string(lic->id));
 	json_object_object_add(obj, "ppin", u64_string(lic->ppin));
 	json_object_object_add(obj, "previous_ppin", u64_string(lic->previous_ppin));
 	json_object_object_add(obj, "revision", json_object_new_int64(lic->revision));
 	for (i = 0; i < lic->bundle_count; i++) {
 		bundle = json_object_new_object();
-		sdsi_license_code_format(lic->bundles[i].code, code);
+		sdsi_lic_code_format(lic->bundles[i].code, code);
 		json_object_object_add(bundle, "code", json_object_new_string(code));
 		json_object_object_add(bundle, "reserved",
 				       hex_string(lic->bundles[i].reserved, SDSI_BUNDLE_RESERVED_SIZE));
@@ -174,11 +174,11 @@ static json_object *license_json(const struct sdsi_license *lic)
 	return obj;
 }
 
-static json_object *error_json(const struct sdsi_license_error *err)
+static json_object *error_json(const struct sdsi_lic_error *err)
 {
 	json_object *obj = json_object_new_object();
 
-	json_object_object_add(obj, "offset", err->offset == SDSI_LICENSE_NO_OFFSET ?
+	json_object_object_add(obj, "offset", err->offset == SDSI_LIC_NO_OFFSET ?
 			       NULL : json_object_new_int64((int64_t)err->offset));
 	json_object_object_add(obj, "reason", json_object_new_string(err->reason));
 	return obj;
@@ -195,14 +195,14 @@ void inspect_print_json(const struct inspect_report *rep)
 		goto print;
 	}
 	json_object_object_add(root, "size", json_object_new_int64((int64_t)rep->size));
-	json_object_object_add(root, "kind", json_object_new_string(sdsi_blob_kind_name(rep->kind)));
+	json_object_object_add(root, "kind", json_object_new_string(sdsi_lic_kind_name(rep->kind)));
 	json_object_object_add(root, "well_formed", json_object_new_boolean(rep->decoded));
 	if (!rep->decoded) {
 		json_object_object_add(root, "error", error_json(&rep->decode_err));
 		goto print;
 	}
 	json_object_object_add(root, "format_version", json_object_new_int64(SDSI_LICENSE_FORMAT_VERSION));
-	if (rep->kind == SDSI_BLOB_AKC) {
+	if (rep->kind == SDSI_LIC_AKC) {
 		json_object_object_add(root, "akc", akc_json(&rep->akc));
 		json_object_object_add(root, "signature", hex_string(rep->akc.signature, SDSI_LICENSE_SIG_SIZE));
 	} else {

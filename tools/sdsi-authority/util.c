@@ -60,8 +60,8 @@ int auth_key_exit(int rc)
 
 int auth_write_output(const char *path, const void *data, size_t len)
 {
-	struct sdsi_license_error err = { 0 };
-	int rc = sdsi_license_write_file(path, data, len, 0644, false, &err);
+	struct sdsi_lic_error err = { 0 };
+	int rc = sdsi_lic_write_file(path, data, len, 0644, false, &err);
 
 	if (rc) {
 		auth_error("%s", err.reason);

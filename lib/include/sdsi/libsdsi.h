@@ -17,6 +17,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <sdsi/hw.h>
+#include <sdsi/license_blob.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -24,8 +27,8 @@ extern "C" {
 #define SDSI_DEFAULT_SYSFS_ROOT	"/sys/bus/auxiliary/devices"
 #define SDSI_SYSFS_ROOT_ENV	"SDSI_SYSFS_ROOT"
 #define SDSI_DEVICE_PREFIX	"intel_vsec.sdsi."
-#define SDSI_READ_BUF_SIZE	4096u	/* largest certificate a read returns */
-#define SDSI_BLOB_MAX		1016u	/* one mailbox packet minus the command */
+#define SDSI_READ_BUF_SIZE	SDSI_READ_MSG_MAX	/* largest certificate a read returns */
+#define SDSI_BLOB_MAX		SDSI_WRITE_PAYLOAD_MAX	/* one mailbox packet minus the command */
 #define SDSI_PATH_SIZE		4096u
 
 /* ---- errors ------------------------------------------------------------ */
@@ -182,7 +185,7 @@ struct sdsi_state_cert {
 	uint32_t num_licenses;
 	bool key_present;
 	uint32_t key_rev_id;
-	uint8_t key_image[48];		/* bytes as stored */
+	uint8_t key_image[SDSI_STATE_KEY_IMAGE_SIZE];	/* bytes as stored */
 	unsigned int warnings;		/* SDSI_STATE_WARN_* */
 	struct sdsi_license *licenses;	/* num_licenses entries, malloc'ed */
 };
@@ -241,8 +244,8 @@ enum sdsi_blob_format {
 	SDSI_BLOB_FORMAT_CAP,
 };
 
-#define SDSI_BLOB_MAX_FEATURES	27u	/* bundles that fit in 1016 bytes */
-#define SDSI_KEY_IMAGE_SIZE	48u	/* SHA-384 */
+#define SDSI_BLOB_MAX_FEATURES	SDSI_CAP_MAX_BUNDLES	/* bundles that fit in 1016 bytes */
+#define SDSI_KEY_IMAGE_SIZE	SDSI_STATE_KEY_IMAGE_SIZE	/* SHA-384 */
 
 struct sdsi_blob_info {
 	enum sdsi_blob_format format;

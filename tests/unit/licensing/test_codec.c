@@ -12,11 +12,11 @@
 
 #include <cmocka.h>
 
-#include "sdsi_license.h"
+#include "sdsi_lic.h"
 
 static uint8_t buf[2048];
 
-static void fill_license(struct sdsi_license *lic, uint32_t bundles)
+static void fill_license(struct sdsi_lic_blob *lic, uint32_t bundles)
 {
 	uint32_t i;
 
@@ -35,25 +35,25 @@ static void fill_license(struct sdsi_license *lic, uint32_t bundles)
 
 static size_t encode_cap(uint32_t bundles)
 {
-	struct sdsi_cap cap;
+	struct sdsi_lic_cap cap;
 	size_t len = 0;
 
 	fill_license(&cap.license, bundles);
 	memset(cap.signature, 0x5a, sizeof(cap.signature));
-	assert_int_equal(sdsi_cap_encode(&cap, buf, sizeof(buf), &len, NULL), 0);
+	assert_int_equal(sdsi_lic_cap_encode(&cap, buf, sizeof(buf), &len, NULL), 0);
 	return len;
 }
 
 static size_t encode_akc(void)
 {
-	struct sdsi_akc akc;
+	struct sdsi_lic_akc akc;
 	size_t len = 0, i;
 
 	akc.key_revision = 3;
 	for (i = 0; i < sizeof(akc.licensor_key); i++)
 		akc.licensor_key[i] = (uint8_t)i;
 	memset(akc.signature, 0xa5, sizeof(akc.signature));
-	assert_int_equal(sdsi_akc_encode(&akc, buf, sizeof(buf), &len), 0);
+	assert_int_equal(sdsi_lic_akc_encode(&akc, buf, sizeof(buf), &len), 0);
 	return len;
 }
 
@@ -67,17 +67,17 @@ static void put32(size_t off, uint32_t v)
 
 static void assert_cap_rejected_at(size_t len, size_t offset)
 {
-	struct sdsi_license_error err = { 0 };
-	struct sdsi_cap cap;
+	struct sdsi_lic_error err = { 0 };
+	struct sdsi_lic_cap cap;
 
-	assert_int_equal(sdsi_cap_decode(buf, len, &cap, &err), -EINVAL);
+	assert_int_equal(sdsi_lic_cap_decode(buf, len, &cap, &err), -EINVAL);
 	assert_int_equal(err.offset, offset);
 	assert_true(err.reason[0] != '\0');
 }
 
 static void test_akc_layout_and_round_trip(void **state)
 {
-	struct sdsi_akc akc;
+	struct sdsi_lic_akc akc;
 	size_t len = encode_akc();
 
 	assert_int_equal(len, 208);
@@ -88,17 +88,17 @@ static void test_akc_layout_and_round_trip(void **state)
 	assert_int_equal(buf[0x10], 0);
 	assert_int_equal(buf[0x6f], 95);
 	assert_int_equal(buf[0x70], 0xa5);
-	assert_int_equal(sdsi_license_blob_kind(buf, len), SDSI_BLOB_AKC);
-	assert_int_equal(sdsi_akc_decode(buf, len, &akc, NULL), 0);
+	assert_int_equal(sdsi_lic_blob_kind(buf, len), SDSI_LIC_AKC);
+	assert_int_equal(sdsi_lic_akc_decode(buf, len, &akc, NULL), 0);
 	assert_int_equal(akc.key_revision, 3);
 	assert_int_equal(akc.licensor_key[95], 95);
 	assert_int_equal(akc.signature[95], 0xa5);
-	assert_int_equal(sdsi_akc_encode(&akc, buf, 207, &len), -ENOSPC);
+	assert_int_equal(sdsi_lic_akc_encode(&akc, buf, 207, &len), -ENOSPC);
 }
 
 static void test_cap_layout_and_round_trip(void **state)
 {
-	struct sdsi_cap cap, again;
+	struct sdsi_lic_cap cap, again;
 	size_t len = encode_cap(2);
 	uint8_t second[2048];
 
@@ -115,9 +115,9 @@ static void test_cap_layout_and_round_trip(void **state)
 	assert_memory_equal(buf + 12 + 0x44, "10CC", 4);	/* "CC01" */
 	assert_int_equal(buf[12 + 0x44 + 31], 1);	/* reserved kept */
 	assert_int_equal(buf[len - 96], 0x5a);
-	assert_int_equal(sdsi_license_blob_kind(buf, len), SDSI_BLOB_CAP);
+	assert_int_equal(sdsi_lic_blob_kind(buf, len), SDSI_LIC_CAP);
 
-	assert_int_equal(sdsi_cap_decode(buf, len, &cap, NULL), 0);
+	assert_int_equal(sdsi_lic_cap_decode(buf, len, &cap, NULL), 0);
 	assert_int_equal(cap.license.id, 0x1122334455667788ull);
 	assert_int_equal(cap.license.ppin, 0xa1a2a3a4a5a6a7a8ull);
 	assert_int_equal(cap.license.previous_ppin, 0xb1b2b3b4b5b6b7b8ull);
@@ -126,44 +126,44 @@ static void test_cap_layout_and_round_trip(void **state)
 	assert_int_equal(cap.license.bundles[1].reserved[27], 1);
 	memset(&again, 0, sizeof(again));
 	again = cap;
-	assert_int_equal(sdsi_cap_encode(&again, second, sizeof(second), &len, NULL), 0);
+	assert_int_equal(sdsi_lic_cap_encode(&again, second, sizeof(second), &len, NULL), 0);
 	assert_memory_equal(second, buf, len);
 }
 
 static void test_license_blob_is_the_cap_middle(void **state)
 {
-	struct sdsi_license lic, decoded;
+	struct sdsi_lic_blob lic, decoded;
 	uint8_t blob[1024];
 	size_t cap_len = encode_cap(3), len = 0;
 
 	fill_license(&lic, 3);
-	assert_int_equal(sdsi_license_blob_encode(&lic, blob, sizeof(blob), &len, NULL), 0);
+	assert_int_equal(sdsi_lic_blob_encode(&lic, blob, sizeof(blob), &len, NULL), 0);
 	assert_int_equal(len, 36 + 3 * 32);
 	assert_int_equal(len % 4, 0);
 	assert_memory_equal(blob, buf + SDSI_CAP_BLOB_OFFSET, len);
 	assert_int_equal(cap_len, SDSI_CAP_SIZE(3));
-	assert_int_equal(sdsi_license_blob_decode(blob, len, &decoded, NULL), 0);
+	assert_int_equal(sdsi_lic_blob_decode(blob, len, &decoded, NULL), 0);
 	assert_int_equal(decoded.bundles[2].code, lic.bundles[2].code);
-	assert_int_equal(sdsi_license_blob_decode(blob, len + 1, &decoded, NULL), -EINVAL);
-	assert_int_equal(sdsi_license_blob_decode(blob, len - 1, &decoded, NULL), -EINVAL);
-	assert_int_equal(sdsi_license_blob_encode(&lic, blob, len - 1, &len, NULL), -ENOSPC);
+	assert_int_equal(sdsi_lic_blob_decode(blob, len + 1, &decoded, NULL), -EINVAL);
+	assert_int_equal(sdsi_lic_blob_decode(blob, len - 1, &decoded, NULL), -EINVAL);
+	assert_int_equal(sdsi_lic_blob_encode(&lic, blob, len - 1, &len, NULL), -ENOSPC);
 }
 
 static void test_max_bundles_fit_and_one_more_is_refused(void **state)
 {
-	struct sdsi_license_error err = { 0 };
-	struct sdsi_cap cap;
+	struct sdsi_lic_error err = { 0 };
+	struct sdsi_lic_cap cap;
 	size_t len = encode_cap(SDSI_CAP_MAX_BUNDLES);
 
 	assert_int_equal(SDSI_CAP_MAX_BUNDLES, 27);
 	assert_int_equal(len, 1008);
 	assert_true(len <= SDSI_WRITE_PAYLOAD_MAX);
 	assert_true(SDSI_CAP_SIZE(SDSI_CAP_MAX_BUNDLES + 1) > SDSI_WRITE_PAYLOAD_MAX);
-	assert_int_equal(sdsi_cap_decode(buf, len, &cap, NULL), 0);
+	assert_int_equal(sdsi_lic_cap_decode(buf, len, &cap, NULL), 0);
 
 	fill_license(&cap.license, SDSI_CAP_MAX_BUNDLES);
 	cap.license.bundle_count = SDSI_CAP_MAX_BUNDLES + 1;
-	assert_int_equal(sdsi_cap_encode(&cap, buf, sizeof(buf), &len, &err), -EOVERFLOW);
+	assert_int_equal(sdsi_lic_cap_encode(&cap, buf, sizeof(buf), &len, &err), -EOVERFLOW);
 	assert_int_equal(err.offset, 12 + 0x20);
 	assert_non_null(strstr(err.reason, "27"));
 }
@@ -171,31 +171,31 @@ static void test_max_bundles_fit_and_one_more_is_refused(void **state)
 static void test_truncation_reports_the_first_missing_byte(void **state)
 {
 	size_t full = encode_cap(2), len;
-	struct sdsi_license_error err;
-	struct sdsi_akc akc;
+	struct sdsi_lic_error err;
+	struct sdsi_lic_akc akc;
 
 	for (len = 0; len < full; len++)
 		assert_cap_rejected_at(len, len);
 	full = encode_akc();
 	for (len = 0; len < full; len++) {
 		memset(&err, 0, sizeof(err));
-		assert_int_equal(sdsi_akc_decode(buf, len, &akc, &err), -EINVAL);
+		assert_int_equal(sdsi_lic_akc_decode(buf, len, &akc, &err), -EINVAL);
 		assert_int_equal(err.offset, len);
 	}
 }
 
 static void test_oversized_and_trailing_bytes(void **state)
 {
-	struct sdsi_license_error err = { 0 };
-	struct sdsi_akc akc;
+	struct sdsi_lic_error err = { 0 };
+	struct sdsi_lic_akc akc;
 	size_t len = encode_cap(1);
 
 	assert_cap_rejected_at(len + 1, len);
 	assert_cap_rejected_at(1017, 1016);
 	len = encode_akc();
-	assert_int_equal(sdsi_akc_decode(buf, len + 4, &akc, &err), -EINVAL);
+	assert_int_equal(sdsi_lic_akc_decode(buf, len + 4, &akc, &err), -EINVAL);
 	assert_int_equal(err.offset, len);
-	assert_int_equal(sdsi_akc_decode(buf, 1500, &akc, &err), -EINVAL);
+	assert_int_equal(sdsi_lic_akc_decode(buf, 1500, &akc, &err), -EINVAL);
 	assert_int_equal(err.offset, 1016);
 	assert_non_null(strstr(err.reason, "oversized"));
 }
@@ -237,31 +237,31 @@ static void test_field_errors_name_their_offset(void **state)
 
 static void test_foreign_blobs(void **state)
 {
-	struct sdsi_license_error err = { 0 };
-	struct sdsi_akc akc;
+	struct sdsi_lic_error err = { 0 };
+	struct sdsi_lic_akc akc;
 	size_t len;
 
 	/* What a bare section 3.1 licence blob (or an Intel file) starts with. */
 	memset(buf, 0, sizeof(buf));
 	put32(0, SDSI_BLOB_TYPE_ONE_TIME);
-	assert_int_equal(sdsi_license_blob_kind(buf, 300), SDSI_BLOB_FOREIGN);
+	assert_int_equal(sdsi_lic_blob_kind(buf, 300), SDSI_LIC_FOREIGN);
 	assert_cap_rejected_at(300, 0);
-	assert_int_equal(sdsi_license_blob_kind(buf, 0), SDSI_BLOB_FOREIGN);
-	assert_int_equal(sdsi_license_blob_kind(buf, 7), SDSI_BLOB_FOREIGN);
+	assert_int_equal(sdsi_lic_blob_kind(buf, 0), SDSI_LIC_FOREIGN);
+	assert_int_equal(sdsi_lic_blob_kind(buf, 7), SDSI_LIC_FOREIGN);
 
 	len = encode_akc();
-	assert_int_equal(sdsi_license_blob_kind(buf, 7), SDSI_BLOB_FOREIGN);
-	assert_int_equal(sdsi_license_blob_kind(buf, 8), SDSI_BLOB_AKC);
+	assert_int_equal(sdsi_lic_blob_kind(buf, 7), SDSI_LIC_FOREIGN);
+	assert_int_equal(sdsi_lic_blob_kind(buf, 8), SDSI_LIC_AKC);
 	/* An AKC is not a CAP, and a later format version is foreign. */
 	assert_cap_rejected_at(len, 0);
 	put32(4, 2);
-	assert_int_equal(sdsi_license_blob_kind(buf, len), SDSI_BLOB_FOREIGN);
-	assert_int_equal(sdsi_akc_decode(buf, len, &akc, &err), -EINVAL);
+	assert_int_equal(sdsi_lic_blob_kind(buf, len), SDSI_LIC_FOREIGN);
+	assert_int_equal(sdsi_lic_akc_decode(buf, len, &akc, &err), -EINVAL);
 	assert_int_equal(err.offset, 4);
 	assert_non_null(strstr(err.reason, "foreign"));
-	assert_string_equal(sdsi_blob_kind_name(SDSI_BLOB_FOREIGN), "foreign");
-	assert_string_equal(sdsi_blob_kind_name(SDSI_BLOB_CAP), "cap");
-	assert_string_equal(sdsi_blob_kind_name(SDSI_BLOB_AKC), "akc");
+	assert_string_equal(sdsi_lic_kind_name(SDSI_LIC_FOREIGN), "foreign");
+	assert_string_equal(sdsi_lic_kind_name(SDSI_LIC_CAP), "cap");
+	assert_string_equal(sdsi_lic_kind_name(SDSI_LIC_AKC), "akc");
 }
 
 static void test_feature_codes(void **state)
@@ -269,21 +269,21 @@ static void test_feature_codes(void **state)
 	uint32_t code = 0;
 	char text[5];
 
-	assert_int_equal(sdsi_license_code_parse("CC02", &code), 0);
+	assert_int_equal(sdsi_lic_code_parse("CC02", &code), 0);
 	assert_int_equal(code, SDSI_FOURCC('C', 'C', '0', '2'));
-	sdsi_license_code_format(code, text);
+	sdsi_lic_code_format(code, text);
 	assert_string_equal(text, "CC02");
-	assert_int_equal(sdsi_license_code_parse("CC0", &code), -EINVAL);
-	assert_int_equal(sdsi_license_code_parse("CC022", &code), -EINVAL);
-	assert_int_equal(sdsi_license_code_parse("CC 2", &code), -EINVAL);
-	assert_int_equal(sdsi_license_code_parse("CC\x01" "2", &code), -EINVAL);
-	assert_int_equal(sdsi_license_code_parse("CC\xc3\xa9", &code), -EINVAL);
-	assert_false(sdsi_license_code_valid(0));
-	sdsi_license_code_format(SDSI_FOURCC('A', '\n', 'B', 0x80), text);
+	assert_int_equal(sdsi_lic_code_parse("CC0", &code), -EINVAL);
+	assert_int_equal(sdsi_lic_code_parse("CC022", &code), -EINVAL);
+	assert_int_equal(sdsi_lic_code_parse("CC 2", &code), -EINVAL);
+	assert_int_equal(sdsi_lic_code_parse("CC\x01" "2", &code), -EINVAL);
+	assert_int_equal(sdsi_lic_code_parse("CC\xc3\xa9", &code), -EINVAL);
+	assert_false(sdsi_lic_code_valid(0));
+	sdsi_lic_code_format(SDSI_FOURCC('A', '\n', 'B', 0x80), text);
 	assert_string_equal(text, "A?B?");
-	assert_string_equal(sdsi_license_type_name(1), "one-time");
-	assert_string_equal(sdsi_license_type_name(2), "metered");
-	assert_null(sdsi_license_type_name(0));
+	assert_string_equal(sdsi_lic_type_name(1), "one-time");
+	assert_string_equal(sdsi_lic_type_name(2), "metered");
+	assert_null(sdsi_lic_type_name(0));
 }
 
 int main(void)

@@ -16,9 +16,9 @@
 
 #include <cmocka.h>
 
-#include "sdsi_license.h"
+#include "sdsi_lic.h"
 
-static void fill_license(struct sdsi_license *lic, uint32_t bundles)
+static void fill_license(struct sdsi_lic_blob *lic, uint32_t bundles)
 {
 	memset(lic, 0, sizeof(*lic));
 	lic->type = SDSI_BLOB_TYPE_ONE_TIME;
@@ -44,27 +44,27 @@ static void test_kind_needs_eight_bytes(void **unused)
 	static const uint8_t akc_head[8] = { 'C', 'K', 'A', 'S', 1, 0, 0, 0 };
 	uint8_t *p = exact(akc_head, 8);
 
-	assert_int_equal(sdsi_license_blob_kind(p, 8), SDSI_BLOB_AKC);
-	assert_int_equal(sdsi_license_blob_kind(p, 7), SDSI_BLOB_FOREIGN);
+	assert_int_equal(sdsi_lic_blob_kind(p, 8), SDSI_LIC_AKC);
+	assert_int_equal(sdsi_lic_blob_kind(p, 7), SDSI_LIC_FOREIGN);
 	free(p);
 }
 
 static void test_mailbox_limit(void **unused)
 {
-	struct sdsi_license_error err = { 0 };
+	struct sdsi_lic_error err = { 0 };
 	uint8_t big[1017] = { 0 };
-	struct sdsi_akc akc = { .key_revision = 1 };
+	struct sdsi_lic_akc akc = { .key_revision = 1 };
 	size_t len;
 	uint8_t *p;
 
-	assert_int_equal(sdsi_akc_encode(&akc, big, sizeof(big), &len), 0);
+	assert_int_equal(sdsi_lic_akc_encode(&akc, big, sizeof(big), &len), 0);
 	/* 1016 bytes: not oversized, only 808 bytes too many. */
 	p = exact(big, 1016);
-	assert_int_equal(sdsi_akc_decode(p, 1016, &akc, &err), -EINVAL);
+	assert_int_equal(sdsi_lic_akc_decode(p, 1016, &akc, &err), -EINVAL);
 	assert_int_equal(err.offset, SDSI_AKC_SIZE);
 	free(p);
 	p = exact(big, 1017);
-	assert_int_equal(sdsi_akc_decode(p, 1017, &akc, &err), -EINVAL);
+	assert_int_equal(sdsi_lic_akc_decode(p, 1017, &akc, &err), -EINVAL);
 	assert_int_equal(err.offset, 1016);
 	assert_non_null(strstr(err.reason, "oversized"));
 	free(p);
@@ -72,39 +72,39 @@ static void test_mailbox_limit(void **unused)
 
 static void test_blob_bundles_and_length(void **unused)
 {
-	struct sdsi_license_error err = { 0 };
-	struct sdsi_license lic;
+	struct sdsi_lic_error err = { 0 };
+	struct sdsi_lic_blob lic;
 	uint8_t out[1100];
 	size_t len, need = SDSI_LICENSE_BLOB_SIZE(SDSI_CAP_MAX_BUNDLES);
 	uint8_t *p;
 
 	fill_license(&lic, SDSI_CAP_MAX_BUNDLES);
-	assert_int_equal(sdsi_license_blob_encode(&lic, out, sizeof(out), &len, NULL), 0);
+	assert_int_equal(sdsi_lic_blob_encode(&lic, out, sizeof(out), &len, NULL), 0);
 	assert_int_equal(len, need);
 	p = exact(out, need);
-	assert_int_equal(sdsi_license_blob_decode(p, need, &lic, &err), 0);
+	assert_int_equal(sdsi_lic_blob_decode(p, need, &lic, &err), 0);
 	assert_int_equal(lic.bundle_count, SDSI_CAP_MAX_BUNDLES);
-	assert_int_equal(sdsi_license_blob_decode(p, need - 1, &lic, &err), -EINVAL);
+	assert_int_equal(sdsi_lic_blob_decode(p, need - 1, &lic, &err), -EINVAL);
 	assert_int_equal(err.offset, need - 1);
 	free(p);
 	p = exact(out, need + 1);
-	assert_int_equal(sdsi_license_blob_decode(p, need + 1, &lic, &err), -EINVAL);
+	assert_int_equal(sdsi_lic_blob_decode(p, need + 1, &lic, &err), -EINVAL);
 	assert_int_equal(err.offset, need);
 	free(p);
 	/* 28 bundles: refused at the count, whatever follows. */
 	out[0x20] = SDSI_CAP_MAX_BUNDLES + 1;
 	memset(out + need, 0, sizeof(out) - need);
 	p = exact(out, SDSI_LICENSE_BLOB_SIZE(SDSI_CAP_MAX_BUNDLES + 1));
-	assert_int_equal(sdsi_license_blob_decode(p, SDSI_LICENSE_BLOB_SIZE(28), &lic, &err),
+	assert_int_equal(sdsi_lic_blob_decode(p, SDSI_LICENSE_BLOB_SIZE(28), &lic, &err),
 			 -EINVAL);
 	assert_int_equal(err.offset, 0x20);
 	free(p);
 	/* One bundle is the least; none is refused. */
 	out[0x20] = 1;
 	p = exact(out, SDSI_LICENSE_BLOB_SIZE(1));
-	assert_int_equal(sdsi_license_blob_decode(p, SDSI_LICENSE_BLOB_SIZE(1), &lic, &err), 0);
+	assert_int_equal(sdsi_lic_blob_decode(p, SDSI_LICENSE_BLOB_SIZE(1), &lic, &err), 0);
 	p[0x20] = 0;
-	assert_int_equal(sdsi_license_blob_decode(p, SDSI_LICENSE_BLOB_SIZE(0), &lic, &err),
+	assert_int_equal(sdsi_lic_blob_decode(p, SDSI_LICENSE_BLOB_SIZE(0), &lic, &err),
 			 -EINVAL);
 	assert_int_equal(err.offset, 0x20);
 	free(p);
@@ -113,23 +113,23 @@ static void test_blob_bundles_and_length(void **unused)
 static void test_encoder_buffers(void **unused)
 {
 	uint8_t out[1100];
-	struct sdsi_akc akc = { .key_revision = 1 };
-	struct sdsi_cap cap;
+	struct sdsi_lic_akc akc = { .key_revision = 1 };
+	struct sdsi_lic_cap cap;
 	size_t len, need;
 
-	assert_int_equal(sdsi_akc_encode(&akc, out, SDSI_AKC_SIZE, &len), 0);
-	assert_int_equal(sdsi_akc_encode(&akc, out, SDSI_AKC_SIZE - 1, &len), -ENOSPC);
+	assert_int_equal(sdsi_lic_akc_encode(&akc, out, SDSI_AKC_SIZE, &len), 0);
+	assert_int_equal(sdsi_lic_akc_encode(&akc, out, SDSI_AKC_SIZE - 1, &len), -ENOSPC);
 
 	memset(&cap, 0, sizeof(cap));
 	fill_license(&cap.license, 3);
 	need = SDSI_CAP_SIZE(3);
-	assert_int_equal(sdsi_cap_encode(&cap, out, need, &len, NULL), 0);
+	assert_int_equal(sdsi_lic_cap_encode(&cap, out, need, &len, NULL), 0);
 	assert_int_equal(len, need);
-	assert_int_equal(sdsi_cap_encode(&cap, out, need - 1, &len, NULL), -ENOSPC);
+	assert_int_equal(sdsi_lic_cap_encode(&cap, out, need - 1, &len, NULL), -ENOSPC);
 
 	need = SDSI_LICENSE_BLOB_SIZE(3);
-	assert_int_equal(sdsi_license_blob_encode(&cap.license, out, need, &len, NULL), 0);
-	assert_int_equal(sdsi_license_blob_encode(&cap.license, out, need - 1, &len, NULL),
+	assert_int_equal(sdsi_lic_blob_encode(&cap.license, out, need, &len, NULL), 0);
+	assert_int_equal(sdsi_lic_blob_encode(&cap.license, out, need - 1, &len, NULL),
 			 -ENOSPC);
 }
 

@@ -19,7 +19,7 @@
 #include <openssl/ec.h>
 #include <openssl/evp.h>
 
-#include "sdsi_license.h"
+#include "sdsi_lic.h"
 
 static char dir[] = "/tmp/sdsi-license-keyfile-XXXXXX";
 
@@ -85,21 +85,21 @@ static void assert_no_temporary_files(void)
 static void test_save_and_load_round_trip(void **state)
 {
 	uint8_t raw[SDSI_LICENSE_PUBKEY_SIZE], back[SDSI_LICENSE_PUBKEY_SIZE];
-	struct sdsi_license_error err = { 0 };
+	struct sdsi_lic_error err = { 0 };
 	EVP_PKEY *key = NULL, *loaded = NULL;
 
-	assert_int_equal(sdsi_license_key_generate(&key, NULL), 0);
-	assert_int_equal(sdsi_license_key_save_private(in_dir("a.key"), key, &err), 0);
-	assert_int_equal(sdsi_license_key_save_public(in_dir("a.pub"), key, &err), 0);
+	assert_int_equal(sdsi_lic_key_generate(&key, NULL), 0);
+	assert_int_equal(sdsi_lic_key_save_private(in_dir("a.key"), key, &err), 0);
+	assert_int_equal(sdsi_lic_key_save_public(in_dir("a.pub"), key, &err), 0);
 	assert_int_equal(file_mode("a.key"), 0600);
 	assert_int_equal(file_mode("a.pub"), 0644);
 
-	assert_int_equal(sdsi_license_key_load_private(in_dir("a.key"), &loaded, &err), 0);
+	assert_int_equal(sdsi_lic_key_load_private(in_dir("a.key"), &loaded, &err), 0);
 	assert_true(EVP_PKEY_eq(key, loaded) == 1);
 	EVP_PKEY_free(loaded);
-	assert_int_equal(sdsi_license_key_load_public(in_dir("a.pub"), &loaded, &err), 0);
-	assert_int_equal(sdsi_license_pubkey_to_raw(key, raw, NULL), 0);
-	assert_int_equal(sdsi_license_pubkey_to_raw(loaded, back, NULL), 0);
+	assert_int_equal(sdsi_lic_key_load_public(in_dir("a.pub"), &loaded, &err), 0);
+	assert_int_equal(sdsi_lic_pubkey_to_raw(key, raw, NULL), 0);
+	assert_int_equal(sdsi_lic_pubkey_to_raw(loaded, back, NULL), 0);
 	assert_memory_equal(raw, back, sizeof(raw));
 	EVP_PKEY_free(loaded);
 	EVP_PKEY_free(key);
@@ -108,14 +108,14 @@ static void test_save_and_load_round_trip(void **state)
 
 static void test_existing_key_is_never_replaced(void **state)
 {
-	struct sdsi_license_error err = { 0 };
+	struct sdsi_lic_error err = { 0 };
 	EVP_PKEY *key = NULL;
 	char text[64] = { 0 };
 	FILE *f;
 
 	write_text("taken.key", "precious\n");
-	assert_int_equal(sdsi_license_key_generate(&key, NULL), 0);
-	assert_int_equal(sdsi_license_key_save_private(in_dir("taken.key"), key, &err), -EEXIST);
+	assert_int_equal(sdsi_lic_key_generate(&key, NULL), 0);
+	assert_int_equal(sdsi_lic_key_save_private(in_dir("taken.key"), key, &err), -EEXIST);
 	assert_non_null(strstr(err.reason, "taken.key"));
 	EVP_PKEY_free(key);
 	f = fopen(in_dir("taken.key"), "r");
@@ -128,38 +128,38 @@ static void test_existing_key_is_never_replaced(void **state)
 
 static void test_bad_key_files_are_named(void **state)
 {
-	struct sdsi_license_error err = { 0 };
+	struct sdsi_lic_error err = { 0 };
 	EVP_PKEY *key = NULL, *p256;
 
-	assert_int_equal(sdsi_license_key_load_private(in_dir("missing.key"), &key, &err), -ENOENT);
+	assert_int_equal(sdsi_lic_key_load_private(in_dir("missing.key"), &key, &err), -ENOENT);
 	assert_non_null(strstr(err.reason, "missing.key"));
 	assert_null(key);
 
 	write_text("garbage.key", "-----BEGIN PRIVATE KEY-----\nnot base64\n-----END PRIVATE KEY-----\n");
-	assert_int_equal(sdsi_license_key_load_private(in_dir("garbage.key"), &key, &err), -EBADMSG);
+	assert_int_equal(sdsi_lic_key_load_private(in_dir("garbage.key"), &key, &err), -EBADMSG);
 	assert_non_null(strstr(err.reason, "garbage.key"));
 	assert_non_null(strstr(err.reason, "not a PEM private key"));
-	assert_int_equal(sdsi_license_key_load_public(in_dir("garbage.key"), &key, &err), -EBADMSG);
+	assert_int_equal(sdsi_lic_key_load_public(in_dir("garbage.key"), &key, &err), -EBADMSG);
 
 	/* A public key where a private one is expected. */
-	assert_int_equal(sdsi_license_key_generate(&key, NULL), 0);
-	assert_int_equal(sdsi_license_key_save_public(in_dir("only.pub"), key, NULL), 0);
+	assert_int_equal(sdsi_lic_key_generate(&key, NULL), 0);
+	assert_int_equal(sdsi_lic_key_save_public(in_dir("only.pub"), key, NULL), 0);
 	EVP_PKEY_free(key);
 	key = NULL;
-	assert_int_equal(sdsi_license_key_load_private(in_dir("only.pub"), &key, &err), -EBADMSG);
+	assert_int_equal(sdsi_lic_key_load_private(in_dir("only.pub"), &key, &err), -EBADMSG);
 	assert_null(key);
 
 	/* A valid PEM key of the wrong curve, written through the same writer. */
 	p256 = EVP_EC_gen("P-256");
 	assert_non_null(p256);
-	assert_int_equal(sdsi_license_key_save_public(in_dir("p256.pub"), p256, &err), -EINVAL);
+	assert_int_equal(sdsi_lic_key_save_public(in_dir("p256.pub"), p256, &err), -EINVAL);
 	EVP_PKEY_free(p256);
 	write_text("p256.pub",
 		   "-----BEGIN PUBLIC KEY-----\n"
 		   "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE3W+AsgzjAaD6qtMb7HzPrO7g7Z9B\n"
 		   "LjMuxD6Q1rBnhJeOxSoSom5rGUEZIWnakhEq/oC3THNtozOQv0OKLL5gKA==\n"
 		   "-----END PUBLIC KEY-----\n");
-	assert_int_equal(sdsi_license_key_load_public(in_dir("p256.pub"), &key, &err), -EBADMSG);
+	assert_int_equal(sdsi_lic_key_load_public(in_dir("p256.pub"), &key, &err), -EBADMSG);
 	assert_non_null(strstr(err.reason, "P-384"));
 	assert_non_null(strstr(err.reason, "p256.pub"));
 }
@@ -167,36 +167,36 @@ static void test_bad_key_files_are_named(void **state)
 /* A key file that is not a regular file is refused at once, a FIFO included. */
 static void test_key_file_not_regular(void **state)
 {
-	struct sdsi_license_error err = { 0 };
+	struct sdsi_lic_error err = { 0 };
 	EVP_PKEY *key = NULL;
 
 	assert_int_equal(mkfifo(in_dir("fifo.pub"), 0600), 0);
-	assert_int_equal(sdsi_license_key_load_public(in_dir("fifo.pub"), &key, &err), -ENXIO);
+	assert_int_equal(sdsi_lic_key_load_public(in_dir("fifo.pub"), &key, &err), -ENXIO);
 	assert_non_null(strstr(err.reason, "fifo.pub: not a regular file: it is a FIFO"));
 	assert_null(key);
 	unlink(in_dir("fifo.pub"));
 
 	assert_int_equal(mkdir(in_dir("dir.key"), 0700), 0);
-	assert_int_equal(sdsi_license_key_load_private(in_dir("dir.key"), &key, &err), -EISDIR);
+	assert_int_equal(sdsi_lic_key_load_private(in_dir("dir.key"), &key, &err), -EISDIR);
 	assert_non_null(strstr(err.reason, "dir.key: not a regular file: it is a directory"));
 	rmdir(in_dir("dir.key"));
 
-	assert_int_equal(sdsi_license_key_load_public("/dev/null", &key, &err), -ENXIO);
+	assert_int_equal(sdsi_lic_key_load_public("/dev/null", &key, &err), -ENXIO);
 	assert_non_null(strstr(err.reason, "/dev/null: not a regular file: it is a character device"));
 }
 
 /* A key file of 16383 bytes is read (and parsed); one of 16384 is refused unparsed. */
 static void test_key_file_size_bound(void **state)
 {
-	struct sdsi_license_error err = { 0 };
+	struct sdsi_lic_error err = { 0 };
 	EVP_PKEY *key = NULL;
 	char *text = malloc(16385);
 	size_t len;
 	FILE *f;
 
 	assert_non_null(text);
-	assert_int_equal(sdsi_license_key_generate(&key, NULL), 0);
-	assert_int_equal(sdsi_license_key_save_public(in_dir("big.pub"), key, NULL), 0);
+	assert_int_equal(sdsi_lic_key_generate(&key, NULL), 0);
+	assert_int_equal(sdsi_lic_key_save_public(in_dir("big.pub"), key, NULL), 0);
 	EVP_PKEY_free(key);
 	key = NULL;
 	f = fopen(in_dir("big.pub"), "r");
@@ -210,7 +210,7 @@ static void test_key_file_size_bound(void **state)
 	unlink(in_dir("big.pub"));
 	text[16383] = '\0';
 	write_text("big.pub", text);
-	assert_int_equal(sdsi_license_key_load_public(in_dir("big.pub"), &key, &err), 0);
+	assert_int_equal(sdsi_lic_key_load_public(in_dir("big.pub"), &key, &err), 0);
 	EVP_PKEY_free(key);
 	key = NULL;
 
@@ -218,7 +218,7 @@ static void test_key_file_size_bound(void **state)
 	text[16383] = '\n';
 	text[16384] = '\0';
 	write_text("big.pub", text);
-	assert_int_equal(sdsi_license_key_load_public(in_dir("big.pub"), &key, &err), -EFBIG);
+	assert_int_equal(sdsi_lic_key_load_public(in_dir("big.pub"), &key, &err), -EFBIG);
 	assert_non_null(strstr(err.reason, "big.pub: 16384 bytes or more, not a key file"));
 	assert_null(key);
 	free(text);
@@ -226,20 +226,20 @@ static void test_key_file_size_bound(void **state)
 
 static void test_write_file_replaces_or_refuses(void **state)
 {
-	struct sdsi_license_error err = { 0 };
+	struct sdsi_lic_error err = { 0 };
 	char text[16] = { 0 };
 	FILE *f;
 
-	assert_int_equal(sdsi_license_write_file(in_dir("out.bin"), "one", 3, 0644, false, &err), 0);
-	assert_int_equal(sdsi_license_write_file(in_dir("out.bin"), "two", 3, 0640, false, &err), 0);
+	assert_int_equal(sdsi_lic_write_file(in_dir("out.bin"), "one", 3, 0644, false, &err), 0);
+	assert_int_equal(sdsi_lic_write_file(in_dir("out.bin"), "two", 3, 0640, false, &err), 0);
 	assert_int_equal(file_mode("out.bin"), 0640);
 	f = fopen(in_dir("out.bin"), "r");
 	assert_non_null(f);
 	assert_int_equal(fread(text, 1, sizeof(text), f), 3);
 	fclose(f);
 	assert_string_equal(text, "two");
-	assert_int_equal(sdsi_license_write_file(in_dir("out.bin"), "x", 1, 0644, true, &err), -EEXIST);
-	assert_int_equal(sdsi_license_write_file(in_dir("no/such/dir/out.bin"), "x", 1, 0644, false, &err), -ENOENT);
+	assert_int_equal(sdsi_lic_write_file(in_dir("out.bin"), "x", 1, 0644, true, &err), -EEXIST);
+	assert_int_equal(sdsi_lic_write_file(in_dir("no/such/dir/out.bin"), "x", 1, 0644, false, &err), -ENOENT);
 	assert_non_null(strstr(err.reason, "no/such/dir/out.bin"));
 	assert_no_temporary_files();
 }

@@ -19,9 +19,9 @@ void authority_init(struct test_authority *a)
 	strcpy(a->dir, "/tmp/sdsi-model-auth-XXXXXX");
 	assert_non_null(mkdtemp(a->dir));
 	snprintf(a->root_pub, sizeof(a->root_pub), "%s/root.pub", a->dir);
-	assert_int_equal(sdsi_license_key_generate(&a->root, NULL), 0);
-	assert_int_equal(sdsi_license_key_generate(&a->licensor, NULL), 0);
-	assert_int_equal(sdsi_license_key_save_public(a->root_pub, a->root,
+	assert_int_equal(sdsi_lic_key_generate(&a->root, NULL), 0);
+	assert_int_equal(sdsi_lic_key_generate(&a->licensor, NULL), 0);
+	assert_int_equal(sdsi_lic_key_save_public(a->root_pub, a->root,
 						      NULL), 0);
 }
 
@@ -62,20 +62,20 @@ void authority_socket_fini(struct test_authority *a, struct tsock *ts)
 size_t authority_akc(EVP_PKEY *root, EVP_PKEY *licensor, uint32_t key_rev,
 		     uint8_t *buf, size_t size)
 {
-	struct sdsi_akc akc = { .key_revision = key_rev };
+	struct sdsi_lic_akc akc = { .key_revision = key_rev };
 	size_t len;
 
-	assert_int_equal(sdsi_license_pubkey_to_raw(licensor, akc.licensor_key,
+	assert_int_equal(sdsi_lic_pubkey_to_raw(licensor, akc.licensor_key,
 						    NULL), 0);
-	assert_int_equal(sdsi_akc_sign(&akc, root, NULL), 0);
-	assert_int_equal(sdsi_akc_encode(&akc, buf, size, &len), 0);
+	assert_int_equal(sdsi_lic_akc_sign(&akc, root, NULL), 0);
+	assert_int_equal(sdsi_lic_akc_encode(&akc, buf, size, &len), 0);
 	return len;
 }
 
 size_t authority_cap(EVP_PKEY *licensor, const struct test_licence *lic,
 		     uint8_t *buf, size_t size)
 {
-	struct sdsi_cap cap;
+	struct sdsi_lic_cap cap;
 	const char *p = lic->codes;
 	char code[5];
 	size_t len;
@@ -89,13 +89,13 @@ size_t authority_cap(EVP_PKEY *licensor, const struct test_licence *lic,
 		assert_true(cap.license.bundle_count < SDSI_CAP_MAX_BUNDLES);
 		memcpy(code, p, 4);
 		code[4] = '\0';
-		assert_int_equal(sdsi_license_code_parse(code,
+		assert_int_equal(sdsi_lic_code_parse(code,
 			&cap.license.bundles[cap.license.bundle_count++].code), 0);
 		if (p[4] != ',')
 			break;
 		p += 5;
 	}
-	assert_int_equal(sdsi_cap_sign(&cap, licensor, NULL), 0);
-	assert_int_equal(sdsi_cap_encode(&cap, buf, size, &len, NULL), 0);
+	assert_int_equal(sdsi_lic_cap_sign(&cap, licensor, NULL), 0);
+	assert_int_equal(sdsi_lic_cap_encode(&cap, buf, size, &len, NULL), 0);
 	return len;
 }

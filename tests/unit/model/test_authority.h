@@ -13,7 +13,7 @@
 #include <openssl/types.h>
 
 #include "linux_mmio.h"
-#include "sdsi_license.h"
+#include "sdsi_lic.h"
 
 struct test_authority {
 	char dir[64];		/* holds root.pub; also usable as a state dir */

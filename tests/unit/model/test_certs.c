@@ -14,7 +14,7 @@
 
 #include "linux_mmio.h"
 #include "model_priv.h"
-#include "sdsi_license.h"
+#include "sdsi_lic.h"
 
 #define PPIN		0x0123456789abcdefull
 #define BUNDLE_MAX	32u
@@ -74,7 +74,7 @@ static void test_key_only_state_certificate(void **state)
 
 	for (i = 0; i < sizeof(key); i++)
 		key[i] = (uint8_t)(0xa0 + i);
-	assert_int_equal(sdsi_license_key_image(key, image), 0);
+	assert_int_equal(sdsi_lic_key_image(key, image), 0);
 	assert_int_equal(nvram_install_key(ts->m, 0x42, key), 0);
 	assert_int_equal(read_cert(ts, SDSI_CMD_READ_STATE, false, buf), 80);
 	assert_int_equal(sdsi_le32(buf + 0x00), SDSI_STATE_CONTENT_KEY);

@@ -113,9 +113,9 @@ static void test_akc_installs_licensor_key(void **state)
 	assert_int_equal(state_cert(f, buf), 80);
 	assert_int_equal(sdsi_le32(buf), SDSI_STATE_CONTENT_KEY);
 	assert_int_equal(sdsi_le32(buf + 0x18), 1);
-	assert_int_equal(sdsi_license_pubkey_to_raw(f->auth.licensor, raw,
+	assert_int_equal(sdsi_lic_pubkey_to_raw(f->auth.licensor, raw,
 						    NULL), 0);
-	assert_int_equal(sdsi_license_key_image(raw, image), 0);
+	assert_int_equal(sdsi_lic_key_image(raw, image), 0);
 	assert_memory_equal(buf + 0x1c, image, sizeof(image));
 	assert_memory_equal(f->ts.m->nv.licensor_key, raw, sizeof(raw));
 }
@@ -238,7 +238,7 @@ static void test_wrong_keys(void **state)
 	EVP_PKEY *other;
 	size_t len;
 
-	assert_int_equal(sdsi_license_key_generate(&other, NULL), 0);
+	assert_int_equal(sdsi_lic_key_generate(&other, NULL), 0);
 	/* An AKC signed by another root. */
 	len = authority_akc(other, f->auth.licensor, 1, blob, sizeof(blob));
 	expect_auth_failure(f, SDSI_CMD_PROVISION_AKC, blob, len);
@@ -316,7 +316,7 @@ static void test_akc_replaced_not_rolled_back(void **state)
 	EVP_PKEY *licensor2;
 	size_t len, cap_len = cap_for(f, 0x42, 1, cap);
 
-	assert_int_equal(sdsi_license_key_generate(&licensor2, NULL), 0);
+	assert_int_equal(sdsi_lic_key_generate(&licensor2, NULL), 0);
 	assert_int_equal(provision(f, SDSI_CMD_PROVISION_AKC, f->akc,
 				   f->akc_len), 0);
 	/* The same AKC again is harmless. */
@@ -326,8 +326,8 @@ static void test_akc_replaced_not_rolled_back(void **state)
 	assert_int_equal(provision(f, SDSI_CMD_PROVISION_AKC, akc, len), 0);
 	state_cert(f, buf);
 	assert_int_equal(sdsi_le32(buf + 0x18), 2);
-	assert_int_equal(sdsi_license_pubkey_to_raw(licensor2, raw, NULL), 0);
-	assert_int_equal(sdsi_license_key_image(raw, image), 0);
+	assert_int_equal(sdsi_lic_pubkey_to_raw(licensor2, raw, NULL), 0);
+	assert_int_equal(sdsi_lic_key_image(raw, image), 0);
 	assert_memory_equal(buf + 0x1c, image, sizeof(image));
 	/* CAPs of the replaced licensor no longer authenticate. */
 	expect_auth_failure(f, SDSI_CMD_PROVISION_CAP, cap, cap_len);
