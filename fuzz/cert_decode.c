@@ -59,7 +59,7 @@ int cert_decode_meter(const uint8_t *buf, size_t len, char *why, size_t whylen)
 
 	if (sdsi_decode_meter_cert(buf, len, &cert, &err))
 		return failed(&err, why, whylen);
-	FUZZ_CHECK(cert.counters == buf + 40 &&
+	FUZZ_CHECK(cert.counters == buf + SDSI_METER_HEADER_SIZE &&
 		   40u + (uint64_t)cert.num_counters * 8u <= len,
 		   "%u counters past %zu bytes", cert.num_counters, len);
 	for (uint32_t i = 0; i < cert.num_counters; i++) {

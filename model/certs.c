@@ -8,7 +8,6 @@
 #include "model_priv.h"
 
 #define STATE_HEADER_DWORDS	(SDSI_STATE_HEADER_SIZE / 4)
-#define STATE_REGION_ALIGN	16u
 #define METER_VERSION		1u
 
 static uint32_t align_up(uint32_t v, uint32_t to)
@@ -21,7 +20,7 @@ uint32_t certs_state_size(const struct model_nvram *nv)
 {
 	return align_up(SDSI_STATE_HEADER_SIZE + 4 * nv->num_licences +
 			SDSI_STATE_KEY_INFO_SIZE + nv->blobs_len,
-			STATE_REGION_ALIGN);
+			SDSI_STATE_REGION_ALIGN);
 }
 
 static uint32_t content_type(const struct model_nvram *nv)

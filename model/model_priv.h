@@ -20,6 +20,7 @@
 
 #include <sdsi/hw.h>
 #include <sdsi/le.h>
+#include <sdsi/license_blob.h>
 
 #include "sdsi_lock.h"
 #include "sdsi_model.h"
@@ -36,7 +37,7 @@
  * provisioned.
  */
 #define MODEL_MAX_METERS	128u
-#define MODEL_PUBKEY_SIZE	96u	/* raw X || Y, docs/formats.md */
+#define MODEL_PUBKEY_SIZE	SDSI_LICENSE_PUBKEY_SIZE	/* raw X || Y */
 
 /* Use of one metered feature code, in nanoseconds of active time. */
 struct model_meter {

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <sdsi/hw.h>
+
 struct sdsi_model;
 
 /* Returns monotonic nanoseconds; NULL in the config means CLOCK_MONOTONIC. */
@@ -46,7 +48,7 @@ struct sdsi_model_config {
 };
 
 /* Documented defaults (docs/model.md). */
-#define SDSI_MODEL_DEFAULT_FEATURES	0x04001008ull	/* OD | attestation | metering */
+#define SDSI_MODEL_DEFAULT_FEATURES	SDSI_FEATURES_SETTABLE	/* OD | attestation | metering */
 #define SDSI_MODEL_DEFAULT_AKC_THRESH	3
 #define SDSI_MODEL_DEFAULT_CAP_THRESH	3
 #define SDSI_MODEL_DEFAULT_UPDATES	4

@@ -7,7 +7,6 @@
 #include "sdsi/le.h"
 #include "soak_check.h"
 
-#define STATE_ALIGN	16u	/* the model pads the region to 16 bytes */
 
 enum soak_kind soak_kind_of(const char *path)
 {
@@ -44,7 +43,7 @@ static bool state_ok(const uint8_t *buf, size_t n)
 	uint32_t licences;
 
 	if (n < SDSI_STATE_HEADER_SIZE + SDSI_STATE_KEY_INFO_SIZE ||
-	    n > SDSI_STATE_MAX_SIZE || n % STATE_ALIGN)
+	    n > SDSI_STATE_MAX_SIZE || n % SDSI_STATE_REGION_ALIGN)
 		return false;
 	licences = sdsi_le32(buf + SDSI_STATE_OFF_NUM_LICENSES);
 	return sdsi_le32(buf + SDSI_STATE_OFF_TOTAL_SIZE) == n &&

@@ -164,6 +164,7 @@ static inline unsigned int sdsi_layout_regs_offset(unsigned int layout)
 #define SDSI_STATE_OFF_NUM_LICENSES	0x14u
 #define SDSI_STATE_OFF_SIZE_WORDS	SDSI_STATE_HEADER_SIZE	/* u32 each */
 #define SDSI_STATE_MAX_SIZE		SDSI_READ_MSG_MAX	/* the whole region */
+#define SDSI_STATE_REGION_ALIGN		16u	/* ours: total size padded to 16 */
 #define SDSI_STATE_KEY_INFO_SIZE	52u	/* u32 rev id + 48-byte image */
 #define SDSI_STATE_KEY_IMAGE_SIZE	48u
 #define SDSI_STATE_KEY_SIZE_DWORDS	12u	/* ours: the 48-byte image */

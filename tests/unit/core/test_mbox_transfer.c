@@ -22,21 +22,6 @@
 #define WRITE_REQUEST	(SDSI_CTRL_EOM | SDSI_CTRL_SOM | SDSI_CTRL_RUN_BUSY | \
 			 SDSI_CTRL_READ_WRITE)
 
-static uint32_t le32_at(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static uint64_t le64_at(const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
 
 static unsigned int akc_failures(struct core_rig *rig)
 {
@@ -85,7 +70,7 @@ static void test_state_certificate_single_packet(void **state)
 	for (i = copied; i < copied + 8; i++)
 		assert_int_equal(rig->buf[i], CANARY);
 	/* A socket fresh from the factory has no key and no licence. */
-	assert_int_equal(le32_at(rig->buf), SDSI_STATE_CONTENT_EMPTY);
+	assert_int_equal(sdsi_le32(rig->buf), SDSI_STATE_CONTENT_EMPTY);
 }
 
 static void test_meter_current_sets_bit_33(void **state)
@@ -99,12 +84,12 @@ static void test_meter_current_sets_bit_33(void **state)
 	assert_int_equal(rig->ctrl_log[0],
 			 READ_REQUEST | SDSI_CTRL_METER_CURRENT);
 	assert_released(rig);
-	assert_int_equal(le32_at(rig->buf), SDSI_METER_SIGNATURE);
-	assert_int_equal(le64_at(rig->buf + 8), RIG_PPIN);
+	assert_int_equal(sdsi_le32(rig->buf), SDSI_METER_SIGNATURE);
+	assert_int_equal(sdsi_le64(rig->buf + 8), RIG_PPIN);
 
 	len = read_cert(rig, SDSI_CMD_READ_METER, false);
 	assert_int_equal(rig->ctrl_log[0], READ_REQUEST);
-	assert_int_equal(le32_at(rig->buf), SDSI_METER_SIGNATURE);
+	assert_int_equal(sdsi_le32(rig->buf), SDSI_METER_SIGNATURE);
 	assert_released(rig);
 }
 
@@ -158,7 +143,7 @@ static void test_state_certificate_packets(void **state)
 		len = read_cert(rig, SDSI_CMD_READ_STATE, false);
 		assert_int_equal(len, cases[c].cert_len);
 		assert_memory_equal(rig->buf, expected, len);
-		assert_int_equal(le32_at(rig->buf),
+		assert_int_equal(sdsi_le32(rig->buf),
 				 SDSI_STATE_CONTENT_KEY_BLOBS);
 
 		/* The request, then one CPL per packet; sizes agreed. */

@@ -11,16 +11,16 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <sdsi/le.h>
+
 static inline void put32(uint8_t *p, size_t off, uint32_t v)
 {
-	for (int i = 0; i < 4; i++)
-		p[off + (size_t)i] = (uint8_t)(v >> (8 * i));
+	sdsi_put_le32(p + off, v);
 }
 
 static inline void put64(uint8_t *p, size_t off, uint64_t v)
 {
-	put32(p, off, (uint32_t)v);
-	put32(p, off + 4, (uint32_t)(v >> 32));
+	sdsi_put_le64(p + off, v);
 }
 
 /* A four-character code in the stored byte order: "MTDB" -> 42 44 54 4D. */

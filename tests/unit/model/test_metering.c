@@ -16,6 +16,8 @@
 #include <cmocka.h>
 
 #include "linux_mmio.h"
+#include <sdsi/nvram_file.h>
+
 #include "model_priv.h"
 #include "nvram_crc.h"
 #include "test_authority.h"
@@ -268,21 +270,25 @@ static void test_version_1_file_loads(void **state)
 	FILE *out;
 
 	tsock_close(&f->ts);
-	memcpy(file, "SDSINVRM", 8);
-	sdsi_put_le32(file + 8, 1);
-	sdsi_put_le32(file + 12, sizeof(file) - 16 - 4);
-	sdsi_put_le32(file + 16, SDSI_GUID_V2);
-	sdsi_put_le64(file + 24, PPIN);
-	sdsi_put_le32(file + 32, 1);			/* key provisioned */
-	sdsi_put_le32(file + 36, 4);			/* key revision */
-	memset(file + 40, 0x5a, 48);		/* key image */
-	sdsi_put_le32(file + 88, 2);			/* wear */
-	sdsi_put_le32(file + 92, 1);			/* one licence */
-	sdsi_put_le32(file + 96, 17 | SDSI_BLOB_VALID);
-	sdsi_put_le32(file + 100, SDSI_BLOB_TYPE_METERED);
-	sdsi_put_le32(file + 100 + 0x20, 1);
-	sdsi_put_le32(file + 100 + 36, SDSI_FOURCC('C', 'C', '0', '2'));
-	sdsi_put_le32(file + sizeof(file) - 4, crc32_ieee(file, sizeof(file) - 4));
+	memcpy(file, SDSI_NVRAM_MAGIC, SDSI_NVRAM_MAGIC_LEN);
+	sdsi_put_le32(file + SDSI_NVRAM_OFF_VERSION, 1);
+	sdsi_put_le32(file + SDSI_NVRAM_OFF_BODY_LEN,
+		      sizeof(file) - SDSI_NVRAM_HEADER_LEN - SDSI_NVRAM_CRC_LEN);
+	sdsi_put_le32(file + SDSI_NVRAM_OFF_GUID, SDSI_GUID_V2);
+	sdsi_put_le64(file + SDSI_NVRAM_OFF_PPIN, PPIN);
+	sdsi_put_le32(file + SDSI_NVRAM_OFF_FLAGS, SDSI_NVRAM_FLAG_KEY);
+	sdsi_put_le32(file + SDSI_NVRAM_OFF_KEY_REV, 4);
+	memset(file + SDSI_NVRAM_OFF_KEY_IMAGE, 0x5a, SDSI_STATE_KEY_IMAGE_SIZE);
+	sdsi_put_le32(file + SDSI_NVRAM_OFF_WEAR, 2);
+	sdsi_put_le32(file + SDSI_NVRAM_OFF_NUM_LIC, 1);	/* one licence */
+	sdsi_put_le32(file + SDSI_NVRAM_OFF_V1_LICENCES, 17 | SDSI_BLOB_VALID);
+	sdsi_put_le32(file + SDSI_NVRAM_OFF_V1_LICENCES + 4 + SDSI_BLOB_OFF_TYPE,
+		      SDSI_BLOB_TYPE_METERED);
+	sdsi_put_le32(file + SDSI_NVRAM_OFF_V1_LICENCES + 4 + SDSI_BLOB_OFF_NUM_BUNDLES, 1);
+	sdsi_put_le32(file + SDSI_NVRAM_OFF_V1_LICENCES + 4 + SDSI_BLOB_HEADER_SIZE +
+		      SDSI_BUNDLE_OFF_CODE, SDSI_FOURCC('C', 'C', '0', '2'));
+	sdsi_put_le32(file + sizeof(file) - SDSI_NVRAM_CRC_LEN,
+		      crc32_ieee(file, sizeof(file) - SDSI_NVRAM_CRC_LEN));
 	snprintf(path, sizeof(path), "%s/socket0.nvram", f->auth.dir);
 	out = fopen(path, "w");
 	assert_non_null(out);

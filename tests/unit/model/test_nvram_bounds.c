@@ -20,12 +20,14 @@
 
 #include <cmocka.h>
 
+#include <sdsi/nvram_file.h>
+
 #include "model_priv.h"
 #include "nvram_crc.h"
 
 #define LATCH		MODEL_LATCH_PERIOD_NS
-#define FIXED_V2	196u
-#define FIXED_V1	80u
+#define FIXED_V2	SDSI_NVRAM_FIXED_BODY_LEN
+#define FIXED_V1	SDSI_NVRAM_V1_FIXED_BODY_LEN
 
 struct image {
 	uint32_t version;
@@ -46,27 +48,28 @@ static uint8_t file[16384];
 static size_t build(const struct image *im)
 {
 	const size_t fixed = (im->version == 1 ? FIXED_V1 : FIXED_V2) - im->body_cut;
-	size_t off = 16;
+	size_t off = SDSI_NVRAM_HEADER_LEN;
 
 	memset(file, 0, sizeof(file));
-	memcpy(file, "SDSINVRM", 8);
-	sdsi_put_le32(file + 8, im->version);
-	sdsi_put_le32(file + 16, SDSI_GUID_V2);
-	sdsi_put_le32(file + 20, 0);
-	sdsi_put_le64(file + 24, 0x1234);
-	sdsi_put_le32(file + 32, 3);			/* key, licensor key */
-	sdsi_put_le32(file + 36, 1);
-	memset(file + 40, 0x22, 48);
-	sdsi_put_le32(file + 88, 1);
-	sdsi_put_le32(file + 92, im->num_licences);
+	memcpy(file, SDSI_NVRAM_MAGIC, SDSI_NVRAM_MAGIC_LEN);
+	sdsi_put_le32(file + SDSI_NVRAM_OFF_VERSION, im->version);
+	sdsi_put_le32(file + SDSI_NVRAM_OFF_GUID, SDSI_GUID_V2);
+	sdsi_put_le32(file + SDSI_NVRAM_OFF_SOCKET, 0);
+	sdsi_put_le64(file + SDSI_NVRAM_OFF_PPIN, 0x1234);
+	sdsi_put_le32(file + SDSI_NVRAM_OFF_FLAGS,
+		      SDSI_NVRAM_FLAG_KEY | SDSI_NVRAM_FLAG_LICENSOR_KEY);
+	sdsi_put_le32(file + SDSI_NVRAM_OFF_KEY_REV, 1);
+	memset(file + SDSI_NVRAM_OFF_KEY_IMAGE, 0x22, SDSI_STATE_KEY_IMAGE_SIZE);
+	sdsi_put_le32(file + SDSI_NVRAM_OFF_WEAR, 1);
+	sdsi_put_le32(file + SDSI_NVRAM_OFF_NUM_LIC, im->num_licences);
 	if (im->version >= 2) {
-		memset(file + 96, 0x33, 96);
-		sdsi_put_le64(file + 192, im->powered);
-		sdsi_put_le64(file + 200, im->latched);
-		sdsi_put_le32(file + 208, im->num_meters);
+		memset(file + SDSI_NVRAM_OFF_LICENSOR, 0x33, MODEL_PUBKEY_SIZE);
+		sdsi_put_le64(file + SDSI_NVRAM_OFF_POWERED, im->powered);
+		sdsi_put_le64(file + SDSI_NVRAM_OFF_LATCHED, im->latched);
+		sdsi_put_le32(file + SDSI_NVRAM_OFF_NUM_METERS, im->num_meters);
 	}
 	off += fixed;
-	for (uint32_t i = 0; i < im->meters_written; i++, off += 20) {
+	for (uint32_t i = 0; i < im->meters_written; i++, off += SDSI_NVRAM_METER_LEN) {
 		sdsi_put_le32(file + off, 0x43433030 + i);
 		sdsi_put_le64(file + off + 4, im->meter_total);
 		sdsi_put_le64(file + off + 12, im->meter_latched);
@@ -74,9 +77,9 @@ static size_t build(const struct image *im)
 	if (im->licences_len)
 		memcpy(file + off, im->licences, im->licences_len);
 	off += im->licences_len + im->pad;
-	sdsi_put_le32(file + 12, (uint32_t)(off - 16));
+	sdsi_put_le32(file + SDSI_NVRAM_OFF_BODY_LEN, (uint32_t)(off - SDSI_NVRAM_HEADER_LEN));
 	sdsi_put_le32(file + off, crc32_ieee(file, off));
-	return off + 4;
+	return off + SDSI_NVRAM_CRC_LEN;
 }
 
 static void write_file(const uint8_t *data, size_t len)
