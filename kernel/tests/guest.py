@@ -11,6 +11,7 @@ import sys
 REPO = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / 'tests/integration/conformance'))
 sys.path.insert(0, str(REPO / 'tests/integration/licensing'))
+from sdsi_layout import FEATURE_ON_DEMAND, REG_FEATURES  # noqa: E402
 
 ROOT = '/sys/bus/auxiliary/devices'
 DRIVER = '/sys/bus/auxiliary/drivers/intel_sdsi'
@@ -28,7 +29,8 @@ def driver_sees_on_demand(n):
     with open(os.path.join(ROOT, f'intel_vsec.sdsi.{n}', 'registers'),
               'rb') as f:
         regs = f.read()
-    return bool(int.from_bytes(regs[0x10:0x18], 'little') & (1 << 3))
+    return bool(int.from_bytes(regs[REG_FEATURES:REG_FEATURES + 8], 'little')
+                & FEATURE_ON_DEMAND)
 
 
 class Tool:

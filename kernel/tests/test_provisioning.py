@@ -21,7 +21,7 @@ pytestmark = pytest.mark.mailbox
 def raw(n, attr):
     fd = os.open(os.path.join(ROOT, f'intel_vsec.sdsi.{n}', attr), os.O_RDONLY)
     try:
-        return os.read(fd, 4096)
+        return os.read(fd, sdsi_layout.STATE_CERT_MAX)
     finally:
         os.close(fd)
 

@@ -6,6 +6,7 @@ import hashlib
 import os
 import struct
 import subprocess
+import sys
 
 import pytest
 from cryptography.exceptions import InvalidSignature
@@ -17,8 +18,14 @@ BUILD_DIR = os.environ.get("SDSI_BUILD_DIR", "")
 AUTHORITY = os.path.join(BUILD_DIR, "tools/sdsi-authority/sdsi-authority")
 MAN_PAGE = os.path.join(os.path.dirname(__file__), "..", "..", "man", "sdsi-authority.1")
 
-AKC_MAGIC = b"CKAS"     # SDSI_FOURCC('S','A','K','C') stored little-endian
-CAP_MAGIC = b"PACS"     # SDSI_FOURCC('S','C','A','P')
+# The constants of the formats come from the one Python copy of the layouts,
+# which a meson test checks against include/sdsi/.
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "integration", "conformance"))
+import sdsi_layout  # noqa: E402
+
+# The magics as stored: the little-endian four-character codes.
+AKC_MAGIC = sdsi_layout.fourcc_bytes(sdsi_layout.AKC_MAGIC)
+CAP_MAGIC = sdsi_layout.fourcc_bytes(sdsi_layout.CAP_MAGIC)
 
 # The exit status table of every sdsi program (docs/exit-codes.md).
 EXIT_OK, EXIT_INTERNAL, EXIT_USAGE, EXIT_NO_DEVICE, EXIT_PERMISSION = 0, 1, 2, 3, 4

@@ -21,18 +21,20 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), 'conformance'))
 import sdsi_layout  # noqa: E402
 
-# docs/formats.md, sections 2 and 3
-AKC_SIZE = 208
-AKC_KEY_OFFSET = 0x10
-AKC_KEY_SIZE = 96
-CAP_BLOB_OFFSET = 0x0C
-SIGNATURE_SIZE = 96
-LICENCE_ONE_TIME = 1
-LICENCE_METERED = 2
+# The AKC and CAP (docs/formats.md sections 2 and 3) as laid out in
+# include/sdsi/license_blob.h, under this module's names.
+AKC_SIZE = sdsi_layout.AKC_SIZE
+AKC_KEY_OFFSET = sdsi_layout.AKC_KEY_OFFSET
+AKC_KEY_SIZE = sdsi_layout.LICENSE_PUBKEY_SIZE
+CAP_BLOB_OFFSET = sdsi_layout.CAP_BLOB_OFFSET
+SIGNATURE_SIZE = sdsi_layout.LICENSE_SIG_SIZE
+LICENCE_ONE_TIME = sdsi_layout.BLOB_TYPE_ONE_TIME
+LICENCE_METERED = sdsi_layout.BLOB_TYPE_METERED
 
 
 def cap_size(bundles):
-    return 144 + 32 * bundles
+    return (CAP_BLOB_OFFSET + sdsi_layout.BLOB_HEADER_SIZE +
+            sdsi_layout.BUNDLE_SIZE * bundles + SIGNATURE_SIZE)
 
 
 def key_image(akc):
@@ -194,7 +196,7 @@ class Platform:
     def read(self, n, attr):
         fd = os.open(self.path(n, attr), os.O_RDONLY)
         try:
-            return os.read(fd, 4096)
+            return os.read(fd, sdsi_layout.STATE_CERT_MAX)
         finally:
             os.close(fd)
 

@@ -11,10 +11,10 @@ import time
 
 import pytest
 
+from sdsi_layout import CTRL_IBLOCK as IBLOCK
+from sdsi_layout import WINDOW_MMIO_OFFSET as MMIO_OFFSET
 from targets.kernel import SLOT_SIZE, ControlPage
 
-MMIO_OFFSET = 4096
-IBLOCK = 1 << 32
 SOCKETS = 2
 
 

@@ -12,14 +12,19 @@ import struct
 import threading
 import time
 
+from sdsi_layout import (CTLPAGE_MAGIC, CTLPAGE_OFF_MAGIC, CTLPAGE_OFF_REPLY,
+                         CTLPAGE_OFF_REPLY_TEXT, CTLPAGE_OFF_REQUEST,
+                         CTLPAGE_OFF_REQUEST_TEXT, CTLPAGE_OFF_VERSION,
+                         CTLPAGE_SIZE, CTLPAGE_TEXT, CTLPAGE_VERSION,
+                         WINDOW_SLOT_SIZE)
 from targets import FAULT_KINDS, NotSupported
 
-SLOT_SIZE = 8192
-PAGE_SIZE = 4096
-MAGIC = 0x43534453          # "SDSC"
-VERSION = 1
-REQUEST_SEQ, REPLY_SEQ = 0x08, 0x0C
-REQUEST_TEXT, REPLY_TEXT, TEXT_SIZE = 0x40, 0x140, 256
+# The window's layout (include/sdsi/window.h), under this module's names.
+SLOT_SIZE = WINDOW_SLOT_SIZE
+PAGE_SIZE = CTLPAGE_SIZE
+REQUEST_SEQ, REPLY_SEQ = CTLPAGE_OFF_REQUEST, CTLPAGE_OFF_REPLY
+REQUEST_TEXT, REPLY_TEXT = CTLPAGE_OFF_REQUEST_TEXT, CTLPAGE_OFF_REPLY_TEXT
+TEXT_SIZE = CTLPAGE_TEXT
 
 
 class ControlPage:
@@ -37,7 +42,8 @@ class ControlPage:
         return struct.unpack_from('<I', self.map, off)[0]
 
     def ready(self):
-        return self._u32(0) == MAGIC and self._u32(4) == VERSION
+        return self._u32(CTLPAGE_OFF_MAGIC) == CTLPAGE_MAGIC and \
+            self._u32(CTLPAGE_OFF_VERSION) == CTLPAGE_VERSION
 
     def wait_ready(self, timeout):
         deadline = time.monotonic() + timeout
