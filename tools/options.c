@@ -122,7 +122,7 @@ static bool parse_guid(const char *text, uint32_t *guid)
 		return false;
 	v = strtoul(text + 2, &end, 16);
 	if (*end || text[2] == '-' || text[2] == '+' || text[2] == ' ' ||
-	    (v != SDSI_GUID_V1 && v != SDSI_GUID_V2))
+	    v > UINT32_MAX || !sdsi_guid_layout((unsigned int)v))
 		return false;
 	*guid = (uint32_t)v;
 	return true;
