@@ -64,14 +64,14 @@ int main(int argc, char **argv)
 	cap.license.bundles[0].code = SDSI_FOURCC('C', 'C', '0', '2');
 	if ((ret = sdsi_lic_cap_sign(&cap, licensor, NULL)) ||
 	    (ret = sdsi_lic_cap_encode(&cap, cap_buf, sizeof(cap_buf), &cap_len,
-				   NULL)))
+				       NULL)))
 		die("CAP", ret);
 
 	printf("P-384 licensing operations, %u each\n", n);
 	t = mono_ns();
 	for (i = 0; i < n; i++) {
 		if ((ret = sdsi_lic_pubkey_from_raw(akc.licensor_key, &pub,
-							NULL)))
+						    NULL)))
 			die("import", ret);
 		EVP_PKEY_free(pub);
 	}
@@ -86,7 +86,7 @@ int main(int argc, char **argv)
 	t = mono_ns();
 	for (i = 0; i < n; i++)
 		if ((ret = sdsi_lic_cap_verify(cap_buf, cap_len, licensor, NULL,
-					   NULL)))
+					       NULL)))
 			die("CAP verify", ret);
 	report("verify CAP (key in hand)", n, mono_ns() - t);
 

@@ -97,7 +97,7 @@ static void fuzz_blob(const uint8_t *p, size_t len)
 	check_error(ret, &err);
 	if (!ret) {
 		FUZZ_CHECK(sdsi_lic_blob_encode(&lic, again, sizeof(again), &out_len,
-						    NULL) == 0, "encode");
+						NULL) == 0, "encode");
 		FUZZ_CHECK(out_len == len && memcmp(again, p, len) == 0,
 			   "%zu bytes decode, re-encode to %zu different ones", len, out_len);
 	}

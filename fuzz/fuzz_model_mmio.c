@@ -126,7 +126,7 @@ static void check_authenticated(const struct sdsi_model *m, const struct model_n
 		FUZZ_CHECK(before->key_provisioned && before->licensor_key_known,
 			   "a CAP was taken with no licensor key");
 		FUZZ_CHECK(sdsi_lic_pubkey_from_raw(before->licensor_key, &licensor,
-							NULL) == 0, "licensor key");
+						    NULL) == 0, "licensor key");
 		ret = sdsi_lic_cap_verify(packet, size, licensor, &cap, NULL);
 		EVP_PKEY_free(licensor);
 		FUZZ_CHECK(ret == 0, "NVRAM changed by a CAP the licensor did not sign: %d", ret);

@@ -107,24 +107,24 @@ static int license_check(const struct sdsi_lic_blob *lic, size_t base,
 
 	if (!sdsi_lic_type_name(lic->type))
 		return sdsi_lic_fail(err, -EINVAL, base + SDSI_BLOB_OFF_TYPE,
-				    "licence type %u is neither 1 (one-time) nor 2 (metered)",
-				    lic->type);
+				     "licence type %u is neither 1 (one-time) nor 2 (metered)",
+				     lic->type);
 	if (lic->bundle_count == 0)
 		return sdsi_lic_fail(err, -EINVAL, base + SDSI_BLOB_OFF_NUM_BUNDLES,
-				    "bundle count is 0: a licence enables at least one feature");
+				     "bundle count is 0: a licence enables at least one feature");
 	if (lic->bundle_count > SDSI_CAP_MAX_BUNDLES)
 		return sdsi_lic_fail(err, -EOVERFLOW, base + SDSI_BLOB_OFF_NUM_BUNDLES,
-				    "bundle count %u: at most %u bundles fit in %u bytes",
-				    lic->bundle_count, SDSI_CAP_MAX_BUNDLES,
-				    SDSI_LICENSE_BLOB_MAX);
+				     "bundle count %u: at most %u bundles fit in %u bytes",
+				     lic->bundle_count, SDSI_CAP_MAX_BUNDLES,
+				     SDSI_LICENSE_BLOB_MAX);
 	for (i = 0; i < lic->bundle_count; i++) {
 		if (sdsi_lic_code_valid(lic->bundles[i].code))
 			continue;
 		sdsi_lic_code_format(lic->bundles[i].code, text);
 		return sdsi_lic_fail(err, -EINVAL,
-				    base + SDSI_BLOB_HEADER_SIZE + i * SDSI_BUNDLE_SIZE,
-				    "bundle %u code 0x%08x (\"%s\") is not 4 printable non-space ASCII characters",
-				    i, lic->bundles[i].code, text);
+				     base + SDSI_BLOB_HEADER_SIZE + i * SDSI_BUNDLE_SIZE,
+				     "bundle %u code 0x%08x (\"%s\") is not 4 printable non-space ASCII characters",
+				     i, lic->bundles[i].code, text);
 	}
 	return 0;
 }
@@ -161,8 +161,8 @@ static int license_get(const uint8_t *p, size_t avail, size_t base,
 
 	if (avail < SDSI_BLOB_HEADER_SIZE)
 		return sdsi_lic_fail(err, -EINVAL, base + avail,
-				    "truncated: the licence header needs %u bytes from offset %zu, %zu present",
-				    SDSI_BLOB_HEADER_SIZE, base, avail);
+				     "truncated: the licence header needs %u bytes from offset %zu, %zu present",
+				     SDSI_BLOB_HEADER_SIZE, base, avail);
 	memset(lic, 0, sizeof(*lic));
 	lic->type = sdsi_le32(p + SDSI_BLOB_OFF_TYPE);
 	lic->id = sdsi_le64(p + SDSI_BLOB_OFF_ID);
@@ -172,13 +172,13 @@ static int license_get(const uint8_t *p, size_t avail, size_t base,
 	lic->bundle_count = sdsi_le32(p + SDSI_BLOB_OFF_NUM_BUNDLES);
 	if (lic->bundle_count > SDSI_CAP_MAX_BUNDLES)
 		return sdsi_lic_fail(err, -EINVAL, base + SDSI_BLOB_OFF_NUM_BUNDLES,
-				    "bundle count %u exceeds the %u that fit in %u bytes",
-				    lic->bundle_count, SDSI_CAP_MAX_BUNDLES,
-				    SDSI_LICENSE_BLOB_MAX);
+				     "bundle count %u exceeds the %u that fit in %u bytes",
+				     lic->bundle_count, SDSI_CAP_MAX_BUNDLES,
+				     SDSI_LICENSE_BLOB_MAX);
 	need = SDSI_LICENSE_BLOB_SIZE(lic->bundle_count);
 	if (avail < need)
 		return sdsi_lic_fail(err, -EINVAL, base + avail,
-				    "truncated: bundle count %u (at offset %zu) needs %zu bytes of licence, %zu present",
+				     "truncated: bundle count %u (at offset %zu) needs %zu bytes of licence, %zu present",
 				    lic->bundle_count, base + SDSI_BLOB_OFF_NUM_BUNDLES,
 				    need, avail);
 	for (i = 0; i < lic->bundle_count; i++) {
@@ -192,7 +192,7 @@ static int license_get(const uint8_t *p, size_t avail, size_t base,
 }
 
 int sdsi_lic_blob_encode(const struct sdsi_lic_blob *lic, void *buf,
-			     size_t size, size_t *len,
+			 size_t size, size_t *len,
 			     struct sdsi_lic_error *err)
 {
 	size_t need;
@@ -204,8 +204,8 @@ int sdsi_lic_blob_encode(const struct sdsi_lic_blob *lic, void *buf,
 	need = SDSI_LICENSE_BLOB_SIZE(lic->bundle_count);
 	if (size < need)
 		return sdsi_lic_fail(err, -ENOSPC, SDSI_LIC_NO_OFFSET,
-				    "buffer of %zu bytes, the licence needs %zu",
-				    size, need);
+				     "buffer of %zu bytes, the licence needs %zu",
+				     size, need);
 	license_put(lic, buf);
 	*len = need;
 	return 0;
@@ -224,8 +224,8 @@ int sdsi_lic_blob_decode(const void *buf, size_t len,
 	need = SDSI_LICENSE_BLOB_SIZE(lic->bundle_count);
 	if (len != need)
 		return sdsi_lic_fail(err, -EINVAL, need,
-				    "%zu bytes after the last of %u bundles",
-				    len - need, lic->bundle_count);
+				     "%zu bytes after the last of %u bundles",
+				     len - need, lic->bundle_count);
 	return 0;
 }
 
@@ -245,24 +245,24 @@ static int header_check(const uint8_t *p, size_t len, uint32_t magic,
 
 	if (len < SDSI_CAP_HEADER_SIZE)
 		return sdsi_lic_fail(err, -EINVAL, len,
-				    "truncated: %zu bytes, the %s header needs %u",
-				    len, kind, SDSI_CAP_HEADER_SIZE);
+				     "truncated: %zu bytes, the %s header needs %u",
+				     len, kind, SDSI_CAP_HEADER_SIZE);
 	found = sdsi_le32(p + SDSI_LICENSE_OFF_MAGIC);
 	if (found != magic) {
 		sdsi_lic_code_format(found, text);
 		return sdsi_lic_fail(err, -EINVAL, SDSI_LICENSE_OFF_MAGIC,
-				    "foreign blob: magic 0x%08x (\"%s\") is not the sdsi %s magic",
-				    found, text, kind);
+				     "foreign blob: magic 0x%08x (\"%s\") is not the sdsi %s magic",
+				     found, text, kind);
 	}
 	found = sdsi_le32(p + SDSI_LICENSE_OFF_VERSION);
 	if (found != SDSI_LICENSE_FORMAT_VERSION)
 		return sdsi_lic_fail(err, -EINVAL, SDSI_LICENSE_OFF_VERSION,
-				    "foreign blob: %s format version %u, this build reads version %u",
-				    kind, found, SDSI_LICENSE_FORMAT_VERSION);
+				     "foreign blob: %s format version %u, this build reads version %u",
+				     kind, found, SDSI_LICENSE_FORMAT_VERSION);
 	if (len > SDSI_LICENSE_BLOB_MAX)
 		return sdsi_lic_fail(err, -EINVAL, SDSI_LICENSE_BLOB_MAX,
-				    "oversized: %zu bytes, a mailbox write carries at most %u",
-				    len, SDSI_LICENSE_BLOB_MAX);
+				     "oversized: %zu bytes, a mailbox write carries at most %u",
+				     len, SDSI_LICENSE_BLOB_MAX);
 	return 0;
 }
 
@@ -274,21 +274,21 @@ static int size_check(const uint8_t *p, size_t len, size_t total,
 
 	if (len < total)
 		return sdsi_lic_fail(err, -EINVAL, len,
-				    "truncated: this %s is %zu bytes long, %zu present",
-				    kind, total, len);
+				     "truncated: this %s is %zu bytes long, %zu present",
+				     kind, total, len);
 	if (field != total)
 		return sdsi_lic_fail(err, -EINVAL, SDSI_LICENSE_OFF_TOTAL_SIZE,
-				    "total size field says %u bytes, this %s is %zu",
-				    field, kind, total);
+				     "total size field says %u bytes, this %s is %zu",
+				     field, kind, total);
 	if (len > total)
 		return sdsi_lic_fail(err, -EINVAL, total,
-				    "%zu trailing bytes after the %s signature",
-				    len - total, kind);
+				     "%zu trailing bytes after the %s signature",
+				     len - total, kind);
 	return 0;
 }
 
 int sdsi_lic_akc_encode(const struct sdsi_lic_akc *akc, void *buf, size_t size,
-		    size_t *len)
+			size_t *len)
 {
 	uint8_t *p = buf;
 
@@ -335,8 +335,8 @@ int sdsi_lic_cap_encode(const struct sdsi_lic_cap *cap, void *buf, size_t size,
 	total = SDSI_CAP_SIZE(lic->bundle_count);
 	if (size < total)
 		return sdsi_lic_fail(err, -ENOSPC, SDSI_LIC_NO_OFFSET,
-				    "buffer of %zu bytes, the CAP needs %zu",
-				    size, total);
+				     "buffer of %zu bytes, the CAP needs %zu",
+				     size, total);
 	header_put(p, SDSI_CAP_MAGIC, total);
 	license_put(lic, p + SDSI_CAP_BLOB_OFFSET);
 	memcpy(p + total - SDSI_LICENSE_SIG_SIZE, cap->signature,

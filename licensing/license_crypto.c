@@ -40,12 +40,12 @@ int sdsi_lic_key_generate(EVP_PKEY **key, struct sdsi_lic_error *err)
 	*key = EVP_EC_gen("P-384");
 	if (!*key)
 		return sdsi_lic_fail_openssl(err, -ENOMEM,
-					    "P-384 key generation failed");
+					     "P-384 key generation failed");
 	return 0;
 }
 
 int sdsi_lic_pubkey_to_raw(EVP_PKEY *key,
-			       uint8_t raw[SDSI_LICENSE_PUBKEY_SIZE],
+			   uint8_t raw[SDSI_LICENSE_PUBKEY_SIZE],
 			       struct sdsi_lic_error *err)
 {
 	BIGNUM *x = NULL, *y = NULL;
@@ -53,20 +53,20 @@ int sdsi_lic_pubkey_to_raw(EVP_PKEY *key,
 
 	if (!sdsi_lic_key_is_p384(key))
 		return sdsi_lic_fail(err, -EINVAL, SDSI_LIC_NO_OFFSET,
-				    "not an ECDSA P-384 key");
+				     "not an ECDSA P-384 key");
 	if (!EVP_PKEY_get_bn_param(key, OSSL_PKEY_PARAM_EC_PUB_X, &x) ||
 	    !EVP_PKEY_get_bn_param(key, OSSL_PKEY_PARAM_EC_PUB_Y, &y) ||
 	    BN_bn2binpad(x, raw, SCALAR_SIZE) != (int)SCALAR_SIZE ||
 	    BN_bn2binpad(y, raw + SCALAR_SIZE, SCALAR_SIZE) != (int)SCALAR_SIZE)
 		rc = sdsi_lic_fail_openssl(err, -EINVAL,
-					  "cannot read the public point of the key");
+					   "cannot read the public point of the key");
 	BN_free(x);
 	BN_free(y);
 	return rc;
 }
 
 int sdsi_lic_pubkey_from_raw(const uint8_t raw[SDSI_LICENSE_PUBKEY_SIZE],
-				 EVP_PKEY **key,
+			     EVP_PKEY **key,
 				 struct sdsi_lic_error *err)
 {
 	/* SEC1 uncompressed point: 0x04 || X || Y. */
@@ -90,7 +90,7 @@ int sdsi_lic_pubkey_from_raw(const uint8_t raw[SDSI_LICENSE_PUBKEY_SIZE],
 	if (EVP_PKEY_fromdata_init(ctx) != 1 ||
 	    EVP_PKEY_fromdata(ctx, key, EVP_PKEY_PUBLIC_KEY, params) != 1) {
 		rc = sdsi_lic_fail_openssl(err, -EINVAL,
-					  "not a point on the P-384 curve");
+					   "not a point on the P-384 curve");
 		goto out;
 	}
 	/*
@@ -104,7 +104,7 @@ int sdsi_lic_pubkey_from_raw(const uint8_t raw[SDSI_LICENSE_PUBKEY_SIZE],
 	check = EVP_PKEY_CTX_new_from_pkey(NULL, *key, NULL);
 	if (!check || EVP_PKEY_public_check_quick(check) != 1)
 		rc = sdsi_lic_fail_openssl(err, -EINVAL,
-					  "not a valid P-384 public key");
+					   "not a valid P-384 public key");
 out:
 	if (rc) {
 		EVP_PKEY_free(*key);
@@ -116,7 +116,7 @@ out:
 }
 
 int sdsi_lic_key_image(const uint8_t raw[SDSI_LICENSE_PUBKEY_SIZE],
-			   uint8_t image[SDSI_LICENSE_KEY_IMAGE_SIZE])
+		       uint8_t image[SDSI_LICENSE_KEY_IMAGE_SIZE])
 {
 	unsigned int n = 0;
 
@@ -142,7 +142,7 @@ static int sign_bytes(EVP_PKEY *key, const uint8_t *msg, size_t len,
 
 	if (!sdsi_lic_key_is_p384(key))
 		return sdsi_lic_fail(err, -EINVAL, SDSI_LIC_NO_OFFSET,
-				    "the signing key is not an ECDSA P-384 key");
+				     "the signing key is not an ECDSA P-384 key");
 	md = EVP_MD_CTX_new();
 	if (!md)
 		return sdsi_lic_fail_openssl(err, -ENOMEM, "no digest context");
@@ -150,20 +150,20 @@ static int sign_bytes(EVP_PKEY *key, const uint8_t *msg, size_t len,
 				  NULL) != 1 ||
 	    EVP_DigestSign(md, der, &der_len, msg, len) != 1) {
 		rc = sdsi_lic_fail_openssl(err, -EINVAL,
-					  "signing failed (is it a private key?)");
+					   "signing failed (is it a private key?)");
 		goto out;
 	}
 	parsed = d2i_ECDSA_SIG(NULL, &cursor, (long)der_len);
 	if (!parsed) {
 		rc = sdsi_lic_fail_openssl(err, -EINVAL,
-					  "OpenSSL returned an unreadable signature");
+					   "OpenSSL returned an unreadable signature");
 		goto out;
 	}
 	ECDSA_SIG_get0(parsed, &r, &s);
 	if (BN_bn2binpad(r, sig, SCALAR_SIZE) != (int)SCALAR_SIZE ||
 	    BN_bn2binpad(s, sig + SCALAR_SIZE, SCALAR_SIZE) != (int)SCALAR_SIZE)
 		rc = sdsi_lic_fail(err, -EINVAL, SDSI_LIC_NO_OFFSET,
-				  "signature scalar larger than 48 bytes");
+				   "signature scalar larger than 48 bytes");
 out:
 	ECDSA_SIG_free(parsed);
 	EVP_MD_CTX_free(md);
@@ -213,7 +213,7 @@ static int check_licensor_key(const uint8_t raw[SDSI_LICENSE_PUBKEY_SIZE],
 	rc = sdsi_lic_pubkey_from_raw(raw, &key, err);
 	if (rc)
 		return sdsi_lic_fail(err, rc, SDSI_AKC_KEY_OFFSET,
-				    "the licensor key is not a P-384 public key");
+				     "the licensor key is not a P-384 public key");
 	EVP_PKEY_free(key);
 	return 0;
 }
@@ -231,7 +231,7 @@ int sdsi_lic_akc_sign(struct sdsi_lic_akc *akc, EVP_PKEY *root_key,
 	rc = sdsi_lic_akc_encode(akc, buf, sizeof(buf), &len);
 	if (rc)
 		return sdsi_lic_fail(err, rc, SDSI_LIC_NO_OFFSET,
-				    "AKC encoding failed");
+				     "AKC encoding failed");
 	return sign_bytes(root_key, buf, SDSI_AKC_SIG_OFFSET, akc->signature,
 			  err);
 }
@@ -255,8 +255,8 @@ static int check_trusted_key(EVP_PKEY *key, const char *role,
 {
 	if (!sdsi_lic_key_is_p384(key))
 		return sdsi_lic_fail(err, -EINVAL, SDSI_LIC_NO_OFFSET,
-				    "the %s key is not an ECDSA P-384 key",
-				    role);
+				     "the %s key is not an ECDSA P-384 key",
+				     role);
 	return 0;
 }
 
@@ -276,10 +276,10 @@ int sdsi_lic_akc_verify(const void *buf, size_t len, EVP_PKEY *root_pub,
 	rc = verify_bytes(root_pub, buf, SDSI_AKC_SIG_OFFSET, akc.signature);
 	if (rc == -EBADMSG)
 		return sdsi_lic_fail(err, rc, SDSI_AKC_SIG_OFFSET,
-				    "the AKC signature does not verify with the root key");
+				     "the AKC signature does not verify with the root key");
 	if (rc)
 		return sdsi_lic_fail(err, rc, SDSI_LIC_NO_OFFSET,
-				    "out of memory verifying the AKC");
+				     "out of memory verifying the AKC");
 	if (out)
 		*out = akc;
 	return 0;
@@ -299,7 +299,7 @@ int sdsi_lic_cap_verify(const void *buf, size_t len, EVP_PKEY *licensor_pub,
 	cap = malloc(sizeof(*cap));
 	if (!cap)
 		return sdsi_lic_fail(err, -ENOMEM, SDSI_LIC_NO_OFFSET,
-				    "out of memory");
+				     "out of memory");
 	rc = sdsi_lic_cap_decode(buf, len, cap, err);
 	if (rc)
 		goto out;
@@ -307,10 +307,10 @@ int sdsi_lic_cap_verify(const void *buf, size_t len, EVP_PKEY *licensor_pub,
 	rc = verify_bytes(licensor_pub, buf, signed_len, cap->signature);
 	if (rc == -EBADMSG)
 		sdsi_lic_fail(err, rc, signed_len,
-			     "the CAP signature does not verify with the licensor key");
+			      "the CAP signature does not verify with the licensor key");
 	else if (rc)
 		sdsi_lic_fail(err, rc, SDSI_LIC_NO_OFFSET,
-			     "out of memory verifying the CAP");
+			      "out of memory verifying the CAP");
 	else if (out)
 		*out = *cap;
 out:

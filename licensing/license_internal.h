@@ -22,6 +22,6 @@ int sdsi_lic_fail(struct sdsi_lic_error *err, int rc, size_t offset,
 
 /* Append OpenSSL's most recent error text to err->reason, and clear the queue. */
 int sdsi_lic_fail_openssl(struct sdsi_lic_error *err, int rc,
-			 const char *what);
+			  const char *what);
 
 #endif /* SDSI_LIC_INTERNAL_H */

@@ -37,17 +37,17 @@ static int read_key_file(const char *path, unsigned char *buf, size_t *len,
 	fd = sdsi_open_regular(path, &kind);
 	if (fd < 0 && kind)
 		return sdsi_lic_fail(err, fd, SDSI_LIC_NO_OFFSET,
-				    "%s: not a regular file: it is %s", path, kind);
+				     "%s: not a regular file: it is %s", path, kind);
 	if (fd < 0)
 		return sdsi_lic_fail(err, fd, SDSI_LIC_NO_OFFSET,
-				    "%s: %s", path, strerror(-fd));
+				     "%s: %s", path, strerror(-fd));
 	while (n < KEY_FILE_MAX) {
 		got = read(fd, buf + n, KEY_FILE_MAX - n);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
 			rc = sdsi_lic_fail(err, -errno, SDSI_LIC_NO_OFFSET,
-					  "%s: read: %s", path, strerror(errno));
+					   "%s: read: %s", path, strerror(errno));
 			break;
 		}
 		if (got == 0)
@@ -56,8 +56,8 @@ static int read_key_file(const char *path, unsigned char *buf, size_t *len,
 	}
 	if (!rc && n == KEY_FILE_MAX)
 		rc = sdsi_lic_fail(err, -EFBIG, SDSI_LIC_NO_OFFSET,
-				  "%s: %u bytes or more, not a key file",
-				  path, KEY_FILE_MAX);
+				   "%s: %u bytes or more, not a key file",
+				   path, KEY_FILE_MAX);
 	close(fd);
 	*len = n;
 	return rc;
@@ -81,7 +81,7 @@ static int load_key(const char *path, bool private_key, EVP_PKEY **key,
 	text = malloc(KEY_FILE_MAX);
 	if (!text)
 		return sdsi_lic_fail(err, -ENOMEM, SDSI_LIC_NO_OFFSET,
-				    "%s: out of memory", path);
+				     "%s: out of memory", path);
 	rc = read_key_file(path, text, &len, err);
 	if (rc)
 		goto out;
@@ -97,15 +97,15 @@ static int load_key(const char *path, bool private_key, EVP_PKEY **key,
 	ERR_clear_error();
 	if (!*key) {
 		rc = sdsi_lic_fail(err, -EBADMSG, SDSI_LIC_NO_OFFSET,
-				  "%s: not a PEM %s key (corrupt, encrypted or of another kind)",
-				  path, private_key ? "private" : "public");
+				   "%s: not a PEM %s key (corrupt, encrypted or of another kind)",
+				   path, private_key ? "private" : "public");
 		goto out;
 	}
 	if (!sdsi_lic_key_is_p384(*key)) {
 		EVP_PKEY_free(*key);
 		*key = NULL;
 		rc = sdsi_lic_fail(err, -EBADMSG, SDSI_LIC_NO_OFFSET,
-				  "%s: not an ECDSA P-384 key", path);
+				   "%s: not an ECDSA P-384 key", path);
 	}
 out:
 	OPENSSL_cleanse(text, KEY_FILE_MAX);
@@ -135,8 +135,8 @@ static int save_key(const char *path, EVP_PKEY *key, bool private_key,
 
 	if (!sdsi_lic_key_is_p384(key))
 		return sdsi_lic_fail(err, -EINVAL, SDSI_LIC_NO_OFFSET,
-				    "%s: refusing to save a key that is not P-384",
-				    path);
+				     "%s: refusing to save a key that is not P-384",
+				     path);
 	bio = BIO_new(BIO_s_mem());
 	if (!bio)
 		return sdsi_lic_fail_openssl(err, -ENOMEM, path);
@@ -148,8 +148,8 @@ static int save_key(const char *path, EVP_PKEY *key, bool private_key,
 		rc = sdsi_lic_fail_openssl(err, -EINVAL, path);
 	else
 		rc = sdsi_lic_write_file(path, data, (size_t)len,
-					     private_key ? 0600 : 0644, true,
-					     err);
+					 private_key ? 0600 : 0644, true,
+					 err);
 	if (len > 0)
 		OPENSSL_cleanse(data, (size_t)len);
 	BIO_free(bio);
@@ -211,7 +211,7 @@ int sdsi_lic_sync_parent_dir(const char *path)
 }
 
 int sdsi_lic_write_file(const char *path, const void *data, size_t len,
-			    unsigned int mode, bool exclusive,
+			unsigned int mode, bool exclusive,
 			    struct sdsi_lic_error *err)
 {
 	char tmp[PATH_MAX];
@@ -220,12 +220,12 @@ int sdsi_lic_write_file(const char *path, const void *data, size_t len,
 
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", path) >= (int)sizeof(tmp))
 		return sdsi_lic_fail(err, -ENAMETOOLONG, SDSI_LIC_NO_OFFSET,
-				    "%s: path too long", path);
+				     "%s: path too long", path);
 	fd = mkstemp(tmp);
 	if (fd < 0)
 		return sdsi_lic_fail(err, -errno, SDSI_LIC_NO_OFFSET,
-				    "%s: cannot create a temporary file: %s",
-				    path, strerror(errno));
+				     "%s: cannot create a temporary file: %s",
+				     path, strerror(errno));
 	step = "write";
 	rc = sdsi_lic_write_all(fd, data, len);
 	if (!rc && fchmod(fd, (mode_t)mode) < 0) {
@@ -252,12 +252,12 @@ int sdsi_lic_write_file(const char *path, const void *data, size_t len,
 		unlink(tmp);
 	if (rc)
 		return sdsi_lic_fail(err, rc, SDSI_LIC_NO_OFFSET,
-				    "%s: %s failed: %s", path, step,
-				    strerror(-rc));
+				     "%s: %s failed: %s", path, step,
+				     strerror(-rc));
 	rc = sdsi_lic_sync_parent_dir(path);
 	if (rc)
 		return sdsi_lic_fail(err, rc, SDSI_LIC_NO_OFFSET,
-				    "%s: fsync of the directory failed: %s",
-				    path, strerror(-rc));
+				     "%s: fsync of the directory failed: %s",
+				     path, strerror(-rc));
 	return 0;
 }

@@ -9,7 +9,7 @@
 #include "license_internal.h"
 
 int sdsi_lic_fail(struct sdsi_lic_error *err, int rc, size_t offset,
-		 const char *fmt, ...)
+		  const char *fmt, ...)
 {
 	va_list ap;
 
@@ -23,7 +23,7 @@ int sdsi_lic_fail(struct sdsi_lic_error *err, int rc, size_t offset,
 }
 
 int sdsi_lic_fail_openssl(struct sdsi_lic_error *err, int rc,
-			 const char *what)
+			  const char *what)
 {
 	char detail[160] = "no detail";
 	unsigned long code = ERR_peek_last_error();
@@ -33,5 +33,5 @@ int sdsi_lic_fail_openssl(struct sdsi_lic_error *err, int rc,
 	/* The queue is per thread; leave nothing behind for an unrelated call. */
 	ERR_clear_error();
 	return sdsi_lic_fail(err, rc, SDSI_LIC_NO_OFFSET, "%s: %s", what,
-			    detail);
+			     detail);
 }

@@ -48,7 +48,7 @@ uint32_t certs_state(const struct sdsi_model *m, uint8_t *out)
 	sdsi_put_le32(out + SDSI_STATE_OFF_NUM_LICENSES, nv->num_licences);
 	for (i = 0; i < nv->num_licences; i++)
 		sdsi_put_le32(out + SDSI_STATE_OFF_SIZE_WORDS + 4 * i,
-			 nv->licence_words[i]);
+			      nv->licence_words[i]);
 
 	body = SDSI_STATE_HEADER_SIZE + 4 * nv->num_licences;
 	sdsi_put_le32(out + body, nv->key_rev);

@@ -135,7 +135,7 @@ static int configure(struct sdsi_model *m, const struct sdsi_model_config *cfg,
 		struct sdsi_lic_error lerr;
 
 		ret = sdsi_lic_key_load_public(cfg->root_key_path,
-						   &m->root_key, &lerr);
+					       &m->root_key, &lerr);
 		if (ret) {
 			snprintf(err, errlen, "root key: %s", lerr.reason);
 			return ret;

@@ -100,8 +100,8 @@ static int authenticate_cap(const struct sdsi_model *m, const uint8_t *blob,
 		return -EACCES;
 	effect->kind = EFFECT_ADD_LICENCE;
 	return sdsi_lic_blob_encode(lic, effect->licence,
-					sizeof(effect->licence),
-					&effect->licence_len, NULL);
+				    sizeof(effect->licence),
+				    &effect->licence_len, NULL);
 }
 
 static int apply(struct sdsi_model *m, const struct provision_effect *effect)

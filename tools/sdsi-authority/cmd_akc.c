@@ -33,10 +33,10 @@ static int issue_akc(const char *dir, uint32_t key_rev, const char *output)
 	int rc;
 
 	rc = sdsi_lic_key_load_private(auth_key_path(path, sizeof(path), dir,
-							 AUTH_ROOT_KEY), &root, &err);
+						     AUTH_ROOT_KEY), &root, &err);
 	if (!rc)
 		rc = sdsi_lic_key_load_public(auth_key_path(path, sizeof(path), dir,
-								AUTH_LICENSOR_PUB), &licensor, &err);
+							    AUTH_LICENSOR_PUB), &licensor, &err);
 	if (rc) {
 		auth_error("%s", err.reason);
 		rc = auth_key_exit(rc);

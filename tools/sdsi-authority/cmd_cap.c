@@ -133,7 +133,7 @@ static int issue_cap(const char *dir, struct cap_request *req)
 	int rc;
 
 	rc = sdsi_lic_key_load_private(auth_key_path(path, sizeof(path), dir,
-							 AUTH_LICENSOR_KEY),
+						     AUTH_LICENSOR_KEY),
 					   &licensor, &err);
 	if (rc) {
 		auth_error("%s", err.reason);

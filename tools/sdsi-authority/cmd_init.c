@@ -38,12 +38,12 @@ static int make_pair(const char *dir, const char *private_name,
 		return SDSI_EXIT_INTERNAL;
 	}
 	rc = sdsi_lic_key_save_private(auth_key_path(path, sizeof(path), dir,
-							 private_name), key, &err);
+						     private_name), key, &err);
 	if (!rc)
 		printf("wrote %s\n", path);
 	if (!rc)
 		rc = sdsi_lic_key_save_public(auth_key_path(path, sizeof(path),
-								dir, public_name),
+							    dir, public_name),
 						  key, &err);
 	if (!rc)
 		printf("wrote %s\n", path);

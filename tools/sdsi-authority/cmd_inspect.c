@@ -79,11 +79,11 @@ static void decode(struct inspect_report *rep, const uint8_t *buf)
 	switch (rep->kind) {
 	case SDSI_LIC_AKC:
 		rep->decoded = !sdsi_lic_akc_decode(buf, rep->size, &rep->akc,
-						&rep->decode_err);
+						    &rep->decode_err);
 		break;
 	case SDSI_LIC_CAP:
 		rep->decoded = !sdsi_lic_cap_decode(buf, rep->size, &rep->cap,
-						&rep->decode_err);
+						    &rep->decode_err);
 		break;
 	case SDSI_LIC_FOREIGN:
 		/* Ask the decoder of the magic it resembles, for a precise reason. */

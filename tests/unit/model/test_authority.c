@@ -22,7 +22,7 @@ void authority_init(struct test_authority *a)
 	assert_int_equal(sdsi_lic_key_generate(&a->root, NULL), 0);
 	assert_int_equal(sdsi_lic_key_generate(&a->licensor, NULL), 0);
 	assert_int_equal(sdsi_lic_key_save_public(a->root_pub, a->root,
-						      NULL), 0);
+						  NULL), 0);
 }
 
 void authority_fini(struct test_authority *a)
@@ -66,7 +66,7 @@ size_t authority_akc(EVP_PKEY *root, EVP_PKEY *licensor, uint32_t key_rev,
 	size_t len;
 
 	assert_int_equal(sdsi_lic_pubkey_to_raw(licensor, akc.licensor_key,
-						    NULL), 0);
+						NULL), 0);
 	assert_int_equal(sdsi_lic_akc_sign(&akc, root, NULL), 0);
 	assert_int_equal(sdsi_lic_akc_encode(&akc, buf, size, &len), 0);
 	return len;

@@ -34,8 +34,8 @@ static size_t make_blob(uint8_t *blob, uint32_t type, uint64_t id,
 	sdsi_put_le32(blob + 0x20, ncodes);
 	for (k = 0; k < ncodes; k++)
 		sdsi_put_le32(blob + SDSI_BLOB_HEADER_SIZE + SDSI_BUNDLE_SIZE * k,
-			 SDSI_FOURCC(codes[k][0], codes[k][1], codes[k][2],
-				     codes[k][3]));
+			      SDSI_FOURCC(codes[k][0], codes[k][1], codes[k][2],
+					  codes[k][3]));
 	return len;
 }
 

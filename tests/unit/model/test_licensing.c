@@ -114,7 +114,7 @@ static void test_akc_installs_licensor_key(void **state)
 	assert_int_equal(sdsi_le32(buf), SDSI_STATE_CONTENT_KEY);
 	assert_int_equal(sdsi_le32(buf + 0x18), 1);
 	assert_int_equal(sdsi_lic_pubkey_to_raw(f->auth.licensor, raw,
-						    NULL), 0);
+						NULL), 0);
 	assert_int_equal(sdsi_lic_key_image(raw, image), 0);
 	assert_memory_equal(buf + 0x1c, image, sizeof(image));
 	assert_memory_equal(f->ts.m->nv.licensor_key, raw, sizeof(raw));
