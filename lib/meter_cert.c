@@ -33,7 +33,7 @@ void sdsi_meter_counter(const struct sdsi_meter_cert *cert, uint32_t i,
 	}
 	pair = cert->counters + (size_t)i * SDSI_METER_PAIR_SIZE;
 	*encoding = sdsi_le32(pair);
-	*count = sdsi_le32(pair + 4);
+	*count = sdsi_le32(pair + SDSI_METER_PAIR_OFF_COUNTER);
 }
 
 int sdsi_decode_meter_cert(const uint8_t *buf, size_t len, struct sdsi_meter_cert *cert,

@@ -132,7 +132,8 @@ int sdsi_decode_state_cert(const uint8_t *buf, size_t len, struct sdsi_state_cer
 				 SDSI_STATE_KEY_INFO_SIZE, (unsigned long long)key_off, len);
 	cert->key_present = true;
 	cert->key_rev_id = sdsi_le32(buf + key_off);
-	memcpy(cert->key_image, buf + key_off + 4, SDSI_STATE_KEY_IMAGE_SIZE);
+	memcpy(cert->key_image, buf + key_off + SDSI_STATE_KEY_OFF_IMAGE,
+	       SDSI_STATE_KEY_IMAGE_SIZE);
 	if (cert->key_size != SDSI_STATE_KEY_SIZE_DWORDS)
 		cert->warnings |= SDSI_STATE_WARN_KEY_SIZE;
 

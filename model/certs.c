@@ -52,7 +52,8 @@ uint32_t certs_state(const struct sdsi_model *m, uint8_t *out)
 
 	body = SDSI_STATE_HEADER_SIZE + 4 * nv->num_licences;
 	sdsi_put_le32(out + body, nv->key_rev);
-	memcpy(out + body + 4, nv->key_image, SDSI_STATE_KEY_IMAGE_SIZE);
+	memcpy(out + body + SDSI_STATE_KEY_OFF_IMAGE, nv->key_image,
+	       SDSI_STATE_KEY_IMAGE_SIZE);
 	memcpy(out + body + SDSI_STATE_KEY_INFO_SIZE, nv->blobs, nv->blobs_len);
 	return size;
 }
@@ -75,7 +76,7 @@ uint32_t certs_meter(const struct sdsi_model *m, bool current, uint64_t now,
 				i * SDSI_METER_PAIR_SIZE;
 
 		sdsi_put_le32(pair, codes[i]);
-		sdsi_put_le32(pair + 4, counters[i]);
+		sdsi_put_le32(pair + SDSI_METER_PAIR_OFF_COUNTER, counters[i]);
 	}
 	sdsi_put_le32(out + SDSI_METER_OFF_SIGNATURE, SDSI_METER_SIGNATURE);
 	sdsi_put_le32(out + SDSI_METER_OFF_VERSION, METER_VERSION);

@@ -71,8 +71,9 @@ size_t nvram_image_encode(const struct sdsi_model *m, const struct model_nvram *
 	sdsi_put_le32(buf + SDSI_NVRAM_OFF_NUM_METERS, nv->num_meters);
 	for (i = 0; i < nv->num_meters; i++) {
 		sdsi_put_le32(buf + off, nv->meters[i].code);
-		sdsi_put_le64(buf + off + 4, nv->meters[i].total_ns);
-		sdsi_put_le64(buf + off + 12, nv->meters[i].latched_ns);
+		sdsi_put_le64(buf + off + SDSI_NVRAM_METER_OFF_TOTAL, nv->meters[i].total_ns);
+		sdsi_put_le64(buf + off + SDSI_NVRAM_METER_OFF_LATCHED,
+			      nv->meters[i].latched_ns);
 		off += SDSI_NVRAM_METER_LEN;
 	}
 	for (i = 0; i < nv->num_licences; i++) {
@@ -111,8 +112,8 @@ static int decode_meters(const uint8_t *buf, size_t end, size_t *off,
 		struct model_meter *meter = &nv->meters[i];
 
 		meter->code = sdsi_le32(buf + *off);
-		meter->total_ns = sdsi_le64(buf + *off + 4);
-		meter->latched_ns = sdsi_le64(buf + *off + 12);
+		meter->total_ns = sdsi_le64(buf + *off + SDSI_NVRAM_METER_OFF_TOTAL);
+		meter->latched_ns = sdsi_le64(buf + *off + SDSI_NVRAM_METER_OFF_LATCHED);
 		if (meter->total_ns > nv->powered_ns ||
 		    meter->latched_ns > meter->total_ns)
 			return refuse(err, errlen, path, -EPROTO,

@@ -166,6 +166,7 @@ static inline unsigned int sdsi_layout_regs_offset(unsigned int layout)
 #define SDSI_STATE_MAX_SIZE		SDSI_READ_MSG_MAX	/* the whole region */
 #define SDSI_STATE_REGION_ALIGN		16u	/* ours: total size padded to 16 */
 #define SDSI_STATE_KEY_INFO_SIZE	52u	/* u32 rev id + 48-byte image */
+#define SDSI_STATE_KEY_OFF_IMAGE	4u	/* from the key info's start */
 #define SDSI_STATE_KEY_IMAGE_SIZE	48u
 #define SDSI_STATE_KEY_SIZE_DWORDS	12u	/* ours: the 48-byte image */
 #define SDSI_BLOB_VALID			(1u << 31)
@@ -195,7 +196,8 @@ static inline unsigned int sdsi_layout_regs_offset(unsigned int layout)
 #define SDSI_METER_OFF_RESERVED		0x18u	/* u64 */
 #define SDSI_METER_OFF_MMRC_ENCODING	0x20u	/* u32 "MMRC" */
 #define SDSI_METER_OFF_MMRC_COUNTER	0x24u
-#define SDSI_METER_PAIR_SIZE		8u
+#define SDSI_METER_PAIR_SIZE		8u	/* u32 encoding, u32 counter */
+#define SDSI_METER_PAIR_OFF_COUNTER	4u
 #define SDSI_METER_MAX_PAIRS		507u
 #define SDSI_METER_UNIT_MS_DEFAULT	1000u
 

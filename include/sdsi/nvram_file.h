@@ -17,6 +17,8 @@
 #define SDSI_NVRAM_V1_FIXED_BODY_LEN	80u	/* body up to the licence list */
 #define SDSI_NVRAM_FIXED_BODY_LEN	196u	/* body up to the meter table */
 #define SDSI_NVRAM_METER_LEN		20u	/* code, total ns, latched ns */
+#define SDSI_NVRAM_METER_OFF_TOTAL	4u	/* u64, from the entry's start */
+#define SDSI_NVRAM_METER_OFF_LATCHED	12u	/* u64 */
 #define SDSI_NVRAM_CRC_LEN		4u
 #define SDSI_NVRAM_FLAG_KEY		(1u << 0)
 #define SDSI_NVRAM_FLAG_LICENSOR_KEY	(1u << 1)
