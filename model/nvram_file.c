@@ -18,20 +18,6 @@
 				 4u * MODEL_MAX_LICENCES + SDSI_READ_MSG_MAX + \
 				 SDSI_NVRAM_CRC_LEN)
 
-/* CRC-32 (IEEE 802.3, reflected), enough to catch torn or edited files. */
-static uint32_t crc32_ieee(const uint8_t *p, size_t len)
-{
-	uint32_t crc = 0xffffffffu;
-	unsigned int bit;
-
-	while (len--) {
-		crc ^= *p++;
-		for (bit = 0; bit < 8; bit++)
-			crc = (crc >> 1) ^ (0xedb88320u & -(crc & 1u));
-	}
-	return ~crc;
-}
-
 __attribute__((format(printf, 5, 6)))
 static int refuse(char *err, size_t errlen, const char *path, int code,
 		  const char *fmt, ...)
@@ -85,7 +71,7 @@ size_t nvram_image_encode(const struct sdsi_model *m, const struct model_nvram *
 		blob += len;
 	}
 	sdsi_put_le32(buf + SDSI_NVRAM_OFF_BODY_LEN, (uint32_t)(off - SDSI_NVRAM_HEADER_LEN));
-	sdsi_put_le32(buf + off, crc32_ieee(buf, off));
+	sdsi_put_le32(buf + off, sdsi_nvram_crc32(buf, off));
 	return off + SDSI_NVRAM_CRC_LEN;
 }
 
@@ -202,7 +188,7 @@ static int decode(const struct sdsi_model *m, uint64_t cfg_ppin,
 		return refuse(err, errlen, path, -EPROTO,
 			      "corrupt: %zu bytes after the checksum",
 			      len - end - SDSI_NVRAM_CRC_LEN);
-	if (sdsi_le32(buf + end) != crc32_ieee(buf, end))
+	if (sdsi_le32(buf + end) != sdsi_nvram_crc32(buf, end))
 		return refuse(err, errlen, path, -EPROTO,
 			      "corrupt: checksum mismatch");
 	fixed = version == 1 ? SDSI_NVRAM_V1_FIXED_BODY_LEN : SDSI_NVRAM_FIXED_BODY_LEN;

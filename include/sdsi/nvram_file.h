@@ -40,4 +40,21 @@
 #define SDSI_NVRAM_OFF_NUM_METERS	208u
 #define SDSI_NVRAM_OFF_METERS		212u
 
+/*
+ * The CRC-32 that ends the file (IEEE 802.3, reflected, as zlib's crc32),
+ * over every byte before it: enough to catch torn or edited files.
+ */
+static inline unsigned int sdsi_nvram_crc32(const unsigned char *p, unsigned long len)
+{
+	unsigned int crc = 0xffffffffu;
+	int bit;
+
+	while (len--) {
+		crc ^= *p++;
+		for (bit = 0; bit < 8; bit++)
+			crc = (crc >> 1) ^ (0xedb88320u & -(crc & 1u));
+	}
+	return ~crc;
+}
+
 #endif /* SDSI_NVRAM_FILE_H */
