@@ -7,6 +7,8 @@ import struct
 import zlib
 
 import pytest
+from sdsi_layout import (NVRAM_HEADER_LEN, NVRAM_MAGIC_LEN, NVRAM_OFF_BODY_LEN,
+                         NVRAM_OFF_SOCKET, NVRAM_OFF_VERSION)
 
 
 def steps(done):
@@ -60,8 +62,8 @@ def flip(data):
 def resealed(data, offset, value):
     """data with the u32 at offset replaced and the CRC-32 recomputed, so
     that only the field is wrong (format: docs/model.md, NVRAM file)."""
-    (body_len,) = struct.unpack_from('<I', data, 12)
-    end = 16 + body_len
+    (body_len,) = struct.unpack_from('<I', data, NVRAM_OFF_BODY_LEN)
+    end = NVRAM_HEADER_LEN + body_len
     body = bytearray(data[:end])
     struct.pack_into('<I', body, offset, value)
     return bytes(body) + struct.pack('<I', zlib.crc32(body))
@@ -72,13 +74,17 @@ MUTATIONS = {
     'flipped-byte': (flip, 'corrupt'),
     'trailing-bytes': (lambda data: data + b'\0', 'corrupt'),
     'truncated': (lambda data: data[:len(data) // 2], 'truncated'),
-    'header-only': (lambda data: data[:16], 'truncated'),
-    'wrong-magic': (lambda data: b'JUNKJUNK' + data[8:], 'foreign'),
-    'other-socket-index': (lambda data: resealed(data, 20, 1), 'foreign'),
+    'header-only': (lambda data: data[:NVRAM_HEADER_LEN], 'truncated'),
+    'wrong-magic': (lambda data: b'JUNKJUNK' + data[NVRAM_MAGIC_LEN:],
+                    'foreign'),
+    'other-socket-index': (lambda data: resealed(data, NVRAM_OFF_SOCKET, 1),
+                           'foreign'),
     # One past whatever version the emulator wrote, so the case stays newer
     # when the format moves on.
     'newer-version': (lambda data: resealed(
-        data, 8, struct.unpack_from('<I', data, 8)[0] + 1), 'newer version'),
+        data, NVRAM_OFF_VERSION,
+        struct.unpack_from('<I', data, NVRAM_OFF_VERSION)[0] + 1),
+        'newer version'),
 }
 
 
