@@ -14,6 +14,7 @@ import pytest
 # The GUIDs from the one Python copy of the layouts (checked against
 # include/sdsi/ by a meson test).
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "integration", "conformance"))
+import sdsi_layout as L  # noqa: E402
 from sdsi_layout import GUID_V1, GUID_V2  # noqa: E402,F401
 
 BUILD_DIR = os.environ.get("SDSI_BUILD_DIR", "")
@@ -34,12 +35,14 @@ def code(text):
     return text.encode("ascii")[::-1]
 
 
-def registers(layout=2, ppin=0x1122334455667788, features=(1 << 3) | (1 << 12) | (1 << 26),
+def registers(layout=2, ppin=0x1122334455667788, features=L.FEATURES_KNOWN,
               akc=(0, 3), cap=(0, 3), updates=(4, 4), akc_provisioned=False,
               auth_err=0, nvram=0, capid1=0, socket_id=0, tool_v2_socket_id=None):
-    fail = akc[0] | akc[1] << 3 | cap[0] << 6 | cap[1] << 9
-    avail = updates[0] << 48 | updates[1] << 51
-    body = struct.pack("<QQQQQQQQ", ppin, auth_err, features, 2 if akc_provisioned else 0,
+    fail = (akc[0] << L.FAIL_AKC_COUNT_SHIFT | akc[1] << L.FAIL_AKC_THRESH_SHIFT |
+            cap[0] << L.FAIL_CAP_COUNT_SHIFT | cap[1] << L.FAIL_CAP_THRESH_SHIFT)
+    avail = updates[0] << L.AVAIL_UPDATES_SHIFT | updates[1] << L.AVAIL_THRESH_SHIFT
+    body = struct.pack("<QQQQQQQQ", ppin, auth_err, features,
+                       L.KEY_PROVISIONED if akc_provisioned else 0,
                        fail, avail, nvram, capid1)
     body += struct.pack("<Q", socket_id)
     if layout == 2:
@@ -50,22 +53,23 @@ def registers(layout=2, ppin=0x1122334455667788, features=(1 << 3) | (1 << 12) |
 def blob(btype, blob_id, ppin, prev_ppin, rev, features, tail=b""):
     out = struct.pack("<IQQQII", btype, blob_id, ppin, prev_ppin, rev, len(features))
     for f in features:
-        out += code(f) + b"\xa5" * 28
+        out += code(f) + b"\xa5" * (L.BUNDLE_SIZE - 4)
     return out + tail
 
 
-def state_cert(licenses, key_rev=2, key_image=bytes(range(48)), content_type=None,
-               valid=None, key_size=12):
+def state_cert(licenses, key_rev=2, key_image=bytes(range(L.STATE_KEY_IMAGE_SIZE)),
+               content_type=None, valid=None, key_size=12):
     """licenses: list of blob bytes (b"" for an empty slot)."""
     n = len(licenses)
     if content_type is None:
-        content_type = 0xE if n else 0xD
+        content_type = L.STATE_CONTENT_KEY_BLOBS if n else L.STATE_CONTENT_KEY
     valid = valid if valid is not None else [True] * n
-    words = b"".join(struct.pack("<I", (len(b) // 4) | (0x80000000 if v and b else 0))
+    words = b"".join(struct.pack("<I", (len(b) // 4) | (L.BLOB_VALID if v and b else 0))
                      for b, v in zip(licenses, valid))
     body = words + struct.pack("<I", key_rev) + key_image + b"".join(licenses)
-    total = 24 + len(body)
-    return struct.pack("<IIIIII", content_type, 1, 6 + n, total, key_size, n) + body
+    total = L.STATE_HEADER_SIZE + len(body)
+    return struct.pack("<IIIIII", content_type, 1, L.STATE_HEADER_SIZE // 4 + n, total,
+                       key_size, n) + body
 
 
 def meter_cert(pairs, ppin=0x0123456789ABCDEF, unit=1000, mmrc=12345, version=1,
