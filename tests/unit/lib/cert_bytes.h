@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <sdsi/hw.h>
 #include <sdsi/le.h>
 
 static inline void put32(uint8_t *p, size_t off, uint32_t v)
@@ -40,18 +41,21 @@ static inline size_t put_blob(uint8_t *p, size_t off, uint32_t type, uint64_t id
 			      uint64_t ppin, uint64_t prev_ppin, uint32_t rev,
 			      const char *const *features, uint32_t nfeatures)
 {
-	put32(p, off + 0x00, type);
-	put64(p, off + 0x04, id);
-	put64(p, off + 0x0c, ppin);
-	put64(p, off + 0x14, prev_ppin);
-	put32(p, off + 0x1c, rev);
-	put32(p, off + 0x20, nfeatures);
+	put32(p, off + SDSI_BLOB_OFF_TYPE, type);
+	put64(p, off + SDSI_BLOB_OFF_ID, id);
+	put64(p, off + SDSI_BLOB_OFF_PPIN, ppin);
+	put64(p, off + SDSI_BLOB_OFF_PREV_PPIN, prev_ppin);
+	put32(p, off + SDSI_BLOB_OFF_REVISION, rev);
+	put32(p, off + SDSI_BLOB_OFF_NUM_BUNDLES, nfeatures);
 	for (uint32_t k = 0; k < nfeatures; k++) {
-		putcode(p, off + 0x24 + 32 * k, features[k]);
+		size_t bundle = off + SDSI_BLOB_HEADER_SIZE + SDSI_BUNDLE_SIZE * (size_t)k;
+
+		putcode(p, bundle + SDSI_BUNDLE_OFF_CODE, features[k]);
 		/* The reserved 28 bytes are signed content: fill them. */
-		memset(p + off + 0x28 + 32 * k, 0xa5, 28);
+		memset(p + bundle + SDSI_BUNDLE_OFF_RESERVED, 0xa5,
+		       SDSI_BUNDLE_SIZE - SDSI_BUNDLE_OFF_RESERVED);
 	}
-	return 36 + 32 * (size_t)nfeatures;
+	return SDSI_BLOB_HEADER_SIZE + SDSI_BUNDLE_SIZE * (size_t)nfeatures;
 }
 
 #endif /* CERT_BYTES_H */

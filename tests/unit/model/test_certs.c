@@ -27,11 +27,11 @@ static size_t make_blob(uint8_t *blob, uint32_t type, uint64_t id,
 	uint32_t k;
 
 	memset(blob, 0, len);
-	sdsi_put_le32(blob + 0x00, type);
-	sdsi_put_le64(blob + 0x04, id);
-	sdsi_put_le64(blob + 0x0c, PPIN);
-	sdsi_put_le32(blob + 0x1c, 1);
-	sdsi_put_le32(blob + 0x20, ncodes);
+	sdsi_put_le32(blob + SDSI_BLOB_OFF_TYPE, type);
+	sdsi_put_le64(blob + SDSI_BLOB_OFF_ID, id);
+	sdsi_put_le64(blob + SDSI_BLOB_OFF_PPIN, PPIN);
+	sdsi_put_le32(blob + SDSI_BLOB_OFF_REVISION, 1);
+	sdsi_put_le32(blob + SDSI_BLOB_OFF_NUM_BUNDLES, ncodes);
 	for (k = 0; k < ncodes; k++)
 		sdsi_put_le32(blob + SDSI_BLOB_HEADER_SIZE + SDSI_BUNDLE_SIZE * k,
 			      SDSI_FOURCC(codes[k][0], codes[k][1], codes[k][2],
