@@ -113,7 +113,7 @@ int fe_parse_guid(const char *text, uint32_t *guid)
 		return 0;
 	}
 	if (strncmp(text, "0x", 2) == 0 && fe_parse_hex64(text, strlen(text), &v) &&
-	    (v == SDSI_GUID_V1 || v == SDSI_GUID_V2)) {
+	    v <= UINT32_MAX && sdsi_guid_layout((unsigned int)v)) {
 		*guid = (uint32_t)v;
 		return 0;
 	}
