@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sdsi-shmem's machine: the window file mapped (in the kernel rig, the
+ * guest's RAM file at the reserved range), and the sockets' models laid
+ * out in their slots of it with the platform options sdsi-emu reads too.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "machine.h"
+
+/* The window file, mapped shared; a regular file is grown to fit. */
+void *map_window(const char *path, uint64_t offset, size_t size)
+{
+	struct stat st;
+	void *base;
+	int fd;
+
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		fprintf(stderr, "sdsi-shmem: %s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (uint64_t)st.st_size < offset + size &&
+	    ftruncate(fd, (off_t)(offset + size))) {
+		fprintf(stderr, "sdsi-shmem: %s: cannot grow to %zu bytes: %s\n",
+			path, size, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		    (off_t)offset);
+	close(fd);
+	if (base == MAP_FAILED) {
+		fprintf(stderr, "sdsi-shmem: %s: cannot map %zu bytes: %s\n",
+			path, size, strerror(errno));
+		return NULL;
+	}
+	return base;
+}
+
+/* The sockets: a model for each, attached to its slot of the window. */
+int create_sockets(struct shmem_machine *machine, const struct options *o,
+		   char *base)
+{
+	char err[256];
+
+	machine->models = calloc(o->pf.sockets, sizeof(*machine->models));
+	machine->ports = calloc(o->pf.sockets, sizeof(*machine->ports));
+	if (!machine->models || !machine->ports) {
+		fprintf(stderr, "sdsi-shmem: out of memory\n");
+		return -ENOMEM;
+	}
+	for (unsigned int n = 0; n < o->pf.sockets; n++) {
+		struct sdsi_model_config cfg;
+
+		/* The platform options, as sdsi-emu reads them too. */
+		fe_platform_model_config(&o->pf, n, &cfg);
+		cfg.state_dir = o->pf.state_dir;
+		cfg.root_key_path = o->root_key[0] ? o->root_key : NULL;
+		if (sdsi_model_create(&cfg, &machine->models[n], err, sizeof(err))) {
+			fprintf(stderr, "sdsi-shmem: socket %u: %s\n", n, err);
+			return -EINVAL;
+		}
+		machine->sockets = n + 1;
+		if (fe_platform_model_setup(&o->pf, machine->models[n], n, err, sizeof(err))) {
+			fprintf(stderr, "sdsi-shmem: %s\n", err);
+			return -EINVAL;
+		}
+		if (sdsi_shmem_attach(&machine->ports[n], machine->models[n],
+				      base + (size_t)n * SDSI_WINDOW_SLOT_SIZE)) {
+			fprintf(stderr, "sdsi-shmem: socket %u: MMIO region "
+				"does not fit a %u-byte slot\n", n, SDSI_WINDOW_SLOT_SIZE);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sdsi-shmem's command line (options.c): what it asks for, once parsed and
+ * checked.  Internal to the sdsi-shmem program.
+ */
+#ifndef SDSI_SHMEM_OPTIONS_H
+#define SDSI_SHMEM_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fe_platform.h"
+
+#define PROGRAM		"sdsi-shmem"
+
+struct options {
+	struct fe_platform pf;		/* the options sdsi-emu shares */
+	const char *window;
+	const char *ctl;
+	uint64_t offset;
+	char root_key[4096];
+	unsigned int idle_sleep_us;
+	bool spin;
+	bool doorbell;
+	bool exit_with_parent;
+};
+
+/*
+ * Fills o from argv; 0, or the exit status of a usage error (reported).
+ * --help, --version and the generated documents print and exit here.
+ */
+int parse_options(int argc, char **argv, struct options *o);
+
+#endif
