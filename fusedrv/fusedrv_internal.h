@@ -113,6 +113,7 @@ struct sdsi_fusedrv {
 };
 
 #define FUSEDRV_DEVICE_PREFIX	"intel_vsec.sdsi."
+#define FUSEDRV_DRIVER_NAME	"intel_sdsi"
 
 /*
  * Mount the tree and start the workers; 0 or -errno with err filled, after
@@ -134,6 +135,8 @@ void fusedrv_stats_write(struct sdsi_fusedrv *drv);
  * or a reprobe that hides an attribute) is dropped from the kernel's cache
  * by fusedrv_tree_invalidate() before the change is reported done.
  */
+/* long enough never to expire in practice: validity is kept by invalidation */
+#define FUSEDRV_CACHE_S		86400.0
 #define FUSEDRV_HIDDEN_ATTR(a)	(1u << (a))
 #define FUSEDRV_HIDDEN_LINKS	(1u << FUSEDRV_ATTR_COUNT)
 /* Caller holds neither socket lock: the kernel may wait for a lookup. */
@@ -149,6 +152,15 @@ const char *fusedrv_attr_name(enum fusedrv_attr attr);
 bool fusedrv_attr_visible(const struct sdsi_fusedrv *drv,
 			  const struct fusedrv_socket *s, enum fusedrv_attr attr);
 mode_t fusedrv_attr_mode(enum fusedrv_attr attr);
+/* Whether a node is there now: links need a binding, attributes visibility. */
+bool fusedrv_node_present(struct sdsi_fusedrv *drv, const struct fusedrv_node *node);
+void fusedrv_node_name(const struct fusedrv_node *node, char *buf, size_t len);
+/* The idx-th child a directory can have, present or not; false past the last. */
+bool fusedrv_dir_child(const struct sdsi_fusedrv *drv, const struct fusedrv_node *dir,
+		       size_t idx, struct fusedrv_node *child);
+/* A node's attributes, fixed by the ABI and the mount. */
+void fusedrv_node_stat(const struct sdsi_fusedrv *drv, const struct fusedrv_node *node,
+		       struct stat *st);
 
 /*
  * Parse what was written to bind/unbind: "intel_vsec.sdsi.N" with at most one

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The shape of the tree: inode numbers, names, modes, which nodes exist in
- * the current binding state, and the directory-level requests (lookup,
- * getattr, setattr, readlink, readdir, and the refusals of sysfs).
+ * the current binding state, and the names the kernel caches (lookup and
+ * their invalidation).  The other requests on nodes, and the refusals of
+ * sysfs, are in fusedrv_node_ops.c.
  *
  * Inode numbers are fixed, so the kernel may keep any of them cached: 1-6 are
  * the fixed nodes, socket N owns 16 numbers from 16 + 16 * N.
@@ -38,9 +39,6 @@
 #define SLOT_DRIVER_DEVICE	2u
 #define SLOT_ATTR0		3u
 
-#define DRIVER_NAME		"intel_sdsi"
-/* long enough never to expire in practice: validity is kept by invalidation */
-#define FUSEDRV_CACHE_S		86400.0
 #define SYSFS_BLOCK_SIZE	4096
 
 struct attr_desc {
@@ -152,7 +150,7 @@ bool fusedrv_node_from_ino(const struct sdsi_fusedrv *drv, fuse_ino_t ino,
 }
 
 /* Whether a node is there now: links need a binding, attributes visibility. */
-static bool node_present(struct sdsi_fusedrv *drv, const struct fusedrv_node *node)
+bool fusedrv_node_present(struct sdsi_fusedrv *drv, const struct fusedrv_node *node)
 {
 	struct fusedrv_socket *s;
 	bool present;
@@ -175,13 +173,13 @@ static bool node_present(struct sdsi_fusedrv *drv, const struct fusedrv_node *no
 	return present;
 }
 
-static void node_name(const struct fusedrv_node *node, char *buf, size_t len)
+void fusedrv_node_name(const struct fusedrv_node *node, char *buf, size_t len)
 {
 	switch (node->kind) {
 	case FUSEDRV_NODE_ROOT:		snprintf(buf, len, "/"); break;
 	case FUSEDRV_NODE_DEVICES:	snprintf(buf, len, "devices"); break;
 	case FUSEDRV_NODE_DRIVERS:	snprintf(buf, len, "drivers"); break;
-	case FUSEDRV_NODE_DRIVER_DIR:	snprintf(buf, len, DRIVER_NAME); break;
+	case FUSEDRV_NODE_DRIVER_DIR:	snprintf(buf, len, FUSEDRV_DRIVER_NAME); break;
 	case FUSEDRV_NODE_BIND:		snprintf(buf, len, "bind"); break;
 	case FUSEDRV_NODE_UNBIND:	snprintf(buf, len, "unbind"); break;
 	case FUSEDRV_NODE_DEVICE_DRIVER: snprintf(buf, len, "driver"); break;
@@ -200,8 +198,8 @@ static void node_name(const struct fusedrv_node *node, char *buf, size_t len)
  * end.  Indexes are stable across bind/unbind, so they serve as readdir
  * offsets.
  */
-static bool dir_child(const struct sdsi_fusedrv *drv, const struct fusedrv_node *dir,
-		      size_t idx, struct fusedrv_node *child)
+bool fusedrv_dir_child(const struct sdsi_fusedrv *drv, const struct fusedrv_node *dir,
+		       size_t idx, struct fusedrv_node *child)
 {
 	memset(child, 0, sizeof(*child));
 	switch (dir->kind) {
@@ -239,8 +237,8 @@ static bool dir_child(const struct sdsi_fusedrv *drv, const struct fusedrv_node 
 	}
 }
 
-static void node_stat(const struct sdsi_fusedrv *drv, const struct fusedrv_node *node,
-		      struct stat *st)
+void fusedrv_node_stat(const struct sdsi_fusedrv *drv, const struct fusedrv_node *node,
+		       struct stat *st)
 {
 	memset(st, 0, sizeof(*st));
 	st->st_ino = fusedrv_node_ino(node);
@@ -299,17 +297,17 @@ void fusedrv_op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 		fuse_reply_err(req, ENOENT);
 		return;
 	}
-	for (size_t idx = 0; dir_child(drv, &dir, idx, &child); idx++) {
-		node_name(&child, child_name, sizeof(child_name));
+	for (size_t idx = 0; fusedrv_dir_child(drv, &dir, idx, &child); idx++) {
+		fusedrv_node_name(&child, child_name, sizeof(child_name));
 		if (strcmp(child_name, name) != 0)
 			continue;
-		if (!node_present(drv, &child))
+		if (!fusedrv_node_present(drv, &child))
 			break;
 		memset(&e, 0, sizeof(e));
 		e.ino = fusedrv_node_ino(&child);
 		e.attr_timeout = FUSEDRV_CACHE_S;
 		e.entry_timeout = FUSEDRV_CACHE_S;
-		node_stat(drv, &child, &e.attr);
+		fusedrv_node_stat(drv, &child, &e.attr);
 		fuse_reply_entry(req, &e);
 		return;
 	}
@@ -322,7 +320,7 @@ static void invalidate_name(struct sdsi_fusedrv *drv, const struct fusedrv_node 
 	char name[64];
 	int ret;
 
-	node_name(child, name, sizeof(name));
+	fusedrv_node_name(child, name, sizeof(name));
 	ret = fuse_lowlevel_notify_inval_entry(drv->se, fusedrv_node_ino(parent), name,
 					       strlen(name));
 	/* ENOENT: the kernel never looked the parent up; ENOTCONN: unmounted */
@@ -359,154 +357,4 @@ void fusedrv_tree_invalidate(struct sdsi_fusedrv *drv, unsigned int socket,
 		child.kind = FUSEDRV_NODE_DRIVER_DEVICE;
 		invalidate_name(drv, &drvdir, &child);
 	}
-}
-
-/*
- * Attributes of a node that has vanished are still served: fstat() on a
- * handle opened before unbind works on sysfs too.  Path lookups go through
- * lookup, which refuses them.
- */
-void fusedrv_op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
-{
-	struct sdsi_fusedrv *drv = fuse_req_userdata(req);
-	struct fusedrv_node node;
-	struct stat st;
-
-	if (!fusedrv_node_from_ino(drv, ino, &node)) {
-		fuse_reply_err(req, ENOENT);
-		return;
-	}
-	node_stat(drv, &node, &st);
-	fuse_reply_attr(req, &st, FUSEDRV_CACHE_S);
-}
-
-/*
- * Like kernfs for a driver without its own setattr: truncation (the O_TRUNC
- * of `echo name > unbind`) and time updates are accepted and change nothing.
- * Modes and owners are part of the ABI, so changing them is refused.
- */
-void fusedrv_op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
-			int to_set, struct fuse_file_info *fi)
-{
-	struct sdsi_fusedrv *drv = fuse_req_userdata(req);
-	struct fusedrv_node node;
-	struct stat st;
-
-	if (!fusedrv_node_from_ino(drv, ino, &node)) {
-		fuse_reply_err(req, ENOENT);
-		return;
-	}
-	if (to_set & (FUSE_SET_ATTR_MODE | FUSE_SET_ATTR_UID | FUSE_SET_ATTR_GID)) {
-		fuse_reply_err(req, EPERM);
-		return;
-	}
-	node_stat(drv, &node, &st);
-	fuse_reply_attr(req, &st, FUSEDRV_CACHE_S);
-}
-
-void fusedrv_op_readlink(fuse_req_t req, fuse_ino_t ino)
-{
-	struct sdsi_fusedrv *drv = fuse_req_userdata(req);
-	struct fusedrv_node node;
-	char target[64];
-
-	if (!fusedrv_node_from_ino(drv, ino, &node) || !node_present(drv, &node)) {
-		fuse_reply_err(req, ENOENT);
-		return;
-	}
-	if (node.kind == FUSEDRV_NODE_DEVICE_DRIVER)
-		snprintf(target, sizeof(target), "../../drivers/" DRIVER_NAME);
-	else if (node.kind == FUSEDRV_NODE_DRIVER_DEVICE)
-		snprintf(target, sizeof(target), "../../devices/" FUSEDRV_DEVICE_PREFIX "%u",
-			 node.socket);
-	else {
-		fuse_reply_err(req, EINVAL);
-		return;
-	}
-	fuse_reply_readlink(req, target);
-}
-
-/* Offsets: 1 after ".", 2 after "..", 3 + idx after the child idx. */
-void fusedrv_op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
-			struct fuse_file_info *fi)
-{
-	struct sdsi_fusedrv *drv = fuse_req_userdata(req);
-	struct fusedrv_node dir, child;
-	char buf[4096], name[64];
-	size_t used = 0, want;
-	struct stat st;
-
-	if (!fusedrv_node_from_ino(drv, ino, &dir)) {
-		fuse_reply_err(req, ENOENT);
-		return;
-	}
-	if (size > sizeof(buf))
-		size = sizeof(buf);
-	memset(&st, 0, sizeof(st));
-	st.st_mode = S_IFDIR;
-	for (off_t pos = off < 0 ? 0 : off;; pos++) {
-		if (pos < 2) {
-			st.st_ino = ino;	/* the kernel ignores d_ino of ".." */
-			want = fuse_add_direntry(req, buf + used, size - used,
-						 pos == 0 ? "." : "..", &st, pos + 1);
-		} else {
-			if (!dir_child(drv, &dir, (size_t)(pos - 2), &child))
-				break;
-			if (!node_present(drv, &child))
-				continue;
-			node_stat(drv, &child, &st);
-			node_name(&child, name, sizeof(name));
-			want = fuse_add_direntry(req, buf + used, size - used, name,
-						 &st, pos + 1);
-		}
-		if (want > size - used)
-			break;
-		used += want;
-	}
-	fuse_reply_buf(req, buf, used);
-}
-
-/*
- * sysfs refuses to change its namespace from user space: creating a file
- * fails in the VFS with EACCES (no create operation), everything else with
- * EPERM.
- */
-void fusedrv_op_create(fuse_req_t req, fuse_ino_t parent, const char *name,
-		       mode_t mode, struct fuse_file_info *fi)
-{
-	fuse_reply_err(req, EACCES);
-}
-
-void fusedrv_op_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
-		      mode_t mode, dev_t rdev)
-{
-	fuse_reply_err(req, EPERM);
-}
-
-void fusedrv_op_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode)
-{
-	fuse_reply_err(req, EPERM);
-}
-
-void fusedrv_op_remove(fuse_req_t req, fuse_ino_t parent, const char *name)
-{
-	fuse_reply_err(req, EPERM);
-}
-
-void fusedrv_op_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
-			const char *name)
-{
-	fuse_reply_err(req, EPERM);
-}
-
-void fusedrv_op_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
-		       fuse_ino_t newparent, const char *newname, unsigned int flags)
-{
-	fuse_reply_err(req, EPERM);
-}
-
-void fusedrv_op_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
-		     const char *newname)
-{
-	fuse_reply_err(req, EPERM);
 }
