@@ -11,6 +11,7 @@ import time
 import pytest
 
 from conftest import start_mount
+from unix_socket import receive_until_closed
 
 SOCKETS = 2
 CLIENTS_MAX = 32        # emu/control_clients.h
@@ -52,17 +53,7 @@ def connect(path, send=b''):
 def until_closed(s):
     """Everything the server sends until it closes the connection."""
     s.settimeout(CLOSED_WITHIN_S)
-    data = b''
-    while True:
-        try:
-            chunk = s.recv(4096)
-        except ConnectionResetError:
-            break
-        if not chunk:
-            break
-        data += chunk
-    s.close()
-    return data
+    return receive_until_closed(s)
 
 
 def status(sdsi):

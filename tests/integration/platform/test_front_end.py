@@ -18,6 +18,7 @@ import pytest
 
 from conftest import start_mount
 from test_shmem_control_page import _shmem_path
+from unix_socket import receive_until_closed
 
 SOCKETS = 2
 WITHIN_S = 30
@@ -121,17 +122,7 @@ def ask(path, line):
     s.settimeout(WITHIN_S)
     s.connect(str(path))
     s.sendall(line.encode() + b'\n')
-    data = b''
-    while True:
-        try:
-            chunk = s.recv(4096)
-        except ConnectionResetError:
-            break
-        if not chunk:
-            break
-        data += chunk
-    s.close()
-    return data.decode()
+    return receive_until_closed(s).decode()
 
 
 def reason(answer):
