@@ -16,9 +16,10 @@ packages=(
 # --kernel: what the kernel rig runs on the host (QEMU, the initramfs
 # tools, the decompressors of modules), and what building a module
 # against the unpacked Debian headers calls: the gcc-12 they name, make,
-# and the libelf of kbuild's objtool.  Never kernels or headers.
+# and the libelf of kbuild's objtool; sparse, which checks our own
+# intel_sdsi module (kernel/driver/build.sh).  Never kernels or headers.
 [ "${1:-}" = "--kernel" ] && packages+=(qemu-system-x86 busybox-static cpio xz-utils zstd
-	gcc-12 libelf1)
+	gcc-12 libelf1 sparse)
 
 missing=()
 for p in "${packages[@]}"; do
