@@ -11,7 +11,8 @@ import sys
 REPO = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / 'tests/integration/conformance'))
 sys.path.insert(0, str(REPO / 'tests/integration/licensing'))
-from sdsi_layout import FEATURE_ON_DEMAND, REG_FEATURES  # noqa: E402
+from sdsi_layout import (  # noqa: E402
+    FEATURE_METERING, FEATURE_ON_DEMAND, REG_FEATURES)
 
 ROOT = '/sys/bus/auxiliary/devices'
 DRIVER = '/sys/bus/auxiliary/drivers/intel_sdsi'
@@ -22,15 +23,24 @@ ABI = os.environ.get('SDSI_ABI', 'current')
 KEY_REV = 3
 
 
-def driver_sees_on_demand(n):
-    """What the driver sampled at probe: ENABLED_FEATURES bit 3 in the qword
-    at 0x10 of the registers file it exposes (read with the layout the
-    driver assumes, so an early driver on a V2 part sees it clear)."""
+def driver_sees_feature(n, bit):
+    """What the driver sampled at probe: a bit of ENABLED_FEATURES, the
+    qword at 0x10 of the registers file it exposes (read with the layout
+    the driver assumes, so an early driver on a V2 part sees On Demand
+    clear)."""
     with open(os.path.join(ROOT, f'intel_vsec.sdsi.{n}', 'registers'),
               'rb') as f:
         regs = f.read()
     return bool(int.from_bytes(regs[REG_FEATURES:REG_FEATURES + 8], 'little')
-                & FEATURE_ON_DEMAND)
+                & bit)
+
+
+def driver_sees_on_demand(n):
+    return driver_sees_feature(n, FEATURE_ON_DEMAND)
+
+
+def driver_sees_metering(n):
+    return driver_sees_feature(n, FEATURE_METERING)
 
 
 class Tool:
