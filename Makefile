@@ -83,8 +83,9 @@ check: deps-kernel build build-san lint
 check-tsan: build-tsan
 	scripts/run-tsan.sh $(TSANBUILD)
 
-# The upstream Linux drivers (Debian 6.1 and 6.12) against the model in
-# QEMU (docs/conformance.md); KERNELS="6.1 6.1-v2" picks configurations.
+# The upstream Linux drivers (Debian 6.1 and 6.12), and our own intel_sdsi
+# (kernel/driver) on both kernels, against the model in QEMU
+# (docs/conformance.md); KERNELS="6.1 6.1-sdsi" picks configurations.
 check-kernel: build
 	scripts/check-kernel.sh $(BUILD) $(KERNELS)
 
@@ -96,7 +97,7 @@ fuzz: build-fuzz
 # The shell scripts, at shellcheck's warning level; and nothing in the tree
 # may point at a document outside it (docs/interface.md holds the facts).
 lint: deps
-	shellcheck -S warning .ci/run scripts/*.sh kernel/*.sh bench/*.sh
+	shellcheck -S warning .ci/run scripts/*.sh kernel/*.sh kernel/driver/*.sh bench/*.sh
 	@if git grep -n -e '\.\./shared/' -e 'shared/reference' -- ':!Makefile'; then \
 		echo "lint: the lines above point outside the repository" >&2; exit 1; fi
 

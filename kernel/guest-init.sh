@@ -27,6 +27,8 @@ mount -t tmpfs tmp /host/tmp
 mkdir -p /host/tmp/results /host/tmp/modules
 mount -t 9p -o trans=virtio,version=9p2000.L results /host/tmp/results
 cp /modules/sdsi_window.ko /modules/intel_sdsi.ko /host/tmp/modules/
+mkdir -p /host/tmp/modules/sdsi
+cp /modules/sdsi/intel_sdsi.ko /host/tmp/modules/sdsi/
 . /host/tmp/results/config.env
 for path in "$SDSI_REPO" "$SDSI_BUILD"; do
 	case "$path" in

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Inside the guest, chrooted into the host's userland: load the test
 # module, wait for sdsi-shmem (on the host) to announce the window, load the
-# kernel's own intel_sdsi.ko, and run the conformance suite and intel_sdsi's
-# end-to-end tests against the real driver.  Writes JUnit files and
+# configuration's intel_sdsi.ko (the kernel's own or ours), and run the
+# conformance suite and intel_sdsi's end-to-end tests against that driver.  Writes JUnit files and
 # "status" into /tmp/results.
 set -u
 results=/tmp/results
@@ -11,7 +11,7 @@ results=/tmp/results
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PYTHONDONTWRITEBYTECODE=1
 cd "$SDSI_REPO" || exit 1
-echo "guest: $(uname -r), abi=$SDSI_ABI guid=$SDSI_GUID sockets=$SDSI_SOCKETS"
+echo "guest: $(uname -r), driver=$SDSI_DRIVER abi=$SDSI_ABI guid=$SDSI_GUID sockets=$SDSI_SOCKETS"
 
 fail() {
 	echo "guest: $*"
@@ -28,7 +28,13 @@ export SDSI_TOOL="$SDSI_BUILD/tools/intel_sdsi"
 PYTHONPATH=tests/integration/conformance /usr/bin/python3 -c \
 	'from targets import kernel; kernel.Target().page.wait_ready(30)' ||
 	fail "sdsi-shmem's control page did not appear in /dev/sdsi_window"
-insmod /tmp/modules/intel_sdsi.ko || fail "insmod intel_sdsi"
+# The configuration's driver: the kernel's own or ours (kernel/driver).
+case "$SDSI_DRIVER" in
+upstream) driver_ko=/tmp/modules/intel_sdsi.ko ;;
+sdsi) driver_ko=/tmp/modules/sdsi/intel_sdsi.ko ;;
+*) fail "SDSI_DRIVER=$SDSI_DRIVER: expected upstream or sdsi" ;;
+esac
+insmod "$driver_ko" || fail "insmod $driver_ko"
 ls -l /sys/bus/auxiliary/devices/
 ls -l /sys/bus/auxiliary/devices/intel_vsec.sdsi.0/
 

@@ -6,7 +6,7 @@
 # conformance suite and intel_sdsi's tests in the guest, and fail if any
 # test of a configuration's run failed or a guest did not come back.  Each
 # configuration runs once, and that run is its verdict: nothing is rerun.
-#   kernel/rig.sh BUILD_DIR [CONFIG]...   (6.12, 6.1, 6.1-v2; default: all)
+#   kernel/rig.sh BUILD_DIR [CONFIG]...   (see configs below; default: all)
 # Nothing is installed on the host: the kernels are downloaded through a
 # private apt (BUILD_DIR/kernel-rig/apt) and unpacked, with their headers,
 # into BUILD_DIR/kernel-rig/img-RELEASE; the results of each configuration
@@ -14,13 +14,13 @@
 set -uo pipefail
 
 if [ $# -lt 1 ]; then
-	echo "usage: $0 BUILD_DIR [6.12|6.1|6.1-v2]..." >&2
+	echo "usage: $0 BUILD_DIR [CONFIG]... (see configs in $0)" >&2
 	exit 2
 fi
 build=$(cd "$1" 2>/dev/null && pwd) || { echo "$0: no build directory '$1'" >&2; exit 2; }
 shift
 wanted=("$@")
-[ ${#wanted[@]} -gt 0 ] || wanted=(6.12 6.1 6.1-v2)
+[ ${#wanted[@]} -gt 0 ] || wanted=(6.12 6.1 6.1-v2 6.12-sdsi 6.1-sdsi-v2 6.1-sdsi)
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work="$build/kernel-rig"
 mkdir -p "$work"
@@ -245,6 +245,28 @@ fetch_kernel() {
 	mv "$root.part" "$root"
 }
 
+# Debian's dkms, unpacked (never installed) into $work/dkms-root, for
+# kernel/driver/dkms-build.sh: the program is a shell script that runs from
+# there as well as from /usr/sbin.
+fetch_dkms() {
+	local version deb root="$work/dkms-root"
+	version=$(apt-cache policy dkms | awk '$1 == "Candidate:" {print $2}')
+	[ -n "$version" ] && [ "$version" != "(none)" ] ||
+		{ log "apt offers no dkms"; return 1; }
+	[ -x "$root/usr/sbin/dkms" ] && [ "$(cat "$root/.sdsi-version" 2>/dev/null)" = "$version" ] &&
+		return 0
+	deb=$(cached_deb dkms "$version")
+	if [ -z "$deb" ]; then
+		log "downloading dkms $version"
+		(cd "$apt_dir/debs" && apt-get download -q "dkms=$version" >&2) || return 1
+		deb=$(cached_deb dkms "$version")
+		[ -n "$deb" ] || { log "dkms $version: the download does not match apt's SHA256"; return 1; }
+	fi
+	rm -rf "$root"
+	dpkg -x "$deb" "$root" || return 1
+	echo "$version" >"$root/.sdsi-version"
+}
+
 # A module of the image, decompressed, copied to DIR; false if absent.
 copy_module() {
 	local rel=$1 name=$2 dir=$3 path
@@ -273,6 +295,16 @@ build_initrd() {
 		CONFIG_DEBUG_INFO_BTF_MODULES= modules >&2 || return 1
 	cp "$work/mod-$rel/sdsi_window.ko" "$root/modules/"
 	copy_module "$rel" intel_sdsi "$root/modules" || { log "$rel has no intel_sdsi"; return 1; }
+	# Our own intel_sdsi beside the kernel's, for the driver=sdsi
+	# configurations; built with W=1 and sparse, any warning fails.
+	"$repo/kernel/driver/build.sh" "$work/img-$rel/usr/src/linux-headers-$rel" \
+		"$work/sdsi-$rel" || return 1
+	# And as DKMS builds it (kernel/driver/dkms.conf), in the rig's tree.
+	"$repo/kernel/driver/dkms-build.sh" "$work/dkms-root/usr/sbin/dkms" \
+		"$work/img-$rel/usr/src/linux-headers-$rel" "$rel" "$work/dkms-$rel" >&2 ||
+		return 1
+	mkdir -p "$root/modules/sdsi"
+	cp "$work/sdsi-$rel/intel_sdsi.ko" "$root/modules/sdsi/"
 	: >"$root/modules/order"
 	for m in "${initrd_modules[@]}"; do
 		copy_module "$rel" "$m" "$root/modules" && echo "$m" >>"$root/modules/order"
@@ -288,13 +320,18 @@ build_initrd() {
 
 # name | kernel | ABI | GUID | sockets | the driver's RDY deadline in us,
 # read from each module's code (6.1: ktime + 0x1e8480 ns; 6.12:
-# 0x1dcd6500 ns).  6.1-v2 is the early driver on a V2 part: it assumes the
-# V1 layout for any GUID, which the model says leaves it seeing On Demand
-# disabled; the real driver is the judge of that.
+# 0x1dcd6500 ns) | driver: upstream, the kernel's own intel_sdsi.ko, or
+# sdsi, ours (kernel/driver), which serves the current ABI on any kernel.
+# 6.1-v2 is the early driver on a V2 part: it assumes the V1 layout for
+# any GUID, which the model says leaves it seeing On Demand disabled; the
+# real driver is the judge of that.
 configs=(
-	"6.12|6.12|current|v2|3|500000"
-	"6.1|6.1|early|v1|3|2000"
-	"6.1-v2|6.1|early|v2|3|2000"
+	"6.12|6.12|current|v2|3|500000|upstream"
+	"6.1|6.1|early|v1|3|2000|upstream"
+	"6.1-v2|6.1|early|v2|3|2000|upstream"
+	"6.12-sdsi|6.12|current|v2|3|500000|sdsi"
+	"6.1-sdsi-v2|6.1|current|v2|3|500000|sdsi"
+	"6.1-sdsi|6.1|current|v1|3|500000|sdsi"
 )
 
 # The guest's RAM is a shared file so that sdsi-shmem on the host sees the
@@ -362,7 +399,8 @@ boot_guest() {
 	# Quoted for the guest's shells: the paths may hold spaces.
 	printf '%s=%q\n' SDSI_REPO "$repo" SDSI_BUILD "$build" SDSI_ABI "$abi" \
 		SDSI_GUID "$guid" SDSI_SOCKETS "$sockets" SDSI_PHYS "$phys" \
-		SDSI_AUTHORITY /tmp/results/authority >"$results/config.env"
+		SDSI_AUTHORITY /tmp/results/authority SDSI_DRIVER "$driver" \
+		SDSI_KERNEL "$rel" >"$results/config.env"
 	start_shmem "$sockets" "$guid" "$results" || die "$k: cannot start sdsi-shmem"
 	# A host-stall monitor for the guest's whole life, independent of the
 	# component under test: its log says how far the host itself fell
@@ -408,13 +446,14 @@ doorbell_missed() {
 shmem_mode=--spin
 [ "$doorbell" = 0 ] || shmem_mode=--doorbell
 setup_private_apt || die "cannot set up the private apt in $apt_dir"
+fetch_dkms || die "cannot fetch dkms through the private apt"
 failed=()
 for k in "${wanted[@]}"; do
 	entry=$(printf '%s\n' "${configs[@]}" | grep "^$k|") || die "unknown configuration '$k'"
-	IFS='|' read -r _ kernel abi guid sockets deadline <<<"$entry"
+	IFS='|' read -r _ kernel abi guid sockets deadline driver <<<"$entry"
 	rel=$(kernel_release "$kernel") || die "no Debian $kernel kernel found by apt"
 	start=$(date +%s)
-	log "$k: kernel $rel, abi=$abi guid=$guid sockets=$sockets rdy-deadline=${deadline}us tcg$tcg_opts sdsi-shmem $shmem_mode"
+	log "$k: kernel $rel, driver=$driver abi=$abi guid=$guid sockets=$sockets rdy-deadline=${deadline}us tcg$tcg_opts sdsi-shmem $shmem_mode"
 	fetch_kernel "$rel" || die "$rel: cannot fetch the image or headers"
 	build_initrd "$rel" || die "$rel: cannot build the module or initramfs"
 

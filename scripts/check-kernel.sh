@@ -7,7 +7,7 @@
 set -uo pipefail
 
 if [ $# -lt 1 ]; then
-	echo "usage: $0 BUILD_DIR [6.12|6.1|6.1-v2]..." >&2
+	echo "usage: $0 BUILD_DIR [CONFIG]... (kernel/rig.sh lists them)" >&2
 	exit 2
 fi
 build=$1
@@ -62,6 +62,13 @@ if ! diff -u "$host_before" "$host_after" >"$build/kernel-rig/host-changes.diff"
 	status=1
 fi
 
+# One line per configuration: its kernel, part and driver, and its counts.
+for dir in "$build"/kernel-rig/results-*; do
+	[ -f "$dir/config.env" ] || continue
+	line=$(. "$dir/config.env" && echo "linux $SDSI_KERNEL, part ${SDSI_GUID}, driver=$SDSI_DRIVER, abi=$SDSI_ABI")
+	read -r p f s <<<"$(/usr/bin/python3 scripts/junit-sum.py "$dir/*.xml" || echo "0 0 0")"
+	echo "kernel ${dir##*/results-}: $line: $p passed, $f failed, $s skipped"
+done
 # The run of each configuration (results-*) is its verdict.
 summary=$(/usr/bin/python3 scripts/junit-sum.py "$build/kernel-rig/results-*/*.xml") || summary="0 0 0"
 read -r passed failed skipped <<<"$summary"
