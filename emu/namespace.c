@@ -13,6 +13,15 @@
 #include "namespace.h"
 
 #define SYS_BUS		"/sys/bus"
+#define SYS_MODULE	"/sys/module"
+#define SDSI_MODULE_DIR	SYS_MODULE "/intel_sdsi"
+/*
+ * What a loaded intel_sdsi has in its module directory that ties it to its
+ * driver: "BUS:DRIVER", a link to the driver's directory on its bus.
+ */
+#define SDSI_MODULE_DRIVERS	SDSI_MODULE_DIR "/drivers"
+#define SDSI_MODULE_DRIVER_LINK	SDSI_MODULE_DRIVERS "/auxiliary:intel_sdsi"
+#define SDSI_MODULE_DRIVER_TARGET "../../../bus/auxiliary/drivers/intel_sdsi"
 #define PROC_MODULES	"/proc/modules"
 /* "name size refcount deps state address", as a loaded module shows. */
 #define SDSI_MODULE_LINE "intel_sdsi 24576 0 - Live 0x0000000000000000\n"
@@ -37,26 +46,26 @@ int emu_ns_enter(char *err, size_t errlen)
 }
 
 /*
- * Give the tmpfs an entry like the original one at `name`.  The original is
- * reached through bus_fd, opened before the tmpfs covered it.
+ * Give the tmpfs at `dir` an entry like the original one at `name`.  The
+ * original is reached through dir_fd, opened before the tmpfs covered it.
  */
-static int rebind_entry(int bus_fd, const char *name, unsigned char type,
+static int rebind_entry(const char *dir, int dir_fd, const char *name, unsigned char type,
 			char *err, size_t errlen)
 {
-	char src[64 + NAME_MAX], dst[sizeof(SYS_BUS) + 1 + NAME_MAX];
+	char src[64 + NAME_MAX], dst[PATH_MAX];
 	char target[PATH_MAX];
 	ssize_t len;
 	int fd, e;
 
-	snprintf(src, sizeof(src), "/proc/self/fd/%d/%s", bus_fd, name);
-	snprintf(dst, sizeof(dst), SYS_BUS "/%s", name);
+	snprintf(src, sizeof(src), "/proc/self/fd/%d/%s", dir_fd, name);
+	snprintf(dst, sizeof(dst), "%s/%s", dir, name);
 	switch (type) {
 	case DT_DIR:
 		if (mkdir(dst, 0755) < 0)
 			goto fail;
 		break;
 	case DT_LNK:
-		len = readlinkat(bus_fd, name, target, sizeof(target) - 1);
+		len = readlinkat(dir_fd, name, target, sizeof(target) - 1);
 		if (len < 0)
 			goto fail;
 		target[len] = '\0';
@@ -79,47 +88,113 @@ fail:
 	return -e;
 }
 
-static int cover_sys_bus(struct emu_namespace *ns, char *err, size_t errlen)
+/*
+ * Cover the sysfs directory `dir` with a tmpfs that shows every original
+ * entry again (each bound from the original), so that new entries can be
+ * made next to them.  *covered says whether the tmpfs is there, for undoing.
+ */
+static int cover_dir(const char *dir, bool *covered, char *err, size_t errlen)
 {
-	int bus_fd, ret = 0;
+	int dir_fd, ret = 0;
 	struct dirent *e;
 	DIR *d;
 
-	bus_fd = open(SYS_BUS, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (bus_fd < 0) {
+	dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dir_fd < 0) {
 		ret = -errno;
-		snprintf(err, errlen, "cannot open " SYS_BUS ": %s", strerror(errno));
+		snprintf(err, errlen, "cannot open %s: %s", dir, strerror(errno));
 		return ret;
 	}
-	if (mount("tmpfs", SYS_BUS, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+	if (mount("tmpfs", dir, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
 		  "mode=0755,size=64k") < 0) {
 		ret = -errno;
-		snprintf(err, errlen, "cannot mount a tmpfs on " SYS_BUS ": %s", strerror(errno));
-		close(bus_fd);
+		snprintf(err, errlen, "cannot mount a tmpfs on %s: %s", dir, strerror(errno));
+		close(dir_fd);
 		return ret;
 	}
-	ns->bus_tmpfs = true;
+	*covered = true;
 
-	d = fdopendir(dup(bus_fd));
+	d = fdopendir(dup(dir_fd));
 	if (!d) {
 		ret = -errno;
-		snprintf(err, errlen, "cannot list " SYS_BUS ": %s", strerror(errno));
+		snprintf(err, errlen, "cannot list %s: %s", dir, strerror(errno));
 		goto out;
 	}
 	while ((e = readdir(d))) {
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
-		ret = rebind_entry(bus_fd, e->d_name, e->d_type, err, errlen);
+		ret = rebind_entry(dir, dir_fd, e->d_name, e->d_type, err, errlen);
 		if (ret)
 			break;
 	}
 	closedir(d);
+out:
+	close(dir_fd);
+	return ret;
+}
+
+static int cover_sys_bus(struct emu_namespace *ns, char *err, size_t errlen)
+{
+	int ret = cover_dir(SYS_BUS, &ns->bus_tmpfs, err, errlen);
+
 	if (ret == 0 && mkdir(EMU_AUXILIARY_BUS, 0755) < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "cannot create " EMU_AUXILIARY_BUS ": %s", strerror(errno));
 	}
-out:
-	close(bus_fd);
+	return ret;
+}
+
+/* mkdir with the mode sysfs gives directories, whatever the umask. */
+static int make_sysfs_dir(const char *path)
+{
+	if (mkdir(path, 0755) < 0 || chmod(path, 0755) < 0)
+		return -errno;
+	return 0;
+}
+
+/*
+ * A loaded intel_sdsi has /sys/module/intel_sdsi with a link to its driver's
+ * directory; give the namespace one when the machine has none.  /sys/module
+ * is covered as /sys/bus is, then made read-only: sysfs refuses new entries
+ * there too.  A machine whose own intel_sdsi is loaded keeps its directory,
+ * whose link leads to the tree mounted over its auxiliary bus.
+ */
+static int add_sdsi_module_dir(struct emu_namespace *ns, char *err, size_t errlen)
+{
+	struct stat st;
+	int ret;
+
+	if (lstat(SDSI_MODULE_DIR, &st) == 0)
+		return 0;
+	if (errno != ENOENT) {
+		ret = -errno;
+		snprintf(err, errlen, SDSI_MODULE_DIR ": %s", strerror(errno));
+		return ret;
+	}
+	if (lstat(SYS_MODULE, &st) < 0) {
+		ret = -errno;
+		if (ret == -ENOENT) {
+			fprintf(stderr, "sdsi-emu: note: this kernel has no " SYS_MODULE
+				", so " SDSI_MODULE_DIR " cannot be shown\n");
+			return 0;
+		}
+		snprintf(err, errlen, SYS_MODULE ": %s", strerror(-ret));
+		return ret;
+	}
+	ret = cover_dir(SYS_MODULE, &ns->module_tmpfs, err, errlen);
+	if (ret)
+		return ret;
+	ret = make_sysfs_dir(SDSI_MODULE_DIR);
+	if (ret == 0)
+		ret = make_sysfs_dir(SDSI_MODULE_DRIVERS);
+	if (ret == 0 && symlink(SDSI_MODULE_DRIVER_TARGET, SDSI_MODULE_DRIVER_LINK) < 0)
+		ret = -errno;
+	if (ret == 0 && mount(NULL, SYS_MODULE, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY |
+			      MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+		ret = -errno;
+	if (ret)
+		snprintf(err, errlen, "cannot make " SDSI_MODULE_DRIVER_LINK ": %s",
+			 strerror(-ret));
 	return ret;
 }
 
@@ -260,6 +335,8 @@ int emu_ns_prepare(struct emu_namespace *ns, const char *scratch_dir,
 		return -ENOTDIR;
 	}
 	if (ret == 0)
+		ret = add_sdsi_module_dir(ns, err, errlen);
+	if (ret == 0)
 		ret = list_sdsi_module(ns, scratch_dir, err, errlen);
 	if (ret)
 		emu_ns_restore(ns);
@@ -268,9 +345,11 @@ int emu_ns_prepare(struct emu_namespace *ns, const char *scratch_dir,
 
 void emu_ns_restore(struct emu_namespace *ns)
 {
-	/* Detaching the tmpfs takes the buses bound into it along. */
+	/* Detaching a tmpfs takes the entries bound into it along. */
 	if (ns->modules_bound && umount2(PROC_MODULES, MNT_DETACH) < 0)
 		fprintf(stderr, "sdsi-emu: cannot unmount " PROC_MODULES ": %s\n", strerror(errno));
+	if (ns->module_tmpfs && umount2(SYS_MODULE, MNT_DETACH) < 0)
+		fprintf(stderr, "sdsi-emu: cannot unmount " SYS_MODULE ": %s\n", strerror(errno));
 	if (ns->bus_tmpfs && umount2(SYS_BUS, MNT_DETACH) < 0)
 		fprintf(stderr, "sdsi-emu: cannot unmount " SYS_BUS ": %s\n", strerror(errno));
 	memset(ns, 0, sizeof(*ns));

@@ -14,6 +14,7 @@
 
 struct emu_namespace {
 	bool bus_tmpfs;		/* a tmpfs covers /sys/bus (no auxiliary bus here) */
+	bool module_tmpfs;	/* a tmpfs covers /sys/module (to add intel_sdsi) */
 	bool modules_bound;	/* /proc/modules covered */
 };
 
@@ -27,7 +28,10 @@ int emu_ns_enter(char *err, size_t errlen);
 /*
  * Make /sys/bus/auxiliary an empty directory, ready for the tree: if it does
  * not exist, cover /sys/bus with a tmpfs that shows every original bus again
- * and has a new auxiliary directory.  Then list intel_sdsi in /proc/modules
+ * and has a new auxiliary directory.  Unless the machine has its own, give
+ * /sys/module an intel_sdsi directory whose drivers/auxiliary:intel_sdsi
+ * links to the tree's driver directory (a tmpfs covers /sys/module the same
+ * way).  Then list intel_sdsi in /proc/modules
  * (its file, holding the original lines plus ours, is an unnamed temporary
  * in scratch_dir).  Returns 0 or -errno with a message in err; on failure
  * whatever was done is undone.

@@ -76,7 +76,8 @@ void fusedrv_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, ENOENT);
 		return;
 	}
-	if (node.kind == FUSEDRV_NODE_BIND || node.kind == FUSEDRV_NODE_UNBIND)
+	if (node.kind == FUSEDRV_NODE_BIND || node.kind == FUSEDRV_NODE_UNBIND ||
+	    node.kind == FUSEDRV_NODE_DRIVER_UEVENT)
 		mode = 0200;
 	else if (node.kind == FUSEDRV_NODE_ATTR)
 		mode = fusedrv_attr_mode(node.attr);
@@ -295,6 +296,11 @@ int fusedrv_parse_device_name(const char *buf, size_t len, unsigned int *socket)
 	unsigned long n = 0;
 	size_t i;
 
+	const char *nul = memchr(buf, '\0', len);
+
+	/* kernfs ends the text with a NUL and the driver core compares C strings */
+	if (nul)
+		len = (size_t)(nul - buf);
 	if (len > 0 && buf[len - 1] == '\n')
 		len--;
 	if (len <= prefix_len || memcmp(buf, FUSEDRV_DEVICE_PREFIX, prefix_len) != 0)
@@ -336,10 +342,29 @@ void fusedrv_op_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 		fuse_reply_err(req, EINVAL);
 		return;
 	}
+	/*
+	 * The driver's own files are plain sysfs attributes: kernfs hands
+	 * their store at most a page from one write, and an empty write
+	 * never reaches it.
+	 */
+	if (h->node.kind == FUSEDRV_NODE_BIND || h->node.kind == FUSEDRV_NODE_UNBIND ||
+	    h->node.kind == FUSEDRV_NODE_DRIVER_UEVENT) {
+		if (size > KERNFS_IO_MAX)
+			size = KERNFS_IO_MAX;
+		if (size == 0) {
+			fuse_reply_write(req, 0);
+			return;
+		}
+	}
 	switch (h->node.kind) {
 	case FUSEDRV_NODE_BIND:
 	case FUSEDRV_NODE_UNBIND:
 		ret = write_bind_file(drv, h->node.kind == FUSEDRV_NODE_BIND, buf, size);
+		break;
+	case FUSEDRV_NODE_DRIVER_UEVENT:
+		ret = fusedrv_check_uevent(buf, size);
+		if (ret == 0)
+			ret = (long)size;
 		break;
 	case FUSEDRV_NODE_ATTR:
 		if (h->node.attr == FUSEDRV_ATTR_PROVISION_AKC ||

@@ -45,6 +45,8 @@ enum fusedrv_node_kind {
 	FUSEDRV_NODE_DRIVER_DIR,	/* drivers/intel_sdsi/ */
 	FUSEDRV_NODE_BIND,		/* drivers/intel_sdsi/bind */
 	FUSEDRV_NODE_UNBIND,		/* drivers/intel_sdsi/unbind */
+	FUSEDRV_NODE_DRIVER_UEVENT,	/* drivers/intel_sdsi/uevent */
+	FUSEDRV_NODE_DRIVER_MODULE,	/* drivers/intel_sdsi/module */
 	FUSEDRV_NODE_DEVICE_DIR,	/* devices/intel_vsec.sdsi.N/ */
 	FUSEDRV_NODE_DEVICE_DRIVER,	/* devices/intel_vsec.sdsi.N/driver */
 	FUSEDRV_NODE_DRIVER_DEVICE,	/* drivers/intel_sdsi/intel_vsec.sdsi.N */
@@ -114,6 +116,8 @@ struct sdsi_fusedrv {
 
 #define FUSEDRV_DEVICE_PREFIX	"intel_vsec.sdsi."
 #define FUSEDRV_DRIVER_NAME	"intel_sdsi"
+/* drivers/intel_sdsi/module: where /sys/module/intel_sdsi is from the driver's directory */
+#define FUSEDRV_MODULE_LINK	"../../../../module/" FUSEDRV_DRIVER_NAME
 
 /*
  * Mount the tree and start the workers; 0 or -errno with err filled, after
@@ -164,10 +168,19 @@ void fusedrv_node_stat(const struct sdsi_fusedrv *drv, const struct fusedrv_node
 
 /*
  * Parse what was written to bind/unbind: "intel_vsec.sdsi.N" with at most one
- * trailing newline, N in canonical decimal.  Returns 0 and the socket number,
- * or -ENODEV for anything that cannot name a device.
+ * trailing newline, N in canonical decimal.  As the kernel compares the
+ * written text as a C string, anything from the first NUL on is ignored.
+ * Returns 0 and the socket number, or -ENODEV for anything that cannot name
+ * a device.
  */
 int fusedrv_parse_device_name(const char *buf, size_t len, unsigned int *socket);
+
+/*
+ * Check what was written to the driver's uevent file as the kernel parses a
+ * synthetic uevent: "ACTION [UUID [KEY=VALUE]...]" (fusedrv_uevent.c).
+ * Returns 0 or -EINVAL.  Nothing is sent: there is no uevent socket here.
+ */
+int fusedrv_check_uevent(const char *buf, size_t len);
 
 /* Request handlers. */
 void fusedrv_op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name);

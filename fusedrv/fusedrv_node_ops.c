@@ -67,6 +67,8 @@ void fusedrv_op_readlink(fuse_req_t req, fuse_ino_t ino)
 	}
 	if (node.kind == FUSEDRV_NODE_DEVICE_DRIVER)
 		snprintf(target, sizeof(target), "../../drivers/" FUSEDRV_DRIVER_NAME);
+	else if (node.kind == FUSEDRV_NODE_DRIVER_MODULE)
+		snprintf(target, sizeof(target), FUSEDRV_MODULE_LINK);
 	else if (node.kind == FUSEDRV_NODE_DRIVER_DEVICE)
 		snprintf(target, sizeof(target), "../../devices/" FUSEDRV_DEVICE_PREFIX "%u",
 			 node.socket);

@@ -5,13 +5,14 @@
  * their invalidation).  The other requests on nodes, and the refusals of
  * sysfs, are in fusedrv_node_ops.c.
  *
- * Inode numbers are fixed, so the kernel may keep any of them cached: 1-6 are
+ * Inode numbers are fixed, so the kernel may keep any of them cached: 1-8 are
  * the fixed nodes, socket N owns 16 numbers from 16 + 16 * N.
  *
  * What the kernel caches: every name it looked up and every node's
  * attributes, for FUSEDRV_CACHE_S.  A node's attributes never change (modes,
- * sizes and times are fixed by the ABI and the mount), and the directories,
- * bind and unbind exist for the life of the mount.  Attribute files and the
+ * sizes and times are fixed by the ABI and the mount), and the directories
+ * and the driver's own files (bind, unbind, uevent, module) exist for the
+ * life of the mount.  Attribute files and the
  * driver links come and go with the binding state; whoever hides them calls
  * fusedrv_tree_invalidate(), which drops the names from the kernel's cache
  * before unbind (or the reprobe) returns, so the next path lookup asks
@@ -32,12 +33,17 @@
 #define INO_DRIVER_DIR		4u
 #define INO_BIND		5u
 #define INO_UNBIND		6u
+#define INO_DRIVER_UEVENT	7u
+#define INO_DRIVER_MODULE	8u
+#define INO_FIXED_LAST		INO_DRIVER_MODULE
 #define INO_SOCKET_BASE		16u
 #define INO_SOCKET_STRIDE	16u
 #define SLOT_DEVICE_DIR		0u
 #define SLOT_DEVICE_DRIVER	1u
 #define SLOT_DRIVER_DEVICE	2u
 #define SLOT_ATTR0		3u
+/* drivers/intel_sdsi/ lists its own files first, then one link per bound device */
+#define DRIVER_DIR_OWN_FILES	4u
 
 #define SYSFS_BLOCK_SIZE	4096
 
@@ -102,6 +108,8 @@ fuse_ino_t fusedrv_node_ino(const struct fusedrv_node *node)
 	case FUSEDRV_NODE_DRIVER_DIR:	return INO_DRIVER_DIR;
 	case FUSEDRV_NODE_BIND:		return INO_BIND;
 	case FUSEDRV_NODE_UNBIND:	return INO_UNBIND;
+	case FUSEDRV_NODE_DRIVER_UEVENT: return INO_DRIVER_UEVENT;
+	case FUSEDRV_NODE_DRIVER_MODULE: return INO_DRIVER_MODULE;
 	case FUSEDRV_NODE_DEVICE_DIR:	return base + SLOT_DEVICE_DIR;
 	case FUSEDRV_NODE_DEVICE_DRIVER: return base + SLOT_DEVICE_DRIVER;
 	case FUSEDRV_NODE_DRIVER_DEVICE: return base + SLOT_DRIVER_DEVICE;
@@ -120,11 +128,13 @@ bool fusedrv_node_from_ino(const struct sdsi_fusedrv *drv, fuse_ino_t ino,
 		[INO_DRIVER_DIR] = FUSEDRV_NODE_DRIVER_DIR,
 		[INO_BIND] = FUSEDRV_NODE_BIND,
 		[INO_UNBIND] = FUSEDRV_NODE_UNBIND,
+		[INO_DRIVER_UEVENT] = FUSEDRV_NODE_DRIVER_UEVENT,
+		[INO_DRIVER_MODULE] = FUSEDRV_NODE_DRIVER_MODULE,
 	};
 	fuse_ino_t slot;
 
 	memset(node, 0, sizeof(*node));
-	if (ino >= INO_ROOT && ino <= INO_UNBIND) {
+	if (ino >= INO_ROOT && ino <= INO_FIXED_LAST) {
 		node->kind = fixed[ino];
 		return true;
 	}
@@ -182,6 +192,8 @@ void fusedrv_node_name(const struct fusedrv_node *node, char *buf, size_t len)
 	case FUSEDRV_NODE_DRIVER_DIR:	snprintf(buf, len, FUSEDRV_DRIVER_NAME); break;
 	case FUSEDRV_NODE_BIND:		snprintf(buf, len, "bind"); break;
 	case FUSEDRV_NODE_UNBIND:	snprintf(buf, len, "unbind"); break;
+	case FUSEDRV_NODE_DRIVER_UEVENT: snprintf(buf, len, "uevent"); break;
+	case FUSEDRV_NODE_DRIVER_MODULE: snprintf(buf, len, "module"); break;
 	case FUSEDRV_NODE_DEVICE_DRIVER: snprintf(buf, len, "driver"); break;
 	case FUSEDRV_NODE_DEVICE_DIR:
 	case FUSEDRV_NODE_DRIVER_DEVICE:
@@ -215,14 +227,20 @@ bool fusedrv_dir_child(const struct sdsi_fusedrv *drv, const struct fusedrv_node
 		child->kind = FUSEDRV_NODE_DEVICE_DIR;
 		child->socket = (unsigned int)idx;
 		return idx < drv->nsockets;
-	case FUSEDRV_NODE_DRIVER_DIR:
-		if (idx < 2) {
-			child->kind = idx == 0 ? FUSEDRV_NODE_BIND : FUSEDRV_NODE_UNBIND;
+	case FUSEDRV_NODE_DRIVER_DIR: {
+		static const enum fusedrv_node_kind own[DRIVER_DIR_OWN_FILES] = {
+			FUSEDRV_NODE_BIND, FUSEDRV_NODE_DRIVER_MODULE,
+			FUSEDRV_NODE_DRIVER_UEVENT, FUSEDRV_NODE_UNBIND,
+		};
+
+		if (idx < DRIVER_DIR_OWN_FILES) {
+			child->kind = own[idx];
 			return true;
 		}
 		child->kind = FUSEDRV_NODE_DRIVER_DEVICE;
-		child->socket = (unsigned int)(idx - 2);
-		return idx - 2 < drv->nsockets;
+		child->socket = (unsigned int)(idx - DRIVER_DIR_OWN_FILES);
+		return idx - DRIVER_DIR_OWN_FILES < drv->nsockets;
+	}
 	case FUSEDRV_NODE_DEVICE_DIR:
 		child->socket = dir->socket;
 		if (idx == 0) {
@@ -269,9 +287,11 @@ void fusedrv_node_stat(const struct sdsi_fusedrv *drv, const struct fusedrv_node
 		break;
 	case FUSEDRV_NODE_BIND:
 	case FUSEDRV_NODE_UNBIND:
+	case FUSEDRV_NODE_DRIVER_UEVENT:
 		st->st_mode = S_IFREG | 0200;
 		st->st_size = 4096;
 		break;
+	case FUSEDRV_NODE_DRIVER_MODULE:
 	case FUSEDRV_NODE_DEVICE_DRIVER:
 	case FUSEDRV_NODE_DRIVER_DEVICE:
 		/* sysfs reports 0 for the size of its links, too */

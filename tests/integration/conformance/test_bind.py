@@ -51,6 +51,7 @@ def test_unbind_bind(ctx, bound_after):
         assert_old_handles_dead('after unbind')
         assert os.path.isdir(dev.path), 'the device stays, unbound'
         assert not os.path.lexists(os.path.join(dev.path, 'driver'))
+        assert not os.path.lexists(os.path.join(ctx.driver_dir, dev.name))
         for attr in ATTRIBUTES:
             assert not dev.exists(attr), f'{attr} survived the unbind'
         # Unbinding an unbound device, or binding a name that is no device.
@@ -64,6 +65,8 @@ def test_unbind_bind(ctx, bound_after):
             dev.expected_files()
         assert os.path.realpath(os.path.join(dev.path, 'driver')) == \
             os.path.realpath(ctx.driver_dir)
+        assert os.path.realpath(os.path.join(ctx.driver_dir, dev.name)) == \
+            os.path.realpath(dev.path)
         decode_registers(dev.read('registers'), dev.registers_guid)
         if dev.on_demand:
             decode_state_certificate(dev.read('state_certificate'))
@@ -77,3 +80,17 @@ def test_unbind_bind(ctx, bound_after):
         for fds in old.values():
             for fd in fds:
                 os.close(fd)
+
+
+def test_bind_names(ctx, dev):
+    """What names bind and unbind take: the device's name, with at most one
+    newline after it (as echo writes it); one character more or less, or a
+    second newline, names no device.  None of these changes the binding."""
+    for text in (dev.name + '0', dev.name[:-1], dev.name + '\n\n',
+                 dev.name + ' ', '\n'):
+        assert errno_of(write_driver_file, ctx, 'unbind', text) == \
+            errno.ENODEV, repr(text)
+    assert errno_of(write_driver_file, ctx, 'bind', dev.name + '\n') == \
+        errno.EBUSY
+    assert os.path.realpath(os.path.join(dev.path, 'driver')) == \
+        os.path.realpath(ctx.driver_dir)

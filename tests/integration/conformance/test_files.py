@@ -26,10 +26,37 @@ def test_driver_bound(ctx, dev):
     link = os.path.join(dev.path, 'driver')
     assert os.path.islink(link)
     assert os.path.realpath(link) == os.path.realpath(ctx.driver_dir)
-    for name in ('bind', 'unbind'):
+    # and the driver's directory links back to the device
+    back = os.path.join(ctx.driver_dir, dev.name)
+    assert os.path.islink(back)
+    assert os.path.realpath(back) == os.path.realpath(dev.path)
+
+
+def test_driver_own_files(ctx):
+    """Every driver's directory has bind, unbind and uevent, write-only,
+    and a link to its module's directory (docs/interface.md §9.3)."""
+    for name in ('bind', 'unbind', 'uevent'):
         st = os.stat(os.path.join(ctx.driver_dir, name))
         assert stat.S_ISREG(st.st_mode)
         assert stat.S_IMODE(st.st_mode) == 0o200
+        assert errno_of(os.open, os.path.join(ctx.driver_dir, name),
+                        os.O_RDONLY) == errno.EACCES
+    module = os.path.join(ctx.driver_dir, 'module')
+    assert os.path.islink(module)
+    assert os.readlink(module).endswith('/module/intel_sdsi')
+
+
+def test_driver_uevent_write(ctx):
+    """A write to uevent asks for a synthetic uevent: a known action is
+    taken whole, anything else is EINVAL."""
+    path = os.path.join(ctx.driver_dir, 'uevent')
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        assert os.write(fd, b'change\n') == 7
+        assert errno_of(os.write, fd, b'bogus\n') == errno.EINVAL
+        assert errno_of(os.write, fd, b'change\n\n') == errno.EINVAL
+    finally:
+        os.close(fd)
 
 
 @pytest.mark.parametrize('attr', ATTRIBUTES)

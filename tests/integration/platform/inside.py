@@ -5,6 +5,9 @@ step; one JSON line per step goes to stdout:
     akc:N           errno name of an 8-byte write to provision_akc ('ok')
     ctl:ARG,ARG..   `sdsi-emu ctl ARG ARG..`, its exit status
     ls              the device names
+    module          intel_sdsi's module directory: its driver link, where
+                    that link and the driver's module link lead, what a
+                    new entry there fails with
     env             SDSI_EMU_CTL and SDSI_EMU_STATE"""
 import dataclasses
 import errno
@@ -45,6 +48,18 @@ def step(text):
         done = subprocess.run([os.environ['SDSI_EMU'], 'ctl',
                                *arg.split(',')], capture_output=True)
         return done.returncode
+    if kind == 'module':
+        link = '/sys/module/intel_sdsi/drivers/auxiliary:intel_sdsi'
+        try:
+            os.mkdir('/sys/module/intel_sdsi/new')
+            refused = 'ok'
+        except OSError as e:
+            refused = errno.errorcode[e.errno]
+        return {'drivers': sorted(os.listdir(os.path.dirname(link))),
+                'link': os.readlink(link),
+                'driver_dir': os.path.realpath(link),
+                'module': os.path.realpath(os.path.join(link, 'module')),
+                'new_entry': refused}
     if kind == 'ls':
         return sorted(os.listdir(ROOT))
     if kind == 'env':

@@ -42,8 +42,9 @@ def test_command_sees_tree(sdsi):
 
 
 def watched(tmp_path):
-    """Where a leaked tree would show: /sys/bus, or this test's files."""
-    return mounts_under('/sys/bus', str(tmp_path))
+    """Where a leaked tree would show: /sys/bus, /sys/module (intel_sdsi's
+    directory), or this test's files."""
+    return mounts_under('/sys/bus', '/sys/module', str(tmp_path))
 
 
 def wait_for(path, proc, seconds=20):
@@ -67,6 +68,7 @@ def test_no_mount_outside(sdsi, tmp_path):
         assert watched(tmp_path) == before, 'a mount leaked while CMD runs'
         inside = [line.split()[4] for line in inner.read_text().splitlines()]
         assert any(m.startswith('/sys/bus') for m in inside), inside
+        assert any(m.startswith('/sys/module') for m in inside), inside
         release.touch()
         assert proc.wait(timeout=20) == 0, proc.stderr.read()
     finally:

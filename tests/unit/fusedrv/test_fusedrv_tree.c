@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -42,6 +43,24 @@ static void test_parse_accepts_device_names(void **state)
 	assert_int_equal(socket, 7);
 	assert_int_equal(parse("intel_vsec.sdsi.4294967295", &socket), 0);
 	assert_int_equal(socket, 4294967295u);
+}
+
+/* The kernel compares the written text as a C string: a NUL ends the name. */
+static void test_parse_stops_at_nul(void **state)
+{
+	static const char with_nul[] = "intel_vsec.sdsi.3\0junk";
+	static const char newline_nul[] = "intel_vsec.sdsi.3\n\0\n\n";
+	static const char nul_first[] = "\0intel_vsec.sdsi.3";
+	unsigned int socket = 99;
+
+	assert_int_equal(fusedrv_parse_device_name(with_nul, sizeof(with_nul) - 1, &socket), 0);
+	assert_int_equal(socket, 3);
+	socket = 99;
+	assert_int_equal(fusedrv_parse_device_name(newline_nul, sizeof(newline_nul) - 1,
+						   &socket), 0);
+	assert_int_equal(socket, 3);
+	assert_int_equal(fusedrv_parse_device_name(nul_first, sizeof(nul_first) - 1, &socket),
+			 -ENODEV);
 }
 
 static void test_parse_refuses_other_names(void **state)
@@ -102,7 +121,7 @@ static void test_inode_numbers_round_trip(void **state)
 	size_t nseen = 0;
 
 	assert_int_equal(fusedrv_node_ino(&node), FUSE_ROOT_ID);
-	for (int k = FUSEDRV_NODE_ROOT; k <= FUSEDRV_NODE_UNBIND; k++) {
+	for (int k = FUSEDRV_NODE_ROOT; k <= FUSEDRV_NODE_DRIVER_MODULE; k++) {
 		node.kind = (enum fusedrv_node_kind)k;
 		check_round_trip(drv, node);
 		seen[nseen++] = fusedrv_node_ino(&node);
@@ -133,7 +152,7 @@ static void test_inode_numbers_outside_the_tree(void **state)
 	fuse_ino_t beyond = fusedrv_node_ino(&node);
 
 	assert_false(fusedrv_node_from_ino(drv, 0, &out));
-	for (fuse_ino_t ino = 7; ino < 16; ino++)
+	for (fuse_ino_t ino = 9; ino < 16; ino++)
 		assert_false(fusedrv_node_from_ino(drv, ino, &out));
 	/* socket 2 does not exist with two sockets */
 	assert_false(fusedrv_node_from_ino(drv, beyond, &out));
@@ -144,6 +163,35 @@ static void test_inode_numbers_outside_the_tree(void **state)
 	node.attr = FUSEDRV_ATTR_PROVISION_CAP;
 	for (fuse_ino_t ino = fusedrv_node_ino(&node) + 1; ino < beyond; ino++)
 		assert_false(fusedrv_node_from_ino(drv, ino, &out));
+	free_drv(drv);
+}
+
+/* The driver directory: its own four files, then one link per device. */
+static void test_driver_dir_children(void **state)
+{
+	static const char *const own[] = { "bind", "module", "uevent", "unbind" };
+	struct sdsi_fusedrv *drv = fake_drv(SDSI_ABI_EARLY, 2);
+	struct fusedrv_node dir = { .kind = FUSEDRV_NODE_DRIVER_DIR }, child;
+	char name[64];
+	struct stat st;
+	size_t idx;
+
+	for (idx = 0; idx < 4; idx++) {
+		assert_true(fusedrv_dir_child(drv, &dir, idx, &child));
+		fusedrv_node_name(&child, name, sizeof(name));
+		assert_string_equal(name, own[idx]);
+		fusedrv_node_stat(drv, &child, &st);
+		if (strcmp(name, "module") == 0)
+			assert_int_equal(st.st_mode, S_IFLNK | 0777);
+		else
+			assert_int_equal(st.st_mode, S_IFREG | 0200);
+	}
+	for (; idx < 6; idx++) {
+		assert_true(fusedrv_dir_child(drv, &dir, idx, &child));
+		assert_int_equal(child.kind, FUSEDRV_NODE_DRIVER_DEVICE);
+		assert_int_equal(child.socket, idx - 4);
+	}
+	assert_false(fusedrv_dir_child(drv, &dir, idx, &child));
 	free_drv(drv);
 }
 
@@ -244,6 +292,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_accepts_device_names),
 		cmocka_unit_test(test_parse_refuses_other_names),
+		cmocka_unit_test(test_parse_stops_at_nul),
+		cmocka_unit_test(test_driver_dir_children),
 		cmocka_unit_test(test_inode_numbers_round_trip),
 		cmocka_unit_test(test_inode_numbers_outside_the_tree),
 		cmocka_unit_test(test_visibility_current_abi),
