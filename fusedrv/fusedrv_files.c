@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The regular files: open with kernfs permission semantics, and the read and
- * write behaviour of every attribute and of bind/unbind, with the checks in
- * the order kernfs and the Linux driver make them (docs/interface.md §9).
+ * write behaviour of every attribute and of bind, unbind and uevent, with the
+ * checks in the order kernfs and the Linux driver make them (docs/interface.md
+ * §9).
  */
 #include <errno.h>
 #include <fcntl.h>
