@@ -10,7 +10,7 @@ packages=(
 	libssl-dev libjson-c-dev
 	libcmocka-dev
 	clang-14 libclang-rt-14-dev
-	python3 python3-pytest python3-cryptography
+	python3 python3-pytest python3-cryptography python3-jsonschema
 	kmod util-linux man-db shellcheck
 )
 # --kernel: what the kernel rig runs on the host (QEMU, the initramfs

@@ -1,22 +1,47 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * JSON output: nothing but JSON on stdout.  Key names are the contract of
- * docs/intel_sdsi.md; 64-bit values (PPIN, IDs, GUID, key image) are hex
- * strings so no consumer loses precision.  With --all, every device's object
- * (or error) is collected under its name and printed once at the end.
+ * JSON output: nothing but JSON on stdout, errors included.  The documents
+ * are the contract of docs/schema/ (shared with sdsi-authority inspect): each
+ * carries "schema_version" and, when it is about a device, "device"; 64-bit
+ * values are fixed-width hex strings so no consumer loses precision; an
+ * enumeration is its number and its name.  With --all, every device's
+ * document (or error) is collected in device order and printed once at the end.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <json-c/json.h>
 
+#include "sdsi/json_contract.h"
 #include "output.h"
 
 static json_object *hex64(uint64_t v)
 {
 	char text[24];
 
-	snprintf(text, sizeof(text), "0x%" PRIx64, v);
+	snprintf(text, sizeof(text), "0x%016" PRIx64, v);
 	return json_object_new_string(text);
+}
+
+static json_object *hex32(uint32_t v)
+{
+	char text[16];
+
+	snprintf(text, sizeof(text), "0x%08" PRIx32, v);
+	return json_object_new_string(text);
+}
+
+/* Licence types as sdsi-authority names them; null for a value the format does not define. */
+static json_object *type_name(uint32_t type)
+{
+	return type == 1 ? json_object_new_string("one-time") :
+	       type == 2 ? json_object_new_string("metered") : NULL;
+}
+
+/* The blob kinds in lower case, as sdsi-authority inspect prints them. */
+static const char *format_name(enum sdsi_blob_format format)
+{
+	return format == SDSI_BLOB_FORMAT_AKC ? "akc" :
+	       format == SDSI_BLOB_FORMAT_CAP ? "cap" : "foreign";
 }
 
 static json_object *fourcc(uint32_t code)
@@ -41,10 +66,29 @@ static json_object *pair(const char *k1, json_object *v1, const char *k2, json_o
 	return obj;
 }
 
-static void emit(struct output *out, const char *device, json_object *obj)
+/* Every document starts with the contract's version. */
+static json_object *new_doc(void)
+{
+	json_object *obj = json_object_new_object();
+
+	add(obj, "schema_version", json_object_new_string(SDSI_JSON_SCHEMA_VERSION));
+	return obj;
+}
+
+/* A document about one device, or about the saved file of --file (device null). */
+static json_object *device_doc(const struct output *out, const char *device)
+{
+	json_object *obj = new_doc();
+
+	add(obj, "device", device ? json_object_new_string(device) : NULL);
+	add(obj, "file", !device && out->file ? json_object_new_string(out->file) : NULL);
+	return obj;
+}
+
+static void emit(struct output *out, json_object *obj)
 {
 	if (out->in_all) {
-		add(out->json_all, device ? device : "", obj);
+		json_object_array_add(out->json_all, obj);
 		return;
 	}
 	puts(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
@@ -54,44 +98,42 @@ static void emit(struct output *out, const char *device, json_object *obj)
 
 static void json_begin_all(struct output *out)
 {
-	out->json_all = json_object_new_object();
+	out->json_all = json_object_new_array();
 	out->in_all = true;
 }
 
 static void json_end_all(struct output *out)
 {
+	json_object *obj = new_doc();
+
 	out->in_all = false;
-	emit(out, NULL, out->json_all);
+	add(obj, "results", out->json_all);
+	emit(out, obj);
 	out->json_all = NULL;
 }
 
 static void json_devices(struct output *out, const struct sdsi_device *devs, size_t count)
 {
-	json_object *obj = json_object_new_object(), *list = json_object_new_array();
-	char guid[16];
+	json_object *obj = new_doc(), *list = json_object_new_array();
 
 	for (size_t i = 0; i < count; i++) {
 		json_object *dev = json_object_new_object();
 
-		add(dev, "name", json_object_new_string(devs[i].name));
+		add(dev, "device", json_object_new_string(devs[i].name));
 		add(dev, "devno", json_object_new_int64(devs[i].devno));
-		snprintf(guid, sizeof(guid), "0x%x", devs[i].guid);
-		add(dev, "guid", devs[i].guid_valid ? json_object_new_string(guid) : NULL);
+		add(dev, "guid", devs[i].guid_valid ? hex32(devs[i].guid) : NULL);
 		json_object_array_add(list, dev);
 	}
 	add(obj, "devices", list);
-	emit(out, NULL, obj);
+	emit(out, obj);
 }
 
 static void json_info(struct output *out, const char *device, const struct sdsi_registers *r)
 {
-	json_object *obj = json_object_new_object(), *nvram = json_object_new_object();
+	json_object *obj = device_doc(out, device), *nvram = json_object_new_object();
 	json_object *features = json_object_new_object();
-	char guid[16];
 
-	snprintf(guid, sizeof(guid), "0x%x", r->guid);
-	add(obj, "device", device ? json_object_new_string(device) : NULL);
-	add(obj, "guid", json_object_new_string(guid));
+	add(obj, "guid", hex32(r->guid));
 	add(obj, "ppin", hex64(r->ppin));
 	add(obj, "socket_id", json_object_new_int(r->socket_id));
 	add(features, "on_demand", json_object_new_boolean(r->on_demand));
@@ -111,31 +153,65 @@ static void json_info(struct output *out, const char *device, const struct sdsi_
 	add(obj, "nvram_limits", nvram);
 	add(obj, "auth_errors", pair("content", json_object_new_boolean(r->content_auth_error),
 				     "metering", json_object_new_boolean(r->metering_auth_error)));
-	emit(out, device, obj);
+	emit(out, obj);
+}
+
+static json_object *bundles(uint32_t count, uint32_t (*code_of)(const void *, uint32_t),
+			    const void *from)
+{
+	json_object *list = json_object_new_array();
+
+	for (uint32_t k = 0; k < count; k++) {
+		json_object *bundle = json_object_new_object();
+
+		add(bundle, "code", fourcc(code_of(from, k)));
+		json_object_array_add(list, bundle);
+	}
+	return list;
+}
+
+static uint32_t license_code(const void *lic, uint32_t k)
+{
+	return sdsi_license_feature(lic, k);
+}
+
+static uint32_t blob_code(const void *blob, uint32_t k)
+{
+	return ((const struct sdsi_blob_info *)blob)->features[k];
+}
+
+/* The licence fields, named and encoded as sdsi-authority inspect's "license". */
+static void add_licence_fields(json_object *obj, uint32_t type, uint64_t id, uint64_t ppin,
+			       uint64_t previous_ppin, uint32_t revision, json_object *list)
+{
+	add(obj, "type", json_object_new_int64(type));
+	add(obj, "type_name", type_name(type));
+	add(obj, "id", hex64(id));
+	add(obj, "ppin", hex64(ppin));
+	add(obj, "previous_ppin", hex64(previous_ppin));
+	add(obj, "revision", json_object_new_int64(revision));
+	add(obj, "bundles", list);
 }
 
 static json_object *json_license(const struct sdsi_license *lic)
 {
-	json_object *obj = json_object_new_object(), *features = json_object_new_array();
-	const bool p = lic->present;
+	json_object *obj = json_object_new_object(), *licence = NULL;
 
 	add(obj, "index", json_object_new_int(lic->index));
 	add(obj, "size", json_object_new_int64(lic->size));
 	add(obj, "valid", json_object_new_boolean(lic->valid));
-	add(obj, "type", p ? json_object_new_int64(lic->type) : NULL);
-	add(obj, "id", p ? hex64(lic->id) : NULL);
-	add(obj, "ppin", p ? hex64(lic->ppin) : NULL);
-	add(obj, "previous_ppin", p ? hex64(lic->previous_ppin) : NULL);
-	add(obj, "revision", p ? json_object_new_int64(lic->revision) : NULL);
-	for (uint32_t k = 0; p && k < lic->num_features; k++)
-		json_object_array_add(features, fourcc(sdsi_license_feature(lic, k)));
-	add(obj, "features", features);
+	if (lic->present) {
+		licence = json_object_new_object();
+		add_licence_fields(licence, lic->type, lic->id, lic->ppin, lic->previous_ppin,
+				   lic->revision, bundles(lic->num_features, license_code, lic));
+	}
+	add(obj, "license", licence);
 	return obj;
 }
 
 static void json_state(struct output *out, const char *device, const struct sdsi_state_cert *c)
 {
-	json_object *obj = json_object_new_object(), *licenses = json_object_new_array();
+	json_object *obj = device_doc(out, device), *licenses = json_object_new_array();
 	char image[2 + 96 + 1];
 
 	add(obj, "content_type", json_object_new_int64(c->content_type));
@@ -143,22 +219,22 @@ static void json_state(struct output *out, const char *device, const struct sdsi
 	add(obj, "header_size", json_object_new_int64((int64_t)c->header_size * 4));
 	add(obj, "total_size", json_object_new_int64(c->total_size));
 	add(obj, "key_size", json_object_new_int64((int64_t)c->key_size * 4));
-	add(obj, "key_rev_id", c->key_present ? json_object_new_int64(c->key_rev_id) : NULL);
+	add(obj, "key_revision", c->key_present ? json_object_new_int64(c->key_rev_id) : NULL);
 	format_key_image(c->key_image, image);
 	add(obj, "key_image", c->key_present ? json_object_new_string(image) : NULL);
 	for (uint32_t i = 0; i < c->num_licenses; i++)
 		json_object_array_add(licenses, json_license(&c->licenses[i]));
 	add(obj, "licenses", licenses);
-	emit(out, device, obj);
+	emit(out, obj);
 }
 
 static void json_meter(struct output *out, const char *device, const struct sdsi_meter_cert *c,
 		       bool current)
 {
-	json_object *obj = json_object_new_object(), *counters = json_object_new_array();
+	json_object *obj = device_doc(out, device), *counters = json_object_new_array();
 	uint32_t enc, count;
 
-	(void)current;
+	add(obj, "current", json_object_new_boolean(current));
 	add(obj, "signature", fourcc(c->signature));
 	add(obj, "version", json_object_new_int64(c->version));
 	add(obj, "unit_ms", json_object_new_int64(c->unit_ms));
@@ -171,33 +247,29 @@ static void json_meter(struct output *out, const char *device, const struct sdsi
 						     "count", json_object_new_int64(count)));
 	}
 	add(obj, "counters", counters);
-	emit(out, device, obj);
+	emit(out, obj);
 }
 
 static json_object *json_blob(const struct sdsi_blob_info *b)
 {
-	json_object *obj, *features;
+	json_object *obj, *part;
 	char image[2 + 96 + 1];
 
 	if (b->format == SDSI_BLOB_FORMAT_FOREIGN)
 		return NULL;
 	obj = json_object_new_object();
-	add(obj, "kind", json_object_new_string(sdsi_blob_format_name(b->format)));
+	part = json_object_new_object();
+	add(obj, "kind", json_object_new_string(format_name(b->format)));
 	if (b->format == SDSI_BLOB_FORMAT_AKC) {
 		format_key_image(b->key_image, image);
-		add(obj, "key_rev_id", json_object_new_int64(b->key_revision));
-		add(obj, "key_image", json_object_new_string(image));
+		add(part, "key_revision", json_object_new_int64(b->key_revision));
+		add(part, "key_image", json_object_new_string(image));
+		add(obj, "akc", part);
 		return obj;
 	}
-	features = json_object_new_array();
-	add(obj, "type", json_object_new_int64(b->type));
-	add(obj, "id", hex64(b->id));
-	add(obj, "ppin", hex64(b->ppin));
-	add(obj, "previous_ppin", hex64(b->previous_ppin));
-	add(obj, "revision", json_object_new_int64(b->revision));
-	for (uint32_t k = 0; k < b->num_features; k++)
-		json_object_array_add(features, fourcc(b->features[k]));
-	add(obj, "features", features);
+	add_licence_fields(part, b->type, b->id, b->ppin, b->previous_ppin, b->revision,
+			   bundles(b->num_features, blob_code, b));
+	add(obj, "license", part);
 	return obj;
 }
 
@@ -220,17 +292,17 @@ static json_object *json_checks(const struct sdsi_preflight *pf)
 /* "format", "decoded" and "checks": what the pre-flight checks saw. */
 static void add_preflight(json_object *obj, const struct sdsi_preflight *pf)
 {
-	add(obj, "format", json_object_new_string(sdsi_blob_format_name(pf->blob.format)));
+	add(obj, "format", json_object_new_string(format_name(pf->blob.format)));
 	add(obj, "decoded", json_blob(&pf->blob));
 	add(obj, "checks", json_checks(pf));
 }
 
 static void json_provisioned(struct output *out, const struct provision_report *r)
 {
-	json_object *obj = json_object_new_object();
+	json_object *obj = new_doc();
 
 	add(obj, "device", json_object_new_string(r->device));
-	add(obj, "blob", json_object_new_string(sdsi_blob_name(r->kind)));
+	add(obj, "blob", json_object_new_string(r->kind == SDSI_BLOB_AKC ? "akc" : "cap"));
 	add(obj, "file", json_object_new_string(r->blob_path));
 	add(obj, "bytes", json_object_new_int64((int64_t)r->bytes));
 	add(obj, "dry_run", json_object_new_boolean(r->dry_run));
@@ -238,7 +310,7 @@ static void json_provisioned(struct output *out, const struct provision_report *
 	add(obj, "unchanged", json_object_new_boolean(r->preflight->unchanged));
 	add(obj, "forced", json_object_new_boolean(r->preflight->forced));
 	add_preflight(obj, r->preflight);
-	emit(out, r->device, obj);
+	emit(out, obj);
 }
 
 static json_object *error_object(const struct sdsi_error *err)
@@ -248,6 +320,8 @@ static json_object *error_object(const struct sdsi_error *err)
 	add(e, "errno", json_object_new_int(err->errnum));
 	add(e, "name", json_object_new_string(sdsi_errno_name(err->errnum)));
 	add(e, "message", json_object_new_string(err->message));
+	if (err->offset >= 0)
+		add(e, "offset", json_object_new_int64(err->offset));
 	return e;
 }
 
@@ -258,25 +332,24 @@ static json_object *error_object(const struct sdsi_error *err)
 static void json_refused(struct output *out, const struct provision_report *r,
 			 const struct sdsi_error *err)
 {
-	json_object *obj = json_object_new_object(), *e = error_object(err);
+	json_object *obj = device_doc(out, r->device), *e = error_object(err);
 	json_object *preflight = json_object_new_object();
 
 	fprintf(stderr, "intel_sdsi: %s\n", err->message);
-	add(preflight, "device", json_object_new_string(r->device));
 	add(preflight, "dry_run", json_object_new_boolean(r->dry_run));
 	add_preflight(preflight, r->preflight);
 	add(e, "preflight", preflight);
 	add(obj, "error", e);
-	emit(out, r->device, obj);
+	emit(out, obj);
 }
 
 static void json_error(struct output *out, const char *device, const struct sdsi_error *err)
 {
-	json_object *obj = json_object_new_object();
+	json_object *obj = device_doc(out, device);
 
 	fprintf(stderr, "intel_sdsi: %s\n", err->message);
 	add(obj, "error", error_object(err));
-	emit(out, device, obj);
+	emit(out, obj);
 }
 
 const struct output_ops json_output_ops = {

@@ -24,7 +24,7 @@ static int issue_akc(const char *dir, uint32_t key_rev, const char *output)
 {
 	struct sdsi_lic_error err = { 0 };
 	uint8_t image[SDSI_LICENSE_KEY_IMAGE_SIZE];
-	char hex[2 * SDSI_LICENSE_KEY_IMAGE_SIZE + 1];
+	char hex[AUTH_KEY_IMAGE_HEX];
 	EVP_PKEY *root = NULL, *licensor = NULL;
 	uint8_t blob[SDSI_AKC_SIZE];
 	struct sdsi_lic_akc akc = { .key_revision = key_rev };
@@ -57,7 +57,7 @@ static int issue_akc(const char *dir, uint32_t key_rev, const char *output)
 	rc = auth_write_output(output, blob, len);
 	if (rc)
 		goto out;
-	auth_hex(hex, image, sizeof(image));
+	auth_key_image_hex(hex, image);
 	printf("wrote AKC %s (%zu bytes, key revision %u)\nlicense key image: %s\n",
 	       output, len, key_rev, hex);
 out:

@@ -35,6 +35,7 @@ static int read_input(struct inspect_report *rep, uint8_t *buf)
 
 	fd = sdsi_open_regular(rep->file, &kind);
 	if (fd < 0) {
+		rep->failure_errno = -fd;
 		if (kind)
 			snprintf(rep->failure, sizeof(rep->failure),
 				 "%s: not a regular file: it is %s", rep->file, kind);
@@ -50,14 +51,17 @@ static int read_input(struct inspect_report *rep, uint8_t *buf)
 		if (got > 0)
 			n += (size_t)got;
 	}
-	if (got < 0)
+	if (got < 0) {
+		rep->failure_errno = errno;
 		snprintf(rep->failure, sizeof(rep->failure), "%s: read: %s", rep->file,
 			 strerror(errno));
+	}
 	close(fd);
 	rep->size = n;
 	if (got < 0)
 		return SDSI_EXIT_IO;
 	if (n > AUTH_INPUT_MAX) {
+		rep->failure_errno = EFBIG;
 		snprintf(rep->failure, sizeof(rep->failure),
 			 "%s: larger than 64 KiB, not an AKC or CAP (at most 1016 bytes)",
 			 rep->file);
@@ -106,6 +110,7 @@ static int verify(struct inspect_report *rep, const uint8_t *buf,
 		      rep->kind == SDSI_LIC_AKC ? AUTH_ROOT_PUB : AUTH_LICENSOR_PUB);
 	rc = sdsi_lic_key_load_public(rep->key_path, &key, &err);
 	if (rc) {
+		rep->failure_errno = rc < 0 ? -rc : EINVAL;
 		snprintf(rep->failure, sizeof(rep->failure), "%s", err.reason);
 		return auth_key_exit(rc);
 	}
@@ -117,17 +122,29 @@ static int verify(struct inspect_report *rep, const uint8_t *buf,
 	rep->verified = true;
 	rep->valid = rc == 0;
 	if (rc && rc != -EBADMSG && rc != -EINVAL) {
+		rep->failure_errno = -rc;
 		snprintf(rep->failure, sizeof(rep->failure), "%s", rep->verify_err.reason);
 		return rc == -ENOMEM ? SDSI_EXIT_INTERNAL : SDSI_EXIT_IO;
 	}
 	return SDSI_EXIT_OK;
 }
 
+/* --json applies to usage errors too, found before the options are parsed. */
+static bool json_requested(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--json"))
+			return true;
+	return false;
+}
+
 static int run_inspect(const struct auth_command *cmd, int argc, char **argv)
 {
+	const bool json_usage = json_requested(argc, argv);
 	struct inspect_report *rep;
 	const char *dir = NULL;
 	bool json = false;
+	char msg[64];
 	uint8_t *buf;
 	int c, rc;
 
@@ -136,12 +153,18 @@ static int run_inspect(const struct auth_command *cmd, int argc, char **argv)
 			dir = optarg;
 		else if (c == OPT_JSON)
 			json = true;
-		else
+		else {
+			if (json_usage)
+				inspect_print_usage_json("invalid option; see 'sdsi-authority inspect --help'");
 			return SDSI_EXIT_USAGE;
+		}
 	}
-	if (argc - optind != 1)
-		return auth_usage_error(cmd, "expected one file, got %d arguments",
-					argc - optind);
+	if (argc - optind != 1) {
+		snprintf(msg, sizeof(msg), "expected one file, got %d arguments", argc - optind);
+		if (json)
+			inspect_print_usage_json(msg);
+		return auth_usage_error(cmd, "%s", msg);
+	}
 	rep = calloc(1, sizeof(*rep));
 	buf = malloc(AUTH_INPUT_MAX + 1);
 	if (!rep || !buf) {

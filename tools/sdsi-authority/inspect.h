@@ -21,9 +21,12 @@ struct inspect_report {
 	char key_path[4096];
 	struct sdsi_lic_error verify_err;	/* when verified but not valid */
 	char failure[512];			/* file or key unusable (exit 2, 7 or 8) */
+	int failure_errno;			/* ... and its errno */
 };
 
 void inspect_print_text(const struct inspect_report *rep);
 void inspect_print_json(const struct inspect_report *rep);
+/* A usage error as an error document (error.json); the text still goes to stderr. */
+void inspect_print_usage_json(const char *message);
 
 #endif /* SDSI_AUTHORITY_INSPECT_H */

@@ -1,20 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Printers of `sdsi-authority inspect`.  Text for people (errors on stderr),
- * JSON for programs (everything, errors included, as one object on stdout).
- * 64-bit values are hex strings in JSON so no reader loses precision.
+ * JSON for programs (everything, errors included, as one object on stdout),
+ * in the contract intel_sdsi shares (docs/schema/inspect.json, error.json):
+ * 64-bit values as fixed-width hex strings, the licence type as its number
+ * and its name, bundles as objects, the key image byte 47 first.
  */
+#define _GNU_SOURCE	/* strerrorname_np */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <json-c/json.h>
 
+#include "sdsi/json_contract.h"
 #include "authority.h"
 #include "inspect.h"
 
 #define PUBKEY_HEX	(2 * SDSI_LICENSE_PUBKEY_SIZE + 1)
 #define SIG_HEX		(2 * SDSI_LICENSE_SIG_SIZE + 1)
-#define IMAGE_HEX	(2 * SDSI_LICENSE_KEY_IMAGE_SIZE + 1)
 #define RESERVED_HEX	(2 * SDSI_BUNDLE_RESERVED_SIZE + 1)
 
 static const char *kind_title(enum sdsi_lic_kind kind)
@@ -33,14 +37,17 @@ static bool reserved_set(const struct sdsi_lic_bundle *bundle)
 	return false;
 }
 
-static void image_hex(const struct sdsi_lic_akc *akc, char out[IMAGE_HEX])
+/* The key image in the order intel_sdsi -s prints it (auth_key_image_hex). */
+static bool image_hex(const struct sdsi_lic_akc *akc, char out[AUTH_KEY_IMAGE_HEX])
 {
 	uint8_t image[SDSI_LICENSE_KEY_IMAGE_SIZE];
 
-	if (sdsi_lic_key_image(akc->licensor_key, image))
+	if (sdsi_lic_key_image(akc->licensor_key, image)) {
 		strcpy(out, "unavailable");
-	else
-		auth_hex(out, image, sizeof(image));
+		return false;
+	}
+	auth_key_image_hex(out, image);
+	return true;
 }
 
 static void print_akc_text(const struct sdsi_lic_akc *akc)
@@ -129,6 +136,17 @@ static json_object *hex_string(const uint8_t *bytes, size_t len)
 	return json_object_new_string(hex);
 }
 
+/* "name" and "errno" of an error object, when the errno is known. */
+static void add_errno(json_object *obj, int errnum)
+{
+	const char *name = errnum > 0 ? strerrorname_np(errnum) : NULL;
+
+	if (!name)
+		return;
+	json_object_object_add(obj, "errno", json_object_new_int(errnum));
+	json_object_object_add(obj, "name", json_object_new_string(name));
+}
+
 static json_object *u64_string(uint64_t value)
 {
 	char text[24];
@@ -140,12 +158,12 @@ static json_object *u64_string(uint64_t value)
 static json_object *akc_json(const struct sdsi_lic_akc *akc)
 {
 	json_object *obj = json_object_new_object();
-	char image[IMAGE_HEX];
+	char image[AUTH_KEY_IMAGE_HEX];
+	bool have_image = image_hex(akc, image);
 
-	image_hex(akc, image);
 	json_object_object_add(obj, "key_revision", json_object_new_int64(akc->key_revision));
+	json_object_object_add(obj, "key_image", have_image ? json_object_new_string(image) : NULL);
 	json_object_object_add(obj, "licensor_key", hex_string(akc->licensor_key, SDSI_LICENSE_PUBKEY_SIZE));
-	json_object_object_add(obj, "license_key_image", json_object_new_string(image));
 	return obj;
 }
 
@@ -157,7 +175,10 @@ static json_object *license_json(const struct sdsi_lic_blob *lic)
 	char code[5];
 	uint32_t i;
 
-	json_object_object_add(obj, "type", json_object_new_string(sdsi_lic_type_name(lic->type)));
+	const char *type_name = sdsi_lic_type_name(lic->type);
+
+	json_object_object_add(obj, "type", json_object_new_int64(lic->type));
+	json_object_object_add(obj, "type_name", type_name ? json_object_new_string(type_name) : NULL);
 	json_object_object_add(obj, "id", u64_string(lic->id));
 	json_object_object_add(obj, "ppin", u64_string(lic->ppin));
 	json_object_object_add(obj, "previous_ppin", u64_string(lic->previous_ppin));
@@ -178,20 +199,25 @@ static json_object *error_json(const struct sdsi_lic_error *err)
 {
 	json_object *obj = json_object_new_object();
 
-	json_object_object_add(obj, "offset", err->offset == SDSI_LIC_NO_OFFSET ?
-			       NULL : json_object_new_int64((int64_t)err->offset));
-	json_object_object_add(obj, "reason", json_object_new_string(err->reason));
+	json_object_object_add(obj, "message", json_object_new_string(err->reason));
+	if (err->offset != SDSI_LIC_NO_OFFSET)
+		json_object_object_add(obj, "offset", json_object_new_int64((int64_t)err->offset));
 	return obj;
 }
 
 void inspect_print_json(const struct inspect_report *rep)
 {
 	json_object *root = json_object_new_object();
-	json_object *check;
+	json_object *check, *failure;
 
+	json_object_object_add(root, "schema_version", json_object_new_string(SDSI_JSON_SCHEMA_VERSION));
 	json_object_object_add(root, "file", json_object_new_string(rep->file));
 	if (rep->failure[0]) {
-		json_object_object_add(root, "failure", json_object_new_string(rep->failure));
+		/* inspect could not run: an error document (error.json). */
+		failure = json_object_new_object();
+		add_errno(failure, rep->failure_errno);
+		json_object_object_add(failure, "message", json_object_new_string(rep->failure));
+		json_object_object_add(root, "error", failure);
 		goto print;
 	}
 	json_object_object_add(root, "size", json_object_new_int64((int64_t)rep->size));
@@ -218,7 +244,21 @@ void inspect_print_json(const struct inspect_report *rep)
 		json_object_object_add(root, "verification", check);
 	}
 print:
-	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+					    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
+}
+
+void inspect_print_usage_json(const char *message)
+{
+	json_object *root = json_object_new_object(), *err = json_object_new_object();
+
+	json_object_object_add(root, "schema_version", json_object_new_string(SDSI_JSON_SCHEMA_VERSION));
+	json_object_object_add(root, "file", NULL);
+	add_errno(err, EINVAL);
+	json_object_object_add(err, "message", json_object_new_string(message));
+	json_object_object_add(root, "error", err);
+	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
 					    JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(root);
 }

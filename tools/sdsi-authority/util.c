@@ -81,3 +81,15 @@ void auth_hex(char *out, const uint8_t *bytes, size_t len)
 	}
 	out[2 * len] = '\0';
 }
+
+void auth_key_image_hex(char out[AUTH_KEY_IMAGE_HEX], const uint8_t image[SDSI_LICENSE_KEY_IMAGE_SIZE])
+{
+	uint8_t reversed[SDSI_LICENSE_KEY_IMAGE_SIZE];
+	size_t i;
+
+	for (i = 0; i < SDSI_LICENSE_KEY_IMAGE_SIZE; i++)
+		reversed[i] = image[SDSI_LICENSE_KEY_IMAGE_SIZE - 1 - i];
+	out[0] = '0';
+	out[1] = 'x';
+	auth_hex(out + 2, reversed, sizeof(reversed));
+}
