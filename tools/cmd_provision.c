@@ -90,10 +90,11 @@ enum sdsi_exit cmd_provision(const struct cli *cli, struct output *out)
 	status = load_blob(cli, out, kind, blob, &blob_len);
 	if (status != SDSI_EXIT_OK)
 		return status;
-	if (sdsi_device_open(cli->sysfs_root, cli->devno, &dev, &err) ||
-	    sdsi_read_attr(&dev, SDSI_ATTR_REGISTERS, regs_buf, &regs_len, &err) ||
-	    sdsi_decode_registers(regs_buf, regs_len, dev.guid, &regs, &err))
+	if (sdsi_device_open(cli->sysfs_root, cli->devno, &dev, &err))
 		return report_error(out, NULL, &err);
+	if (sdsi_read_attr(&dev, SDSI_ATTR_REGISTERS, regs_buf, &regs_len, &err) ||
+	    sdsi_decode_registers(regs_buf, regs_len, dev.guid, &regs, &err))
+		return report_error(out, dev.name, &err);
 	out_note(out, "%s: GUID 0x%x, %zu-byte registers; %s is %zu bytes", dev.name, dev.guid,
 		 regs_len, cli->blob_path, blob_len);
 

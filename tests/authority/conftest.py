@@ -101,7 +101,9 @@ def parse_cap(data):
 
 
 def key_image(raw):
-    return hashlib.sha384(raw).hexdigest()
+    """The License Key Image as both tools print it (docs/schema/common.json):
+    0x, then the SHA-384 of the licensor key byte 47 first."""
+    return "0x" + hashlib.sha384(raw).digest()[::-1].hex()
 
 
 def no_temporary_files(directory):

@@ -75,7 +75,7 @@ def test_json_of_a_verified_cap(cap, authority):
     assert rc == EXIT_OK and err == ""
     assert doc["kind"] == "cap" and doc["well_formed"] and doc["format_version"] == 1
     lic = doc["license"]
-    assert lic == {"type": "metered", "id": "0x0000000000000042",
+    assert lic == {"type": 2, "type_name": "metered", "id": "0x0000000000000042",
                    "ppin": "0xabcdef0123456789", "previous_ppin": "0x0000000000000077",
                    "revision": 9,
                    "bundles": [{"code": "CC02", "reserved": "00" * 28},
@@ -89,7 +89,7 @@ def test_json_of_an_akc(akc, authority):
     assert rc == EXIT_OK
     raw = raw_point(load_public(authority / "licensor.pub"))
     assert doc["akc"] == {"key_revision": 4, "licensor_key": raw.hex(),
-                          "license_key_image": key_image(raw)}
+                          "key_image": key_image(raw)}
     assert "verification" not in doc
 
 
@@ -123,7 +123,7 @@ def test_truncated_akc(akc, length):
     assert rc == EXIT_MALFORMED
     assert doc["well_formed"] is False
     assert doc["error"]["offset"] == length
-    assert "truncated" in doc["error"]["reason"]
+    assert "truncated" in doc["error"]["message"]
 
 
 def test_truncated_cap_text(cap):
@@ -140,7 +140,7 @@ def test_bundle_count_past_the_end(cap):
     rc, doc, _ = inspect_json(cap)
     assert rc == EXIT_MALFORMED
     assert doc["error"]["offset"] == len(data)
-    assert "bundle count 20" in doc["error"]["reason"]
+    assert "bundle count 20" in doc["error"]["message"]
 
 
 def test_oversized(cap):
@@ -148,7 +148,7 @@ def test_oversized(cap):
     rc, doc, _ = inspect_json(cap)
     assert rc == EXIT_MALFORMED
     assert doc["error"]["offset"] == 1016
-    assert "oversized" in doc["error"]["reason"]
+    assert "oversized" in doc["error"]["message"]
 
 
 def test_trailing_bytes(akc):
@@ -183,7 +183,7 @@ def test_later_format_version_is_foreign(akc):
     assert rc == EXIT_MALFORMED
     assert doc["kind"] == "foreign"
     assert doc["error"]["offset"] == 4
-    assert "format version 2" in doc["error"]["reason"]
+    assert "format version 2" in doc["error"]["message"]
 
 
 def test_missing_file(tmp_path):
@@ -191,8 +191,9 @@ def test_missing_file(tmp_path):
     assert r.returncode == EXIT_USAGE
     assert f"{tmp_path / 'none.cap'}: No such file or directory" in r.stderr
     rc, doc, err = inspect_json(tmp_path / "none.cap")
-    assert rc == EXIT_USAGE and err == ""
-    assert "No such file or directory" in doc["failure"]
+    assert rc == EXIT_USAGE and "No such file or directory" in err
+    assert "No such file or directory" in doc["error"]["message"]
+    assert doc["error"]["name"] == "ENOENT" and set(doc) == {"schema_version", "file", "error"}
 
 
 def test_huge_file(tmp_path):

@@ -5,13 +5,12 @@ import pytest
 
 from conftest import GUID_V1, GUID_V2, blob, meter_cert, registers, state_cert
 
-INFO_KEYS = {"device", "guid", "ppin", "socket_id", "features", "akc_provisioned",
+INFO_KEYS = {"schema_version", "device", "file", "guid", "ppin", "socket_id", "features", "akc_provisioned",
              "akc_failures", "cap_failures", "updates", "nvram_limits", "auth_errors"}
-STATE_KEYS = {"content_type", "region_rev_id", "header_size", "total_size", "key_size",
-              "key_rev_id", "key_image", "licenses"}
-LICENSE_KEYS = {"index", "size", "valid", "type", "id", "ppin", "previous_ppin", "revision",
-                "features"}
-METER_KEYS = {"signature", "version", "unit_ms", "ppin", "mmrc", "counters"}
+STATE_KEYS = {"schema_version", "device", "file", "content_type", "region_rev_id", "header_size",
+              "total_size", "key_size", "key_revision", "key_image", "licenses"}
+LICENSE_KEYS = {"index", "size", "valid", "license"}
+METER_KEYS = {"schema_version", "device", "file", "current", "signature", "version", "unit_ms", "ppin", "mmrc", "counters"}
 
 TWO_LICENSES = state_cert([
     blob(1, 0x1122334455667788, 0xAABBCCDDEEFF0011, 0, 3, ["CC02", "SGX1"]),
@@ -82,13 +81,14 @@ def test_info_v1_and_offline(tool, sysfs, tmp_path):
     regs = registers(layout=1, socket_id=0xF2)
     sysfs.add(3, guid=GUID_V1, regs=regs)
     info = tool("-d", "3", "-i", "--json", root=sysfs.root).json()
-    assert info["guid"] == "0x6dd191" and info["socket_id"] == 2
+    assert info["guid"] == "0x006dd191" and info["socket_id"] == 2
     saved = tmp_path / "regs.bin"
     saved.write_bytes(regs)
     r = tool("-i", "--file", str(saved))
     assert r.rc == 0 and f"Socket information from file {saved}" in r.out
     info = tool("-i", "--file", str(saved), "--json").json()
-    assert info["device"] is None and info["guid"] == "0x6dd191"
+    assert info["device"] is None and info["guid"] == "0x006dd191"
+    assert info["file"] == str(saved)
     saved.write_bytes(registers(layout=2))
     assert tool("-i", "--file", str(saved), "--json").json()["guid"] == "0xf210d9ef"
 
@@ -126,27 +126,29 @@ def test_state_json(tool, tmp_path):
     cert = tool("-s", "--file", str(saved), "--json").json()
     assert set(cert) == STATE_KEYS
     assert cert["content_type"] == 0xE and cert["key_size"] == 48 and cert["header_size"] == 32
-    assert cert["key_rev_id"] == 2
+    assert cert["device"] is None and cert["file"] == str(saved)
+    assert cert["key_revision"] == 2
     assert cert["key_image"] == "0x" + bytes(range(48))[::-1].hex()
     first, second = cert["licenses"]
     assert set(first) == LICENSE_KEYS
-    assert first == {"index": 0, "size": 100, "valid": True, "type": 1,
-                     "id": "0x1122334455667788", "ppin": "0xaabbccddeeff0011",
-                     "previous_ppin": "0x0", "revision": 3, "features": ["CC02", "SGX1"]}
-    assert second["valid"] is False and second["type"] == 2
+    assert first == {"index": 0, "size": 100, "valid": True, "license": {
+        "type": 1, "type_name": "one-time", "id": "0x1122334455667788",
+        "ppin": "0xaabbccddeeff0011", "previous_ppin": "0x0000000000000000", "revision": 3,
+        "bundles": [{"code": "CC02"}, {"code": "SGX1"}]}}
+    assert second["valid"] is False and second["license"]["type"] == 2
+    assert second["license"]["type_name"] == "metered"
     assert second["size"] == 36 + 320 + 96
-    assert second["features"] == [f"F00{i}" for i in range(10)]
+    assert second["license"]["bundles"] == [{"code": f"F00{i}"} for i in range(10)]
 
 
 def test_state_empty_slot_and_key_only(tool, tmp_path):
     saved = tmp_path / "state.bin"
     saved.write_bytes(state_cert([b""]))
     lic = tool("-s", "--file", str(saved), "--json").json()["licenses"][0]
-    assert lic["size"] == 0 and lic["valid"] is False and lic["type"] is None
-    assert lic["features"] == []
+    assert lic == {"index": 0, "size": 0, "valid": False, "license": None}
     saved.write_bytes(state_cert([]))
     cert = tool("-s", "--file", str(saved), "--json").json()
-    assert cert["licenses"] == [] and cert["key_rev_id"] == 2
+    assert cert["licenses"] == [] and cert["key_revision"] == 2
 
 
 def test_meter_text_and_json(tool, sysfs):
@@ -162,12 +164,13 @@ def test_meter_text_and_json(tool, sysfs):
                  "    CC02:          7", "    SGX1:          4294967295"]:
         assert line + "\n" in r.out, line
     cert = tool("-d", "0", "-m", "--json", root=sysfs.root).json()
-    assert set(cert) == METER_KEYS
+    assert set(cert) == METER_KEYS and cert["current"] is False
+    assert cert["device"] == "intel_vsec.sdsi.0" and cert["ppin"] == "0x0123456789abcdef"
     assert cert["mmrc"] == {"encoding": "MMRC", "counter": 12345}
     assert cert["counters"] == [{"feature": "CC02", "count": 7},
                                 {"feature": "SGX1", "count": 4294967295}]
     current = tool("-d", "0", "-C", "--json", root=sysfs.root).json()
-    assert current["counters"] == [{"feature": "CC02", "count": 8}]
+    assert current["counters"] == [{"feature": "CC02", "count": 8}] and current["current"] is True
 
 
 MALFORMED = [
@@ -224,26 +227,27 @@ def test_all_collects_every_device(tool, sysfs):
     sysfs.add(2, regs=registers(socket_id=2))
     r = tool("--all", "-s", "--json", root=sysfs.root)
     assert r.rc == 3          # the first failure: sdsi.2 has no state_certificate
-    result = r.json()
-    assert set(result) == {"intel_vsec.sdsi.0", "intel_vsec.sdsi.1", "intel_vsec.sdsi.2"}
-    assert len(result["intel_vsec.sdsi.1"]["licenses"]) == 2
-    assert set(result["intel_vsec.sdsi.2"]) == {"error"}
+    result = r.json()["results"]     # a list in device order, each element as -d N prints it
+    assert [d["device"] for d in result] == [f"intel_vsec.sdsi.{n}" for n in range(3)]
+    assert len(result[1]["licenses"]) == 2
+    assert set(result[2]) == {"schema_version", "device", "file", "error"}
     r = tool("--all", "-i", root=sysfs.root)
     assert r.rc == 0 and r.out.count("Socket information for device") == 3
 
 
 def test_all_and_list_with_no_device(tool, tmp_path):
     empty = str(tmp_path)
-    assert tool("-l", "--json", root=empty).json() == {"devices": []}
+    assert tool("-l", "--json", root=empty).json() == {"schema_version": "1.0", "devices": []}
     r = tool("-l", root=empty)
     assert r.rc == 0 and r.out == "" and "No On Demand devices found." in r.err
-    assert tool("--all", "-i", "--json", root=empty).json() == {}
-    assert tool("-l", "--json", root=str(tmp_path / "missing")).json() == {"devices": []}
+    assert tool("--all", "-i", "--json", root=empty).json() == {"schema_version": "1.0",
+                                                                 "results": []}
+    assert tool("-l", "--json", root=str(tmp_path / "missing")).json()["devices"] == []
 
 
 def test_list_json(tool, sysfs):
     sysfs.add(1, guid=GUID_V1)
     sysfs.add(0, guid=GUID_V2)
-    assert tool("-l", "--json", root=sysfs.root).json() == {"devices": [
-        {"name": "intel_vsec.sdsi.0", "devno": 0, "guid": "0xf210d9ef"},
-        {"name": "intel_vsec.sdsi.1", "devno": 1, "guid": "0x6dd191"}]}
+    assert tool("-l", "--json", root=sysfs.root).json() == {"schema_version": "1.0", "devices": [
+        {"device": "intel_vsec.sdsi.0", "devno": 0, "guid": "0xf210d9ef"},
+        {"device": "intel_vsec.sdsi.1", "devno": 1, "guid": "0x006dd191"}]}

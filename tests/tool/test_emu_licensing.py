@@ -49,14 +49,15 @@ def test_akc_then_cap_provisioned_for_real(authority):
     assert report["provisioned"] is True and report["unchanged"] is False
     assert doc(r[1])["akc_provisioned"] is True
     assert doc(r[2])["provisioned"] is True
-    assert doc(r[2])["decoded"]["ppin"] == f"0x{PPINS[0]:x}"
+    assert doc(r[2])["decoded"]["license"]["ppin"] == f"0x{PPINS[0]:016x}"
     state = doc(r[3])
     # The key image the tool computes is the one the silicon recorded.
-    assert state["key_image"] == report["decoded"]["key_image"] == \
+    assert state["key_image"] == report["decoded"]["akc"]["key_image"] == \
         image_as_printed(key_image(akc))
-    assert state["key_rev_id"] == 2
-    assert [(lic["id"], lic["valid"], lic["type"], lic["features"])
-            for lic in state["licenses"]] == [("0x51", True, 2, ["CC02", "SGX1"])]
+    assert state["key_revision"] == 2
+    assert [(lic["license"]["id"], lic["valid"], lic["license"]["type_name"],
+             lic["license"]["bundles"]) for lic in state["licenses"]] == [
+        ("0x0000000000000051", True, "metered", [{"code": "CC02"}, {"code": "SGX1"}])]
     assert spent(r[4]) == (0, 0, 2, False)          # two updates used, no failure
     assert spent(r[5]) == (0, 0, 4, False)          # the other socket untouched
 

@@ -131,7 +131,7 @@ def test_guid_decides_the_layout(tmp_path):
     saved.write_bytes(registers(layout=1, capid1=0x1122334455667788))
     r = run_quick("--file", saved, "-i", "--guid", "v1", "--json")
     assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout)["guid"] == "0x6dd191"
+    assert json.loads(r.stdout)["guid"] == "0x006dd191"
 
 
 @pytest.mark.parametrize("args,message", [

@@ -48,7 +48,7 @@ def test_akc_given_to_c_is_refused(tool, sysfs, authority):
     sysfs.add(0, regs=registers(**WITH_AKC))
     err = refused(tool, sysfs, "-c", authority.akc(), "EINVAL",
                   "the file is an AKC, but -c provisions a CAP: use -a", "cap")
-    assert err["preflight"]["format"] == "AKC"
+    assert err["preflight"]["format"] == "akc"
     assert check(err["preflight"], "format")["result"] == "fail"
 
 
@@ -205,10 +205,11 @@ def test_dry_run_shows_the_decoded_cap_and_every_check(tool, sysfs, authority):
                      "akc_present", "ppin", "already_provisioned"]
     assert all(line.split()[1] == "pass" for line in lines[11:]), lines
     doc = tool("-d", "0", "-c", cap, "--dry-run", "--json", root=sysfs.root).json()
-    assert doc["dry_run"] is True and doc["provisioned"] is False and doc["format"] == "CAP"
-    assert doc["decoded"] == {"kind": "CAP", "type": 2, "id": "0xdeadbeef12",
-                              "ppin": "0x1122334455667788", "previous_ppin": "0x99",
-                              "revision": 3, "features": ["CC02", "SGX1"]}
+    assert doc["dry_run"] is True and doc["provisioned"] is False and doc["format"] == "cap"
+    assert doc["decoded"] == {"kind": "cap", "license": {
+        "type": 2, "type_name": "metered", "id": "0x000000deadbeef12",
+        "ppin": "0x1122334455667788", "previous_ppin": "0x0000000000000099", "revision": 3,
+        "bundles": [{"code": "CC02"}, {"code": "SGX1"}]}}
     assert [c["name"] for c in doc["checks"]] == names
     assert not os.path.exists(os.path.join(dev, "provision_cap"))
 
@@ -222,8 +223,8 @@ def test_dry_run_shows_the_decoded_akc(tool, sysfs, authority):
     assert "    License Key Revision ID:    0x1f\n" in r.out
     assert f"    License Key Image Content:  {image_as_printed(key_image(akc))}\n" in r.out
     doc = tool("-d", "0", "-a", akc, "--dry-run", "--json", root=sysfs.root).json()
-    assert doc["decoded"] == {"kind": "AKC", "key_rev_id": 0x1F,
-                              "key_image": image_as_printed(key_image(akc))}
+    assert doc["decoded"] == {"kind": "akc", "akc": {
+        "key_revision": 0x1F, "key_image": image_as_printed(key_image(akc))}}
     assert check(doc, "already_provisioned")["detail"] == "no AKC provisioned yet"
 
 

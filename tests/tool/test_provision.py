@@ -28,7 +28,8 @@ def test_provision_writes_the_blob_once(tool, sysfs, tmp_path):
     assert written(dev) == open(akc, "rb").read()
     report = tool("-d", "0", "-a", akc, "--json", root=sysfs.root).json()
     checks = report.pop("checks")
-    assert report == {"device": "intel_vsec.sdsi.0", "blob": "AKC", "file": akc,
+    assert report == {"schema_version": "1.0", "device": "intel_vsec.sdsi.0", "blob": "akc",
+                      "file": akc,
                       "bytes": 1016, "dry_run": False, "provisioned": True,
                       "unchanged": False, "forced": False, "format": "foreign",
                       "decoded": None}
@@ -82,7 +83,9 @@ def test_preflight_refusals_exit_5_and_write_nothing(tool, sysfs, tmp_path, kind
         r = tool("-d", "0", flag, path, "--json", *extra, root=sysfs.root)
         assert r.rc == 5
         doc = r.json()
-        assert set(doc) == {"error"}
+        assert set(doc) == {"schema_version", "device", "file", "error"}
+        # The device, once opened; a file refused before then names none.
+        assert doc["device"] == (None if size > 4096 else "intel_vsec.sdsi.0")
         err = doc["error"]
         assert err["name"] == name and reason in err["message"]
         if size > 4096:     # refused while reading the file, before any check

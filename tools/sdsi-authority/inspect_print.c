@@ -213,7 +213,8 @@ void inspect_print_json(const struct inspect_report *rep)
 	json_object_object_add(root, "schema_version", json_object_new_string(SDSI_JSON_SCHEMA_VERSION));
 	json_object_object_add(root, "file", json_object_new_string(rep->file));
 	if (rep->failure[0]) {
-		/* inspect could not run: an error document (error.json). */
+		/* inspect could not run: an error document (error.json), on stderr too. */
+		auth_error("%s", rep->failure);
 		failure = json_object_new_object();
 		add_errno(failure, rep->failure_errno);
 		json_object_object_add(failure, "message", json_object_new_string(rep->failure));
