@@ -67,12 +67,13 @@ def test_story_through_run(programs, authority, state_dir, tmp_path):
         expect(r[base + 1])
         cert = expect(r[base + 2])
         assert cert['content_type'] == 0xE
-        assert cert['key_rev_id'] == 2
+        assert cert['key_revision'] == 2
         assert cert['key_image'] == '0x' + key_image(akc.data)[::-1].hex()
         (lic,) = cert['licenses']
-        assert lic['valid'] and lic['type'] == 2
-        assert int(lic['ppin'], 16) == ppins[n]
-        assert lic['features'] == ['CC02']
+        assert lic['valid'] and lic['license']['type'] == 2
+        assert lic['license']['type_name'] == 'metered'
+        assert int(lic['license']['ppin'], 16) == ppins[n]
+        assert lic['license']['bundles'] == [{'code': 'CC02'}]
         certs.append(cert)
     expect(r[10])
     expect(r[11])

@@ -58,9 +58,10 @@ def test_full_story(platform, authority, n):
     assert licences(raw) == [(True, cap_blob(cap.data))]
     shown = platform.tool_json('-d', str(n), '-s')
     (lic,) = shown['licenses']
-    assert lic['valid'] and lic['type'] == LICENCE_ONE_TIME
-    assert int(lic['ppin'], 16) == ppin
-    assert lic['features'] == ['CC02', 'SG01']
+    assert lic['valid'] and lic['license']['type'] == LICENCE_ONE_TIME
+    assert lic['license']['type_name'] == 'one-time'
+    assert lic['license']['ppin'] == f'0x{ppin:016x}'
+    assert lic['license']['bundles'] == [{'code': 'CC02'}, {'code': 'SG01'}]
 
     assert platform.read(other, 'state_certificate') == untouched
     assert platform.regs(other).updates_available == before.updates_available
