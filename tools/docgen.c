@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "sdsi/json_contract.h"
 #include "docgen.h"
 #include "exit_codes.h"
 #include "options.h"
@@ -140,7 +141,19 @@ void print_man_page(FILE *f)
 	      "intel_sdsi \\-s \\-\\-file state.bin\n"
 	      "intel_sdsi \\-d 1 \\-c socket1.cap \\-\\-dry\\-run\n"
 	      ".fi\n"
+	      ".SH JSON\n"
+	      "With \\fB\\-\\-json\\fR every command prints one document on standard output,\n"
+	      "a failure included (its message also goes to standard error, the exit\n"
+	      "status is unchanged).  The documents are a versioned contract shared with\n"
+	      "\\fBsdsi\\-authority inspect\\fR: each carries \\fBschema_version\\fR (now\n"
+	      "\\fB" SDSI_JSON_SCHEMA_VERSION "\\fR; a new major version for an incompatible change), and\n"
+	      "the JSON Schema of each command's output and of the error object is\n"
+	      "installed in \\fI/usr/share/sdsi/schema/\\fR (under the installation prefix;\n"
+	      "\\fIdocs/schema/\\fR in the sources), with the rules in its README.md.\n"
+	      "64-bit values are 0x and 16 hex digits; the License Key Image is 0x and\n"
+	      "96 hex digits, byte 47 first, as in the text output.\n"
 	      ".SH SEE ALSO\n"
+	      ".BR sdsi\\-authority (1),\n"
 	      ".BR sdsi\\-emu (1)\n", f);
 }
 

@@ -229,3 +229,15 @@ def test_the_schemas_reject_drift(platform):
     assert schemas.errors("error.json", err)
     assert schemas.errors("list.json", {"schema_version": VERSION, "devices": [
         {"name": "intel_vsec.sdsi.0", "devno": 0, "guid": "0xf210d9ef"}]})
+
+
+def test_one_version_in_the_header_the_schemas_and_both_man_pages():
+    root = schemas.SCHEMA_DIR.parents[1]
+    header = (root / "include" / "sdsi" / "json_contract.h").read_text()
+    assert f'#define SDSI_JSON_SCHEMA_VERSION "{VERSION}"' in header
+    generated = run_tool("--dump-man")
+    assert generated.rc == 0
+    authority_page = (root / "man" / "sdsi-authority.1").read_text()
+    for page in (generated.out, authority_page):
+        assert "/usr/share/sdsi/schema/" in page and "docs/schema/" in page
+        assert f"(now\n\\fB{VERSION}\\fR" in page or f"(now\n.BR {VERSION} ;" in page
