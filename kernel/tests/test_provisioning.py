@@ -58,7 +58,8 @@ def test_story_on_every_socket(fresh, tool, authority):
         assert licences(state) == [(True, cap_blob(cap.data))]
         shown = tool.json('-d', n, '-s')
         (lic,) = shown['licenses']
-        assert lic['valid'] and lic['features'] == ['CC02', 'SG01']
+        assert lic['valid'] and lic['license']['bundles'] == [{'code': 'CC02'},
+                                                               {'code': 'SG01'}]
         assert shown['key_image'] == '0x' + key_image(akc.data)[::-1].hex()
 
         # The same AKC again: intel_sdsi sees it is there, writes nothing.

@@ -66,7 +66,7 @@ def test_unbound_device(fresh, tool):
         assert failed['error']['name'] == 'ENODEV', failed
         assert 'no driver is bound' in failed['error']['message']
         listed = tool.json('-l')
-        assert name in [d['name'] for d in listed['devices']], \
+        assert name in [d['device'] for d in listed['devices']], \
             'the unbound device is still a device'
     finally:
         with open(os.path.join(DRIVER, 'bind'), 'w') as f:

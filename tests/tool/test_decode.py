@@ -5,12 +5,14 @@ import pytest
 
 from conftest import GUID_V1, GUID_V2, blob, meter_cert, registers, state_cert
 
-INFO_KEYS = {"schema_version", "device", "file", "guid", "ppin", "socket_id", "features", "akc_provisioned",
-             "akc_failures", "cap_failures", "updates", "nvram_limits", "auth_errors"}
+INFO_KEYS = {"schema_version", "device", "file", "guid", "ppin", "socket_id", "features",
+             "akc_provisioned", "akc_failures", "cap_failures", "updates", "nvram_limits",
+             "auth_errors"}
 STATE_KEYS = {"schema_version", "device", "file", "content_type", "region_rev_id", "header_size",
               "total_size", "key_size", "key_revision", "key_image", "licenses"}
 LICENSE_KEYS = {"index", "size", "valid", "license"}
-METER_KEYS = {"schema_version", "device", "file", "current", "signature", "version", "unit_ms", "ppin", "mmrc", "counters"}
+METER_KEYS = {"schema_version", "device", "file", "current", "signature", "version", "unit_ms",
+              "ppin", "mmrc", "counters"}
 
 TWO_LICENSES = state_cert([
     blob(1, 0x1122334455667788, 0xAABBCCDDEEFF0011, 0, 3, ["CC02", "SGX1"]),

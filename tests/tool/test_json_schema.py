@@ -119,11 +119,15 @@ def test_intel_sdsi_errors_validate_and_keep_their_exit_status(platform, name):
 def test_per_device_documents_name_their_device(platform):
     assert schemas.check("list.json", platform["list"]["out"])["devices"] == [
         {"device": f"intel_vsec.sdsi.{n}", "devno": n, "guid": "0xf210d9ef"} for n in (0, 1)]
-    for name in ("info", "state", "meter", "current", "akc", "refused"):
-        assert json.loads(platform[name]["out"])["device"] == "intel_vsec.sdsi.0" \
-            if name != "refused" else "intel_vsec.sdsi.1"
+    for name in ("info", "state", "meter", "current", "akc", "cap", "rejected", "refused"):
+        want = "intel_vsec.sdsi.1" if name in ("refused", "rejected") else "intel_vsec.sdsi.0"
+        assert json.loads(platform[name]["out"])["device"] == want, name
+    # A refusal names no device it could not reach, and carries what the checks saw.
+    assert json.loads(platform["no_device"]["out"])["device"] is None
     refused = json.loads(platform["refused"]["out"])["error"]
-    assert refused["name"] == "EPERM" or refused["preflight"]["checks"]
+    assert refused["name"] == "ENOKEY"
+    assert [c["name"] for c in refused["preflight"]["checks"] if c["result"] == "fail"] == [
+        "akc_present", "ppin"]     # no AKC on socket 1, and the CAP is for socket 0
 
 
 @needs_emu
@@ -188,7 +192,8 @@ def test_both_tools_encode_the_same_blob_identically(authority, blobs, platform)
     stripped = dict(by_authority, bundles=[{"code": b["code"]} for b in by_authority["bundles"]])
     assert stripped == by_tool == in_state
     assert by_tool["type"] == 2 and by_tool["type_name"] == "metered"
-    assert by_tool["ppin"] == f"0x{PPINS[0]:016x}" and by_tool["previous_ppin"] == "0x" + "0" * 14 + "77"
+    assert by_tool["ppin"] == f"0x{PPINS[0]:016x}"
+    assert by_tool["previous_ppin"] == "0x0000000000000077"
     assert by_tool["bundles"] == [{"code": "CC02"}, {"code": "SGX1"}]
 
     # The key image, byte 47 first, in both tools and in the silicon's record.
