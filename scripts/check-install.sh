@@ -15,6 +15,7 @@ if [ $# -ne 1 ]; then
 	exit 2
 fi
 build=$(cd "$1" 2>/dev/null && pwd) || { echo "$0: no build directory '$1'" >&2; exit 2; }
+here=$(cd "$(dirname "$0")/.." && pwd)
 [ -f "$build/build.ninja" ] || { echo "$0: $build is not a configured meson build" >&2; exit 2; }
 
 programs=(intel_sdsi sdsi-emu sdsi-authority sdsi-shmem)
@@ -110,6 +111,14 @@ for p in "${programs[@]}"; do
 		grep -qF ": \"$p - " "$tmp/lexgrog.out" ||
 			{ cat "$tmp/lexgrog.out" >&2; fail "man page $page has no NAME line '$p - ...' for whatis"; }
 	fi
+	pass
+done
+
+# The JSON contract the man pages point to (docs/schema/): every schema, parseable.
+for schema in "$here"/docs/schema/*.json; do
+	installed=$datadir/sdsi/schema/${schema##*/}
+	[ -f "$dest$installed" ] || fail "JSON schema $installed not installed"
+	python3 -m json.tool "$dest$installed" >/dev/null || fail "JSON schema $installed does not parse"
 	pass
 done
 
