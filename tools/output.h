@@ -26,7 +26,7 @@ struct provision_report {
 };
 
 struct output_ops {
-	/* --all: results of several devices follow, each under its name. */
+	/* --all: results of several devices follow, in device order. */
 	void (*begin_all)(struct output *out);
 	void (*end_all)(struct output *out);
 	void (*devices)(struct output *out, const struct sdsi_device *devs, size_t count);
@@ -48,7 +48,7 @@ struct output {
 	bool verbose;
 	bool in_all;
 	const char *file;	/* --file PATH, named by text headers */
-	void *json_all;		/* JSON mode: the object collecting --all results */
+	void *json_all;		/* JSON mode: the list collecting --all results */
 };
 
 extern const struct output_ops text_output_ops;
