@@ -105,6 +105,8 @@ static enum sdsi_exit read_device(const struct cli *cli, struct output *out,
 
 	if (sdsi_decode_registers(buf, len, dev->guid, &regs, &err))
 		return report_error(out, dev->name, &err);
+	if (out->ops->registers)
+		out->ops->registers(out, dev->name, &regs);
 	if (!regs.on_demand)
 		return refuse(out, dev->name, EPERM,
 			      "On Demand feature is present but not enabled: unable to read the certificate");

@@ -10,14 +10,16 @@
 #include "docgen.h"
 #include "exit_codes.h"
 #include "options.h"
+#include "prom_metrics.h"
 
 #define PROGRAM "intel_sdsi"
 
 void print_usage(FILE *f)
 {
 	fprintf(f, "Usage: %s [-l] [-d DEVNO [-i] [-s] [-m] [-C] [-a FILE] [-c FILE]]\n"
-		   "       %*s [--all | --file PATH [--guid GUID]] [--json] [--dry-run] [--force] [--retry N] [-v | -q]\n",
-		PROGRAM, (int)strlen(PROGRAM), "");
+		   "       %*s [--all | --file PATH [--guid GUID]] [--format FORMAT | --json] [--output FILE]\n"
+		   "       %*s [--dry-run] [--force] [--retry N] [-v | -q]\n",
+		PROGRAM, (int)strlen(PROGRAM), "", (int)strlen(PROGRAM), "");
 }
 
 static void help_group(FILE *f, const char *title, enum option_group group)
@@ -81,6 +83,33 @@ static void man_group(FILE *f, enum option_group group)
 	}
 }
 
+/* PROMETHEUS METRICS, from the table the output prints from. */
+static void man_metrics(FILE *f)
+{
+	const struct prom_family *m;
+
+	fputs(".SH PROMETHEUS METRICS\n"
+	      "\\fB\\-\\-format prometheus\\fR prints the text exposition format 0.0.4, every\n"
+	      "family once with its HELP and TYPE lines whatever the number of sockets.\n"
+	      "The labels \\fBdevice\\fR (intel_vsec.sdsi.\\fIN\\fR), \\fBsocket\\fR (the socket\n"
+	      "ID) and \\fBppin\\fR come from the registers read before each certificate.  A\n"
+	      "device that fails prints \\fBsdsi_up\\fR 0 and \\fBsdsi_scrape_error\\fR 1 and\n"
+	      "the run goes on; the exit status is then that of the first failure, and the\n"
+	      "output (and \\fB\\-\\-output\\fR \\fIFILE\\fR) is still complete.  Meter counters are\n"
+	      "converted to seconds with the certificate's counter unit.  The families, by\n"
+	      "the command that prints them (\\fIall\\fR: every command):\n", f);
+	for (unsigned int i = 0; i < PROM_FAMILY_COUNT; i++) {
+		m = &prom_families[i];
+		fputs(".TP\n\\fB", f);
+		roff(f, m->name);
+		fprintf(f, "\\fR (%s, %s) {", m->type, m->command);
+		roff(f, m->labels);
+		fputs("}\n", f);
+		roff(f, m->help);
+		fputs(".\n", f);
+	}
+}
+
 void print_man_page(FILE *f)
 {
 	fprintf(f, ".\\\" SPDX-License-Identifier: GPL-2.0-only\n"
@@ -95,7 +124,9 @@ void print_man_page(FILE *f)
 		   ".B intel_sdsi\n"
 		   "\\fB\\-d\\fR \\fIDEVNO\\fR | \\fB\\-\\-all\\fR | \\fB\\-\\-file\\fR \\fIPATH\\fR"
 		   " [\\fB\\-\\-guid\\fR \\fIGUID\\fR]"
-		   " \\fB\\-i\\fR | \\fB\\-s\\fR | \\fB\\-m\\fR | \\fB\\-C\\fR [\\fB\\-\\-json\\fR]\n"
+		   " \\fB\\-i\\fR | \\fB\\-s\\fR | \\fB\\-m\\fR | \\fB\\-C\\fR"
+		   " [\\fB\\-\\-format\\fR \\fItext\\fR|\\fIjson\\fR|\\fIprometheus\\fR | \\fB\\-\\-json\\fR]"
+		   " [\\fB\\-\\-output\\fR \\fIFILE\\fR]\n"
 		   ".br\n"
 		   ".B intel_sdsi\n"
 		   "\\fB\\-d\\fR \\fIDEVNO\\fR \\fB\\-a\\fR \\fIFILE\\fR | \\fB\\-c\\fR \\fIFILE\\fR"
@@ -123,6 +154,7 @@ void print_man_page(FILE *f)
 	man_group(f, GROUP_COMMAND);
 	fputs(".SH OPTIONS\n", f);
 	man_group(f, GROUP_MODIFIER);
+	man_metrics(f);
 	fputs(".SH EXIT STATUS\n", f);
 	for (unsigned int i = 0; i < exit_code_doc_count; i++) {
 		fprintf(f, ".TP\n.B %d\n", exit_code_docs[i].code);
@@ -138,6 +170,7 @@ void print_man_page(FILE *f)
 	      "intel_sdsi \\-l \\-\\-json\n"
 	      "intel_sdsi \\-d 0 \\-i\n"
 	      "intel_sdsi \\-\\-all \\-s \\-\\-json\n"
+	      "intel_sdsi \\-\\-all \\-C \\-\\-format prometheus \\-\\-output /var/lib/prometheus/node\\-exporter/sdsi_meter_current.prom\n"
 	      "intel_sdsi \\-s \\-\\-file state.bin\n"
 	      "intel_sdsi \\-d 1 \\-c socket1.cap \\-\\-dry\\-run\n"
 	      ".fi\n"
@@ -215,6 +248,10 @@ void print_bash_completion(FILE *f)
 	fputs(")\n\t\tcompopt -o filenames 2>/dev/null\n"
 	      "\t\tCOMPREPLY=( $(compgen -f -- \"$cur\") )\n"
 	      "\t\treturn ;;\n", f);
+	completion_case(f, ARG_FORMAT);
+	fprintf(f, ")\n\t\tCOMPREPLY=( $(compgen -W \"%s %s %s\" -- \"$cur\") )\n"
+		   "\t\treturn ;;\n", output_format_names[0], output_format_names[1],
+		output_format_names[2]);
 	completion_case(f, ARG_NUMBER);
 	fputs(")\n\t\treturn ;;\n\tesac\n\n\tCOMPREPLY=( $(compgen -W \"", f);
 	completion_words(f, false);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * intel_sdsi: inspect and provision Intel On Demand sockets.  Parses the
- * command line, picks the output format and runs one command; the exit
- * status is the class of the first failure (exit_codes.h).
+ * command line, picks the output format and runs one command, its output on
+ * stdout or atomically in --output FILE; the exit status is the class of the
+ * first failure (exit_codes.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 
 #include "commands.h"
 #include "docgen.h"
+#include "output_file.h"
 
 static enum sdsi_exit usage_error(struct output *out, const char *msg, bool json)
 {
@@ -22,11 +24,14 @@ static enum sdsi_exit usage_error(struct output *out, const char *msg, bool json
 	return SDSI_EXIT_USAGE;
 }
 
-/* --json must apply to usage errors too, even when parsing failed early. */
+/* --json (or --format json) must apply to usage errors too, even when parsing failed early. */
 static bool json_requested(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-json"))
+		const char *a = argv[i][0] == '-' && argv[i][1] == '-' ? argv[i] + 1 : argv[i];
+
+		if (!strcmp(a, "-json") || !strcmp(a, "-format=json") ||
+		    (!strcmp(a, "-format") && i + 1 < argc && !strcmp(argv[i + 1], "json")))
 			return true;
 		if (!strcmp(argv[i], "--"))
 			break;
@@ -34,9 +39,58 @@ static bool json_requested(int argc, char **argv)
 	return false;
 }
 
+static const struct output_ops *ops_for(enum output_format format)
+{
+	switch (format) {
+	case FORMAT_JSON:
+		return &json_output_ops;
+	case FORMAT_PROMETHEUS:
+		return &prometheus_output_ops;
+	default:
+		return &text_output_ops;
+	}
+}
+
+/* The command's long option name: the command label of the Prometheus output. */
+static const char *command_name(enum command cmd)
+{
+	for (unsigned int i = 0; i < tool_option_count; i++)
+		if (tool_options[i].group == GROUP_COMMAND && tool_options[i].command == cmd)
+			return tool_options[i].long_name;
+	return "";
+}
+
+/*
+ * --output: the error of a file that cannot be written.  In Prometheus mode
+ * on stderr only: metrics on stdout would look like a scrape that ran.
+ */
+static enum sdsi_exit output_failed(struct output *out, const struct sdsi_error *err)
+{
+	struct output text = *out;
+
+	if (out->ops == &prometheus_output_ops)
+		text.ops = &text_output_ops;
+	return report_error(&text, NULL, err);
+}
+
+static enum sdsi_exit run(const struct cli *cli, struct output *out)
+{
+	switch (cli->command) {
+	case CMD_LIST:
+		return cmd_list(cli, out);
+	case CMD_AKC:
+	case CMD_CAP:
+		return cmd_provision(cli, out);
+	default:
+		return cmd_read(cli, out);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct output out = { .ops = &text_output_ops };
+	struct output_file file;
+	struct sdsi_error err;
 	char msg[256];
 	struct cli cli;
 	enum sdsi_exit status;
@@ -46,9 +100,10 @@ int main(int argc, char **argv)
 			out.ops = &json_output_ops;
 		return usage_error(&out, msg, json_requested(argc, argv));
 	}
-	out.ops = cli.json ? &json_output_ops : &text_output_ops;
+	out.ops = ops_for(cli.format);
 	out.quiet = cli.quiet;
 	out.verbose = cli.verbose;
+	out.command = command_name(cli.command);
 
 	switch (cli.command) {
 	case CMD_HELP:
@@ -63,22 +118,22 @@ int main(int argc, char **argv)
 	case CMD_DUMP_COMPLETION:
 		print_bash_completion(stdout);
 		return SDSI_EXIT_OK;
-	case CMD_LIST:
-		status = cmd_list(&cli, &out);
-		break;
-	case CMD_AKC:
-	case CMD_CAP:
-		status = cmd_provision(&cli, &out);
-		break;
 	case CMD_NONE:
 		return usage_error(&out, "No device specified", cli.json);
 	default:
-		status = cmd_read(&cli, &out);
 		break;
 	}
+	if (cli.output && output_file_begin(&file, cli.output, &err))
+		return output_failed(&out, &err);
+	status = run(&cli, &out);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "intel_sdsi: writing the output failed: %s\n", strerror(errno));
 		return SDSI_EXIT_INTERNAL;
+	}
+	/* Written even when a device failed: the output says which, and is complete. */
+	if (cli.output && output_file_commit(&file, &err)) {
+		output_failed(&out, &err);
+		return SDSI_EXIT_IO;
 	}
 	return status;
 }

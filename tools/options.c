@@ -15,6 +15,8 @@
 
 enum long_only_ids {
 	OPT_JSON = 256,
+	OPT_FORMAT,
+	OPT_OUTPUT,
 	OPT_ALL,
 	OPT_FILE,
 	OPT_GUID,
@@ -54,8 +56,12 @@ const struct tool_option tool_options[] = {
 	  "decode a saved registers file or certificate instead of a device" },
 	{ OPT_GUID, 0, "guid", "GUID", ARG_NUMBER, GROUP_MODIFIER, CMD_NONE,
 	  "with --file and -i: the GUID of the socket the registers come from, v1 (0x006dd191, 72 bytes) or v2 (0xf210d9ef, 80 bytes); default: the size tells" },
+	{ OPT_FORMAT, 0, "format", "FORMAT", ARG_FORMAT, GROUP_MODIFIER, CMD_NONE,
+	  "output format: text (the default), json, or prometheus (the text exposition format, with -i, -s, -m or -C and -d or --all; its metrics are listed in intel_sdsi(1))" },
 	{ OPT_JSON, 0, "json", NULL, ARG_NONE, GROUP_MODIFIER, CMD_NONE,
-	  "print JSON on stdout, errors included; diagnostics go to stderr" },
+	  "the same as --format json: JSON on stdout, errors included; diagnostics go to stderr" },
+	{ OPT_OUTPUT, 0, "output", "FILE", ARG_FILE, GROUP_MODIFIER, CMD_NONE,
+	  "with -l, -i, -s, -m or -C: write the output to FILE atomically (a temporary file in its directory, fsync, rename), so a reader never sees a partial file" },
 	{ OPT_DRY_RUN, 0, "dry-run", NULL, ARG_NONE, GROUP_MODIFIER, CMD_NONE,
 	  "with -a or -c: run every pre-flight check, show the decoded blob and each check's result, write nothing" },
 	{ OPT_FORCE, 0, "force", NULL, ARG_NONE, GROUP_MODIFIER, CMD_NONE,
@@ -72,6 +78,8 @@ const struct tool_option tool_options[] = {
 	{ OPT_DUMP_COMPLETION, 0, "dump-bash-completion", NULL, ARG_NONE, GROUP_HIDDEN,
 	  CMD_DUMP_COMPLETION, NULL },
 };
+
+const char *const output_format_names[3] = { "text", "json", "prometheus" };
 
 const unsigned int tool_option_count = sizeof(tool_options) / sizeof(tool_options[0]);
 
@@ -128,6 +136,17 @@ static bool parse_guid(const char *text, uint32_t *guid)
 	return true;
 }
 
+static bool parse_format(const char *text, enum output_format *format)
+{
+	for (unsigned int i = 0; i < 3; i++) {
+		if (!strcmp(text, output_format_names[i])) {
+			*format = (enum output_format)i;
+			return true;
+		}
+	}
+	return false;
+}
+
 static int apply_option(const struct tool_option *opt, const char *arg, struct cli *cli,
 			char *msg, unsigned long msglen)
 {
@@ -155,7 +174,17 @@ static int apply_option(const struct tool_option *opt, const char *arg, struct c
 		}
 		break;
 	case OPT_JSON:
-		cli->json = true;
+		cli->format = FORMAT_JSON;
+		break;
+	case OPT_FORMAT:
+		if (!parse_format(arg, &cli->format)) {
+			snprintf(msg, msglen, "--format: expected text, json or prometheus, got '%s'",
+				 arg);
+			return -1;
+		}
+		break;
+	case OPT_OUTPUT:
+		cli->output = arg;
 		break;
 	case OPT_DRY_RUN:
 		cli->dry_run = true;
@@ -210,6 +239,10 @@ static int check_combination(const struct cli *cli, char *msg, unsigned long msg
 		snprintf(msg, msglen, "--file excludes -d and --all");
 	else if (cli->all && cli->devno)
 		snprintf(msg, msglen, "--all excludes -d");
+	else if (cli->format == FORMAT_PROMETHEUS && (!reading || cli->file))
+		snprintf(msg, msglen, "--format prometheus applies to -i, -s, -m and -C with -d or --all");
+	else if (cli->output && !reading && cli->command != CMD_LIST)
+		snprintf(msg, msglen, "--output applies to -l, -i, -s, -m and -C only");
 	else if (cli->command == CMD_NONE && cli->devno)
 		snprintf(msg, msglen, "No command specified");
 	else if (cli->command != CMD_LIST && !cli->devno && !cli->all && !cli->file)
@@ -266,5 +299,6 @@ int parse_cli(int argc, char **argv, struct cli *cli, char *msg, unsigned long m
 		snprintf(msg, msglen, "unexpected argument '%s'", argv[optind]);
 		return -1;
 	}
+	cli->json = cli->format == FORMAT_JSON;
 	return check_combination(cli, msg, msglen);
 }

@@ -31,7 +31,12 @@ enum option_group {
 };
 
 /* What the shell should complete an option's argument with. */
-enum arg_completion { ARG_NONE, ARG_DEVNO, ARG_FILE, ARG_NUMBER };
+enum arg_completion { ARG_NONE, ARG_DEVNO, ARG_FILE, ARG_NUMBER, ARG_FORMAT };
+
+enum output_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_PROMETHEUS };
+
+/* "text json prometheus": the words --format takes, in enum order. */
+extern const char *const output_format_names[3];
 
 struct tool_option {
 	int id;			/* the short letter, or a value >= 256 */
@@ -54,7 +59,9 @@ struct cli {
 	const char *file;	/* --file */
 	uint32_t guid;		/* --guid, V1 or V2; 0: not given */
 	const char *sysfs_root;	/* --sysfs-root, else libsdsi's default */
-	bool json;
+	enum output_format format;	/* --format, --json */
+	bool json;			/* format == FORMAT_JSON */
+	const char *output;		/* --output FILE, written atomically */
 	bool all;
 	bool dry_run;
 	bool force;

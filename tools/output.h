@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * One table of print operations per output format (text, JSON): every
- * command and every error goes through it, so --json covers everything.
+ * One table of print operations per output format (text, JSON, Prometheus):
+ * every command and every error goes through it, so --format covers everything.
  */
 #ifndef INTEL_SDSI_OUTPUT_H
 #define INTEL_SDSI_OUTPUT_H
@@ -40,6 +40,12 @@ struct output_ops {
 	void (*refused)(struct output *out, const struct provision_report *report,
 			const struct sdsi_error *err);
 	void (*error)(struct output *out, const char *device, const struct sdsi_error *err);
+	/*
+	 * Optional (NULL: not called): the registers -s, -m and -C read before
+	 * the certificate, for outputs that label every value with the socket.
+	 */
+	void (*registers)(struct output *out, const char *device,
+			  const struct sdsi_registers *regs);
 };
 
 struct output {
@@ -49,10 +55,13 @@ struct output {
 	bool in_all;
 	const char *file;	/* --file PATH, named by text headers */
 	void *json_all;		/* JSON mode: the list collecting --all results */
+	const char *command;	/* "info", "state", ...: the long option run */
+	void *prom;		/* Prometheus mode: the samples collected so far */
 };
 
 extern const struct output_ops text_output_ops;
 extern const struct output_ops json_output_ops;
+extern const struct output_ops prometheus_output_ops;
 
 /* Diagnostics on stderr: warnings unless quiet, notes only when verbose. */
 void out_warn(const struct output *out, const char *fmt, ...)
