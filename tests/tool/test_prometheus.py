@@ -1,0 +1,271 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""--format prometheus: every output passes `promtool check metrics` (the
+parser and the linter of Prometheus itself, Debian's prometheus package) with
+no complaint, and holds the numbers the JSON output of the same command
+holds.  Against emulated sockets: one with an AKC, a metered licence and
+meters that ran, one fresh, one failing (a mailbox fault, then an unbound
+driver), so the error metrics show; and against crafted files for what the
+emulator cannot produce (label values needing escapes, a repeated code)."""
+import json
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from authority import authority  # noqa: F401
+from conftest import emu_missing, meter_cert, registers, state_cert, blob as lic_blob
+from prom_parse import parse, series, value
+from test_emu import ctl, emu, t
+
+PPINS = (0xABCDEF0123, 0x5566778899)
+COMMANDS = {"-i": "info", "-s": "state", "-m": "meter", "-C": "meter_current"}
+needs_emu = pytest.mark.skipif(emu_missing() is not None, reason=str(emu_missing()))
+
+
+def promtool(text):
+    """promtool check metrics on text: its exit status and what it said."""
+    exe = shutil.which("promtool")
+    if exe is None:
+        pytest.fail("promtool not found: scripts/ensure-deps.sh installs Debian's prometheus")
+    proc = subprocess.run([exe, "check", "metrics"], input=text, capture_output=True,
+                          text=True, timeout=60)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def assert_clean(text):
+    rc, said = promtool(text)
+    assert (rc, said) == (0, ""), f"promtool: {said}\n{text}"
+    return parse(text)
+
+
+def seconds(count, unit_ms):
+    return count * unit_ms / 1000
+
+
+def check_info(fams, name, d):
+    base = {"device": name, "socket": str(d["socket_id"]), "ppin": d["ppin"]}
+    assert value(fams, "sdsi_socket_info", guid=d["guid"], **base) == 1
+    for feature in ("on_demand", "attestation", "metering"):
+        assert value(fams, f"sdsi_{feature}_enabled", **base) == d["features"][feature]
+    assert value(fams, "sdsi_akc_provisioned", **base) == d["akc_provisioned"]
+    for kind in ("akc", "cap"):
+        f = d[f"{kind}_failures"]
+        assert value(fams, "sdsi_provisioning_failures", kind=kind, **base) == f["count"]
+        assert value(fams, "sdsi_provisioning_failure_threshold", kind=kind,
+                     **base) == f["threshold"]
+    assert value(fams, "sdsi_provisioning_updates_available", **base) == \
+        d["updates"]["available"]
+    assert value(fams, "sdsi_provisioning_updates_threshold", **base) == \
+        d["updates"]["threshold"]
+    for pct in ("50", "75", "90"):
+        assert value(fams, "sdsi_nvram_limit_reached", percent=pct, **base) == \
+            d["nvram_limits"][pct]
+    for kind in ("content", "metering"):
+        assert value(fams, "sdsi_auth_error", kind=kind, **base) == d["auth_errors"][kind]
+
+
+def check_state(fams, base, d):
+    assert value(fams, "sdsi_state_key_provisioned", **base) == (d["key_rev_id"] is not None)
+    if d["key_rev_id"] is not None:
+        assert value(fams, "sdsi_state_key_revision", **base) == d["key_rev_id"]
+    assert value(fams, "sdsi_state_licenses", **base) == len(d["licenses"])
+    types = {1: "one_time", 2: "metered", None: ""}
+    for lic in d["licenses"]:
+        ident = dict(base, index=str(lic["index"]), id=lic["id"] or "")
+        assert value(fams, "sdsi_license_valid", type=types[lic["type"]], **ident) == \
+            lic["valid"]
+        if lic["id"] is not None:
+            assert value(fams, "sdsi_license_revision", **ident) == lic["revision"]
+        for feature in lic["features"]:
+            assert value(fams, "sdsi_license_feature_info", feature=feature, **ident) == 1
+
+
+def check_meter(fams, stem, base, d):
+    unit = d["unit_ms"]
+    assert value(fams, f"sdsi_meter_{stem}_reference_seconds_total", **base) == \
+        seconds(d["mmrc"]["counter"], unit)
+    got = {k: v for k, v in series(fams, f"sdsi_meter_{stem}_feature_seconds_total").items()
+           if ("device", base["device"]) in k}
+    want = {tuple(sorted(dict(base, feature=c["feature"]).items())): seconds(c["count"], unit)
+            for c in d["counters"]}
+    assert got == want
+
+
+def check_against_json(flag, prom_text, json_text, regs):
+    """Every device of the JSON document, success or error, in the exposition."""
+    fams = assert_clean(prom_text)
+    doc = json.loads(json_text)
+    command = COMMANDS[flag]
+    assert {k: v for k, v in series(fams, "sdsi_up").items()} == {
+        tuple(sorted({"command": command, "device": name}.items())): 0 if "error" in d else 1
+        for name, d in doc.items()}
+    errors = {name: d["error"]["name"] for name, d in doc.items() if "error" in d}
+    assert {dict(k)["device"]: dict(k)["reason"]
+            for k in series(fams, "sdsi_scrape_error")} == errors
+    for k in series(fams, "sdsi_scrape_error"):
+        assert dict(k)["command"] == command
+    for name, d in doc.items():
+        if "error" in d:
+            assert not [f for f in fams if f not in ("sdsi_up", "sdsi_scrape_error")
+                        and any(("device", name) in k for k in series(fams, f))]
+            continue
+        base = {"device": name, "socket": str(regs[name]["socket_id"]),
+                "ppin": regs[name]["ppin"]}
+        if flag == "-i":
+            check_info(fams, name, d)
+        elif flag == "-s":
+            check_state(fams, base, d)
+        else:
+            check_meter(fams, "current" if flag == "-C" else "certificate", base, d)
+    return fams
+
+
+@needs_emu
+def test_all_commands_match_json_and_pass_promtool(authority):  # noqa: F811
+    akc = authority.akc(key_rev=2)
+    cap = authority.cap(PPINS[0], features=("CC02", "SGX1"), licence_id=0x51, metered=True)
+    reads = [t("--all", flag, *fmt) for flag in COMMANDS
+             for fmt in (("--format", "prometheus"), ("--json",))]
+    steps = [t("-d", "0", "-a", akc), t("-d", "0", "-c", cap), ctl("power-cycle", "0"),
+             ctl("advance", "0", "5000"), ctl("advance", "1", "7"),
+             ctl("fault", "2", "status-timeout"), t("--all", "-i", "--json"), *reads,
+             ctl("clear", "2"), ctl("unbind", "2"),
+             t("--all", "-C", "--format", "prometheus"), t("--all", "-C", "--json"),
+             t("-d", "0", "-C", "--format", "prometheus"), t("-d", "0", "-C", "--json")]
+    r = emu(steps, "--authority", authority.dir, "--sockets", "3", "--ppin",
+            ",".join(f"{p:x}" for p in PPINS))
+    assert [x["rc"] for x in r[:2]] == [0, 0], r[:2]
+    regs = {name: d for name, d in json.loads(r[6]["out"]).items() if "error" not in d}
+    # The registers are no mailbox transaction: the fault leaves -i alone.
+    assert set(regs) == {f"intel_vsec.sdsi.{n}" for n in range(3)}
+    for i, flag in enumerate(COMMANDS):
+        prom, js = r[7 + 2 * i], r[8 + 2 * i]
+        fams = check_against_json(flag, prom["out"], js["out"], regs)
+        if flag == "-i":
+            assert prom["rc"] == js["rc"] == 0, prom
+            assert "sdsi_scrape_error" not in fams
+            continue
+        # A socket failed: the status says so, the exposition is still whole.
+        assert prom["rc"] == js["rc"] == 7, (flag, prom)
+        assert "timed out" in prom["err"]
+        assert value(fams, "sdsi_scrape_error", command=COMMANDS[flag],
+                     device="intel_vsec.sdsi.2", reason="ETIMEDOUT") == 1
+    # The licence of socket 0 is metered: its meters counted the 5000 s.
+    live = parse(r[13]["out"])
+    base = {"device": "intel_vsec.sdsi.0", "socket": "0", "ppin": f"0x{PPINS[0]:x}"}
+    assert value(live, "sdsi_meter_current_reference_seconds_total", **base) == 5000
+    assert value(live, "sdsi_meter_current_feature_seconds_total", feature="CC02", **base) > 0
+    assert parse(r[9]["out"])["sdsi_license_valid"]["type"] == "gauge"
+    # An unbound driver is a device without files: exit 3, ENOENT on its guid.
+    unbound = r[17]
+    assert unbound["rc"] == 3, unbound
+    fams = check_against_json("-C", unbound["out"], r[18]["out"], regs)
+    assert value(fams, "sdsi_scrape_error", command="meter_current",
+                 device="intel_vsec.sdsi.2", reason="ENOENT") == 1
+    # One device: the same families, no error.
+    assert r[19]["rc"] == 0, r[19]
+    one = assert_clean(r[19]["out"])
+    assert series(one, "sdsi_up") == {(("command", "meter_current"),
+                                       ("device", "intel_vsec.sdsi.0")): 1}
+    check_meter(one, "current", base, json.loads(r[20]["out"]))
+
+
+def test_label_values_escaped(tool, sysfs):
+    """Four-character codes are any printable ASCII: '"' and '\\' reach the
+    feature label and are escaped.  A newline cannot: libsdsi prints bytes
+    outside printable ASCII as '.', so no label value can hold one (the
+    other labels are device names, hex numbers, errno names and fixed words)."""
+    pairs = [('a"b\\', 10), ("\\\\\\\\", 20), ("x\ny\x01", 30), ("CC02", 40)]
+    sysfs.add(0, current=meter_cert(pairs, unit=250))
+    r = tool("--all", "-C", "--format", "prometheus", root=sysfs.root)
+    assert r.rc == 0, r.err
+    assert 'feature="a\\"b\\\\"' in r.out
+    assert 'feature="\\\\\\\\\\\\\\\\"' in r.out
+    assert 'feature="x.y."' in r.out
+    fams = assert_clean(r.out)
+    feats = {dict(k)["feature"]: v for k, v in
+             series(fams, "sdsi_meter_current_feature_seconds_total").items()}
+    assert feats == {'a"b\\': 2.5, "\\\\\\\\": 5.0, "x.y.": 7.5, "CC02": 10.0}
+
+
+def test_repeated_code_is_one_series_and_a_warning(tool, sysfs):
+    sysfs.add(0, current=meter_cert([("CC02", 1), ("CC02", 2)]))
+    r = tool("-d", "0", "-C", "--format", "prometheus", root=sysfs.root)
+    assert r.rc == 0
+    assert "a second value for the same labels" in r.err
+    fams = assert_clean(r.out)
+    assert list(series(fams, "sdsi_meter_current_feature_seconds_total").values()) == [1.0]
+
+
+def test_registers_label_every_value_and_exact_seconds(tool, sysfs):
+    """Socket ID and PPIN come from the registers; 7 x 333 ms is 2.331 s exactly."""
+    sysfs.add(4, regs=registers(socket_id=9, ppin=0x77), state=state_cert(
+        [lic_blob(2, 0x99, 0x77, 0, 3, ["CC02"]), b""], valid=[False, False]),
+        meter=meter_cert([("SGX1", 7)], unit=333, mmrc=4294967295))
+    base = {"device": "intel_vsec.sdsi.4", "socket": "9", "ppin": "0x77"}
+    r = tool("-d", "4", "-m", "--format", "prometheus", root=sysfs.root)
+    assert r.rc == 0, r.err
+    assert "sdsi_meter_certificate_feature_seconds_total{" in r.out and "} 2.331\n" in r.out
+    fams = assert_clean(r.out)
+    assert value(fams, "sdsi_meter_certificate_feature_seconds_total", feature="SGX1",
+                 **base) == 2.331
+    assert value(fams, "sdsi_meter_certificate_reference_seconds_total", **base) == \
+        4294967295 * 333 / 1000
+    r = tool("-d", "4", "-s", "--format", "prometheus", root=sysfs.root)
+    fams = assert_clean(r.out)
+    assert value(fams, "sdsi_license_valid", index="0", id="0x99", type="metered", **base) == 0
+    assert value(fams, "sdsi_license_valid", index="1", id="", type="", **base) == 0
+    assert value(fams, "sdsi_state_licenses", **base) == 2
+    assert len(series(fams, "sdsi_license_revision")) == 1
+
+
+def test_refusals_and_missing_devices_are_error_metrics(tool, sysfs):
+    sysfs.add(0, regs=registers(features=0), state=state_cert([]))
+    r = tool("--all", "-s", "--format", "prometheus", root=sysfs.root)
+    assert r.rc == 5 and "not enabled" in r.err
+    fams = assert_clean(r.out)
+    assert value(fams, "sdsi_scrape_error", command="state", device="intel_vsec.sdsi.0",
+                 reason="EPERM") == 1
+    r = tool("-d", "7", "-i", "--format", "prometheus", root=sysfs.root)
+    assert r.rc == 3
+    fams = assert_clean(r.out)
+    assert value(fams, "sdsi_up", command="info", device="") == 0
+    r = tool("--all", "-i", "--format", "prometheus", root=sysfs.root + "/none")
+    assert r.rc == 0 and r.out == ""          # no device: an empty exposition is valid
+
+
+@pytest.mark.parametrize("args,message", [
+    (["-l", "--format", "prometheus"], "--format prometheus applies to"),
+    (["-d", "0", "-a", "x", "--format", "prometheus"], "--format prometheus applies to"),
+    (["--file", "x", "-s", "--format", "prometheus"], "--format prometheus applies to"),
+    (["-d", "0", "-i", "--format", "xml"], "--format: expected text, json or prometheus"),
+    (["-d", "0", "-a", "x", "--output", "f"], "--output applies to"),
+])
+def test_usage_errors(tool, args, message):
+    r = tool(*args)
+    assert r.rc == 2 and message in r.err and r.out == ""
+
+
+def test_json_is_an_alias_of_format_json(tool, sysfs):
+    sysfs.add(0, state=state_cert([]))
+    a = tool("-d", "0", "-s", "--json", root=sysfs.root)
+    b = tool("-d", "0", "-s", "--format", "json", root=sysfs.root)
+    c = tool("-d", "0", "-s", "--format=json", root=sysfs.root)
+    assert a.rc == b.rc == c.rc == 0 and a.out == b.out == c.out
+    assert tool("--format", "json", "-d", "0").json()["error"]["name"] == "EINVAL"
+
+
+def test_man_page_and_docs_list_every_family(tool):
+    man = tool("--dump-man").out
+    section = man.split(".SH PROMETHEUS METRICS")[1].split(".SH")[0]
+    names = re.findall(r"^\\fB(sdsi_[a-z_]+)\\fR \((gauge|counter), ", section, re.M)
+    assert len(names) == 23
+    doc = open(os.path.join(os.path.dirname(__file__), "..", "..", "docs",
+                            "prometheus.md")).read()
+    for name, kind in names:
+        assert re.search(rf"^\| `{name}` \| {kind} \|", doc, re.M), name
+    completion = tool("--dump-bash-completion").out
+    assert re.search(r'--format\|-format\)\n\t\tCOMPREPLY=\( \$\(compgen -W "text json '
+                     r'prometheus"', completion)
