@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # What README promises of `make install`: installs BUILD_DIR into a scratch
 # DESTDIR (the build's configured prefix is left as it is) and checks that
-# the programs, libsdsi with its headers and pkg-config file, the man pages
-# and the bash completions are where that prefix puts them and work: the
+# the programs, libsdsi with its headers and pkg-config file, the man pages,
+# the bash completions and the systemd units are where that prefix puts them and work: the
 # installed programs run, and a third-party C program builds and runs
 # against libsdsi knowing nothing but the installed libsdsi.pc.
 # Stops at the first failure, naming it; the last line printed is
@@ -133,6 +133,15 @@ for p in "${programs[@]}"; do
 		fail "sourcing $completion registers no completion for $p"
 	pass
 done
+
+# The textfile collector units, where systemd and Debian's packaging helper
+# look (PREFIX/lib/systemd/system), naming the intel_sdsi installed with them.
+for u in sdsi-textfile.service sdsi-textfile.timer; do
+	[ -f "$dest$prefix/lib/systemd/system/$u" ] || fail "systemd unit $prefix/lib/systemd/system/$u not installed"
+	pass
+done
+grep -q "^ExecStart=.* $bindir/intel_sdsi --all " "$dest$prefix/lib/systemd/system/sdsi-textfile.service" ||
+	fail "sdsi-textfile.service does not run $bindir/intel_sdsi"
 
 # ---- the installed programs run ------------------------------------------
 

@@ -12,7 +12,11 @@ packages=(
 	clang-14 libclang-rt-14-dev
 	python3 python3-pytest python3-cryptography python3-jsonschema
 	kmod util-linux man-db shellcheck
+	prometheus systemd
 )
+# prometheus: its promtool checks the --format prometheus output (the
+# package also holds the server, never started by the tests); systemd: its
+# systemd-analyze verifies the textfile collector units.
 # --kernel: what the kernel rig runs on the host (QEMU, the initramfs
 # tools, the decompressors of modules), and what building a module
 # against the unpacked Debian headers calls: the gcc-12 they name, make,

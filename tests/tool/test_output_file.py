@@ -1,0 +1,107 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""--output FILE: the output replaces FILE whole (temporary file in the same
+directory, fsync, rename), or FILE is left as it was; no temporary file is
+left behind, even by a run killed while it waits on the mailbox."""
+import os
+import stat
+import subprocess
+
+import pytest
+
+from conftest import EMU, TOOL, emu_missing, registers, state_cert
+
+OLD = "old complete content\n"
+
+
+@pytest.fixture
+def target(tmp_path):
+    d = tmp_path / "textfile"
+    d.mkdir()
+    f = d / "sdsi_state.prom"
+    f.write_text(OLD)
+    return f
+
+
+def listing(path):
+    return sorted(os.listdir(path))
+
+
+def test_replaces_the_file_with_exactly_the_output(tool, sysfs, target):
+    sysfs.add(0, state=state_cert([]))
+    sysfs.add(1, regs=registers(features=0))
+    plain = tool("--all", "-s", "--format", "prometheus", root=sysfs.root)
+    old_mask = os.umask(0o022)
+    try:
+        r = tool("--all", "-s", "--format", "prometheus", "--output", str(target),
+                 root=sysfs.root)
+    finally:
+        os.umask(old_mask)
+    # Device 1 has On Demand disabled: refused, exit 5, and the file is written.
+    assert r.rc == plain.rc == 5, r.err
+    assert r.out == ""
+    assert target.read_text() == plain.out
+    assert 'sdsi_scrape_error{command="state",device="intel_vsec.sdsi.1",reason="EPERM"} 1' \
+        in plain.out
+    assert listing(target.parent) == [target.name]
+    # Readable by node_exporter's user: 0666 less the umask, not mkstemp's 0600.
+    assert stat.S_IMODE(target.stat().st_mode) == 0o644
+
+
+def test_every_format_and_list(tool, sysfs, target):
+    sysfs.add(0, state=state_cert([]))
+    for args in (["-d", "0", "-s", "--json"], ["-d", "0", "-s"], ["-l"]):
+        plain = tool(*args, root=sysfs.root)
+        r = tool(*args, "--output", str(target), root=sysfs.root)
+        assert r.rc == 0 and r.out == "" and target.read_text() == plain.out, args
+    assert listing(target.parent) == [target.name]
+
+
+def test_relative_path(tool, sysfs, tmp_path):
+    sysfs.add(0, state=state_cert([]))
+    proc = subprocess.run([TOOL, "-d", "0", "-s", "--output", "x.txt"], cwd=tmp_path,
+                          env=dict(os.environ, SDSI_SYSFS_ROOT=sysfs.root),
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "x.txt").read_text().startswith("\nState certificate")
+
+
+@pytest.mark.parametrize("where,reason", [
+    ("missing/f.prom", "directory {d}/missing: No such file or directory"),
+    ("isdir", "Is a directory"),
+    ("isdir/", "not a file name"),
+    ("old.prom/f.prom", "Not a directory"),
+])
+def test_unwritable_target_is_a_clear_error_before_any_read(tool, sysfs, tmp_path, where,
+                                                            reason):
+    """Exit 7 (a file that cannot be written), FILE named, nothing created;
+    the device is not read (a missing device would be exit 3)."""
+    (tmp_path / "isdir").mkdir()
+    (tmp_path / "old.prom").write_text(OLD)
+    before = listing(tmp_path)
+    path = f"{tmp_path}/{where}"
+    r = tool("-d", "9", "-s", "--format", "prometheus", "--output", path, root=sysfs.root)
+    assert r.rc == 7, r.err
+    assert f"--output {path}" in r.err and reason.format(d=tmp_path) in r.err
+    assert r.out == ""
+    assert listing(tmp_path) == before and listing(tmp_path / "isdir") == []
+    assert (tmp_path / "old.prom").read_text() == OLD
+
+
+def test_usage_error_leaves_the_file(tool, target):
+    r = tool("-d", "0", "--format", "prometheus", "-l", "--output", str(target))
+    assert r.rc == 2
+    assert target.read_text() == OLD and listing(target.parent) == [target.name]
+
+
+@pytest.mark.skipif(emu_missing() is not None, reason=str(emu_missing()))
+def test_killed_mid_run_leaves_the_old_file_and_no_temporary(target):
+    """Each mailbox transaction takes 3 s: the run is killed (SIGKILL, no
+    cleanup) while it reads, after it checked the directory."""
+    script = (f'"$1" --all -s --format prometheus --output "$2" & pid=$!; sleep 1; '
+              f'kill -9 $pid; wait $pid; echo "status $?"')
+    proc = subprocess.run([EMU, "run", "--sockets", "2", "--rdy-latency-us", "3000000", "--",
+                           "/bin/sh", "-c", script, "sh", TOOL, str(target)],
+                          capture_output=True, text=True, timeout=120)
+    assert "status 137" in proc.stdout, (proc.stdout, proc.stderr)
+    assert target.read_text() == OLD
+    assert listing(target.parent) == [target.name]
