@@ -181,10 +181,10 @@ def test_label_values_escaped(tool, sysfs):
     sysfs.add(0, current=meter_cert(pairs, unit=250))
     r = tool("--all", "-C", "--format", "prometheus", root=sysfs.root)
     assert r.rc == 0, r.err
+    fams = assert_clean(r.out)
     assert 'feature="a\\"b\\\\"' in r.out
     assert 'feature="\\\\\\\\\\\\\\\\"' in r.out
     assert 'feature="x.y."' in r.out
-    fams = assert_clean(r.out)
     feats = {dict(k)["feature"]: v for k, v in
              series(fams, "sdsi_meter_current_feature_seconds_total").items()}
     assert feats == {'a"b\\': 2.5, "\\\\\\\\": 5.0, "x.y.": 7.5, "CC02": 10.0}

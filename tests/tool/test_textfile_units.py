@@ -61,8 +61,11 @@ def test_service_command_writes_one_clean_file_per_command(tmp_path):
     (commands,) = [e.split("=", 1)[1] for e in setting(service, "Environment")
                    if e.startswith('"SDSI_TEXTFILE_COMMANDS=')]
     commands = commands.rstrip('"')
-    # What systemd runs: $$ is a literal $; the installed tool is the built one.
-    argv = re.match(r"/bin/sh -c '(.*)'$", cmd).group(1).replace("$$", "$")
+    # What systemd runs: it replaces ${NAME} (from Environment=, with the test's
+    # directory) and turns $$ into $; the installed tool is the built one.
+    env = {"SDSI_TEXTFILE_DIR": str(tmp_path / "textfile"), "SDSI_TEXTFILE_COMMANDS": commands}
+    argv = re.sub(r"\$\$|\$\{(\w+)\}", lambda m: env.get(m.group(1), "") if m.group(1) else "$",
+                  re.match(r"/bin/sh -c '(.*)'$", cmd).group(1))
     argv = re.sub(r"/\S+/bin/intel_sdsi", TOOL, argv)
     out = tmp_path / "textfile"
     out.mkdir()
