@@ -5,7 +5,9 @@
  * every family appears once, with its HELP and TYPE, whatever the number of
  * sockets.  A device that fails becomes sdsi_up 0 and sdsi_scrape_error 1:
  * the file stays well formed.  Each value is labelled with the device, and
- * with the socket ID and PPIN from the registers read before it.
+ * with the socket ID and PPIN from the registers read before it.  Hex label
+ * values and licence type names are those of the JSON contract
+ * (docs/schema/README.md), so the two can be joined.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -64,11 +66,20 @@ static void label(struct labels *l, const char *name, const char *value)
 		l->len = sizeof(l->text) - 1;	/* values are short: never reached */
 }
 
-static void label_uint(struct labels *l, const char *name, uint64_t value, bool hex)
+static void label_uint(struct labels *l, const char *name, uint64_t value)
 {
 	char text[24];
 
-	snprintf(text, sizeof(text), hex ? "0x%" PRIx64 : "%" PRIu64, value);
+	snprintf(text, sizeof(text), "%" PRIu64, value);
+	label(l, name, text);
+}
+
+/* PPINs, licence IDs (width 16) and GUIDs (8) as the JSON contract writes them. */
+static void label_hex(struct labels *l, const char *name, uint64_t value, int width)
+{
+	char text[24];
+
+	snprintf(text, sizeof(text), "0x%0*" PRIx64, width, value);
 	label(l, name, text);
 }
 
@@ -175,8 +186,8 @@ static void socket_base(struct labels *l, const char *device, unsigned int socke
 	l->len = 0;
 	l->text[0] = '\0';
 	label(l, "device", device);
-	label_uint(l, "socket", socket_id, false);
-	label_uint(l, "ppin", ppin, true);
+	label_uint(l, "socket", socket_id);
+	label_hex(l, "ppin", ppin, 16);
 }
 
 static void prom_registers(struct output *out, const char *device,
@@ -240,7 +251,7 @@ static void prom_info(struct output *out, const char *device, const struct sdsi_
 
 	socket_base(&base, device, r->socket_id, r->ppin);
 	l = base;
-	label_uint(&l, "guid", r->guid, true);
+	label_hex(&l, "guid", r->guid, 8);
 	add(out, PROM_SOCKET_INFO, &l, "1");
 	flag(out, PROM_ON_DEMAND_ENABLED, &base, NULL, NULL, r->on_demand);
 	flag(out, PROM_ATTESTATION_ENABLED, &base, NULL, NULL, r->attestation);
@@ -268,7 +279,7 @@ static void prom_info(struct output *out, const char *device, const struct sdsi_
 static void license_type(uint32_t type, char text[16])
 {
 	if (type == 1)
-		snprintf(text, 16, "one_time");
+		snprintf(text, 16, "one-time");
 	else if (type == 2)
 		snprintf(text, 16, "metered");
 	else
@@ -281,10 +292,10 @@ static void prom_license(struct output *out, const struct labels *base,
 	struct labels l = *base, id;
 	char type[16] = "", code[5];
 
-	label_uint(&l, "index", lic->index, false);
+	label_uint(&l, "index", lic->index);
 	if (lic->present) {
 		license_type(lic->type, type);
-		label_uint(&l, "id", lic->id, true);
+		label_hex(&l, "id", lic->id, 16);
 	} else {
 		label(&l, "id", "");
 	}

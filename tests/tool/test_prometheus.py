@@ -67,19 +67,21 @@ def check_info(fams, name, d):
 
 
 def check_state(fams, base, d):
-    assert value(fams, "sdsi_state_key_provisioned", **base) == (d["key_rev_id"] is not None)
-    if d["key_rev_id"] is not None:
-        assert value(fams, "sdsi_state_key_revision", **base) == d["key_rev_id"]
+    assert value(fams, "sdsi_state_key_provisioned", **base) == \
+        (d["key_revision"] is not None)
+    if d["key_revision"] is not None:
+        assert value(fams, "sdsi_state_key_revision", **base) == d["key_revision"]
     assert value(fams, "sdsi_state_licenses", **base) == len(d["licenses"])
-    types = {1: "one_time", 2: "metered", None: ""}
-    for lic in d["licenses"]:
-        ident = dict(base, index=str(lic["index"]), id=lic["id"] or "")
-        assert value(fams, "sdsi_license_valid", type=types[lic["type"]], **ident) == \
-            lic["valid"]
-        if lic["id"] is not None:
+    for slot in d["licenses"]:
+        lic = slot["license"] or {"id": "", "type_name": "", "bundles": []}
+        kind = lic["type_name"] if lic["type_name"] is not None else str(lic["type"])
+        ident = dict(base, index=str(slot["index"]), id=lic["id"])
+        assert value(fams, "sdsi_license_valid", type=kind, **ident) == slot["valid"]
+        if slot["license"]:
             assert value(fams, "sdsi_license_revision", **ident) == lic["revision"]
-        for feature in lic["features"]:
-            assert value(fams, "sdsi_license_feature_info", feature=feature, **ident) == 1
+        for bundle in lic["bundles"]:
+            assert value(fams, "sdsi_license_feature_info", feature=bundle["code"],
+                         **ident) == 1
 
 
 def check_meter(fams, stem, base, d):
@@ -93,10 +95,15 @@ def check_meter(fams, stem, base, d):
     assert got == want
 
 
+def by_device(json_text):
+    """The --all document (JSON contract 1.0: a list in device order) by device."""
+    return {d["device"]: d for d in json.loads(json_text)["results"]}
+
+
 def check_against_json(flag, prom_text, json_text, regs):
     """Every device of the JSON document, success or error, in the exposition."""
     fams = assert_clean(prom_text)
-    doc = json.loads(json_text)
+    doc = by_device(json_text)
     command = COMMANDS[flag]
     assert {k: v for k, v in series(fams, "sdsi_up").items()} == {
         tuple(sorted({"command": command, "device": name}.items())): 0 if "error" in d else 1
@@ -140,7 +147,7 @@ def test_all_commands_match_json_and_pass_promtool(authority):  # noqa: F811
     r = emu(steps, "--authority", authority.dir, "--sockets", "3", "--ppin",
             ",".join(f"{p:x}" for p in PPINS), "--time-scale", "0.000001")
     assert [x["rc"] for x in r[:2]] == [0, 0], r[:2]
-    regs = {name: d for name, d in json.loads(r[6]["out"]).items() if "error" not in d}
+    regs = {name: d for name, d in by_device(r[6]["out"]).items() if "error" not in d}
     # The registers are no mailbox transaction: the fault leaves -i alone.
     assert set(regs) == {f"intel_vsec.sdsi.{n}" for n in range(3)}
     for i, flag in enumerate(COMMANDS):
@@ -157,7 +164,7 @@ def test_all_commands_match_json_and_pass_promtool(authority):  # noqa: F811
                      device="intel_vsec.sdsi.2", reason="ETIMEDOUT") == 1
     # The licence of socket 0 is metered: its meters counted the 5000 s.
     live = parse(r[13]["out"])
-    base = {"device": "intel_vsec.sdsi.0", "socket": "0", "ppin": f"0x{PPINS[0]:x}"}
+    base = {"device": "intel_vsec.sdsi.0", "socket": "0", "ppin": f"0x{PPINS[0]:016x}"}
     assert value(live, "sdsi_meter_current_reference_seconds_total", **base) == 5000
     assert value(live, "sdsi_meter_current_feature_seconds_total", feature="CC02", **base) > 0
     assert parse(r[9]["out"])["sdsi_license_valid"]["type"] == "gauge"
@@ -207,7 +214,7 @@ def test_registers_label_every_value_and_exact_seconds(tool, sysfs):
     sysfs.add(4, regs=registers(socket_id=9, ppin=0x77), state=state_cert(
         [lic_blob(2, 0x99, 0x77, 0, 3, ["CC02"]), b""], valid=[False, False]),
         meter=meter_cert([("SGX1", 7)], unit=333, mmrc=4294967295))
-    base = {"device": "intel_vsec.sdsi.4", "socket": "9", "ppin": "0x77"}
+    base = {"device": "intel_vsec.sdsi.4", "socket": "9", "ppin": "0x0000000000000077"}
     r = tool("-d", "4", "-m", "--format", "prometheus", root=sysfs.root)
     assert r.rc == 0, r.err
     assert "sdsi_meter_certificate_feature_seconds_total{" in r.out and "} 2.331\n" in r.out
@@ -218,7 +225,8 @@ def test_registers_label_every_value_and_exact_seconds(tool, sysfs):
         4294967295 * 333 / 1000
     r = tool("-d", "4", "-s", "--format", "prometheus", root=sysfs.root)
     fams = assert_clean(r.out)
-    assert value(fams, "sdsi_license_valid", index="0", id="0x99", type="metered", **base) == 0
+    assert value(fams, "sdsi_license_valid", index="0", id="0x0000000000000099", type="metered",
+                 **base) == 0
     assert value(fams, "sdsi_license_valid", index="1", id="", type="", **base) == 0
     assert value(fams, "sdsi_state_licenses", **base) == 2
     assert len(series(fams, "sdsi_license_revision")) == 1
