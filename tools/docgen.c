@@ -108,6 +108,12 @@ static void man_metrics(FILE *f)
 		roff(f, m->help);
 		fputs(".\n", f);
 	}
+	fputs(".PP\n"
+	      "The systemd timer \\fBsdsi\\-textfile.timer\\fR runs \\fBsdsi\\-textfile.service\\fR\n"
+	      "every minute, which writes \\fIsdsi_COMMAND.prom\\fR for each command of\n"
+	      "\\fBSDSI_TEXTFILE_COMMANDS\\fR (info state meter_current) with \\fB\\-\\-output\\fR\n"
+	      "into \\fBSDSI_TEXTFILE_DIR\\fR (/var/lib/prometheus/node\\-exporter), the directory\n"
+	      "of node_exporter's textfile collector; \\fBsystemctl edit\\fR changes either.\n", f);
 }
 
 void print_man_page(FILE *f)
