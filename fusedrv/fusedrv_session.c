@@ -26,6 +26,16 @@
 
 #include "fusedrv_internal.h"
 
+/*
+ * A worker answering a mailbox read or provisioning write stays with it for
+ * the whole transaction, up to the firmware's RDY latency (hundreds of ms),
+ * holding only its socket's mbox_lock.  With at least one worker per socket
+ * beyond the minimum, every socket can have a transaction in flight at once
+ * (intel_sdsi --all runs them so, as sockets are independent hardware) while
+ * the other workers still answer lookups, getattrs and register reads: the
+ * emulated platform is as parallel as a real one.  WORKERS_MAX is above
+ * WORKERS_MIN + FE_MAX_SOCKETS (16) for the same reason.
+ */
 #define WORKERS_MIN		4u
 #define WORKERS_PER_SOCKET	2u
 #define WORKERS_MAX		32u

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * -i, -s, -m and -C: read registers and certificates from one device, from
- * every device (--all), or from a saved file (--file), decode and print them.
+ * every device (--all, all at once), or from a saved file (--file), decode
+ * and print them.
  * As upstream does, a certificate is read only after the registers show that
  * On Demand (and, for the meter, metering) is enabled.
  */
@@ -11,6 +12,7 @@
 
 #include "sdsi/hw.h"
 #include "commands.h"
+#include "fleet.h"
 
 static enum sdsi_attr attr_of(enum command cmd)
 {
@@ -88,35 +90,89 @@ static enum sdsi_exit refuse(struct output *out, const char *device, int errnum,
 	return report_error(out, device, &err);
 }
 
-static enum sdsi_exit read_device(const struct cli *cli, struct output *out,
-				  const struct sdsi_device *dev)
+/*
+ * What one device gave: the registers, then (but for -i) the certificate, or
+ * where it stopped.  Filled by fetch_device(), which may run in a thread of
+ * its own (fleet.h), so it prints nothing; render_device() prints it.
+ */
+struct device_read {
+	uint8_t regs[SDSI_READ_BUF_SIZE];
+	size_t regs_len;
+	bool have_regs;
+	struct sdsi_registers decoded;	/* but for -i */
+	bool regs_decoded;
+	uint8_t cert[SDSI_READ_BUF_SIZE];
+	size_t cert_len;
+	bool have_cert;
+	struct sdsi_error err;		/* why the next step is missing */
+	int refused_errno;		/* 0, or the certificate is not read: */
+	const char *refusal;		/* why */
+};
+
+static void fetch_device(enum command cmd, struct sdsi_device *dev, struct device_read *r)
 {
-	uint8_t buf[SDSI_READ_BUF_SIZE];
-	struct sdsi_registers regs;
-	struct sdsi_error err;
-	enum sdsi_attr attr = attr_of(cli->command);
-	size_t len;
+	const enum sdsi_attr attr = attr_of(cmd);
+	const struct sdsi_registers *regs = &r->decoded;
 
-	if (sdsi_read_attr(dev, SDSI_ATTR_REGISTERS, buf, &len, &err))
+	if (!dev->guid_valid) {
+		if (sdsi_read_guid(dev, &dev->guid, &r->err))
+			return;
+		dev->guid_valid = true;
+	}
+	if (sdsi_read_attr(dev, SDSI_ATTR_REGISTERS, r->regs, &r->regs_len, &r->err))
+		return;
+	r->have_regs = true;
+	if (cmd == CMD_INFO)
+		return;
+	if (sdsi_decode_registers(r->regs, r->regs_len, dev->guid, &r->decoded, &r->err))
+		return;
+	r->regs_decoded = true;
+	if (!regs->on_demand) {
+		r->refused_errno = EPERM;
+		r->refusal = "On Demand feature is present but not enabled: unable to read the certificate";
+	} else if (attr != SDSI_ATTR_STATE_CERT && !regs->metering) {
+		r->refused_errno = ENOTSUP;
+		r->refusal = "Metering is not supported on this socket";
+	} else if (sdsi_read_attr(dev, attr, r->cert, &r->cert_len, &r->err) == 0) {
+		r->have_cert = true;
+	}
+}
+
+static enum sdsi_exit render_device(const struct cli *cli, struct output *out,
+				    const struct sdsi_device *dev, const struct device_read *r)
+{
+	struct sdsi_error err = r->err;
+
+	if (!r->have_regs)
 		return report_error(out, dev->name, &err);
-	out_note(out, "%s/registers: %zu bytes, GUID 0x%x", dev->path, len, dev->guid);
+	out_note(out, "%s/registers: %zu bytes, GUID 0x%x", dev->path, r->regs_len, dev->guid);
 	if (cli->command == CMD_INFO)
-		return decode_and_print(cli, out, dev->name, buf, len, dev->guid);
-
-	if (sdsi_decode_registers(buf, len, dev->guid, &regs, &err))
+		return decode_and_print(cli, out, dev->name, r->regs, r->regs_len, dev->guid);
+	if (r->regs_decoded && out->ops->registers)
+		out->ops->registers(out, dev->name, &r->decoded);
+	if (r->refusal)
+		return refuse(out, dev->name, r->refused_errno, r->refusal);
+	if (!r->have_cert)
 		return report_error(out, dev->name, &err);
-	if (out->ops->registers)
-		out->ops->registers(out, dev->name, &regs);
-	if (!regs.on_demand)
-		return refuse(out, dev->name, EPERM,
-			      "On Demand feature is present but not enabled: unable to read the certificate");
-	if (attr != SDSI_ATTR_STATE_CERT && !regs.metering)
-		return refuse(out, dev->name, ENOTSUP, "Metering is not supported on this socket");
+	out_note(out, "%s/%s: %zu bytes", dev->path, sdsi_attr_file(attr_of(cli->command)),
+		 r->cert_len);
+	return decode_and_print(cli, out, dev->name, r->cert, r->cert_len, dev->guid);
+}
 
-	if (sdsi_read_attr(dev, attr, buf, &len, &err))
+static enum sdsi_exit read_device(const struct cli *cli, struct output *out,
+				  struct sdsi_device *dev)
+{
+	struct device_read *r = calloc(1, sizeof(*r));
+	struct sdsi_error err = { .errnum = ENOMEM, .cls = SDSI_ERR_INTERNAL, .offset = -1,
+				  .message = "out of memory" };
+	enum sdsi_exit status;
+
+	if (!r)
 		return report_error(out, dev->name, &err);
-	out_note(out, "%s/%s: %zu bytes", dev->path, sdsi_attr_file(attr), len);
-	return decode_and_print(cli, out, dev->name, buf, len, dev->guid);
+	fetch_device(cli->command, dev, r);
+	status = render_device(cli, out, dev, r);
+	free(r);
+	return status;
 }
 
 /*
@@ -158,28 +214,50 @@ static enum sdsi_exit read_saved_file(const struct cli *cli, struct output *out)
 	return decode_and_print(cli, out, NULL, buf, len, cli->guid);
 }
 
+struct read_all_jobs {
+	enum command command;
+	struct sdsi_device *devs;
+	struct device_read *reads;
+};
+
+static void read_all_job(void *ctx, size_t i)
+{
+	struct read_all_jobs *jobs = ctx;
+
+	fetch_device(jobs->command, &jobs->devs[i], &jobs->reads[i]);
+}
+
+/*
+ * Every device read at once (their mailboxes are independent), then printed
+ * in device order; the status is that of the first device that failed.
+ */
 static enum sdsi_exit read_all(const struct cli *cli, struct output *out)
 {
+	struct sdsi_error err = { .errnum = ENOMEM, .cls = SDSI_ERR_INTERNAL, .offset = -1,
+				  .message = "out of memory" };
 	enum sdsi_exit status = SDSI_EXIT_OK, one;
-	struct sdsi_device *devs;
-	struct sdsi_error err;
+	struct read_all_jobs jobs = { .command = cli->command };
 	size_t count;
 
-	if (sdsi_device_list(cli->sysfs_root, &devs, &count, &err))
+	if (sdsi_device_list(cli->sysfs_root, &jobs.devs, &count, &err))
 		return report_error(out, NULL, &err);
 	if (count == 0)
 		out_warn(out, "No On Demand devices found.");
+	jobs.reads = count ? calloc(count, sizeof(*jobs.reads)) : NULL;
+	if (count && !jobs.reads) {
+		free(jobs.devs);
+		return report_error(out, NULL, &err);
+	}
+	fleet_run(count, read_all_job, &jobs);
 	out->ops->begin_all(out);
 	for (size_t i = 0; i < count; i++) {
-		if (!devs[i].guid_valid && sdsi_read_guid(&devs[i], &devs[i].guid, &err))
-			one = report_error(out, devs[i].name, &err);
-		else
-			one = read_device(cli, out, &devs[i]);
+		one = render_device(cli, out, &jobs.devs[i], &jobs.reads[i]);
 		if (status == SDSI_EXIT_OK)
 			status = one;
 	}
 	out->ops->end_all(out);
-	free(devs);
+	free(jobs.reads);
+	free(jobs.devs);
 	return status;
 }
 
