@@ -37,26 +37,23 @@ static enum sdsi_exit load_blob(const struct cli *cli, struct output *out,
  * The state certificate tells what the socket already holds.  It is read only
  * for a blob of the project's format on a socket with an AKC, and a failure
  * to read it only skips the comparisons: it is not needed to provision.
+ * Prints nothing (fleet provisioning calls it from a thread): false with
+ * why->errnum set when it could not be read, 0 when it was not needed.
  */
-static bool read_state(const struct sdsi_device *dev, const struct sdsi_registers *regs,
-		       const uint8_t *blob, size_t blob_len, struct output *out,
-		       uint8_t *buf, struct sdsi_state_cert *state)
+bool provision_read_state(const struct sdsi_device *dev, const struct sdsi_registers *regs,
+			  const uint8_t *blob, size_t blob_len, uint8_t *buf,
+			  struct sdsi_state_cert *state, struct sdsi_error *why)
 {
 	struct sdsi_blob_info info;
-	struct sdsi_error err;
 	size_t len;
 
+	why->errnum = 0;
 	if (!regs->on_demand || !regs->akc_provisioned || blob_len > SDSI_BLOB_MAX ||
 	    sdsi_decode_blob(blob, blob_len, &info, NULL) ||
 	    info.format == SDSI_BLOB_FORMAT_FOREIGN)
 		return false;
-	if (sdsi_read_attr(dev, SDSI_ATTR_STATE_CERT, buf, &len, &err) ||
-	    sdsi_decode_state_cert(buf, len, state, &err)) {
-		out_warn(out, "%s: %s; the comparison with what is provisioned is skipped",
-			 dev->name, err.message);
-		return false;
-	}
-	return true;
+	return sdsi_read_attr(dev, SDSI_ATTR_STATE_CERT, buf, &len, why) == 0 &&
+	       sdsi_decode_state_cert(buf, len, state, why) == 0;
 }
 
 static void note_checks(const struct output *out, const struct sdsi_preflight *pf)
@@ -98,7 +95,10 @@ enum sdsi_exit cmd_provision(const struct cli *cli, struct output *out)
 	out_note(out, "%s: GUID 0x%x, %zu-byte registers; %s is %zu bytes", dev.name, dev.guid,
 		 regs_len, cli->blob_path, blob_len);
 
-	have_state = read_state(&dev, &regs, blob, blob_len, out, state_buf, &state);
+	have_state = provision_read_state(&dev, &regs, blob, blob_len, state_buf, &state, &err);
+	if (!have_state && err.errnum)
+		out_warn(out, "%s: %s; the comparison with what is provisioned is skipped",
+			 dev.name, err.message);
 	ret = sdsi_preflight_blob(&regs, have_state ? &state : NULL, kind, blob, blob_len,
 				  cli->force ? SDSI_PREFLIGHT_FORCE : 0, &pf, &err);
 	sdsi_state_cert_free(&state);

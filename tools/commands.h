@@ -13,6 +13,19 @@ enum sdsi_exit cmd_read(const struct cli *cli, struct output *out);
 /* -a, -c, with or without --dry-run. */
 enum sdsi_exit cmd_provision(const struct cli *cli, struct output *out);
 
+/* --all -a FILE, --all -c DIR|FILE: every socket at once, CAPs matched by PPIN. */
+enum sdsi_exit cmd_fleet_provision(const struct cli *cli, struct output *out);
+
+/*
+ * Read and decode the state certificate into buf and state when the
+ * comparisons of the pre-flight checks need it (an sdsi-format blob, a socket
+ * with an AKC).  False when not needed, or, with why->errnum set, unreadable.
+ * Prints nothing.  Free state with sdsi_state_cert_free().
+ */
+bool provision_read_state(const struct sdsi_device *dev, const struct sdsi_registers *regs,
+			  const uint8_t *blob, size_t blob_len, uint8_t *buf,
+			  struct sdsi_state_cert *state, struct sdsi_error *why);
+
 /* Report err through the output and return its exit status. */
 enum sdsi_exit report_error(struct output *out, const char *device, const struct sdsi_error *err);
 

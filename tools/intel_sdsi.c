@@ -80,7 +80,7 @@ static enum sdsi_exit run(const struct cli *cli, struct output *out)
 		return cmd_list(cli, out);
 	case CMD_AKC:
 	case CMD_CAP:
-		return cmd_provision(cli, out);
+		return cli->all ? cmd_fleet_provision(cli, out) : cmd_provision(cli, out);
 	default:
 		return cmd_read(cli, out);
 	}

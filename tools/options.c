@@ -43,7 +43,7 @@ const struct tool_option tool_options[] = {
 	{ 'a', 'a', "akc", "FILE", ARG_FILE, GROUP_COMMAND, CMD_AKC,
 	  "provision socket with AKC FILE" },
 	{ 'c', 'c', "cap", "FILE", ARG_FILE, GROUP_COMMAND, CMD_CAP,
-	  "provision socket with CAP FILE" },
+	  "provision socket with CAP FILE; with --all, FILE may be a directory of CAPs" },
 	{ 'h', 'h', "help", NULL, ARG_NONE, GROUP_COMMAND, CMD_HELP,
 	  "show this help and exit" },
 	{ OPT_VERSION, 0, "version", NULL, ARG_NONE, GROUP_COMMAND, CMD_VERSION,
@@ -51,7 +51,7 @@ const struct tool_option tool_options[] = {
 	{ 'd', 'd', "devno", "DEVNO", ARG_DEVNO, GROUP_MODIFIER, CMD_NONE,
 	  "On Demand device number N of intel_vsec.sdsi.N (not the socket ID)" },
 	{ OPT_ALL, 0, "all", NULL, ARG_NONE, GROUP_MODIFIER, CMD_NONE,
-	  "apply -i, -s, -m or -C to every On Demand device" },
+	  "apply -i, -s, -m, -C, -a or -c to every On Demand device, all at once, printed in device order; with -c, each device gets the CAPs bound to its PPIN" },
 	{ OPT_FILE, 0, "file", "PATH", ARG_FILE, GROUP_MODIFIER, CMD_NONE,
 	  "decode a saved registers file or certificate instead of a device" },
 	{ OPT_GUID, 0, "guid", "GUID", ARG_NUMBER, GROUP_MODIFIER, CMD_NONE,
@@ -229,8 +229,8 @@ static int check_combination(const struct cli *cli, char *msg, unsigned long msg
 		snprintf(msg, msglen, "--force applies to -a and -c only");
 	else if (cli->busy_retries && !provisioning)
 		snprintf(msg, msglen, "--retry applies to -a and -c only");
-	else if (cli->all && !reading)
-		snprintf(msg, msglen, "--all applies to -i, -s, -m and -C only");
+	else if (cli->all && !reading && !provisioning)
+		snprintf(msg, msglen, "--all applies to -i, -s, -m, -C, -a and -c only");
 	else if (cli->file && !reading)
 		snprintf(msg, msglen, "--file applies to -i, -s, -m and -C only");
 	else if (cli->guid && (!cli->file || cli->command != CMD_INFO))

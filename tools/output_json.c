@@ -13,6 +13,7 @@
 
 #include "sdsi/json_contract.h"
 #include "output.h"
+#include "output_json.h"
 
 static json_object *hex64(uint64_t v)
 {
@@ -290,7 +291,7 @@ static json_object *json_checks(const struct sdsi_preflight *pf)
 }
 
 /* "format", "decoded" and "checks": what the pre-flight checks saw. */
-static void add_preflight(json_object *obj, const struct sdsi_preflight *pf)
+void json_add_preflight(json_object *obj, const struct sdsi_preflight *pf)
 {
 	add(obj, "format", json_object_new_string(format_name(pf->blob.format)));
 	add(obj, "decoded", json_blob(&pf->blob));
@@ -309,11 +310,11 @@ static void json_provisioned(struct output *out, const struct provision_report *
 	add(obj, "provisioned", json_object_new_boolean(r->written));
 	add(obj, "unchanged", json_object_new_boolean(r->preflight->unchanged));
 	add(obj, "forced", json_object_new_boolean(r->preflight->forced));
-	add_preflight(obj, r->preflight);
+	json_add_preflight(obj, r->preflight);
 	emit(out, obj);
 }
 
-static json_object *error_object(const struct sdsi_error *err)
+json_object *json_error_object(const struct sdsi_error *err)
 {
 	json_object *e = json_object_new_object();
 
@@ -332,12 +333,12 @@ static json_object *error_object(const struct sdsi_error *err)
 static void json_refused(struct output *out, const struct provision_report *r,
 			 const struct sdsi_error *err)
 {
-	json_object *obj = device_doc(out, r->device), *e = error_object(err);
+	json_object *obj = device_doc(out, r->device), *e = json_error_object(err);
 	json_object *preflight = json_object_new_object();
 
 	fprintf(stderr, "intel_sdsi: %s\n", err->message);
 	add(preflight, "dry_run", json_object_new_boolean(r->dry_run));
-	add_preflight(preflight, r->preflight);
+	json_add_preflight(preflight, r->preflight);
 	add(e, "preflight", preflight);
 	add(obj, "error", e);
 	emit(out, obj);
@@ -348,7 +349,7 @@ static void json_error(struct output *out, const char *device, const struct sdsi
 	json_object *obj = device_doc(out, device);
 
 	fprintf(stderr, "intel_sdsi: %s\n", err->message);
-	add(obj, "error", error_object(err));
+	add(obj, "error", json_error_object(err));
 	emit(out, obj);
 }
 

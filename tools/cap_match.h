@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The blobs of a fleet provisioning run (intel_sdsi --all -a FILE, --all -c
+ * DIR|FILE) and which socket each is for: an AKC is for every socket; a CAP
+ * names the one CPU it is bound to by its PPIN (docs/formats.md section 3).
+ */
+#ifndef INTEL_SDSI_CAP_MATCH_H
+#define INTEL_SDSI_CAP_MATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sdsi/libsdsi.h"
+
+struct blob_file {
+	char *path;			/* DIR/NAME, or the FILE given */
+	uint8_t *bytes;			/* the whole file; NULL when unusable */
+	size_t len;
+	struct sdsi_blob_info info;	/* decoded when usable */
+	bool usable;			/* else err says why it is not */
+	struct sdsi_error err;
+};
+
+struct blob_set {
+	enum sdsi_blob_kind kind;
+	const char *source;		/* the argument of -a or -c */
+	bool is_dir;
+	struct blob_file *files;	/* by file name, strcmp order */
+	size_t count;
+};
+
+/*
+ * Load the blobs of a source.  A directory: every entry but . and .., in
+ * file name order, each kept, usable or not, with the reason (unreadable, not
+ * a regular file, too large, malformed, foreign: its PPIN cannot be read, an
+ * AKC where CAPs are expected); a CAP must be in the sdsi format, since only
+ * then is its PPIN known.  A file: that one blob, which, as for -d, must be
+ * readable (else -errno with err of class USAGE and nothing loaded); an AKC
+ * may be foreign (only the generic checks apply to it, as with -d).  A
+ * directory that cannot be opened, or running out of memory, is -errno.
+ */
+int blob_set_load(const char *source, enum sdsi_blob_kind kind, struct blob_set *set,
+		  struct sdsi_error *err);
+void blob_set_free(struct blob_set *set);
+
+/* Whether file i of the set is for the socket of that PPIN. */
+bool blob_set_matches(const struct blob_set *set, size_t i, uint64_t ppin);
+
+/* The NAME of DIR/NAME, or the path of a single file. */
+const char *blob_file_name(const struct blob_set *set, const struct blob_file *f);
+
+#endif /* INTEL_SDSI_CAP_MATCH_H */

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * --all -a FILE and --all -c DIR|FILE: provision every socket at once.
+ *
+ * Each socket, in a thread of its own (fleet.h), reads its registers, takes
+ * the blobs meant for it (the AKC; the CAPs bound to its PPIN, in file name
+ * order) and, for each, runs the same pre-flight checks as -d N -c FILE
+ * against its own registers and state certificate before writing it.  A
+ * blob already provisioned is unchanged and not written, so a second run
+ * writes nothing.  After a write the socket's registers and state
+ * certificate are read again before its next blob is checked: the write used
+ * an update, and two files may carry the same licence.  The first blob that
+ * is refused or fails stops that socket (each failure spends one of the few
+ * attempts it allows per power cycle); the others go on.  The results are
+ * printed afterwards in device order; the exit status is that of the first
+ * socket that failed, 0 when none did.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "fleet.h"
+#include "fleet_report.h"
+
+#define BUSY_RETRY_DELAY_MS 500	/* the driver's own acquire retry period */
+
+struct fleet_jobs {
+	const struct cli *cli;
+	const struct blob_set *set;
+	struct socket_result *sockets;
+};
+
+static bool read_registers(struct socket_result *s, struct sdsi_error *err)
+{
+	uint8_t buf[SDSI_READ_BUF_SIZE];
+	size_t len;
+
+	if (!s->dev.guid_valid) {
+		if (sdsi_read_guid(&s->dev, &s->dev.guid, err))
+			return false;
+		s->dev.guid_valid = true;
+	}
+	return sdsi_read_attr(&s->dev, SDSI_ATTR_REGISTERS, buf, &len, err) == 0 &&
+	       sdsi_decode_registers(buf, len, s->dev.guid, &s->regs, err) == 0;
+}
+
+/* The blobs of the set meant for this socket, in file name order. */
+static bool match_blobs(const struct blob_set *set, struct socket_result *s)
+{
+	for (size_t i = 0; i < set->count; i++)
+		s->nblobs += blob_set_matches(set, i, s->regs.ppin);
+	if (!s->nblobs)
+		return true;
+	s->blobs = calloc(s->nblobs, sizeof(*s->blobs));
+	if (!s->blobs)
+		return false;
+	for (size_t i = 0, k = 0; i < set->count; i++)
+		if (blob_set_matches(set, i, s->regs.ppin))
+			s->blobs[k++].file = i;
+	return true;
+}
+
+struct socket_view {
+	struct sdsi_registers regs;	/* as they are now */
+	uint8_t state_buf[SDSI_READ_BUF_SIZE];
+	struct sdsi_state_cert state;
+	bool have_state;
+};
+
+/* (Re)read what the next blob's checks compare it with. */
+static bool refresh(struct socket_result *s, const struct blob_file *f, bool registers,
+		    struct socket_view *v, struct sdsi_error *err)
+{
+	if (registers && !read_registers(s, err))
+		return false;
+	v->regs = s->regs;
+	sdsi_state_cert_free(&v->state);
+	v->have_state = provision_read_state(&s->dev, &v->regs, f->bytes, f->len, v->state_buf,
+					     &v->state, &s->state_warning);
+	return true;
+}
+
+/* One blob on one socket: checks, then (unless dry run or unchanged) the write. */
+static void provision_one(const struct cli *cli, const struct blob_set *set,
+			  struct socket_result *s, struct socket_view *v, struct blob_result *b)
+{
+	const struct blob_file *f = &set->files[b->file];
+	const struct sdsi_provision_options opts = {
+		.busy_retries = cli->busy_retries,
+		.busy_delay_ms = BUSY_RETRY_DELAY_MS,
+	};
+
+	if (sdsi_preflight_blob(&v->regs, v->have_state ? &v->state : NULL, set->kind,
+				f->bytes, f->len, cli->force ? SDSI_PREFLIGHT_FORCE : 0, &b->pf,
+				&b->err)) {
+		prefix_error(&b->err, s->dev.name);
+		b->outcome = BLOB_REFUSED;
+	} else if (b->pf.unchanged && !b->pf.forced) {
+		b->outcome = BLOB_UNCHANGED;
+	} else if (cli->dry_run) {
+		/* The plan counts each write it would make against the updates left. */
+		b->outcome = BLOB_PLANNED;
+		if (v->regs.updates_available)
+			v->regs.updates_available--;
+	} else if (sdsi_provision(&s->dev, set->kind, f->bytes, f->len, &opts, &b->err)) {
+		b->outcome = BLOB_FAILED;
+	} else {
+		b->outcome = BLOB_WRITTEN;
+	}
+}
+
+static enum socket_outcome outcome_of(const struct socket_result *s)
+{
+	bool written = false, planned = false;
+
+	if (s->failed)
+		return SOCKET_FAILED;
+	if (!s->nblobs)
+		return SOCKET_NO_MATCH;
+	for (size_t k = 0; k < s->nblobs; k++) {
+		switch (s->blobs[k].outcome) {
+		case BLOB_REFUSED:
+		case BLOB_FAILED:
+		case BLOB_SKIPPED:
+			return SOCKET_FAILED;
+		case BLOB_WRITTEN:
+			written = true;
+			break;
+		case BLOB_PLANNED:
+			planned = true;
+			break;
+		case BLOB_UNCHANGED:
+			break;
+		}
+	}
+	return written ? SOCKET_PROVISIONED : planned ? SOCKET_PLANNED : SOCKET_UNCHANGED;
+}
+
+static void socket_job(void *ctx, size_t i)
+{
+	struct fleet_jobs *jobs = ctx;
+	struct socket_result *s = &jobs->sockets[i];
+	struct socket_view *v = calloc(1, sizeof(*v));
+	bool stop = false;
+
+	if (!v || !read_registers(s, &s->err) || !match_blobs(jobs->set, s)) {
+		if (!v || !s->err.errnum)
+			s->err = (struct sdsi_error){ .errnum = ENOMEM, .cls = SDSI_ERR_INTERNAL,
+						      .offset = -1, .message = "out of memory" };
+		s->failed = true;
+		goto out;
+	}
+	s->have_regs = true;
+	for (size_t k = 0; k < s->nblobs; k++) {
+		struct blob_result *b = &s->blobs[k];
+		/* After a write, the socket has changed: read it again. */
+		bool reread = k > 0 && s->blobs[k - 1].outcome == BLOB_WRITTEN;
+
+		if (stop) {
+			b->outcome = BLOB_SKIPPED;
+		} else if ((k == 0 || reread) &&
+			   !refresh(s, &jobs->set->files[b->file], reread, v, &b->err)) {
+			b->outcome = BLOB_FAILED;
+		} else {
+			provision_one(jobs->cli, jobs->set, s, v, b);
+		}
+		stop = stop || b->outcome == BLOB_REFUSED || b->outcome == BLOB_FAILED;
+	}
+	sdsi_state_cert_free(&v->state);
+out:
+	free(v);
+	s->outcome = outcome_of(s);
+}
+
+const struct sdsi_error *socket_error(const struct socket_result *s)
+{
+	if (s->failed)
+		return &s->err;
+	for (size_t k = 0; k < s->nblobs; k++)
+		if (s->blobs[k].outcome == BLOB_REFUSED || s->blobs[k].outcome == BLOB_FAILED)
+			return &s->blobs[k].err;
+	return NULL;
+}
+
+static const char *const blob_outcomes[] = {
+	[BLOB_WRITTEN] = "written",
+	[BLOB_UNCHANGED] = "unchanged",
+	[BLOB_PLANNED] = "planned",
+	[BLOB_REFUSED] = "refused",
+	[BLOB_FAILED] = "failed",
+	[BLOB_SKIPPED] = "skipped",
+};
+
+static const char *const socket_outcomes[] = {
+	[SOCKET_PROVISIONED] = "provisioned",
+	[SOCKET_PLANNED] = "planned",
+	[SOCKET_UNCHANGED] = "unchanged",
+	[SOCKET_NO_MATCH] = "no_match",
+	[SOCKET_FAILED] = "failed",
+};
+
+const char *blob_outcome_name(enum blob_outcome outcome)
+{
+	return blob_outcomes[outcome];
+}
+
+const char *socket_outcome_name(enum socket_outcome outcome)
+{
+	return socket_outcomes[outcome];
+}
+
+static enum sdsi_exit run(const struct cli *cli, struct output *out, const struct blob_set *set)
+{
+	struct sdsi_error err = { .errnum = ENOMEM, .cls = SDSI_ERR_INTERNAL, .offset = -1,
+				  .message = "out of memory" };
+	struct fleet_report report = { .cli = cli, .set = set };
+	struct fleet_jobs jobs = { .cli = cli, .set = set };
+	enum sdsi_exit status = SDSI_EXIT_OK;
+	struct sdsi_device *devs;
+	const struct sdsi_error *failure;
+
+	if (sdsi_device_list(cli->sysfs_root, &devs, &report.count, &err))
+		return report_error(out, NULL, &err);
+	if (report.count == 0)
+		out_warn(out, "No On Demand devices found.");
+	report.sockets = report.count ? calloc(report.count, sizeof(*report.sockets)) : NULL;
+	if (report.count && !report.sockets) {
+		free(devs);
+		return report_error(out, NULL, &err);
+	}
+	for (size_t i = 0; i < report.count; i++)
+		report.sockets[i].dev = devs[i];
+	free(devs);
+	jobs.sockets = report.sockets;
+	fleet_run(report.count, socket_job, &jobs);
+
+	for (size_t i = 0; i < report.count; i++) {
+		report.totals[report.sockets[i].outcome]++;
+		failure = socket_error(&report.sockets[i]);
+		if (failure && status == SDSI_EXIT_OK)
+			status = exit_for_error(failure);
+	}
+	if (cli->json)
+		print_fleet_json(out, &report);
+	else
+		print_fleet_text(out, &report);
+	for (size_t i = 0; i < report.count; i++)
+		free(report.sockets[i].blobs);
+	free(report.sockets);
+	return status;
+}
+
+enum sdsi_exit cmd_fleet_provision(const struct cli *cli, struct output *out)
+{
+	const enum sdsi_blob_kind kind = cli->command == CMD_AKC ? SDSI_BLOB_AKC : SDSI_BLOB_CAP;
+	struct sdsi_error err;
+	struct blob_set set;
+	enum sdsi_exit status;
+
+	if (blob_set_load(cli->blob_path, kind, &set, &err))
+		return report_error(out, NULL, &err);
+	status = run(cli, out, &set);
+	blob_set_free(&set);
+	return status;
+}
