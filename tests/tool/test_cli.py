@@ -22,8 +22,6 @@ USAGE_CASES = [
     (["-d", "0", "-s", "--retry", "2"], "--retry applies to -a and -c"),
     (["-d", "0", "-a", "x", "--retry", "21"], "--retry: expected a count"),
     (["--all", "-l"], "--all applies to"),
-    (["--all", "-a", "x"], "x: No such file or directory"),
-    (["--all", "-c", "x"], "x: No such file or directory"),
     (["--all", "-c", "x", "-d", "0"], "--all excludes -d"),
     (["--all", "-d", "0", "-i"], "--all excludes -d"),
     (["--file", "x", "-d", "0", "-s"], "--file excludes"),
