@@ -1,0 +1,283 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""intel_sdsi --all on several emulated sockets at once (issue 13): reads and
+provisioning run concurrently, one thread per socket, and are printed in
+device order; --all -a AKC and --all -c DIR match CAPs to sockets by PPIN,
+with real keys (sdsi-emu run --authority).  Time is never asserted here:
+bench/bench_fleet.sh measures it."""
+import json
+import os
+import shutil
+
+import pytest
+
+from authority import authority, read  # noqa: F401
+from test_emu import ctl, emu, t  # noqa: F401
+from conftest import emu_missing
+
+pytestmark = pytest.mark.skipif(emu_missing() is not None, reason=str(emu_missing()))
+
+PPINS = (0xF1EE70, 0xF1EE71, 0xF1EE72, 0xF1EE73)
+NAMES = [f"intel_vsec.sdsi.{n}" for n in range(4)]
+# Latencies that make the sockets finish in another order than their own:
+# printing as they finish would put socket 2 first and socket 0 last.
+LATENCY_US = (400000, 200000, 0, 100000)
+
+
+def platform(authority, steps, sockets=4):
+    ppins = ",".join(f"{p:x}" for p in PPINS[:sockets])
+    return emu(steps, "--authority", authority.dir, "--sockets", str(sockets), "--ppin", ppins)
+
+
+def doc(result):
+    return json.loads(result["out"])
+
+
+def per_device(result):
+    """An --all document as (device, object) pairs in the order printed."""
+    d = doc(result)
+    if isinstance(d, list):
+        return [(o["device"], o) for o in d]
+    return list(d.items())
+
+
+def staggered():
+    return [ctl("fault", str(n), "rdy-latency", "--param", str(us))
+            for n, us in enumerate(LATENCY_US) if us]
+
+
+def info(devno):
+    return t("-d", str(devno), "-i", "--json")
+
+
+def spent(result):
+    d = doc(result)
+    return (d["akc_failures"]["count"], d["cap_failures"]["count"], d["updates"]["available"])
+
+
+def licences(result):
+    return [(lic["id"], lic["revision"], lic["valid"]) for lic in doc(result)["licenses"]]
+
+
+def test_reads_printed_in_device_order_whatever_order_they_finish(authority):
+    r = platform(authority, staggered() + [
+        t("--all", "-s", "--json"), t("--all", "-i", "--json"), t("--all", "-s"),
+        t("--all", "-C", "--json")])
+    assert [x["rc"] for x in r] == [0] * len(r), r
+    for res in r[-4], r[-3], r[-1]:
+        assert [name for name, _ in per_device(res)] == NAMES
+    assert [o["ppin"] for _, o in per_device(r[-3])] == [f"0x{p:x}" for p in PPINS]
+    headers = [line for line in r[-2]["out"].splitlines() if "for device" in line]
+    assert headers == [f"State certificate for device {n}" for n in NAMES]
+
+
+def test_a_failing_socket_is_reported_in_its_place_and_sets_the_status(authority):
+    r = platform(authority, staggered() + [ctl("fault", "1", "status-failure"),
+                                           t("--all", "-s", "--json"), t("--all", "-s")])
+    for res in r[-2:]:
+        assert res["rc"] == 7, res                 # the first failure: an I/O error
+    devices = per_device(r[-2])
+    assert [name for name, _ in devices] == NAMES
+    assert devices[1][1]["error"]["name"] == "EIO"
+    assert all("error" not in o for n, o in devices if n != NAMES[1])
+    assert "intel_vsec.sdsi.1/state_certificate" in r[-1]["err"]
+    assert r[-1]["out"].count("State certificate for device") == 3
+
+
+@pytest.fixture
+def caps(authority, tmp_path):
+    """A CAP directory: one CAP for socket 0, two for socket 1 (file name
+    order: b then c), none for socket 2 or 3, one for a PPIN no socket has,
+    and a file that is not a CAP."""
+    d = tmp_path / "caps"
+    d.mkdir()
+    shutil.copy(authority.cap(PPINS[0], licence_id=0xA0), d / "a-socket0.cap")
+    shutil.copy(authority.cap(PPINS[1], licence_id=0xB1, features=("SGX1",)),
+                d / "b-socket1.cap")
+    shutil.copy(authority.cap(PPINS[1], licence_id=0xC1, metered=True), d / "c-socket1.cap")
+    shutil.copy(authority.cap(0xDEAD, licence_id=0xD0), d / "d-elsewhere.cap")
+    (d / "notes.txt").write_text("the CAPs of rack 7\n")
+    return str(d)
+
+
+def results(report):
+    return [(s["device"], s["result"], [(os.path.basename(b["file"]), b["result"])
+                                        for b in s["blobs"]]) for s in report["devices"]]
+
+
+def test_provision_a_fleet_then_again_unchanged(authority, caps):
+    akc = authority.akc()
+    r = platform(authority, staggered() + [
+        t("--all", "-a", akc, "--json"), t("--all", "-c", caps, "--json")]
+        + [info(n) for n in range(4)]
+        + [t("--all", "-a", akc, "--json"), t("--all", "-c", caps, "--json"),
+           t("--all", "-c", caps)]
+        + [info(n) for n in range(4)] + [t("-d", "1", "-s", "--json")])
+    r = r[len(staggered()):]
+    assert [x["rc"] for x in r] == [0] * len(r), r
+    akc_run = doc(r[0])
+    assert [(s["device"], s["result"]) for s in akc_run["devices"]] == \
+        [(n, "provisioned") for n in NAMES]
+    report = doc(r[1])
+    assert report["blob"] == "CAP" and report["dry_run"] is False
+    assert results(report) == [
+        (NAMES[0], "provisioned", [("a-socket0.cap", "written")]),
+        (NAMES[1], "provisioned", [("b-socket1.cap", "written"), ("c-socket1.cap", "written")]),
+        (NAMES[2], "no_match", []), (NAMES[3], "no_match", [])]
+    assert [s["ppin"] for s in report["devices"]] == [f"0x{p:x}" for p in PPINS]
+    files = {os.path.basename(f["file"]): f for f in report["files"]}
+    # The CAP bound to another CPU is left unused, and said so.
+    assert files["d-elsewhere.cap"]["usable"] is True
+    assert files["d-elsewhere.cap"]["used_by"] == []
+    assert files["d-elsewhere.cap"]["ppin"] == "0xdead"
+    assert files["b-socket1.cap"]["used_by"] == [NAMES[1]]
+    # The file that is not a CAP is reported with its name and reason.
+    assert files["notes.txt"]["usable"] is False
+    assert files["notes.txt"]["error"]["name"] == "EBADMSG"
+    assert "notes.txt: not a CAP of the sdsi format" in files["notes.txt"]["error"]["message"]
+    assert "notes.txt: not a CAP of the sdsi format" in r[1]["err"]
+    assert report["summary"] == {"sockets": 4, "provisioned": 2, "planned": 0,
+                                 "unchanged": 0, "no_match": 2, "failed": 0}
+    after_first = [spent(x) for x in r[2:6]]
+    assert after_first == [(0, 0, 2), (0, 0, 1), (0, 0, 3), (0, 0, 3)]
+
+    # Second run: everything unchanged, nothing written, nothing spent.
+    assert [s["result"] for s in doc(r[6])["devices"]] == ["unchanged"] * 4
+    again = doc(r[7])
+    assert results(again) == [
+        (NAMES[0], "unchanged", [("a-socket0.cap", "unchanged")]),
+        (NAMES[1], "unchanged", [("b-socket1.cap", "unchanged"),
+                                 ("c-socket1.cap", "unchanged")]),
+        (NAMES[2], "no_match", []), (NAMES[3], "no_match", [])]
+    text = r[8]["out"]
+    assert "intel_vsec.sdsi.1 (PPIN 0xf1ee71): unchanged, already provisioned" in text
+    assert "d-elsewhere.cap: CAP bound to PPIN 0xdead, which no socket here has" in text
+    assert "4 sockets: 0 provisioned, 2 unchanged, 2 without a matching CAP, 0 failed" in text
+    assert [spent(x) for x in r[9:13]] == after_first
+    assert licences(r[13]) == [("0xb1", 1, True), ("0xc1", 1, True)]
+
+
+def test_dry_run_shows_the_plan_and_writes_nothing(authority, caps):
+    akc = authority.akc()
+    r = platform(authority, [t("--all", "-a", akc)] + [info(n) for n in range(4)]
+                 + [t("--all", "-s", "--json"), t("--all", "-c", caps, "--dry-run", "--json"),
+                    t("--all", "-c", caps, "--dry-run")]
+                 + [info(n) for n in range(4)] + [t("--all", "-s", "--json")])
+    assert [x["rc"] for x in r] == [0] * len(r), r
+    plan = doc(r[6])
+    assert plan["dry_run"] is True
+    assert results(plan) == [
+        (NAMES[0], "planned", [("a-socket0.cap", "planned")]),
+        (NAMES[1], "planned", [("b-socket1.cap", "planned"), ("c-socket1.cap", "planned")]),
+        (NAMES[2], "no_match", []), (NAMES[3], "no_match", [])]
+    # Each check is shown; the plan counts its own writes against the updates.
+    updates = [[c["detail"] for c in b["checks"] if c["name"] == "updates"][0]
+               for b in plan["devices"][1]["blobs"]]
+    assert updates == ["3 of 4 update(s) available", "2 of 4 update(s) available"]
+    assert "Dry run: nothing is written" in r[7]["out"]
+    assert "c-socket1.cap: CAP licence 0xc1 revision 1 (CC02): would be written" in r[7]["out"]
+    assert [spent(x) for x in r[1:5]] == [spent(x) for x in r[8:12]] == [(0, 0, 3)] * 4
+    assert r[5]["out"] == r[12]["out"]             # the state certificates, byte for byte
+
+
+def test_one_failing_socket_does_not_stop_the_others(authority, caps, tmp_path):
+    """Socket 1 is locked by the BIOS (in-band lock): its first CAP fails with
+    EPERM and its second is not tried; socket 0 is provisioned; the exit
+    status is the failure's (4).  Without an AKC, socket 3's CAP is refused by
+    its own pre-flight checks."""
+    shutil.copy(authority.cap(PPINS[3], licence_id=0x3A), os.path.join(caps, "e-socket3.cap"))
+    akc = authority.akc()
+    r = platform(authority, [t("-d", "0", "-a", akc), t("-d", "1", "-a", akc),
+                             t("-d", "2", "-a", akc), ctl("iblock", "1", "on"),
+                             t("--all", "-c", caps, "--json"), t("--all", "-c", caps),
+                             info(0), info(1), info(3)])
+    assert [x["rc"] for x in r[:4]] == [0] * 4, r
+    for res in r[4:6]:
+        assert res["rc"] == 4, res
+    report = doc(r[4])
+    assert results(report)[:2] == [
+        (NAMES[0], "provisioned", [("a-socket0.cap", "written")]),
+        (NAMES[1], "failed", [("b-socket1.cap", "failed"), ("c-socket1.cap", "skipped")])]
+    assert report["devices"][1]["error"]["name"] == "EPERM"
+    assert report["devices"][1]["blobs"][0]["error"]["name"] == "EPERM"
+    assert results(report)[3] == (NAMES[3], "failed", [("e-socket3.cap", "refused")])
+    assert report["devices"][3]["error"]["message"].startswith("intel_vsec.sdsi.3: ")
+    assert "akc_present" in [c["name"] for c in report["devices"][3]["blobs"][0]["checks"]
+                             if c["result"] == "fail"]
+    assert report["summary"]["failed"] == 2 and report["summary"]["provisioned"] == 1
+    assert "intel_vsec.sdsi.1/provision_cap" in r[5]["err"]
+    assert "c-socket1.cap: CAP licence 0xc1 revision 1 (CC02): skipped" in r[5]["out"]
+    assert spent(r[7]) == (0, 0, 3) and spent(r[8]) == (0, 0, 4)   # nothing spent there
+
+
+def test_caps_for_one_cpu_apply_in_file_name_order(authority, tmp_path):
+    """Two revisions of a licence and a copy of a CAP: after each write the
+    socket is read again, so the copy is unchanged instead of a replay the
+    silicon would count as a failure, and the older revision, sorted after
+    the newer, is unchanged too."""
+    d = tmp_path / "same"
+    d.mkdir()
+    newer = authority.cap(PPINS[0], licence_id=0x77, revision=2)
+    shutil.copy(newer, d / "1-rev2.cap")
+    shutil.copy(newer, d / "2-rev2-copy.cap")
+    shutil.copy(authority.cap(PPINS[0], licence_id=0x77, revision=1), d / "3-rev1.cap")
+    akc = authority.akc()
+    r = platform(authority, [t("-d", "0", "-a", akc), t("--all", "-c", str(d), "--json"),
+                             info(0), t("-d", "0", "-s", "--json")], sockets=1)
+    assert [x["rc"] for x in r] == [0] * len(r), r
+    assert results(doc(r[1])) == [(NAMES[0], "provisioned", [
+        ("1-rev2.cap", "written"), ("2-rev2-copy.cap", "unchanged"),
+        ("3-rev1.cap", "unchanged")])]
+    assert spent(r[2]) == (0, 0, 2)
+    assert licences(r[3]) == [("0x77", 2, True)]
+
+
+def test_one_cap_file_goes_to_its_socket_only(authority):
+    akc = authority.akc()
+    cap = authority.cap(PPINS[2], licence_id=0x2C)
+    r = platform(authority, [t("--all", "-a", akc), t("--all", "-c", cap, "--json")], sockets=3)
+    assert [x["rc"] for x in r] == [0, 0], r
+    assert results(doc(r[1])) == [(NAMES[0], "no_match", []), (NAMES[1], "no_match", []),
+                                  (NAMES[2], "provisioned", [(os.path.basename(cap), "written")])]
+
+
+def test_what_cannot_be_used(authority, tmp_path):
+    """A missing source or one unusable file given by name stops before any
+    socket is touched, with that file's exit status; in a directory, each
+    entry that is not a usable CAP is reported with its name and reason."""
+    akc = authority.akc()
+    cap = authority.cap(PPINS[0], licence_id=0x5A)
+    truncated = tmp_path / "truncated.cap"
+    truncated.write_bytes(read(cap)[:100])
+    d = tmp_path / "mixed"
+    d.mkdir()
+    shutil.copy(akc, d / "key.akc")
+    shutil.copy(truncated, d / "truncated.cap")
+    (d / "sub").mkdir()
+    shutil.copy(cap, d / "z.cap")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    r = platform(authority, [
+        t("--all", "-c", str(tmp_path / "missing")), t("--all", "-c", str(truncated), "--json"),
+        t("--all", "-a", cap), t("--all", "-c", akc),
+        t("--all", "-a", akc), t("--all", "-c", str(d), "--json"),
+        t("--all", "-c", str(empty), "--json"), info(0)], sockets=2)
+    assert [x["rc"] for x in r] == [2, 8, 5, 5, 0, 0, 0, 0], r
+    assert "missing: No such file or directory" in r[0]["err"]
+    assert r[1]["out"] and doc(r[1])["error"]["name"] == "EBADMSG"
+    assert "truncated.cap" in doc(r[1])["error"]["message"]
+    assert "a CAP, not an AKC: use --all -c" in r[2]["err"]
+    assert "an AKC, not a CAP: use --all -a" in r[3]["err"]
+    report = doc(r[5])
+    files = {os.path.basename(f["file"]): f for f in report["files"]}
+    assert sorted(files) == ["key.akc", "sub", "truncated.cap", "z.cap"]
+    assert "use --all -a" in files["key.akc"]["error"]["message"]
+    assert "malformed CAP" in files["truncated.cap"]["error"]["message"]
+    assert "not a regular file: it is a directory" in files["sub"]["error"]["message"]
+    assert [f for f in files if not files[f]["usable"]] == ["key.akc", "sub", "truncated.cap"]
+    for name in ("key.akc", "sub", "truncated.cap"):
+        assert f"{name}" in r[5]["err"]
+    assert results(report) == [(NAMES[0], "provisioned", [("z.cap", "written")]),
+                               (NAMES[1], "no_match", [])]
+    assert doc(r[6])["files"] == [] and \
+        [s["result"] for s in doc(r[6])["devices"]] == ["no_match", "no_match"]
+    assert spent(r[7]) == (0, 0, 2)
