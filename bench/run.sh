@@ -37,3 +37,5 @@ echo "FUSE driver end to end, throughput"
 	"$build/bench/bench_sysfs" 1 2000 "$dev/registers" "$dev/state_certificate" "$dev/meter_current"
 "$build/emu/sdsi-emu" run --sockets 2 -- \
 	"$build/bench/bench_sysfs" 4 500 "$dev/state_certificate"
+echo
+bench/bench_fleet.sh "$build"
