@@ -9,6 +9,13 @@
  * the caller's struct sdsi_error (which may be NULL) with the positive errno,
  * the class of failure (what the tool turns into its exit status) and a
  * message naming the file or field and the reason.
+ *
+ * Threads: libsdsi keeps no state between calls and writes only to what the
+ * caller passes, so its functions may run in several threads at once, each
+ * with its own buffers and struct sdsi_error; intel_sdsi --all reads and
+ * provisions each socket in a thread of its own.  (The one exception is
+ * sdsi_sysfs_root(), which reads the environment: do not change
+ * SDSI_SYSFS_ROOT while other threads call libsdsi.)
  */
 #ifndef SDSI_LIBSDSI_H
 #define SDSI_LIBSDSI_H
