@@ -22,9 +22,18 @@ static void diagnose(const struct output *out, const struct fleet_report *r)
 		if (s->state_warning.errnum)
 			out_warn(out, "%s: %s; the comparison with what is provisioned is skipped",
 				 s->dev.name, s->state_warning.message);
-		for (size_t k = 0; k < s->nblobs; k++)
-			if (s->blobs[k].pf.last_attempt && s->blobs[k].outcome != BLOB_SKIPPED)
-				out_warn(out, "%s: warning: %s", s->dev.name, s->blobs[k].pf.warning);
+		for (size_t k = 0; k < s->nblobs; k++) {
+			const struct blob_result *b = &s->blobs[k];
+			const char *file = set->files[b->file].path;
+
+			for (unsigned int c = 0; c < b->pf.num_checks; c++)
+				out_note(out, "%s: %s: check %s: %s: %s", s->dev.name, file,
+					 b->pf.checks[c].name,
+					 sdsi_check_status_name(b->pf.checks[c].status),
+					 b->pf.checks[c].detail);
+			if (b->pf.last_attempt && b->outcome != BLOB_SKIPPED)
+				out_warn(out, "%s: warning: %s", s->dev.name, b->pf.warning);
+		}
 		err = socket_error(s);
 		if (err)
 			fprintf(stderr, "intel_sdsi: %s\n", err->message);
