@@ -158,7 +158,9 @@ static void socket_job(void *ctx, size_t i)
 		bool reread = k > 0 && s->blobs[k - 1].outcome == BLOB_WRITTEN;
 
 		if (stop) {
+			/* Not checked; what it is still shows. */
 			b->outcome = BLOB_SKIPPED;
+			b->pf.blob = jobs->set->files[b->file].info;
 		} else if ((k == 0 || reread) &&
 			   !refresh(s, &jobs->set->files[b->file], reread, v, &b->err)) {
 			b->outcome = BLOB_FAILED;

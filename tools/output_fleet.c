@@ -170,14 +170,6 @@ void print_fleet_text(const struct output *out, const struct fleet_report *r)
 
 /* ---- JSON --------------------------------------------------------------- */
 
-static json_object *hex64(uint64_t v)
-{
-	char text[24];
-
-	snprintf(text, sizeof(text), "0x%" PRIx64, v);
-	return json_object_new_string(text);
-}
-
 static json_object *json_blob_result(const struct fleet_report *r, const struct blob_result *b)
 {
 	const struct blob_file *f = &r->set->files[b->file];
@@ -188,11 +180,8 @@ static json_object *json_blob_result(const struct fleet_report *r, const struct 
 	json_object_object_add(obj, "result",
 			       json_object_new_string(blob_outcome_name(b->outcome)));
 	json_object_object_add(obj, "bytes", json_object_new_int64((int64_t)f->len));
+	json_object_object_add(obj, "forced", json_object_new_boolean(b->pf.forced));
 	json_add_preflight(obj, &b->pf);
-	/* A skipped blob was not checked: what it is still shows. */
-	if (b->outcome == BLOB_SKIPPED)
-		json_object_object_add(obj, "format", json_object_new_string(
-			sdsi_blob_format_name(f->info.format)));
 	json_object_object_add(obj, "error", failed ? json_error_object(&b->err) : NULL);
 	return obj;
 }
@@ -203,7 +192,7 @@ static json_object *json_socket(const struct fleet_report *r, const struct socke
 	const struct sdsi_error *err = socket_error(s);
 
 	json_object_object_add(obj, "device", json_object_new_string(s->dev.name));
-	json_object_object_add(obj, "ppin", s->have_regs ? hex64(s->regs.ppin) : NULL);
+	json_object_object_add(obj, "ppin", s->have_regs ? json_contract_hex64(s->regs.ppin) : NULL);
 	json_object_object_add(obj, "result",
 			       json_object_new_string(socket_outcome_name(s->outcome)));
 	for (size_t k = 0; k < s->nblobs; k++)
@@ -221,9 +210,10 @@ static json_object *json_file(const struct fleet_report *r, size_t i)
 
 	json_object_object_add(obj, "file", json_object_new_string(f->path));
 	json_object_object_add(obj, "usable", json_object_new_boolean(f->usable));
-	json_object_object_add(obj, "format", f->bytes ? json_object_new_string(
-		sdsi_blob_format_name(f->info.format)) : NULL);
-	json_object_object_add(obj, "ppin", cap ? hex64(f->info.ppin) : NULL);
+	/* What its magic says (a malformed CAP is still "cap"); null when unread. */
+	json_object_object_add(obj, "format", f->bytes ?
+			       json_object_new_string(json_contract_kind(f->info.format)) : NULL);
+	json_object_object_add(obj, "ppin", cap ? json_contract_hex64(f->info.ppin) : NULL);
 	users(r, i, used_by);
 	json_object_object_add(obj, "used_by", used_by);
 	json_object_object_add(obj, "error", f->usable ? NULL : json_error_object(&f->err));
@@ -232,16 +222,17 @@ static json_object *json_file(const struct fleet_report *r, size_t i)
 
 void print_fleet_json(const struct output *out, const struct fleet_report *r)
 {
-	json_object *doc = json_object_new_object(), *devices = json_object_new_array();
+	json_object *doc = json_contract_doc(), *devices = json_object_new_array();
 	json_object *files = json_object_new_array(), *totals = json_object_new_object();
 
 	diagnose(out, r);
-	json_object_object_add(doc, "blob", json_object_new_string(sdsi_blob_name(r->set->kind)));
+	json_object_object_add(doc, "blob", json_object_new_string(
+		r->set->kind == SDSI_BLOB_AKC ? "akc" : "cap"));
 	json_object_object_add(doc, "source", json_object_new_string(r->set->source));
 	json_object_object_add(doc, "dry_run", json_object_new_boolean(r->cli->dry_run));
 	for (size_t i = 0; i < r->count; i++)
 		json_object_array_add(devices, json_socket(r, &r->sockets[i]));
-	json_object_object_add(doc, "devices", devices);
+	json_object_object_add(doc, "results", devices);
 	for (size_t i = 0; i < r->set->count; i++)
 		json_object_array_add(files, json_file(r, i));
 	json_object_object_add(doc, "files", files);

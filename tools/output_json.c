@@ -364,3 +364,19 @@ const struct output_ops json_output_ops = {
 	.refused = json_refused,
 	.error = json_error,
 };
+
+/* The contract's encodings, for the fleet provisioning document (output_fleet.c). */
+json_object *json_contract_doc(void)
+{
+	return new_doc();
+}
+
+json_object *json_contract_hex64(uint64_t v)
+{
+	return hex64(v);
+}
+
+const char *json_contract_kind(enum sdsi_blob_format format)
+{
+	return format_name(format);
+}

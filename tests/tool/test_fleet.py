@@ -10,6 +10,7 @@ import shutil
 
 import pytest
 
+import schemas
 from authority import authority, read  # noqa: F401
 from test_emu import ctl, emu, t  # noqa: F401
 from conftest import emu_missing
@@ -32,12 +33,19 @@ def doc(result):
     return json.loads(result["out"])
 
 
+def fleet(result):
+    """A fleet provisioning document, checked against docs/schema/fleet.json."""
+    return schemas.check("fleet.json", result["out"])
+
+
 def per_device(result):
-    """An --all document as (device, object) pairs in the order printed."""
-    d = doc(result)
-    if isinstance(d, list):
-        return [(o["device"], o) for o in d]
-    return list(d.items())
+    """An --all document (docs/schema/all.json) as (device, object) pairs in
+    the order printed."""
+    return [(o["device"], o) for o in schemas.check("all.json", result["out"])["results"]]
+
+
+def hex64(value):
+    return f"0x{value:016x}"
 
 
 def staggered():
@@ -55,7 +63,8 @@ def spent(result):
 
 
 def licences(result):
-    return [(lic["id"], lic["revision"], lic["valid"]) for lic in doc(result)["licenses"]]
+    return [(lic["license"]["id"], lic["license"]["revision"], lic["valid"])
+            for lic in doc(result)["licenses"]]
 
 
 def test_reads_printed_in_device_order_whatever_order_they_finish(authority):
@@ -65,7 +74,7 @@ def test_reads_printed_in_device_order_whatever_order_they_finish(authority):
     assert [x["rc"] for x in r] == [0] * len(r), r
     for res in r[-4], r[-3], r[-1]:
         assert [name for name, _ in per_device(res)] == NAMES
-    assert [o["ppin"] for _, o in per_device(r[-3])] == [f"0x{p:x}" for p in PPINS]
+    assert [o["ppin"] for _, o in per_device(r[-3])] == [hex64(p) for p in PPINS]
     headers = [line for line in r[-2]["out"].splitlines() if "for device" in line]
     assert headers == [f"State certificate for device {n}" for n in NAMES]
 
@@ -101,7 +110,7 @@ def caps(authority, tmp_path):
 
 def results(report):
     return [(s["device"], s["result"], [(os.path.basename(b["file"]), b["result"])
-                                        for b in s["blobs"]]) for s in report["devices"]]
+                                        for b in s["blobs"]]) for s in report["results"]]
 
 
 def test_provision_a_fleet_then_again_unchanged(authority, caps):
@@ -114,21 +123,21 @@ def test_provision_a_fleet_then_again_unchanged(authority, caps):
         + [info(n) for n in range(4)] + [t("-d", "1", "-s", "--json")])
     r = r[len(staggered()):]
     assert [x["rc"] for x in r] == [0] * len(r), r
-    akc_run = doc(r[0])
-    assert [(s["device"], s["result"]) for s in akc_run["devices"]] == \
+    akc_run = fleet(r[0])
+    assert [(s["device"], s["result"]) for s in akc_run["results"]] == \
         [(n, "provisioned") for n in NAMES]
-    report = doc(r[1])
-    assert report["blob"] == "CAP" and report["dry_run"] is False
+    report = fleet(r[1])
+    assert report["blob"] == "cap" and report["dry_run"] is False
     assert results(report) == [
         (NAMES[0], "provisioned", [("a-socket0.cap", "written")]),
         (NAMES[1], "provisioned", [("b-socket1.cap", "written"), ("c-socket1.cap", "written")]),
         (NAMES[2], "no_match", []), (NAMES[3], "no_match", [])]
-    assert [s["ppin"] for s in report["devices"]] == [f"0x{p:x}" for p in PPINS]
+    assert [s["ppin"] for s in report["results"]] == [hex64(p) for p in PPINS]
     files = {os.path.basename(f["file"]): f for f in report["files"]}
     # The CAP bound to another CPU is left unused, and said so.
     assert files["d-elsewhere.cap"]["usable"] is True
     assert files["d-elsewhere.cap"]["used_by"] == []
-    assert files["d-elsewhere.cap"]["ppin"] == "0xdead"
+    assert files["d-elsewhere.cap"]["ppin"] == hex64(0xDEAD)
     assert files["b-socket1.cap"]["used_by"] == [NAMES[1]]
     # The file that is not a CAP is reported with its name and reason.
     assert files["notes.txt"]["usable"] is False
@@ -141,8 +150,8 @@ def test_provision_a_fleet_then_again_unchanged(authority, caps):
     assert after_first == [(0, 0, 2), (0, 0, 1), (0, 0, 3), (0, 0, 3)]
 
     # Second run: everything unchanged, nothing written, nothing spent.
-    assert [s["result"] for s in doc(r[6])["devices"]] == ["unchanged"] * 4
-    again = doc(r[7])
+    assert [s["result"] for s in fleet(r[6])["results"]] == ["unchanged"] * 4
+    again = fleet(r[7])
     assert results(again) == [
         (NAMES[0], "unchanged", [("a-socket0.cap", "unchanged")]),
         (NAMES[1], "unchanged", [("b-socket1.cap", "unchanged"),
@@ -153,7 +162,7 @@ def test_provision_a_fleet_then_again_unchanged(authority, caps):
     assert "d-elsewhere.cap: CAP bound to PPIN 0xdead, which no socket here has" in text
     assert "4 sockets: 0 provisioned, 2 unchanged, 2 without a matching CAP, 0 failed" in text
     assert [spent(x) for x in r[9:13]] == after_first
-    assert licences(r[13]) == [("0xb1", 1, True), ("0xc1", 1, True)]
+    assert licences(r[13]) == [(hex64(0xB1), 1, True), (hex64(0xC1), 1, True)]
 
 
 def test_dry_run_shows_the_plan_and_writes_nothing(authority, caps):
@@ -163,7 +172,7 @@ def test_dry_run_shows_the_plan_and_writes_nothing(authority, caps):
                     t("--all", "-c", caps, "--dry-run")]
                  + [info(n) for n in range(4)] + [t("--all", "-s", "--json")])
     assert [x["rc"] for x in r] == [0] * len(r), r
-    plan = doc(r[6])
+    plan = fleet(r[6])
     assert plan["dry_run"] is True
     assert results(plan) == [
         (NAMES[0], "planned", [("a-socket0.cap", "planned")]),
@@ -171,7 +180,7 @@ def test_dry_run_shows_the_plan_and_writes_nothing(authority, caps):
         (NAMES[2], "no_match", []), (NAMES[3], "no_match", [])]
     # Each check is shown; the plan counts its own writes against the updates.
     updates = [[c["detail"] for c in b["checks"] if c["name"] == "updates"][0]
-               for b in plan["devices"][1]["blobs"]]
+               for b in plan["results"][1]["blobs"]]
     assert updates == ["3 of 4 update(s) available", "2 of 4 update(s) available"]
     assert "Dry run: nothing is written" in r[7]["out"]
     assert "c-socket1.cap: CAP licence 0xc1 revision 1 (CC02): would be written" in r[7]["out"]
@@ -193,15 +202,15 @@ def test_one_failing_socket_does_not_stop_the_others(authority, caps, tmp_path):
     assert [x["rc"] for x in r[:4]] == [0] * 4, r
     for res in r[4:6]:
         assert res["rc"] == 4, res
-    report = doc(r[4])
+    report = fleet(r[4])
     assert results(report)[:2] == [
         (NAMES[0], "provisioned", [("a-socket0.cap", "written")]),
         (NAMES[1], "failed", [("b-socket1.cap", "failed"), ("c-socket1.cap", "skipped")])]
-    assert report["devices"][1]["error"]["name"] == "EPERM"
-    assert report["devices"][1]["blobs"][0]["error"]["name"] == "EPERM"
+    assert report["results"][1]["error"]["name"] == "EPERM"
+    assert report["results"][1]["blobs"][0]["error"]["name"] == "EPERM"
     assert results(report)[3] == (NAMES[3], "failed", [("e-socket3.cap", "refused")])
-    assert report["devices"][3]["error"]["message"].startswith("intel_vsec.sdsi.3: ")
-    assert "akc_present" in [c["name"] for c in report["devices"][3]["blobs"][0]["checks"]
+    assert report["results"][3]["error"]["message"].startswith("intel_vsec.sdsi.3: ")
+    assert "akc_present" in [c["name"] for c in report["results"][3]["blobs"][0]["checks"]
                              if c["result"] == "fail"]
     assert report["summary"]["failed"] == 2 and report["summary"]["provisioned"] == 1
     assert "intel_vsec.sdsi.1/provision_cap" in r[5]["err"]
@@ -224,11 +233,11 @@ def test_caps_for_one_cpu_apply_in_file_name_order(authority, tmp_path):
     r = platform(authority, [t("-d", "0", "-a", akc), t("--all", "-c", str(d), "--json"),
                              info(0), t("-d", "0", "-s", "--json")], sockets=1)
     assert [x["rc"] for x in r] == [0] * len(r), r
-    assert results(doc(r[1])) == [(NAMES[0], "provisioned", [
+    assert results(fleet(r[1])) == [(NAMES[0], "provisioned", [
         ("1-rev2.cap", "written"), ("2-rev2-copy.cap", "unchanged"),
         ("3-rev1.cap", "unchanged")])]
     assert spent(r[2]) == (0, 0, 2)
-    assert licences(r[3]) == [("0x77", 2, True)]
+    assert licences(r[3]) == [(hex64(0x77), 2, True)]
 
 
 def test_one_cap_file_goes_to_its_socket_only(authority):
@@ -236,7 +245,7 @@ def test_one_cap_file_goes_to_its_socket_only(authority):
     cap = authority.cap(PPINS[2], licence_id=0x2C)
     r = platform(authority, [t("--all", "-a", akc), t("--all", "-c", cap, "--json")], sockets=3)
     assert [x["rc"] for x in r] == [0, 0], r
-    assert results(doc(r[1])) == [(NAMES[0], "no_match", []), (NAMES[1], "no_match", []),
+    assert results(fleet(r[1])) == [(NAMES[0], "no_match", []), (NAMES[1], "no_match", []),
                                   (NAMES[2], "provisioned", [(os.path.basename(cap), "written")])]
 
 
@@ -263,11 +272,11 @@ def test_what_cannot_be_used(authority, tmp_path):
         t("--all", "-c", str(empty), "--json"), info(0)], sockets=2)
     assert [x["rc"] for x in r] == [2, 8, 5, 5, 0, 0, 0, 0], r
     assert "missing: No such file or directory" in r[0]["err"]
-    assert r[1]["out"] and doc(r[1])["error"]["name"] == "EBADMSG"
-    assert "truncated.cap" in doc(r[1])["error"]["message"]
+    err = schemas.check("error.json", r[1]["out"])["error"]
+    assert err["name"] == "EBADMSG" and "truncated.cap" in err["message"]
     assert "a CAP, not an AKC: use --all -c" in r[2]["err"]
     assert "an AKC, not a CAP: use --all -a" in r[3]["err"]
-    report = doc(r[5])
+    report = fleet(r[5])
     files = {os.path.basename(f["file"]): f for f in report["files"]}
     assert sorted(files) == ["key.akc", "sub", "truncated.cap", "z.cap"]
     assert "use --all -a" in files["key.akc"]["error"]["message"]
@@ -278,6 +287,31 @@ def test_what_cannot_be_used(authority, tmp_path):
         assert f"{name}" in r[5]["err"]
     assert results(report) == [(NAMES[0], "provisioned", [("z.cap", "written")]),
                                (NAMES[1], "no_match", [])]
-    assert doc(r[6])["files"] == [] and \
-        [s["result"] for s in doc(r[6])["devices"]] == ["no_match", "no_match"]
+    assert fleet(r[6])["files"] == [] and \
+        [s["result"] for s in fleet(r[6])["results"]] == ["no_match", "no_match"]
     assert spent(r[7]) == (0, 0, 2)
+
+
+def test_the_schema_rejects_a_fleet_document_that_drifts(authority, caps):
+    """fleet.json is strict: each of these edits of a real document fails it."""
+    akc = authority.akc()
+    r = platform(authority, [t("--all", "-a", akc), ctl("iblock", "1", "on"),
+                             t("--all", "-c", caps, "--json")])
+    good = fleet(r[2])
+    assert good["results"][1]["result"] == "failed"
+
+    def drift(edit):
+        d = json.loads(r[2]["out"])
+        edit(d)
+        return schemas.errors("fleet.json", d)
+
+    assert not drift(lambda d: None)
+    assert drift(lambda d: d.pop("schema_version"))
+    assert drift(lambda d: d["results"][0].pop("device"))
+    assert drift(lambda d: d["results"][0].update(ppin="0xf1ee70"))       # not 16 digits
+    assert drift(lambda d: d["results"][1].update(error=None))           # failed, no error
+    assert drift(lambda d: d["results"][0].update(error=d["results"][1]["error"]))
+    assert drift(lambda d: d["results"][0]["blobs"][0].update(result="done"))
+    assert drift(lambda d: d["files"][0].update(used_by=["intel_vsec.sdsi.0"], usable=False))
+    assert drift(lambda d: d["summary"].update(extra=1))
+    assert drift(lambda d: d.update(blob="CAP"))

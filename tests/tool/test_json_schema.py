@@ -28,9 +28,9 @@ def inspect(*args):
 
 
 def test_every_schema_is_a_valid_2020_12_schema_of_version_1_0():
-    assert schemas.NAMES == ["all.json", "common.json", "error.json", "info.json",
-                             "inspect.json", "list.json", "meter.json", "provision.json",
-                             "state.json"]
+    assert schemas.NAMES == ["all.json", "common.json", "error.json", "fleet.json",
+                             "info.json", "inspect.json", "list.json", "meter.json",
+                             "provision.json", "state.json"]
     common = schemas.STORE[schemas.BASE + "common.json"]
     assert common["$defs"]["schema_version"]["const"] == VERSION
 
