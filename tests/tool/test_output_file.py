@@ -95,12 +95,17 @@ def test_usage_error_leaves_the_file(tool, target):
 
 @pytest.mark.skipif(emu_missing() is not None, reason=str(emu_missing()))
 def test_killed_mid_run_leaves_the_old_file_and_no_temporary(target):
-    """Each mailbox transaction takes 3 s: the run is killed (SIGKILL, no
-    cleanup) while it reads, after it checked the directory."""
-    script = (f'"$1" --all -s --format prometheus --output "$2" & pid=$!; sleep 1; '
-              f'kill -9 $pid; wait $pid; echo "status $?"')
-    proc = subprocess.run([EMU, "run", "--sockets", "2", "--rdy-latency-us", "3000000", "--",
-                           "/bin/sh", "-c", script, "sh", TOOL, str(target)],
+    """Both mailboxes take 10 s to grant ownership, so each read waits
+    through the driver's five acquire attempts 500 ms apart (about 2.5 s;
+    --all reads the two sockets at once, so a latency per transaction would
+    not keep it busy for longer than one): the run is killed (SIGKILL, no
+    cleanup) 1 s in, while it reads, after it checked the directory."""
+    script = ('"$3" ctl fault 0 owner-delay --param 10000000 >/dev/null && '
+              '"$3" ctl fault 1 owner-delay --param 10000000 >/dev/null && '
+              '{ "$1" --all -s --format prometheus --output "$2" & pid=$!; sleep 1; '
+              'kill -9 $pid; wait $pid; echo "status $?"; }')
+    proc = subprocess.run([EMU, "run", "--sockets", "2", "--",
+                           "/bin/sh", "-c", script, "sh", TOOL, str(target), EMU],
                           capture_output=True, text=True, timeout=120)
     assert "status 137" in proc.stdout, (proc.stdout, proc.stderr)
     assert target.read_text() == OLD
