@@ -74,8 +74,16 @@ median() {	# column $2 of file $1
 		print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-echo "intel_sdsi --all, 8 sockets against 1 ($rounds rounds each, median; RDY latency $((latency_us / 1000)) ms per transaction)"
-printf '  %-34s %8s %8s %7s\n' "" "1 socket" "8" "ratio"
+# The spread of the ratio of each round's pair (1 then 8 sockets, run back
+# to back), so that a loaded machine shows as such.
+spread() {	# column $1
+	paste -d' ' "$work/one" "$work/eight" | awk -v c="$1" '{
+		r = $(c + 3) / $c; if (NR == 1 || r < lo) lo = r; if (NR == 1 || r > hi) hi = r }
+		END { printf "%.2f-%.2fx", lo, hi }'
+}
+
+echo "intel_sdsi --all, 8 sockets against 1 ($rounds rounds each, median; RDY latency $((latency_us / 1000)) ms per transaction; load average $(cut -d' ' -f1 /proc/loadavg) on $(nproc) cores)"
+printf '  %-34s %8s %8s %7s  %s\n' "" "1 socket" "8" "ratio" "per round"
 for col in 1 2 3; do
 	case $col in
 	1) what="reads (--all -s)" ;;
@@ -84,6 +92,6 @@ for col in 1 2 3; do
 	esac
 	one=$(median "$work/one" "$col")
 	eight=$(median "$work/eight" "$col")
-	awk -v w="$what" -v a="$one" -v b="$eight" \
-		'BEGIN { printf "  %-34s %6d ms %5d ms %6.2fx\n", w, a, b, b / a }'
+	awk -v w="$what" -v a="$one" -v b="$eight" -v s="$(spread "$col")" \
+		'BEGIN { printf "  %-34s %6d ms %5d ms %6.2fx  %s\n", w, a, b, b / a, s }'
 done
