@@ -315,3 +315,21 @@ def test_the_schema_rejects_a_fleet_document_that_drifts(authority, caps):
     assert drift(lambda d: d["files"][0].update(used_by=["intel_vsec.sdsi.0"], usable=False))
     assert drift(lambda d: d["summary"].update(extra=1))
     assert drift(lambda d: d.update(blob="CAP"))
+
+
+def test_a_socket_whose_registers_cannot_be_read(authority):
+    """An unbound driver leaves the device directory without its files: that
+    socket fails with no PPIN, in its place; the other is provisioned."""
+    akc = authority.akc()
+    r = platform(authority, [ctl("unbind", "1"), t("--all", "-a", akc, "--json"),
+                             t("--all", "-a", akc)], sockets=3)
+    assert r[0]["rc"] == 0, r[0]
+    for res in r[1:]:
+        assert res["rc"] == 3, res                 # no such device or attribute
+    report = fleet(r[1])
+    assert [(s["device"], s["ppin"], s["result"]) for s in report["results"]] == [
+        (NAMES[0], hex64(PPINS[0]), "provisioned"), (NAMES[1], None, "failed"),
+        (NAMES[2], hex64(PPINS[2]), "provisioned")]
+    assert report["results"][1]["blobs"] == []
+    assert "intel_vsec.sdsi.1/guid" in report["results"][1]["error"]["message"]
+    assert "intel_vsec.sdsi.1: failed: " in r[2]["out"]
