@@ -1,0 +1,180 @@
+#!/usr/bin/python
+# SPDX-License-Identifier: GPL-2.0-only
+"""sdsi_facts: the Intel On Demand inventory of one host, from intel_sdsi's JSON."""
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+---
+module: sdsi_facts
+short_description: Inventory of the Intel On Demand (SDSi) sockets of a host
+description:
+  - Runs the sdsi project's C(intel_sdsi) on the managed host with C(--json) and
+    returns, for every On Demand socket, its device, PPIN, socket ID, enabled
+    features, AKC and failure counters, the licences its state certificate
+    holds, and the live meter counters.
+  - Reads only; never writes to a device. Check mode runs it the same way.
+  - A host without On Demand sockets is no error; I(sdsi.present) is then false.
+  - The module decodes nothing itself; every field is intel_sdsi's, as its JSON
+    contract (docs/schema/ in the sdsi tree) names it.
+version_added: 0.1.0
+author:
+  - sdsi project
+options:
+  executable:
+    description:
+      - The intel_sdsi program on the managed host, a name looked up in PATH or a path.
+    type: str
+    default: intel_sdsi
+  sysfs_root:
+    description:
+      - Look for the devices under this directory instead of
+        C(/sys/bus/auxiliary/devices) (intel_sdsi C(--sysfs-root)); for an
+        emulated platform mounted elsewhere, e.g. by C(sdsi-emu mount).
+    type: path
+  counters:
+    description:
+      - Also read each socket's live meter counters (intel_sdsi C(-C)). A socket
+        without metering gets C(counters=null) and the reason in I(errors).
+    type: bool
+    default: true
+notes:
+  - Needs root on the managed host, as intel_sdsi reading the sysfs attributes does.
+  - Supports check mode (it changes nothing in either mode).
+seealso:
+  - module: sdsi.ondemand.sdsi_provision
+'''
+
+EXAMPLES = r'''
+- name: Read the On Demand inventory
+  sdsi.ondemand.sdsi_facts:
+
+- name: Show every socket's PPIN and licence count
+  ansible.builtin.debug:
+    msg: "{{ item.device }} PPIN {{ item.ppin }}: {{ item.licences | length }} licence(s)"
+  loop: "{{ ansible_facts.sdsi.sockets }}"
+
+- name: Inventory of an emulated platform mounted with sdsi-emu mount /srv/sdsi
+  sdsi.ondemand.sdsi_facts:
+    sysfs_root: /srv/sdsi/devices
+    counters: false
+'''
+
+RETURN = r'''
+ansible_facts:
+  description: The facts, under the key C(sdsi).
+  returned: always
+  type: complex
+  contains:
+    sdsi:
+      description: The host's On Demand inventory.
+      type: complex
+      contains:
+        present:
+          description: Whether the host has any On Demand socket.
+          type: bool
+        sockets:
+          description: One entry per On Demand device, in device order.
+          type: list
+          elements: dict
+          contains:
+            device:
+              description: The sysfs device name.
+              type: str
+              sample: intel_vsec.sdsi.0
+            devno:
+              description: N of intel_vsec.sdsi.N, what intel_sdsi -d takes.
+              type: int
+            guid:
+              description: The register layout's GUID, as a hex string.
+              type: str
+            ppin:
+              description: The socket's Protected Processor Inventory Number, as a hex string.
+              type: str
+              sample: "0x0000000000001111"
+            socket_id:
+              description: The socket ID the registers report.
+              type: int
+            features:
+              description: Enabled features (on_demand, attestation, metering), each a bool.
+              type: dict
+            akc_provisioned:
+              description: Whether an AKC is provisioned.
+              type: bool
+            akc_failures:
+              description: AKC failure count and threshold.
+              type: dict
+            cap_failures:
+              description: CAP failure count and threshold.
+              type: dict
+            updates:
+              description: Provisioning updates available in this power cycle, and the threshold.
+              type: dict
+            key_rev_id:
+              description: The provisioned AKC's key revision, null without an AKC.
+              type: int
+            key_image:
+              description: The licence key image (SHA-384 of the licensor key), null without an AKC.
+              type: str
+            licences:
+              description: The licences the state certificate holds, as intel_sdsi -s prints them
+                (id, ppin, revision, type, features, valid).
+              type: list
+              elements: dict
+            counters:
+              description: The live meter counters (feature, counter), null when not read.
+              type: list
+              elements: dict
+            errors:
+              description: What could not be read of this socket, by part (info, state, counters).
+              type: dict
+'''
+
+from ansible.module_utils.basic import AnsibleModule
+from ansible_collections.sdsi.ondemand.plugins.module_utils.intel_sdsi import (
+    COMMON_ARGS, IntelSdsi, error_message)
+
+# Parts of a document that describe the document, not the socket.
+ENVELOPE = ('schema_version', 'device', 'file')
+
+
+def socket_facts(dev, info, state, meter):
+    name = dev['name']
+    sock = {'device': name, 'devno': dev.get('devno'), 'guid': dev.get('guid'), 'errors': {}}
+    for part, doc in (('info', info), ('state', state), ('counters', meter)):
+        if doc is not None and 'error' in doc:
+            sock['errors'][part] = error_message(doc)
+    if info is not None and 'error' not in info:
+        sock.update((k, v) for k, v in info.items() if k not in ENVELOPE)
+    sock['key_rev_id'] = sock['key_image'] = None
+    sock['licences'] = []
+    if state is not None and 'error' not in state:
+        sock['key_rev_id'] = state.get('key_rev_id')
+        sock['key_image'] = state.get('key_image')
+        sock['licences'] = list(state.get('licenses') or state.get('licences') or [])
+    sock['counters'] = None
+    if meter is not None and 'error' not in meter:
+        sock['counters'] = list(meter.get('counters') or [])
+    return sock
+
+
+def main():
+    module = AnsibleModule(argument_spec=dict(COMMON_ARGS, counters=dict(type='bool', default=True)),
+                           supports_check_mode=True)
+    tool = IntelSdsi(module)
+    devs = tool.devices()
+    sockets = []
+    if devs:
+        info = tool.all_of('-i')
+        state = tool.all_of('-s')
+        meter = tool.all_of('-C') if module.params['counters'] else {}
+        for dev in devs:
+            sockets.append(socket_facts(dev, info.get(dev['name']), state.get(dev['name']),
+                                        meter.get(dev['name'])))
+    module.exit_json(changed=False, ansible_facts={'sdsi': {'present': bool(sockets),
+                                                            'sockets': sockets}})
+
+
+if __name__ == '__main__':
+    main()
