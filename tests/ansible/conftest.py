@@ -1,0 +1,148 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Fixtures of the Ansible tests: eight hosts reached over ssh (fleet.py),
+each with its own emulated platform, AKCs and CAPs issued for their PPINs by
+the real sdsi-authority, and ansible-playbook from Debian's ansible-core run
+with every file of its own (configuration, home, temporary files) in the
+test's temporary directory."""
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from fleet import Fleet
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+COLLECTIONS = os.path.join(REPO, 'ansible')
+BUILD_DIR = os.environ.get('SDSI_BUILD_DIR', '')
+TOOL = os.path.join(BUILD_DIR, 'tools', 'intel_sdsi')
+EMU = os.path.join(BUILD_DIR, 'emu', 'sdsi-emu')
+AUTHORITY = os.path.join(BUILD_DIR, 'tools', 'sdsi-authority', 'sdsi-authority')
+
+# Sockets per host, 1 to 4, and each socket's PPIN: distinct across the fleet.
+SOCKETS = [1, 2, 3, 4, 4, 3, 2, 1]
+LAYOUT = [[0x5D5100000000 + (h << 8) + s + 1 for s in range(n)] for h, n in enumerate(SOCKETS)]
+# Bound to a PPIN no socket of the fleet has.
+WRONG_PPIN = 0xBAD000000001
+WRONG_NAME = 'zz-other-host.cap'
+
+
+def missing():
+    needs = [what for what, absent in (
+        ('root', os.geteuid() != 0), ('/dev/fuse', not os.path.exists('/dev/fuse')),
+        ('a built SDSI_BUILD_DIR', not os.access(TOOL, os.X_OK)),
+        ('ansible-playbook (ansible-core)', shutil.which('ansible-playbook') is None),
+        ('sshd (openssh-server)', not os.access('/usr/sbin/sshd', os.X_OK)),
+        ('ssh-keygen', shutil.which('ssh-keygen') is None),
+        ('ip (iproute2)', shutil.which('ip') is None)) if absent]
+    return 'needs ' + ', '.join(missing) if needs else None
+
+
+def authority(*args):
+    proc = subprocess.run([AUTHORITY, *args], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+
+
+class Licences:
+    """The AKC and, per host, the CAPs issued for it: {(host, socket): [licence id]}."""
+
+    def __init__(self, workdir, fleet):
+        self.dir = os.path.join(workdir, 'authority')
+        self.akc = os.path.join(workdir, 'licensor.akc')
+        authority('akc', self.dir, '-o', self.akc, '--key-rev', '2')
+        self.expected = {}
+        for host in fleet.hosts:
+            for s, ppin in enumerate(host.ppins):
+                ids = [0x1000 + (host.index << 4) + s]
+                if host.index == 0 and s == 0:
+                    ids.append(0x2000)      # two licences for one socket
+                for n, lid in enumerate(ids):
+                    self.cap(host, '%s-s%d-%d.cap' % (host.name, s, n), ppin, lid)
+                self.expected[(host.name, s)] = ['0x%x' % i for i in ids]
+            self.cap(host, WRONG_NAME, WRONG_PPIN, 0xBAD)
+
+    def cap(self, host, name, ppin, lid):
+        authority('cap', self.dir, '--ppin', '%x' % ppin, '--id', '%x' % lid,
+                  '--feature', 'CC%02d' % (lid % 100), '-o', os.path.join(host.caps, name))
+
+
+class Ansible:
+    def __init__(self, workdir, fleet, licences):
+        self.dir = os.path.join(workdir, 'ansible')
+        os.makedirs(os.path.join(self.dir, 'home', 'tmp'))
+        self.cfg = os.path.join(self.dir, 'ansible.cfg')
+        with open(self.cfg, 'w') as f:
+            f.write('# no settings: everything is in the environment\n')
+        self.inventory = os.path.join(self.dir, 'inventory.ini')
+        common = ' '.join(a for a in fleet.ssh_args if a not in ('-i', fleet.key))
+        with open(self.inventory, 'w') as f:
+            f.write('[fleet]\n')
+            for h in fleet.hosts:
+                f.write('%s ansible_host=%s sdsi_cap_dir=%s\n' % (h.name, h.addr, h.caps))
+            f.write('\n[fleet:vars]\nansible_user=root\nansible_connection=ssh\n'
+                    'ansible_python_interpreter=/usr/bin/python3\n'
+                    'ansible_ssh_private_key_file=%s\nansible_ssh_common_args="%s"\n'
+                    'sdsi_akc=%s\nsdsi_intel_sdsi=%s\n'
+                    % (fleet.key, common, licences.akc, TOOL))
+        home = os.path.join(self.dir, 'home')
+        self.env = dict(os.environ, ANSIBLE_CONFIG=self.cfg, ANSIBLE_HOME=home,
+                        ANSIBLE_LOCAL_TEMP=os.path.join(home, 'tmp'),
+                        ANSIBLE_REMOTE_TEMP=os.path.join(self.dir, 'remote-tmp'),
+                        ANSIBLE_SSH_CONTROL_PATH_DIR=os.path.join(home, 'cp'),
+                        ANSIBLE_COLLECTIONS_PATH=COLLECTIONS,
+                        ANSIBLE_CALLBACK_PLUGINS=os.path.join(HERE, 'callback_plugins'),
+                        ANSIBLE_STDOUT_CALLBACK='sdsi_json',
+                        ANSIBLE_PIPELINING='True', ANSIBLE_FORKS='8',
+                        ANSIBLE_SSH_ARGS='-o ControlMaster=no',
+                        ANSIBLE_HOST_KEY_CHECKING='True', ANSIBLE_RETRY_FILES_ENABLED='False',
+                        ANSIBLE_NOCOLOR='1', ANSIBLE_GATHERING='explicit',
+                        PYTHONDONTWRITEBYTECODE='1')
+
+    def playbook(self, name, *args):
+        """(exit status, the run's JSON document) of one ansible-playbook run."""
+        proc = subprocess.run(['ansible-playbook', '-i', self.inventory,
+                               os.path.join(HERE, name), *args],
+                              capture_output=True, text=True, env=self.env, timeout=600)
+        try:
+            doc = json.loads(proc.stdout)
+        except ValueError:
+            pytest.fail('ansible-playbook %s printed no JSON (exit %d): %s %s'
+                        % (name, proc.returncode, proc.stdout[-2000:], proc.stderr[-2000:]))
+        return proc.returncode, doc
+
+    def tool(self, *args):
+        return subprocess.run([shutil.which(args[0]), *args[1:]], capture_output=True,
+                              text=True, env=self.env, timeout=120)
+
+
+@pytest.fixture(scope='session')
+def workdir(tmp_path_factory):
+    reason = missing()
+    if reason:
+        pytest.skip(reason)
+    path = str(tmp_path_factory.mktemp('ansible-fleet'))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture(scope='session')
+def fleet(workdir):
+    authority('init', os.path.join(workdir, 'authority'))
+    f = Fleet(os.path.join(workdir, 'hosts'), EMU, os.path.join(workdir, 'authority'), LAYOUT)
+    try:
+        f.start()
+        yield f
+    finally:
+        f.stop()
+
+
+@pytest.fixture(scope='session')
+def licences(workdir, fleet):
+    return Licences(workdir, fleet)
+
+
+@pytest.fixture(scope='session')
+def ansible(workdir, fleet, licences):
+    return Ansible(workdir, fleet, licences)

@@ -1,0 +1,188 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The sdsi.ondemand collection against eight hosts over ssh, in one playbook
+run each time: facts, a check-mode run, the first real run, a second real
+run, facts again.  The runs happen once (the `runs` fixture) in that order;
+each test reads what it needs of them."""
+import hashlib
+import json
+import os
+
+import pytest
+
+from conftest import LAYOUT, SOCKETS, WRONG_NAME, WRONG_PPIN
+
+
+def nvram(fleet):
+    """The bytes of every host's NVRAM files: what a write would change."""
+    out = {}
+    for h in fleet.hosts:
+        for name in sorted(os.listdir(h.state)):
+            path = os.path.join(h.state, name)
+            if os.path.isfile(path):
+                with open(path, 'rb') as f:
+                    out[path] = hashlib.sha256(f.read()).hexdigest()
+    return out
+
+
+def task_results(doc, action):
+    """{host: module result} of the one task of ACTION in a run."""
+    out = {}
+    for r in doc['results']:
+        if r['action'].endswith(action):
+            assert r['host'] not in out
+            out[r['host']] = r
+    return out
+
+
+def sockets_of(doc):
+    return {h: r['result']['ansible_facts']['sdsi']['sockets']
+            for h, r in task_results(doc, 'sdsi_facts').items()}
+
+
+@pytest.fixture(scope='session')
+def runs(ansible, fleet, licences):
+    out = {}
+    out['facts0'] = ansible.playbook('facts.yml')
+    out['nvram0'] = nvram(fleet)
+    out['check'] = ansible.playbook('provision.yml', '--check', '--diff')
+    out['nvram1'] = nvram(fleet)
+    out['facts1'] = ansible.playbook('facts.yml')
+    out['first'] = ansible.playbook('provision.yml', '--diff')
+    out['second'] = ansible.playbook('provision.yml', '--diff')
+    out['facts2'] = ansible.playbook('facts.yml')
+    return out
+
+
+def ppin(value):
+    return int(value, 16)
+
+
+def test_every_host_has_its_own_platform(runs, fleet):
+    rc, doc = runs['facts0']
+    assert rc == 0, json.dumps(doc)[:3000]
+    seen = sockets_of(doc)
+    assert len(seen) == len(fleet.hosts) == 8
+    for h in fleet.hosts:
+        socks = seen[h.name]
+        assert len(socks) == SOCKETS[h.index]
+        assert [ppin(s['ppin']) for s in socks] == LAYOUT[h.index]
+        assert [s['device'] for s in socks] == ['intel_vsec.sdsi.%d' % i
+                                                for i in range(len(socks))]
+        for s in socks:
+            assert s['features'] == {'on_demand': True, 'attestation': True, 'metering': True}
+            assert s['akc_provisioned'] is False and s['licences'] == []
+            assert s['counters'] == [] and s['errors'] == {}
+    assert set(SOCKETS) == {1, 2, 3, 4}
+    assert len({p for ppins in LAYOUT for p in ppins}) == sum(SOCKETS)
+
+
+def test_check_mode_reports_changes_and_writes_nothing(runs, fleet):
+    rc, doc = runs['check']
+    assert rc == 0, json.dumps(doc)[:3000]
+    for h in fleet.hosts:
+        assert doc['stats'][h.name]['changed'] == 1
+        assert doc['stats'][h.name]['failures'] == 0
+    for r in task_results(doc, 'sdsi_provision').values():
+        for sock in r['result']['sockets']:
+            assert sock['akc'] == 'would provision'
+            assert {c['result'] for c in sock['caps']} == {'would provision'}
+    assert runs['nvram1'] == runs['nvram0']
+    assert sockets_of(runs['facts1'][1]) == sockets_of(runs['facts0'][1])
+
+
+def test_first_run_provisions_every_socket(runs, fleet, licences):
+    rc, doc = runs['first']
+    assert rc == 0, json.dumps(doc)[:3000]
+    results = task_results(doc, 'sdsi_provision')
+    for h in fleet.hosts:
+        assert doc['stats'][h.name]['changed'] == 1
+        assert doc['stats'][h.name]['failures'] == 0
+        socks = results[h.name]['result']['sockets']
+        assert len(socks) == SOCKETS[h.index]
+        for s, sock in enumerate(socks):
+            assert sock['akc'] == 'provisioned'
+            assert [c['id'] for c in sock['caps']] == licences.expected[(h.name, s)]
+            assert {c['result'] for c in sock['caps']} == {'provisioned'}
+
+
+def test_second_run_changes_nothing(runs, fleet):
+    rc, doc = runs['second']
+    assert rc == 0, json.dumps(doc)[:3000]
+    for h in fleet.hosts:
+        assert doc['stats'][h.name] == dict(doc['stats'][h.name], ok=1, changed=0, failures=0)
+    for r in task_results(doc, 'sdsi_provision').values():
+        assert r['status'] == 'ok' and r['result']['changed'] is False
+        for sock in r['result']['sockets']:
+            assert sock['akc'] == 'unchanged'
+            assert {c['result'] for c in sock['caps']} == {'unchanged'}
+
+
+@pytest.mark.parametrize('run', ['check', 'first', 'second'])
+def test_wrong_ppin_cap_is_left_unused(runs, fleet, run):
+    for h, r in task_results(runs[run][1], 'sdsi_provision').items():
+        unused = r['result']['unused']
+        assert [os.path.basename(u['file']) for u in unused] == [WRONG_NAME]
+        assert ppin(unused[0]['ppin']) == WRONG_PPIN
+        assert 'no socket of this host has PPIN' in unused[0]['reason']
+
+
+def test_facts_show_what_was_provisioned(runs, fleet, licences):
+    rc, doc = runs['facts2']
+    assert rc == 0
+    seen = sockets_of(doc)
+    for h in fleet.hosts:
+        for s, sock in enumerate(seen[h.name]):
+            assert sock['akc_provisioned'] is True and sock['key_rev_id'] == 2
+            assert [lic['id'] for lic in sock['licences']] == licences.expected[(h.name, s)]
+            assert all(ppin(lic['ppin']) == LAYOUT[h.index][s] and lic['valid']
+                       for lic in sock['licences'])
+            assert sock['licences'] and WRONG_PPIN not in [ppin(x['ppin'])
+                                                           for x in sock['licences']]
+
+
+def licence_lines(text):
+    return sorted(line for line in text.splitlines() if ': licence ' in line)
+
+
+def test_diff_shows_licences_before_and_after(runs, fleet, licences):
+    check = task_results(runs['check'][1], 'sdsi_provision')
+    first = task_results(runs['first'][1], 'sdsi_provision')
+    second = task_results(runs['second'][1], 'sdsi_provision')
+    for h in fleet.hosts:
+        diff = first[h.name]['result']['diff']
+        assert licence_lines(diff['before']) == []
+        ids = [i for s in range(SOCKETS[h.index]) for i in licences.expected[(h.name, s)]]
+        after = licence_lines(diff['after'])
+        assert len(after) == len(ids)
+        assert sorted(line.split()[2] for line in after) == sorted(ids)
+        assert 'AKC key revision 2' in diff['after'] and 'AKC none' in diff['before']
+        # Check mode predicted exactly what the real run then did.
+        assert check[h.name]['result']['diff']['after'] == diff['after']
+        again = second[h.name]['result']['diff']
+        assert again['before'] == again['after'] == diff['after']
+
+
+def test_missing_cap_dir_fails_naming_it(ansible, runs, fleet):
+    rc, doc = ansible.playbook('provision.yml', '--limit', 'node0',
+                               '-e', 'sdsi_cap_dir=/nonexistent/caps')
+    assert rc == 2
+    r = task_results(doc, 'sdsi_provision')['node0']
+    assert r['status'] == 'failed'
+    assert r['result']['msg'] == 'cap_dir /nonexistent/caps: not a directory'
+    assert r['result']['changed'] is False      # the AKC was there already
+
+
+@pytest.mark.parametrize('module,options', [
+    ('sdsi_facts', {'executable', 'sysfs_root', 'counters'}),
+    ('sdsi_provision', {'akc', 'cap_dir', 'retry', 'executable', 'sysfs_root'}),
+])
+def test_ansible_doc_shows_the_documentation(ansible, module, options):
+    name = 'sdsi.ondemand.' + module
+    text = ansible.tool('ansible-doc', name)
+    assert text.returncode == 0, text.stderr
+    assert text.stdout.startswith('> ' + name.upper())
+    doc = json.loads(ansible.tool('ansible-doc', '--json', name).stdout)[name]
+    assert set(doc['doc']['options']) == options
+    assert doc['examples'] and doc['return']
+    listing = ansible.tool('ansible-doc', '-l', 'sdsi.ondemand').stdout
+    assert name in listing
