@@ -18,7 +18,7 @@ TSAN_FLAGS := -Db_sanitize=thread -Db_lundef=false -Dc_args=-Wno-tsan
 export ASAN_OPTIONS  ?= detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
 
-.PHONY: all deps build build-san build-tsan check check-unit check-integration \
+.PHONY: all deps build build-san build-tsan check check-unit check-integration check-ansible \
         check-san check-tsan check-kernel lint demo bench install clean \
         soak crash-campaign deps-kernel
 .PHONY: build-fuzz fuzz
@@ -66,6 +66,7 @@ check: deps-kernel build build-san lint
 	meson test -C $(BUILD) --print-errorlogs
 	scripts/run-tool-tests.sh $(BUILD)
 	scripts/run-authority-tests.sh $(BUILD)
+	scripts/run-ansible-tests.sh $(BUILD)
 	scripts/run-integration.sh $(BUILD)
 	/usr/bin/python3 soak/crash_campaign.py $(BUILD) --iterations 20
 	scripts/check-install.sh $(BUILD)
@@ -106,6 +107,10 @@ check-unit: build
 
 check-integration: build
 	scripts/run-integration.sh $(BUILD)
+
+# The Ansible collection (ansible/) against eight ssh hosts (docs/ansible.md).
+check-ansible: build
+	scripts/run-ansible-tests.sh $(BUILD)
 
 demo: build
 	scripts/demo.sh $(BUILD)

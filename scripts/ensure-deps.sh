@@ -13,10 +13,16 @@ packages=(
 	python3 python3-pytest python3-cryptography python3-jsonschema
 	kmod util-linux man-db shellcheck
 	prometheus systemd
+	ansible-core openssh-client dropbear-bin iproute2
 )
 # prometheus: its promtool checks the --format prometheus output (the
 # package also holds the server, never started by the tests); systemd: its
 # systemd-analyze verifies the textfile collector units.
+# ansible-core, openssh-client, dropbear-bin, iproute2: the Ansible
+# collection's tests (tests/ansible): ansible-playbook over ssh to test
+# hosts in network namespaces.  Their ssh server is Dropbear because
+# dropbear-bin is the binaries alone: openssh-server would enable and start
+# an sshd on this machine wherever an init system runs.
 # --kernel: what the kernel rig runs on the host (QEMU, the initramfs
 # tools, the decompressors of modules), and what building a module
 # against the unpacked Debian headers calls: the gcc-12 they name, make,

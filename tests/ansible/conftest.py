@@ -34,7 +34,8 @@ def missing():
         ('root', os.geteuid() != 0), ('/dev/fuse', not os.path.exists('/dev/fuse')),
         ('a built SDSI_BUILD_DIR', not os.access(TOOL, os.X_OK)),
         ('ansible-playbook (ansible-core)', shutil.which('ansible-playbook') is None),
-        ('sshd (openssh-server)', not os.access('/usr/sbin/sshd', os.X_OK)),
+        ('dropbear (dropbear-bin)', not os.access('/usr/sbin/dropbear', os.X_OK)),
+        ('ssh (openssh-client)', shutil.which('ssh') is None),
         ('ssh-keygen', shutil.which('ssh-keygen') is None),
         ('ip (iproute2)', shutil.which('ip') is None)) if absent]
     return 'needs ' + ', '.join(missing) if needs else None

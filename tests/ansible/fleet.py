@@ -1,22 +1,25 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """A fleet of test hosts for the Ansible collection: each host is a network
-namespace with its own veth link and address, running its own OpenSSH sshd
+namespace with its own veth link and address, running its own ssh server
 inside its own `sdsi-emu run` (so an ssh session on that host finds the
-emulated platform at /sys/bus/auxiliary, as on a real machine).
+emulated platform at /sys/bus/auxiliary, as on a real machine).  Ansible
+connects with the OpenSSH client, as it would to any server.
 
-Nothing outside the temporary directory changes: sshd's host key,
-authorized_keys and configuration live there; /run is a tmpfs inside the
-emulator's private mount namespace (sshd needs /run/sshd); the host's own
-sshd and /etc/ssh are never used.  stop() ends every sshd and emulator this
-started, removes the namespaces (and with them the veth links) and checks
-that no mount of theirs is left."""
+The server is Dropbear from Debian's dropbear-bin: that package is the
+binaries alone, while installing openssh-server enables and starts an sshd
+on the machine itself wherever an init system runs.  Nothing outside the
+temporary directory changes: the host key is generated there; /run and
+/root are tmpfs mounts inside the emulator's private mount namespace, the
+latter holding the authorized_keys Dropbear reads from the user's home.
+stop() ends every server and emulator this started, removes the namespaces
+(and with them the veth links) and checks that no mount of theirs is left."""
 import os
 import shutil
 import signal
 import subprocess
 import time
 
-SSHD = '/usr/sbin/sshd'
+DROPBEAR = '/usr/sbin/dropbear'
 RUN_NETNS = '/run/netns'
 # The 198.18.0.0/15 benchmarking range (RFC 2544): addresses that belong to
 # no real network, one /30 per host: .1 on our side, .2 in the namespace.
@@ -45,19 +48,6 @@ class Host:
         os.makedirs(self.caps)
         self.proc = None
 
-    def sshd_config(self, fleet):
-        path = os.path.join(self.dir, 'sshd_config')
-        with open(path, 'w') as f:
-            f.write('\n'.join([
-                'ListenAddress %s' % self.addr, 'Port 22',
-                'HostKey %s' % fleet.host_key,
-                'AuthorizedKeysFile %s' % fleet.authorized_keys,
-                'PidFile none', 'UsePAM no', 'StrictModes no',
-                'PermitRootLogin prohibit-password', 'PasswordAuthentication no',
-                'KbdInteractiveAuthentication no', 'Subsystem sftp internal-sftp',
-                'LogLevel ERROR', '']))
-        return path
-
     def start(self, fleet):
         run('ip', 'netns', 'add', self.netns)
         fleet.netns.append(self.netns)
@@ -69,12 +59,15 @@ class Host:
         run('ip', '-n', self.netns, 'link', 'set', 'eth0', 'up')
         run('ip', '-n', self.netns, 'link', 'set', 'lo', 'up')
         # Inside the emulator's private mount namespace: a /run of its own
-        # for sshd's privilege separation directory, then sshd itself.
+        # for the pid file, a home of its own for authorized_keys, then the
+        # server: foreground, keys only, on this host's address.
         inner = ('mount -t tmpfs -o mode=0755,size=1m sdsi-test-run /run && '
-                 'mkdir -m 0755 /run/sshd && exec %s -D -e -f %s'
-                 % (SSHD, self.sshd_config(fleet)))
+                 'mount -t tmpfs -o mode=0700,size=1m sdsi-test-home /root && '
+                 'mkdir -m 0700 /root/.ssh && cp %s /root/.ssh/authorized_keys && '
+                 'exec %s -F -E -s -m -r %s -p %s:22 -P /run/dropbear.pid'
+                 % (fleet.authorized_keys, DROPBEAR, fleet.host_key, self.addr))
         ppins = ','.join('%x' % p for p in self.ppins)
-        log = open(os.path.join(self.dir, 'sshd.log'), 'w')
+        log = open(os.path.join(self.dir, 'server.log'), 'w')
         self.proc = subprocess.Popen(
             ['ip', 'netns', 'exec', self.netns, fleet.emu, 'run',
              '--sockets', str(len(self.ppins)), '--ppin', ppins,
@@ -84,23 +77,23 @@ class Host:
         log.close()
 
     def wait_ready(self, deadline):
-        """Until sshd accepts connections (an ssh run that succeeds)."""
+        """Until the server accepts logins (an ssh run that succeeds)."""
         while True:
             proc = subprocess.run(['ssh', *self.ssh_args, 'root@' + self.addr, 'true'],
                                   capture_output=True, text=True, timeout=60)
             if proc.returncode == 0:
                 return
             if self.proc.poll() is not None or time.monotonic() > deadline:
-                with open(os.path.join(self.dir, 'sshd.log')) as f:
+                with open(os.path.join(self.dir, 'server.log')) as f:
                     log = f.read()
-                raise RuntimeError('%s: sshd did not come up (exit %s): %s %s'
+                raise RuntimeError('%s: the ssh server did not come up (exit %s): %s %s'
                                    % (self.name, self.proc.poll(), proc.stderr, log))
             time.sleep(0.2)
 
     def stop(self):
         if self.proc is None or self.proc.poll() is not None:
             return
-        # sdsi-emu passes SIGTERM on to sshd, then unmounts and exits.
+        # sdsi-emu passes SIGTERM on to the server, then unmounts and exits.
         self.proc.send_signal(signal.SIGTERM)
         try:
             self.proc.wait(timeout=30)
@@ -120,15 +113,16 @@ class Fleet:
         self.tag = os.getpid() % 1000
         self.netns = []
         self.key = os.path.join(workdir, 'id_ed25519')
-        self.host_key = os.path.join(workdir, 'ssh_host_ed25519_key')
+        self.host_key = os.path.join(workdir, 'dropbear_ed25519_host_key')
         self.authorized_keys = os.path.join(workdir, 'authorized_keys')
         self.known_hosts = os.path.join(workdir, 'known_hosts')
-        for path in (self.key, self.host_key):
-            run('ssh-keygen', '-q', '-t', 'ed25519', '-N', '', '-C', 'sdsi-test', '-f', path)
+        run('ssh-keygen', '-q', '-t', 'ed25519', '-N', '', '-C', 'sdsi-test', '-f', self.key)
         shutil.copy(self.key + '.pub', self.authorized_keys)
+        run('dropbearkey', '-t', 'ed25519', '-f', self.host_key)
+        pub = [line for line in run('dropbearkey', '-y', '-f', self.host_key).stdout.splitlines()
+               if line.startswith('ssh-ed25519 ')][0]
+        pub = ' '.join(pub.split()[:2])
         self.hosts = [Host(self, i, ppins) for i, ppins in enumerate(layout)]
-        with open(self.host_key + '.pub') as f:
-            pub = ' '.join(f.read().split()[:2])
         with open(self.known_hosts, 'w') as f:
             f.writelines('%s %s\n' % (h.addr, pub) for h in self.hosts)
         self.ssh_args = ['-F', '/dev/null', '-i', self.key, '-o', 'IdentitiesOnly=yes',
