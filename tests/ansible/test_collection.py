@@ -186,3 +186,19 @@ def test_ansible_doc_shows_the_documentation(ansible, module, options):
     assert doc['examples'] and doc['return']
     listing = ansible.tool('ansible-doc', '-l', 'sdsi.ondemand').stdout
     assert name in listing
+
+
+def test_the_docs_example_playbook_parses(ansible, tmp_path):
+    """docs/ansible.md's inventory and playbook, as written there."""
+    import re
+    with open(os.path.join(os.path.dirname(__file__), '..', '..', 'docs', 'ansible.md')) as f:
+        text = f.read()
+    blocks = dict(re.findall(r'```(ini|yaml)\n(.*?)```', text, re.S))
+    (tmp_path / 'inventory.ini').write_text(blocks['ini'])
+    (tmp_path / 'ondemand.yml').write_text(blocks['yaml'])
+    proc = ansible.tool('ansible-playbook', '--syntax-check', '-i', str(tmp_path / 'inventory.ini'),
+                        str(tmp_path / 'ondemand.yml'))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    listing = ansible.tool('ansible-playbook', '--list-hosts', '-i',
+                           str(tmp_path / 'inventory.ini'), str(tmp_path / 'ondemand.yml'))
+    assert listing.returncode == 0 and 'hosts (3)' in listing.stdout, listing.stdout
