@@ -24,6 +24,8 @@ AUTHORITY = os.path.join(BUILD_DIR, 'tools', 'sdsi-authority', 'sdsi-authority')
 # Sockets per host, 1 to 4, and each socket's PPIN: distinct across the fleet.
 SOCKETS = [1, 2, 3, 4, 4, 3, 2, 1]
 LAYOUT = [[0x5D5100000000 + (h << 8) + s + 1 for s in range(n)] for h, n in enumerate(SOCKETS)]
+# The last host's part has no metering: its sockets have no counters to read.
+FEATURES = ['on-demand,attestation,metering'] * 7 + ['on-demand,attestation']
 # Bound to a PPIN no socket of the fleet has.
 WRONG_PPIN = 0xBAD000000001
 WRONG_NAME = 'zz-other-host.cap'
@@ -47,7 +49,7 @@ def authority(*args):
 
 
 class Licences:
-    """The AKC and, per host, the CAPs issued for it: {(host, socket): [licence id]}."""
+    """The AKC and, per host, the CAPs issued for it: {(host, socket): [licence ID]}."""
 
     def __init__(self, workdir, fleet):
         self.dir = os.path.join(workdir, 'authority')
@@ -61,7 +63,7 @@ class Licences:
                     ids.append(0x2000)      # two licences for one socket
                 for n, lid in enumerate(ids):
                     self.cap(host, '%s-s%d-%d.cap' % (host.name, s, n), ppin, lid)
-                self.expected[(host.name, s)] = ['0x%x' % i for i in ids]
+                self.expected[(host.name, s)] = ids
             self.cap(host, WRONG_NAME, WRONG_PPIN, 0xBAD)
 
     def cap(self, host, name, ppin, lid):
@@ -94,7 +96,7 @@ class Ansible:
                         ANSIBLE_SSH_CONTROL_PATH_DIR=os.path.join(home, 'cp'),
                         ANSIBLE_COLLECTIONS_PATH=COLLECTIONS,
                         ANSIBLE_CALLBACK_PLUGINS=os.path.join(HERE, 'callback_plugins'),
-                        ANSIBLE_STDOUT_CALLBACK='sdsi_json',
+                        ANSIBLE_STDOUT_CALLBACK='sdsi_json', ANSIBLE_LOAD_CALLBACK_PLUGINS='1',
                         ANSIBLE_PIPELINING='True', ANSIBLE_FORKS='8',
                         ANSIBLE_SSH_ARGS='-o ControlMaster=no',
                         ANSIBLE_HOST_KEY_CHECKING='True', ANSIBLE_RETRY_FILES_ENABLED='False',
@@ -131,7 +133,8 @@ def workdir(tmp_path_factory):
 @pytest.fixture(scope='session')
 def fleet(workdir):
     authority('init', os.path.join(workdir, 'authority'))
-    f = Fleet(os.path.join(workdir, 'hosts'), EMU, os.path.join(workdir, 'authority'), LAYOUT)
+    f = Fleet(os.path.join(workdir, 'hosts'), EMU, os.path.join(workdir, 'authority'), LAYOUT,
+              FEATURES)
     try:
         f.start()
         yield f

@@ -34,8 +34,9 @@ def run(*argv, check=True, **kw):
 
 
 class Host:
-    def __init__(self, fleet, index, ppins):
+    def __init__(self, fleet, index, ppins, features):
         self.index = index
+        self.features = features
         self.name = 'node%d' % index
         self.ppins = ppins
         self.addr = NET % (index, 2)
@@ -70,7 +71,7 @@ class Host:
         log = open(os.path.join(self.dir, 'server.log'), 'w')
         self.proc = subprocess.Popen(
             ['ip', 'netns', 'exec', self.netns, fleet.emu, 'run',
-             '--sockets', str(len(self.ppins)), '--ppin', ppins,
+             '--sockets', str(len(self.ppins)), '--ppin', ppins, '--features', self.features,
              '--authority', fleet.authority_dir, '--state', self.state,
              '--', '/bin/sh', '-c', inner],
             stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
@@ -103,9 +104,10 @@ class Host:
 
 
 class Fleet:
-    """hosts: one list of socket PPINs per host."""
+    """layout: one list of socket PPINs per host; features: the --features of
+    sdsi-emu for each host."""
 
-    def __init__(self, workdir, emu, authority_dir, layout):
+    def __init__(self, workdir, emu, authority_dir, layout, features):
         self.dir = workdir
         os.makedirs(workdir, exist_ok=True)
         self.emu = emu
@@ -122,7 +124,7 @@ class Fleet:
         pub = [line for line in run('dropbearkey', '-y', '-f', self.host_key).stdout.splitlines()
                if line.startswith('ssh-ed25519 ')][0]
         pub = ' '.join(pub.split()[:2])
-        self.hosts = [Host(self, i, ppins) for i, ppins in enumerate(layout)]
+        self.hosts = [Host(self, i, ppins, features[i]) for i, ppins in enumerate(layout)]
         with open(self.known_hosts, 'w') as f:
             f.writelines('%s %s\n' % (h.addr, pub) for h in self.hosts)
         self.ssh_args = ['-F', '/dev/null', '-i', self.key, '-o', 'IdentitiesOnly=yes',

@@ -6,10 +6,16 @@ each test reads what it needs of them."""
 import hashlib
 import json
 import os
+import sys
 
 import pytest
 
-from conftest import LAYOUT, SOCKETS, WRONG_NAME, WRONG_PPIN
+from conftest import FEATURES, LAYOUT, SOCKETS, TOOL, WRONG_NAME, WRONG_PPIN
+
+# The JSON contract's schemas, as tests/tool loads them.
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'tool'))
+import schemas  # noqa: E402
+from jsonschema import Draft202012Validator, RefResolver  # noqa: E402
 
 
 def nvram(fleet):
@@ -68,11 +74,16 @@ def test_every_host_has_its_own_platform(runs, fleet):
         assert [ppin(s['ppin']) for s in socks] == LAYOUT[h.index]
         assert [s['device'] for s in socks] == ['intel_vsec.sdsi.%d' % i
                                                 for i in range(len(socks))]
+        metering = 'metering' in FEATURES[h.index]
         for s in socks:
-            assert s['features'] == {'on_demand': True, 'attestation': True, 'metering': True}
-            assert s['akc_provisioned'] is False and s['licences'] == []
-            assert s['counters'] == [] and s['errors'] == {}
-    assert set(SOCKETS) == {1, 2, 3, 4}
+            assert s['features'] == {'on_demand': True, 'attestation': True, 'metering': metering}
+            assert s['akc_provisioned'] is False and s['licenses'] == []
+            if metering:
+                assert s['counters'] == [] and s['errors'] == {}
+            else:   # reported, not failed
+                assert s['counters'] is None and list(s['errors']) == ['counters']
+                assert 'Metering is not supported' in s['errors']['counters']
+    assert set(SOCKETS) == {1, 2, 3, 4} and not all('metering' in f for f in FEATURES)
     assert len({p for ppins in LAYOUT for p in ppins}) == sum(SOCKETS)
 
 
@@ -101,7 +112,7 @@ def test_first_run_provisions_every_socket(runs, fleet, licences):
         assert len(socks) == SOCKETS[h.index]
         for s, sock in enumerate(socks):
             assert sock['akc'] == 'provisioned'
-            assert [c['id'] for c in sock['caps']] == licences.expected[(h.name, s)]
+            assert [int(c['id'], 16) for c in sock['caps']] == licences.expected[(h.name, s)]
             assert {c['result'] for c in sock['caps']} == {'provisioned'}
 
 
@@ -132,12 +143,38 @@ def test_facts_show_what_was_provisioned(runs, fleet, licences):
     seen = sockets_of(doc)
     for h in fleet.hosts:
         for s, sock in enumerate(seen[h.name]):
-            assert sock['akc_provisioned'] is True and sock['key_rev_id'] == 2
-            assert [lic['id'] for lic in sock['licences']] == licences.expected[(h.name, s)]
-            assert all(ppin(lic['ppin']) == LAYOUT[h.index][s] and lic['valid']
-                       for lic in sock['licences'])
-            assert sock['licences'] and WRONG_PPIN not in [ppin(x['ppin'])
-                                                           for x in sock['licences']]
+            assert sock['akc_provisioned'] is True and sock['key_revision'] == 2
+            held = [e['license'] for e in sock['licenses'] if e['valid']]
+            assert len(held) == len(sock['licenses'])
+            assert [int(lic['id'], 16) for lic in held] == licences.expected[(h.name, s)]
+            assert {ppin(lic['ppin']) for lic in held} == {LAYOUT[h.index][s]}
+
+
+def contract_errors(ref, value):
+    """What the contract's schema at ref (e.g. state.json#/properties/licenses) says of value."""
+    resolver = RefResolver(base_uri=schemas.BASE + 'facts.json', referrer={}, store=schemas.STORE)
+    return [e.message for e in Draft202012Validator({'$ref': ref}, resolver=resolver)
+            .iter_errors(value)]
+
+
+@pytest.mark.parametrize('run', ['facts0', 'facts2'])
+def test_facts_keep_the_json_contract(runs, run):
+    """Each socket's facts are intel_sdsi's fields under their contract names."""
+    info_fields = set(schemas.STORE[schemas.BASE + 'info.json']['properties'])
+    info_fields -= {'schema_version', 'device', 'file'}
+    for host, socks in sockets_of(runs[run][1]).items():
+        for sock in socks:
+            info = dict((k, sock[k]) for k in info_fields)
+            info.update(schema_version='1.0', device=sock['device'], file=None)
+            assert schemas.errors('info.json', info) == []
+            for ref, value in (('state.json#/properties/licenses', sock['licenses']),
+                               ('state.json#/properties/key_revision', sock['key_revision']),
+                               ('state.json#/properties/key_image', sock['key_image']),
+                               ('meter.json#/properties/counters', sock['counters'])):
+                if value is None and ref.endswith('/counters'):
+                    continue    # not read: the reason is in errors
+                assert contract_errors(ref, value) == [], (host, ref, value)
+            assert contract_errors('state.json#/properties/licenses', [{'index': 0}]) != []
 
 
 def licence_lines(text):
@@ -154,7 +191,7 @@ def test_diff_shows_licences_before_and_after(runs, fleet, licences):
         ids = [i for s in range(SOCKETS[h.index]) for i in licences.expected[(h.name, s)]]
         after = licence_lines(diff['after'])
         assert len(after) == len(ids)
-        assert sorted(line.split()[2] for line in after) == sorted(ids)
+        assert sorted(int(line.split()[2], 16) for line in after) == sorted(ids)
         assert 'AKC key revision 2' in diff['after'] and 'AKC none' in diff['before']
         # Check mode predicted exactly what the real run then did.
         assert check[h.name]['result']['diff']['after'] == diff['after']
@@ -170,6 +207,17 @@ def test_missing_cap_dir_fails_naming_it(ansible, runs, fleet):
     assert r['status'] == 'failed'
     assert r['result']['msg'] == 'cap_dir /nonexistent/caps: not a directory'
     assert r['result']['changed'] is False      # the AKC was there already
+
+
+def test_facts_of_a_host_without_on_demand(ansible, runs):
+    """No socket under sysfs_root: present is false, the task succeeds."""
+    proc = ansible.tool('ansible', 'node0', '-i', ansible.inventory, '-m',
+                        'sdsi.ondemand.sdsi_facts',
+                        '-a', 'executable=%s sysfs_root=/nonexistent' % TOOL)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    doc = json.loads(proc.stdout)
+    facts = doc['results'][0]['result']['ansible_facts']['sdsi']
+    assert facts == {'present': False, 'sockets': []}
 
 
 @pytest.mark.parametrize('module,options', [

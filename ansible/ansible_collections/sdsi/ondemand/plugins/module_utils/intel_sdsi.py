@@ -4,15 +4,18 @@ managed host and reading its documents.
 
 The modules never decode a register, certificate or blob themselves: every
 byte layout is intel_sdsi's (include/sdsi/ in the sdsi tree), and these
-helpers only read the JSON it prints.  They accept both shapes --all has had:
-the versioned contract (docs/schema/: {"schema_version", "results": [...]} in
-device order, each document naming its "device") and the earlier object keyed
-by device name, so a managed host with an older intel_sdsi still works."""
+helpers only read the JSON it prints, contract 1.x (docs/schema/ in the sdsi
+tree): every document carries "schema_version" and, when it is about a
+device, "device"; --all prints {"results": [...]} in device order.  A
+document of another major version is refused rather than misread."""
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
 import json
+
+# The major version of intel_sdsi's JSON contract these modules read.
+SCHEMA_MAJOR = '1'
 
 COMMON_ARGS = dict(
     executable=dict(type='str', default='intel_sdsi'),
@@ -30,7 +33,8 @@ class IntelSdsi(object):
         self.root = module.params.get('sysfs_root')
 
     def run(self, *args):
-        """(exit status, parsed JSON or None, stderr) of one --json run."""
+        """(exit status, JSON document, stderr) of one --json run; the task fails
+        when intel_sdsi printed no document of contract 1.x."""
         argv = [self.path]
         if self.root:
             argv += ['--sysfs-root', self.root]
@@ -39,65 +43,39 @@ class IntelSdsi(object):
         try:
             doc = json.loads(out) if out.strip() else None
         except ValueError:
-            self.module.fail_json(msg='%s printed no JSON (exit %d): %s'
-                                  % (' '.join(argv), rc, err.strip() or out[:200]),
-                                  rc=rc)
+            doc = None
+        if not isinstance(doc, dict):
+            self.module.fail_json(msg='%s printed no JSON document (exit %d): %s'
+                                  % (' '.join(argv), rc, err.strip() or out[:200]), rc=rc)
+        version = str(doc.get('schema_version'))
+        if version.split('.')[0] != SCHEMA_MAJOR:
+            self.module.fail_json(msg='%s speaks JSON contract %s; this collection reads %s.x'
+                                  % (self.path, version, SCHEMA_MAJOR), rc=rc)
         return rc, doc, err
 
-    def must(self, *args):
-        """A run that has to succeed: its document, or the task fails with its error."""
-        rc, doc, err = self.run(*args)
-        if rc != 0:
-            self.module.fail_json(msg='intel_sdsi %s: %s' % (' '.join(args),
-                                                            error_message(doc, err)),
-                                  rc=rc, error=error_of(doc))
-        return doc
-
     def devices(self):
-        """The On Demand devices (-l): [{"name", "devno", "guid"}], [] when there are none."""
+        """The On Demand devices (-l): [{"device", "devno", "guid"}], [] when there are none."""
         rc, doc, err = self.run('-l')
-        if rc == 3:     # no such device: a host without On Demand sockets
-            return []
         if rc != 0:
             self.module.fail_json(msg='intel_sdsi -l: %s' % error_message(doc, err), rc=rc)
-        devs = []
-        for dev in doc.get('devices') or []:
-            dev = dict(dev)
-            dev['name'] = dev.get('name') or dev.get('device')
-            devs.append(dev)
-        return devs
+        return list(doc['devices'])
 
     def all_of(self, command):
-        """{device name: its document or {"error": ...}} of intel_sdsi --all COMMAND.
+        """{device name: its document, or its error document} of intel_sdsi --all COMMAND.
 
         --all exits non-zero when any socket failed; the per-socket documents
         still say which, so the exit status alone is not an error here."""
         rc, doc, err = self.run('--all', command)
-        if doc is None:
-            self.module.fail_json(msg='intel_sdsi --all %s: %s' % (command, err.strip()), rc=rc)
+        if 'results' not in doc:
+            self.module.fail_json(msg='intel_sdsi --all %s: %s' % (command, error_message(doc, err)),
+                                  rc=rc, error=error_of(doc))
         return by_device(doc)
 
 
 def by_device(doc):
-    """{device name: document} from either shape of --all."""
-    if isinstance(doc, dict) and isinstance(doc.get('results'), list):
-        items = doc['results']
-    elif isinstance(doc, list):
-        items = doc
-    elif isinstance(doc, dict) and 'error' not in doc:
-        items = [dict(v, device=v.get('device', k)) if isinstance(v, dict) else v
-                 for k, v in doc.items() if k != 'schema_version']
-    else:
-        items = [doc]
-    out = {}
-    for item in items:
-        if not isinstance(item, dict):
-            continue
-        name = item.get('device')
-        if name is None and isinstance(item.get('error'), dict):
-            name = item['error'].get('device')
-        out[name] = item
-    return out
+    """{device name: its document} of an --all run; a device that failed has its
+    error document there."""
+    return dict((item['device'], item) for item in doc.get('results') or [])
 
 
 def error_of(doc):
@@ -112,10 +90,8 @@ def error_message(doc, err=''):
 
 
 def hex_int(value):
-    """A PPIN or ID as intel_sdsi prints it ("0x1111" or "0x0000000000001111")."""
-    if value is None:
-        return None
-    return int(value, 16) if isinstance(value, str) else int(value)
+    """A PPIN or ID as intel_sdsi prints it: a hex string."""
+    return int(value, 16)
 
 
 def preflight_of(doc):
@@ -123,31 +99,27 @@ def preflight_of(doc):
     error = error_of(doc)
     if error and isinstance(error.get('preflight'), dict):
         return error['preflight']
-    return doc if isinstance(doc, dict) else {}
+    return doc
 
 
 def is_unchanged(doc):
-    """Whether a provisioning run found the blob already there (nothing written)."""
-    pre = preflight_of(doc)
-    if pre.get('unchanged'):
-        return True
-    return any(c.get('name') == 'already_provisioned' and c.get('result') == 'unchanged'
-               for c in pre.get('checks') or [])
+    """Whether a provisioning run found the blob already provisioned (nothing written)."""
+    return doc.get('unchanged') is True
 
 
-def type_name(lic):
-    """A licence's type by name, whether intel_sdsi printed a number, a name or both."""
-    t = lic.get('type_name', lic.get('type'))
-    if isinstance(t, dict):
-        t = t.get('name', t.get('value'))
-    if isinstance(t, int):
-        return {1: 'one-time', 2: 'metered'}.get(t, 'type %d' % t)
-    return str(t)
+def decoded_as(doc, kind):
+    """The decoded AKC ({"key_revision", "key_image"}) or CAP licence ({"id", "ppin",
+    "revision", ...}) of a provisioning document, None when the blob is not one."""
+    decoded = preflight_of(doc).get('decoded')
+    if not isinstance(decoded, dict) or decoded.get('kind') != kind:
+        return None
+    return decoded.get('akc' if kind == 'akc' else 'license')
 
 
-def licence_line(device, lic):
-    """One stored licence of a state certificate, as the diff shows it."""
-    feats = ','.join(lic.get('features') or [])
+def licence_line(device, licence, valid=True):
+    """One licence of a state certificate, as the diff shows it."""
+    codes = ','.join(b['code'] for b in licence.get('bundles') or [])
     return '%s: licence %s revision %s %s%s%s\n' % (
-        device, lic.get('id'), lic.get('revision'), type_name(lic),
-        (' [%s]' % feats) if feats else '', '' if lic.get('valid', True) else ' (invalid)')
+        device, licence['id'], licence['revision'],
+        licence.get('type_name') or 'type %s' % licence.get('type'),
+        (' [%s]' % codes) if codes else '', '' if valid else ' (invalid)')

@@ -16,8 +16,10 @@ description:
     holds, and the live meter counters.
   - Reads only; never writes to a device. Check mode runs it the same way.
   - A host without On Demand sockets is no error; I(sdsi.present) is then false.
-  - The module decodes nothing itself; every field is intel_sdsi's, as its JSON
-    contract (docs/schema/ in the sdsi tree) names it.
+  - The module decodes nothing itself; every field is intel_sdsi's, under the
+    name its JSON contract 1.x gives it (docs/schema/ in the sdsi tree), the
+    fields of C(intel_sdsi -i), the key and licences of C(-s), the counters of C(-C).
+    An intel_sdsi of another major version of the contract fails the task.
 version_added: 0.1.0
 author:
   - sdsi project
@@ -52,7 +54,7 @@ EXAMPLES = r'''
 
 - name: Show every socket's PPIN and licence count
   ansible.builtin.debug:
-    msg: "{{ item.device }} PPIN {{ item.ppin }}: {{ item.licences | length }} licence(s)"
+    msg: "{{ item.device }} PPIN {{ item.ppin }}: {{ item.licenses | length }} licence(s)"
   loop: "{{ ansible_facts.sdsi.sockets }}"
 
 - name: Inventory of an emulated platform mounted with sdsi-emu mount /srv/sdsi
@@ -87,7 +89,7 @@ ansible_facts:
               description: N of intel_vsec.sdsi.N, what intel_sdsi -d takes.
               type: int
             guid:
-              description: The register layout's GUID, as a hex string.
+              description: The register layout's GUID, as a hex string (null when unreadable).
               type: str
             ppin:
               description: The socket's Protected Processor Inventory Number, as a hex string.
@@ -111,19 +113,26 @@ ansible_facts:
             updates:
               description: Provisioning updates available in this power cycle, and the threshold.
               type: dict
-            key_rev_id:
+            nvram_limits:
+              description: Which NVRAM endurance marks (50, 75, 90 percent) were passed.
+              type: dict
+            auth_errors:
+              description: The content and metering authentication error flags.
+              type: dict
+            key_revision:
               description: The provisioned AKC's key revision, null without an AKC.
               type: int
             key_image:
               description: The licence key image (SHA-384 of the licensor key), null without an AKC.
               type: str
-            licences:
-              description: The licences the state certificate holds, as intel_sdsi -s prints them
-                (id, ppin, revision, type, features, valid).
+            licenses:
+              description: The state certificate's entries as intel_sdsi -s prints them, each with
+                C(index), C(size), C(valid) and C(license) (C(id), C(ppin), C(revision), C(type),
+                C(type_name), C(bundles)), null for an entry that holds none.
               type: list
               elements: dict
             counters:
-              description: The live meter counters (feature, counter), null when not read.
+              description: The live meter counters as intel_sdsi -C prints them, null when not read.
               type: list
               elements: dict
             errors:
@@ -137,25 +146,25 @@ from ansible_collections.sdsi.ondemand.plugins.module_utils.intel_sdsi import (
 
 # Parts of a document that describe the document, not the socket.
 ENVELOPE = ('schema_version', 'device', 'file')
+# What the facts take of the state certificate (-s) and the live meter (-C).
+STATE_FIELDS = ('key_revision', 'key_image', 'licenses')
 
 
 def socket_facts(dev, info, state, meter):
-    name = dev['name']
-    sock = {'device': name, 'devno': dev.get('devno'), 'guid': dev.get('guid'), 'errors': {}}
+    """One socket's facts: the -i document's fields, the state certificate's
+    key and licences, the live counters, each under intel_sdsi's own name."""
+    name = dev['device']
+    sock = {'device': name, 'devno': dev['devno'], 'guid': dev['guid'], 'errors': {},
+            'key_revision': None, 'key_image': None, 'licenses': [], 'counters': None}
     for part, doc in (('info', info), ('state', state), ('counters', meter)):
         if doc is not None and 'error' in doc:
             sock['errors'][part] = error_message(doc)
     if info is not None and 'error' not in info:
         sock.update((k, v) for k, v in info.items() if k not in ENVELOPE)
-    sock['key_rev_id'] = sock['key_image'] = None
-    sock['licences'] = []
     if state is not None and 'error' not in state:
-        sock['key_rev_id'] = state.get('key_rev_id')
-        sock['key_image'] = state.get('key_image')
-        sock['licences'] = list(state.get('licenses') or state.get('licences') or [])
-    sock['counters'] = None
+        sock.update((k, state[k]) for k in STATE_FIELDS)
     if meter is not None and 'error' not in meter:
-        sock['counters'] = list(meter.get('counters') or [])
+        sock['counters'] = meter['counters']
     return sock
 
 
@@ -170,8 +179,8 @@ def main():
         state = tool.all_of('-s')
         meter = tool.all_of('-C') if module.params['counters'] else {}
         for dev in devs:
-            sockets.append(socket_facts(dev, info.get(dev['name']), state.get(dev['name']),
-                                        meter.get(dev['name'])))
+            name = dev['device']
+            sockets.append(socket_facts(dev, info.get(name), state.get(name), meter.get(name)))
     module.exit_json(changed=False, ansible_facts={'sdsi': {'present': bool(sockets),
                                                             'sockets': sockets}})
 

@@ -124,8 +124,8 @@ import os
 
 from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.sdsi.ondemand.plugins.module_utils.intel_sdsi import (
-    COMMON_ARGS, IntelSdsi, error_message, error_of, hex_int, is_unchanged, licence_line,
-    preflight_of)
+    COMMON_ARGS, IntelSdsi, decoded_as, error_message, error_of, hex_int, is_unchanged,
+    licence_line, preflight_of)
 
 WOULD = 'would provision'
 
@@ -169,16 +169,16 @@ class Provisioner(object):
             self.fail('this host has no On Demand (SDSi) socket')
         info = self.tool.all_of('-i')
         for dev in devs:
-            doc = info.get(dev['name']) or {}
+            doc = info.get(dev['device']) or {}
             if 'error' in doc or doc.get('ppin') is None:
-                self.fail('%s: its PPIN cannot be read: %s' % (dev['name'], error_message(doc)))
-            self.sockets.append({'device': dev['name'], 'devno': dev['devno'],
+                self.fail('%s: its PPIN cannot be read: %s' % (dev['device'], error_message(doc)))
+            self.sockets.append({'device': dev['device'], 'devno': dev['devno'],
                                  'ppin': doc['ppin'], 'akc': None, 'caps': []})
 
     def provision_akc(self, path):
         for sock in self.sockets:
             sock['akc'], doc = self.write(sock, '-a', path)
-            self.akc_rev = (preflight_of(doc).get('decoded') or {}).get('key_rev_id')
+            self.akc_rev = (decoded_as(doc, 'akc') or {}).get('key_revision')
 
     def cap_files(self, directory):
         if not os.path.isdir(directory):
@@ -188,14 +188,14 @@ class Provisioner(object):
                 if os.path.isfile(os.path.join(directory, n))]
 
     def decode(self, path):
-        """The CAP as intel_sdsi decodes it (a dry run on the first socket), or None."""
+        """The CAP's licence as intel_sdsi decodes it (a dry run on the first
+        socket, whose verdict does not matter here), or None when it is no CAP."""
         rc, doc, err = self.tool.run('-d', str(self.sockets[0]['devno']), '-c', path,
                                      '--dry-run')
-        pre = preflight_of(doc)
-        kind = str(pre.get('format') or '').lower()
-        decoded = pre.get('decoded')
-        if kind == 'cap' and isinstance(decoded, dict) and decoded.get('ppin') is not None:
-            return decoded
+        licence = decoded_as(doc, 'cap')
+        if licence is not None:
+            return licence
+        kind = preflight_of(doc).get('format')
         if kind == 'akc':
             reason = 'an AKC, not a CAP: give it as akc'
         elif kind == 'foreign':
@@ -208,23 +208,24 @@ class Provisioner(object):
     def provision_caps(self, directory):
         by_ppin = dict((hex_int(s['ppin']), s) for s in self.sockets)
         for path in self.cap_files(directory):
-            decoded = self.decode(path)
-            if decoded is None:
+            licence = self.decode(path)
+            if licence is None:
                 continue
-            sock = by_ppin.get(hex_int(decoded['ppin']))
+            sock = by_ppin.get(hex_int(licence['ppin']))
             if sock is None:
-                self.unused.append({'file': path, 'ppin': decoded['ppin'],
+                self.unused.append({'file': path, 'ppin': licence['ppin'],
                                     'reason': 'no socket of this host has PPIN %s'
-                                    % decoded['ppin']})
+                                    % licence['ppin']})
                 continue
             result = self.write(sock, '-c', path)[0]
-            sock['caps'].append({'file': path, 'id': decoded.get('id'),
-                                 'revision': decoded.get('revision'), 'result': result,
-                                 'decoded': decoded})
+            sock['caps'].append({'file': path, 'id': licence['id'],
+                                 'revision': licence['revision'], 'result': result,
+                                 'license': licence})
 
 
 def state_text(sockets, state, predicted_rev=None):
-    """Each socket's AKC key revision and licences, one line each, for the diff."""
+    """Each socket's AKC key revision and licences, one line each, for the diff;
+    with predicted_rev, as they would be after the writes check mode planned."""
     lines = []
     for sock in sockets:
         doc = state.get(sock['device']) or {}
@@ -232,16 +233,16 @@ def state_text(sockets, state, predicted_rev=None):
             lines.append('%s: state certificate unreadable: %s\n'
                          % (sock['device'], error_message(doc)))
             continue
-        rev = doc.get('key_rev_id')
-        licences = list(doc.get('licenses') or doc.get('licences') or [])
+        rev = doc['key_revision']
+        entries = [(e['license'], e['valid']) for e in doc['licenses'] if e['license']]
         if predicted_rev is not None:
             if sock['akc'] == WOULD:
                 rev = predicted_rev
-            licences += [cap['decoded'] for cap in sock['caps'] if cap['result'] == WOULD]
+            entries += [(cap['license'], True) for cap in sock['caps'] if cap['result'] == WOULD]
         lines.append('%s (PPIN %s): AKC %s\n' % (sock['device'], sock['ppin'],
                                                  'none' if rev is None else
                                                  'key revision %s' % rev))
-        lines += [licence_line(sock['device'], lic) for lic in licences]
+        lines += [licence_line(sock['device'], lic, valid) for lic, valid in entries]
     return ''.join(lines)
 
 
@@ -269,7 +270,7 @@ def main():
                               after_header='state certificates after')
     for sock in prov.sockets:
         for cap in sock['caps']:
-            cap.pop('decoded')
+            cap.pop('license')
     module.exit_json(**result)
 
 
