@@ -205,7 +205,8 @@ def test_missing_cap_dir_fails_naming_it(ansible, runs, fleet):
     assert rc == 2
     r = task_results(doc, 'sdsi_provision')['node0']
     assert r['status'] == 'failed'
-    assert r['result']['msg'] == 'cap_dir /nonexistent/caps: not a directory'
+    assert r['result']['msg'] == ('intel_sdsi --all -c /nonexistent/caps: '
+                                  '/nonexistent/caps: No such file or directory')
     assert r['result']['changed'] is False      # the AKC was there already
 
 

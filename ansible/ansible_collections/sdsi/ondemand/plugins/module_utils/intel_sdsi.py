@@ -89,33 +89,6 @@ def error_message(doc, err=''):
     return (err or '').strip() or 'failed'
 
 
-def hex_int(value):
-    """A PPIN or ID as intel_sdsi prints it: a hex string."""
-    return int(value, 16)
-
-
-def preflight_of(doc):
-    """The pre-flight part of a provisioning document, also when it was refused."""
-    error = error_of(doc)
-    if error and isinstance(error.get('preflight'), dict):
-        return error['preflight']
-    return doc
-
-
-def is_unchanged(doc):
-    """Whether a provisioning run found the blob already provisioned (nothing written)."""
-    return doc.get('unchanged') is True
-
-
-def decoded_as(doc, kind):
-    """The decoded AKC ({"key_revision", "key_image"}) or CAP licence ({"id", "ppin",
-    "revision", ...}) of a provisioning document, None when the blob is not one."""
-    decoded = preflight_of(doc).get('decoded')
-    if not isinstance(decoded, dict) or decoded.get('kind') != kind:
-        return None
-    return decoded.get('akc' if kind == 'akc' else 'license')
-
-
 def licence_line(device, licence, valid=True):
     """One licence of a state certificate, as the diff shows it."""
     codes = ','.join(b['code'] for b in licence.get('bundles') or [])

@@ -14,20 +14,25 @@ description:
   - Provisions an Authentication Key Certificate (AKC) on every On Demand socket
     of the managed host, then each Capability Activation Payload (CAP) found in
     a directory on the socket whose PPIN the CAP is bound to, with the sdsi
-    project's C(intel_sdsi -a) and C(-c).
+    project's C(intel_sdsi --all -a AKC) and C(intel_sdsi --all -c DIR), which
+    provision every socket at once and do the matching.
   - A CAP whose PPIN matches no socket of the host is left unused and listed in
-    I(unused); so is a file that is not a CAP in the sdsi format. Neither fails
-    the task, so one directory can serve a whole fleet.
+    I(unused); so is every other file of the directory that is no usable CAP
+    (an AKC, a foreign or malformed blob, a subdirectory), with intel_sdsi's
+    reason. None of them fails the task, so one directory can serve a whole fleet.
   - Idempotent. intel_sdsi compares each blob with the socket's state
     certificate and writes nothing when that AKC or licence is already there;
     the task reports C(changed) only when something was written.
   - Check mode is intel_sdsi's C(--dry-run) - every pre-flight check, nothing
-    written - and reports what would be written. A CAP for a socket whose AKC
-    this same task would provision first is reported as one that would be written.
+    written - and reports what would be written. On a socket whose AKC this
+    same task would provision first, the CAPs cannot be checked before that
+    AKC is there (intel_sdsi refuses the first with ENOKEY and skips the
+    rest); they are reported as C(would provision).
   - Diff mode shows each socket's AKC key revision and stored licences before
     and after (in check mode, the predicted after).
-  - Every pre-flight refusal, rejection or device error fails the task with
-    intel_sdsi's message; what was written until then is still returned.
+  - A socket that fails (a pre-flight refusal, a rejection by the device, a
+    device error) fails the task with intel_sdsi's messages, after every other
+    socket was provisioned; the result still says what was written.
 version_added: 0.1.0
 author:
   - sdsi project
@@ -38,8 +43,8 @@ options:
     type: path
   cap_dir:
     description:
-      - Directory on the managed host holding CAP files. Each regular file not
-        starting with a dot is read; its bound PPIN picks the socket.
+      - Directory on the managed host holding CAP files. Every entry is read,
+        in file name order; a CAP's bound PPIN picks the socket.
     type: path
   retry:
     description:
@@ -95,11 +100,9 @@ sockets:
       description: The sysfs device name.
       type: str
       sample: intel_vsec.sdsi.0
-    devno:
-      description: N of intel_vsec.sdsi.N.
-      type: int
     ppin:
-      description: The socket's PPIN, as intel_sdsi prints it.
+      description: The socket's PPIN, as intel_sdsi prints it (null when its registers
+        could not be read).
       type: str
     akc:
       description: C(provisioned), C(unchanged) (already there), C(would provision)
@@ -107,12 +110,16 @@ sockets:
       type: str
     caps:
       description: The CAPs bound to this socket's PPIN, each with C(file), C(id),
-        C(revision) and C(result) (C(provisioned), C(unchanged) or C(would provision)).
+        C(revision) and C(result) (C(provisioned), C(unchanged), C(would provision),
+        or on a failed socket C(refused), C(failed) or C(skipped)).
       type: list
       elements: dict
+    error:
+      description: Why this socket failed, null when it did not.
+      type: str
 unused:
-  description: Files of I(cap_dir) provisioned nowhere, each with C(file), C(reason)
-    and, for a CAP, the C(ppin) it is bound to.
+  description: Entries of I(cap_dir) provisioned nowhere, each with C(file), C(reason)
+    and, for a CAP, the C(ppin) it is bound to (null otherwise).
   returned: always
   type: list
   elements: dict
@@ -120,14 +127,14 @@ unused:
             "reason": "no socket of this host has PPIN 0x0000000000009999"}]
 '''
 
-import os
-
 from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.sdsi.ondemand.plugins.module_utils.intel_sdsi import (
-    COMMON_ARGS, IntelSdsi, decoded_as, error_message, error_of, hex_int, is_unchanged,
-    licence_line, preflight_of)
+    COMMON_ARGS, IntelSdsi, error_message, licence_line)
 
 WOULD = 'would provision'
+# intel_sdsi's result for one blob of a fleet run, as this module reports it.
+RESULTS = {'written': 'provisioned', 'planned': WOULD, 'unchanged': 'unchanged',
+           'refused': 'refused', 'failed': 'failed', 'skipped': 'skipped'}
 
 
 class Provisioner(object):
@@ -135,93 +142,77 @@ class Provisioner(object):
         self.module = module
         self.tool = IntelSdsi(module)
         self.check = module.check_mode
-        self.changed = False
-        self.sockets = []
+        self.sockets = []       # in device order, as intel_sdsi reports them
         self.unused = []
         self.akc_rev = None     # the given AKC's key revision, as intel_sdsi decodes it
+
+    @property
+    def changed(self):
+        return any(s['akc'] in ('provisioned', WOULD) or
+                   any(c['result'] in ('provisioned', WOULD) for c in s['caps'])
+                   for s in self.sockets)
 
     def fail(self, msg, **extra):
         self.module.fail_json(msg=msg, changed=self.changed, sockets=self.sockets,
                               unused=self.unused, **extra)
 
-    def write(self, sock, flag, path):
-        """One intel_sdsi -a/-c (a dry run in check mode): (result, document)."""
-        args = ['-d', str(sock['devno']), flag, path]
+    def fleet(self, flag, source):
+        """One intel_sdsi --all -a/-c run (a dry run in check mode): its results."""
+        args = ['--all', flag, source]
         if self.module.params['retry']:
             args += ['--retry', str(self.module.params['retry'])]
         if self.check:
             args.append('--dry-run')
         rc, doc, err = self.tool.run(*args)
-        error = error_of(doc) or {}
-        if (rc != 0 and self.check and flag == '-c' and sock['akc'] == WOULD
-                and error.get('name') == 'ENOKEY'):
-            return WOULD, doc       # the AKC this task provisions first is not there yet
-        if rc != 0:
-            self.fail('%s: %s' % (sock['device'], error_message(doc, err)), rc=rc, error=error)
-        if is_unchanged(doc):
-            return 'unchanged', doc
-        self.changed = True
-        return (WOULD if self.check else 'provisioned'), doc
+        if 'results' not in doc:    # nothing was tried: no socket, an unusable source
+            self.fail('intel_sdsi --all %s %s: %s' % (flag, source, error_message(doc, err)),
+                      rc=rc, error=doc.get('error'))
+        if not self.sockets:
+            self.sockets = [{'device': r['device'], 'ppin': r['ppin'], 'akc': None, 'caps': [],
+                             'error': None} for r in doc['results']]
+        return doc
 
-    def load_sockets(self):
-        devs = self.tool.devices()
-        if not devs:
-            self.fail('this host has no On Demand (SDSi) socket')
-        info = self.tool.all_of('-i')
-        for dev in devs:
-            doc = info.get(dev['device']) or {}
-            if 'error' in doc or doc.get('ppin') is None:
-                self.fail('%s: its PPIN cannot be read: %s' % (dev['device'], error_message(doc)))
-            self.sockets.append({'device': dev['device'], 'devno': dev['devno'],
-                                 'ppin': doc['ppin'], 'akc': None, 'caps': []})
+    def socket(self, device):
+        return [s for s in self.sockets if s['device'] == device][0]
 
     def provision_akc(self, path):
-        for sock in self.sockets:
-            sock['akc'], doc = self.write(sock, '-a', path)
-            self.akc_rev = (decoded_as(doc, 'akc') or {}).get('key_revision')
-
-    def cap_files(self, directory):
-        if not os.path.isdir(directory):
-            self.fail('cap_dir %s: not a directory' % directory)
-        names = sorted(n for n in os.listdir(directory) if not n.startswith('.'))
-        return [os.path.join(directory, n) for n in names
-                if os.path.isfile(os.path.join(directory, n))]
-
-    def decode(self, path):
-        """The CAP's licence as intel_sdsi decodes it (a dry run on the first
-        socket, whose verdict does not matter here), or None when it is no CAP."""
-        rc, doc, err = self.tool.run('-d', str(self.sockets[0]['devno']), '-c', path,
-                                     '--dry-run')
-        licence = decoded_as(doc, 'cap')
-        if licence is not None:
-            return licence
-        kind = preflight_of(doc).get('format')
-        if kind == 'akc':
-            reason = 'an AKC, not a CAP: give it as akc'
-        elif kind == 'foreign':
-            reason = 'not in the sdsi CAP format: the PPIN it is bound to cannot be read'
-        else:
-            self.fail('%s: %s' % (path, error_message(doc, err)), rc=rc, error=error_of(doc))
-        self.unused.append({'file': path, 'ppin': None, 'reason': reason})
-        return None
+        for r in self.fleet('-a', path)['results']:
+            sock = self.socket(r['device'])
+            blob = r['blobs'][0] if r['blobs'] else {}
+            sock['akc'] = RESULTS.get(blob.get('result'), blob.get('result'))
+            if r['error']:
+                sock['error'] = r['error']['message']
+            decoded = blob.get('decoded') or {}
+            if decoded.get('kind') == 'akc':
+                self.akc_rev = decoded['akc']['key_revision']
 
     def provision_caps(self, directory):
-        by_ppin = dict((hex_int(s['ppin']), s) for s in self.sockets)
-        for path in self.cap_files(directory):
-            licence = self.decode(path)
-            if licence is None:
+        doc = self.fleet('-c', directory)
+        for r in doc['results']:
+            sock = self.socket(r['device'])
+            if sock['error']:
+                continue        # its AKC failed: intel_sdsi's CAP verdicts would only echo it
+            awaiting_akc = False
+            for blob in r['blobs']:
+                result = RESULTS.get(blob['result'], blob['result'])
+                error = blob.get('error') or {}
+                if (self.check and sock['akc'] == WOULD and
+                        (error.get('name') == 'ENOKEY' or (awaiting_akc and result == 'skipped'))):
+                    awaiting_akc, result = True, WOULD
+                licence = (blob.get('decoded') or {}).get('license') or {}
+                sock['caps'].append({'file': blob['file'], 'id': licence.get('id'),
+                                     'revision': licence.get('revision'), 'result': result,
+                                     'license': licence})
+            if r['error'] and not awaiting_akc:
+                sock['error'] = r['error']['message']
+        for f in doc['files']:
+            if f['used_by']:
                 continue
-            sock = by_ppin.get(hex_int(licence['ppin']))
-            if sock is None:
-                self.unused.append({'file': path, 'ppin': licence['ppin'],
-                                    'reason': 'no socket of this host has PPIN %s'
-                                    % licence['ppin']})
-                continue
-            result = self.write(sock, '-c', path)[0]
-            sock['caps'].append({'file': path, 'id': licence['id'],
-                                 'revision': licence['revision'], 'result': result,
-                                 'license': licence})
-
+            if f['error']:
+                reason = f['error']['message']
+            else:
+                reason = 'no socket of this host has PPIN %s' % f['ppin']
+            self.unused.append({'file': f['file'], 'ppin': f['ppin'], 'reason': reason})
 
 def state_text(sockets, state, predicted_rev=None):
     """Each socket's AKC key revision and licences, one line each, for the diff;
@@ -253,12 +244,12 @@ def main():
         required_one_of=[('akc', 'cap_dir')],
         supports_check_mode=True)
     prov = Provisioner(module)
-    prov.load_sockets()
     before = prov.tool.all_of('-s') if module._diff else None
     if module.params['akc']:
         prov.provision_akc(module.params['akc'])
     if module.params['cap_dir']:
         prov.provision_caps(module.params['cap_dir'])
+    failed = ['%s: %s' % (s['device'], s['error']) for s in prov.sockets if s['error']]
     result = dict(changed=prov.changed, sockets=prov.sockets, unused=prov.unused)
     if module._diff:
         if prov.check:
@@ -271,6 +262,8 @@ def main():
     for sock in prov.sockets:
         for cap in sock['caps']:
             cap.pop('license')
+    if failed:
+        prov.fail('; '.join(failed))
     module.exit_json(**result)
 
 
