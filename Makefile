@@ -61,7 +61,8 @@ build-tsan: deps $(TSANBUILD)/build.ninja
 # Every test: unit and integration on the plain build, then all of them
 # again under ASan+UBSan, the threaded parts under TSan, then the real Linux
 # drivers in QEMU.  The last line printed is the kernel rig's summary.  check-kernel skips (exit 77,
-# loudly) only where QEMU cannot run at all.
+# loudly) only where QEMU cannot run at all.  The sanitizer build's tool
+# tests reuse the promtool unpacked into the plain build.
 check: deps-kernel build build-san lint
 	meson test -C $(BUILD) --print-errorlogs
 	scripts/run-tool-tests.sh $(BUILD)
@@ -71,7 +72,8 @@ check: deps-kernel build build-san lint
 	/usr/bin/python3 soak/crash_campaign.py $(BUILD) --iterations 20
 	scripts/check-install.sh $(BUILD)
 	meson test -C $(SANBUILD) --print-errorlogs
-	scripts/run-tool-tests.sh $(SANBUILD)
+	SDSI_PROMTOOL=$$(scripts/fetch-promtool.sh $(BUILD)) && export SDSI_PROMTOOL && \
+		scripts/run-tool-tests.sh $(SANBUILD)
 	scripts/run-authority-tests.sh $(SANBUILD)
 	scripts/run-integration.sh $(SANBUILD)
 	$(MAKE) check-tsan

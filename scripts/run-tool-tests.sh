@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Run the intel_sdsi pytest suite (tests/tool) against BUILD_DIR and print its
 # summary.  Debian's python3 is used on purpose: it is the one with pytest.
+# SDSI_PROMTOOL, if set, names the promtool to use instead of fetching one.
 set -euo pipefail
 
 if [ $# -ne 1 ] || [ ! -d "$1" ]; then
@@ -13,5 +14,13 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 
 ninja -C "$build" tools/intel_sdsi tools/sdsi-authority/sdsi-authority emu/sdsi-emu >/dev/null
 export SDSI_BUILD_DIR="$build"
+# The promtool that checks --format prometheus: Debian's, unpacked into the
+# build directory rather than installed (scripts/fetch-promtool.sh), unless
+# the caller names one.
+if [ -z "${SDSI_PROMTOOL:-}" ]; then
+	SDSI_PROMTOOL=$("$here/scripts/fetch-promtool.sh" "$build") ||
+		{ echo "$0: cannot fetch promtool (see above)" >&2; exit 1; }
+fi
+export SDSI_PROMTOOL
 cd "$here"
 exec /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/tool

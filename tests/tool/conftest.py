@@ -30,6 +30,42 @@ EMU = _built("emu/sdsi-emu")
 AUTHORITY = _built("tools/sdsi-authority/sdsi-authority")
 
 
+def _promtool():
+    """The promtool the tests run and where it was found: SDSI_PROMTOOL
+    (scripts/run-tool-tests.sh sets it to the one scripts/fetch-promtool.sh
+    unpacked), else promtool on PATH.  (None, why) when there is none."""
+    exe = os.environ.get("SDSI_PROMTOOL")
+    if exe:
+        if os.path.isfile(exe) and os.access(exe, os.X_OK):
+            return os.path.abspath(exe), "SDSI_PROMTOOL"
+        return None, f"SDSI_PROMTOOL={exe} is not an executable file"
+    exe = shutil.which("promtool")
+    if exe:
+        return exe, "PATH"
+    return None, ("SDSI_PROMTOOL is not set and no promtool is on PATH: "
+                  "scripts/run-tool-tests.sh sets it (scripts/fetch-promtool.sh)")
+
+
+PROMTOOL, PROMTOOL_FROM = _promtool()
+
+
+def _promtool_line():
+    if PROMTOOL is None:
+        return f"promtool: none ({PROMTOOL_FROM})"
+    return f"promtool: {PROMTOOL} (from {PROMTOOL_FROM})"
+
+
+# Which promtool judged the --format prometheus output, in every run's log:
+# in the header, and (as -q hides the header) before the closing line.
+def pytest_report_header(config):
+    return _promtool_line()
+
+
+def pytest_terminal_summary(terminalreporter):
+    if terminalreporter.verbosity < 0:
+        terminalreporter.write_line(_promtool_line())
+
+
 def code(text):
     """A four-character code as stored: 'MTDB' -> bytes 42 44 54 4D."""
     return text.encode("ascii")[::-1]

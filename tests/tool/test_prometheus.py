@@ -1,21 +1,22 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """--format prometheus: every output passes `promtool check metrics` (the
-parser and the linter of Prometheus itself, Debian's prometheus package) with
-no complaint, and holds the numbers the JSON output of the same command
-holds.  Against emulated sockets: one with an AKC, a metered licence and
-meters that ran, one fresh, one failing (a mailbox fault, then an unbound
-driver), so the error metrics show; and against crafted files for what the
-emulator cannot produce (label values needing escapes, a repeated code)."""
+parser and the linter of Prometheus itself, from Debian's prometheus package;
+the header of the run names the promtool used) with no complaint, and holds
+the numbers the JSON output of the same command holds.  Against emulated
+sockets: one with an AKC, a metered licence and meters that ran, one fresh,
+one failing (a mailbox fault, then an unbound driver), so the error metrics
+show; and against crafted files for what the emulator cannot produce (label
+values needing escapes, a repeated code)."""
 import json
 import os
 import re
-import shutil
 import subprocess
 
 import pytest
 
 from authority import authority  # noqa: F401
-from conftest import emu_missing, meter_cert, registers, state_cert, blob as lic_blob
+from conftest import PROMTOOL, PROMTOOL_FROM, emu_missing, meter_cert, registers, state_cert
+from conftest import blob as lic_blob
 from prom_parse import parse, series, value
 from test_emu import ctl, emu, t
 
@@ -26,10 +27,10 @@ needs_emu = pytest.mark.skipif(emu_missing() is not None, reason=str(emu_missing
 
 def promtool(text):
     """promtool check metrics on text: its exit status and what it said."""
-    exe = shutil.which("promtool")
-    if exe is None:
-        pytest.fail("promtool not found: scripts/ensure-deps.sh installs Debian's prometheus")
-    proc = subprocess.run([exe, "check", "metrics"], input=text, capture_output=True,
+    # A missing promtool fails, never skips: the format would go unchecked.
+    if PROMTOOL is None:
+        pytest.fail(f"no promtool: {PROMTOOL_FROM}")
+    proc = subprocess.run([PROMTOOL, "check", "metrics"], input=text, capture_output=True,
                           text=True, timeout=60)
     return proc.returncode, proc.stdout + proc.stderr
 
