@@ -12,12 +12,14 @@ packages=(
 	clang-14 libclang-rt-14-dev
 	python3 python3-pytest python3-cryptography python3-jsonschema
 	kmod util-linux man-db shellcheck
-	prometheus systemd
+	systemd debian-archive-keyring
 	ansible-core openssh-client dropbear-bin iproute2
 )
-# prometheus: its promtool checks the --format prometheus output (the
-# package also holds the server, never started by the tests); systemd: its
-# systemd-analyze verifies the textfile collector units.
+# systemd: its systemd-analyze verifies the textfile collector units.
+# Not prometheus: installing it would enable and start the Prometheus
+# server on a systemd host.  The tests' promtool is unpacked from its .deb
+# into the build directory instead (scripts/fetch-promtool.sh), with apt,
+# dpkg-deb and tar, which every Debian has, and the archive's keyring.
 # ansible-core, openssh-client, dropbear-bin, iproute2: the Ansible
 # collection's tests (tests/ansible): ansible-playbook over ssh to test
 # hosts in network namespaces.  Their ssh server is Dropbear because
