@@ -96,17 +96,21 @@ def test_usage_error_leaves_the_file(tool, target):
 @pytest.mark.skipif(emu_missing() is not None, reason=str(emu_missing()))
 def test_killed_mid_run_leaves_the_old_file_and_no_temporary(target):
     """Both mailboxes take 10 s to grant ownership, so each read waits
-    through the driver's five acquire attempts 500 ms apart (about 2.5 s;
-    --all reads the two sockets at once, so a latency per transaction would
-    not keep it busy for longer than one): the run is killed (SIGKILL, no
-    cleanup) 1 s in, while it reads, after it checked the directory."""
+    through the driver's five acquire attempts 500 ms apart (about 2.5 s).
+    The run is killed (SIGKILL, no cleanup) once it holds a state
+    certificate open, that is while it reads and after it checked the
+    directory.  Waiting for that, not for a fixed time, keeps the kill
+    inside the read however loaded the machine is."""
     script = ('"$3" ctl fault 0 owner-delay --param 10000000 >/dev/null && '
               '"$3" ctl fault 1 owner-delay --param 10000000 >/dev/null && '
-              '{ "$1" --all -s --format prometheus --output "$2" & pid=$!; sleep 1; '
+              '{ "$1" --all -s --format prometheus --output "$2" & pid=$!; '
+              'n=0; until ls -l /proc/$pid/fd 2>/dev/null | grep -q state_certificate; do '
+              'n=$((n + 1)); [ $n -lt 2000 ] || { echo "never opened"; break; }; sleep 0.01; done; '
               'kill -9 $pid; wait $pid; echo "status $?"; }')
     proc = subprocess.run([EMU, "run", "--sockets", "2", "--",
                            "/bin/sh", "-c", script, "sh", TOOL, str(target), EMU],
                           capture_output=True, text=True, timeout=120)
+    assert "never opened" not in proc.stdout, (proc.stdout, proc.stderr)
     assert "status 137" in proc.stdout, (proc.stdout, proc.stderr)
     assert target.read_text() == OLD
     assert listing(target.parent) == [target.name]
