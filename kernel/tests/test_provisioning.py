@@ -43,14 +43,14 @@ def test_story_on_every_socket(fresh, tool, authority):
         cap = authority.cap(ppin(tool, n), features=('CC02', 'SG01'))
 
         done = tool.json('-d', n, '-a', akc.path)
-        assert done['provisioned'] and done['format'] == 'AKC'
+        assert done['provisioned'] and done['format'] == 'akc'
         info = tool.json('-d', n, '-i')
         assert info['akc_provisioned']
         assert info['updates']['available'] == \
             before['updates']['available'] - 1
 
         done = tool.json('-d', n, '-c', cap.path)
-        assert done['provisioned'] and done['format'] == 'CAP'
+        assert done['provisioned'] and done['format'] == 'cap'
         state = raw(n, 'state_certificate')
         cert = sdsi_layout.decode_state_certificate(state)
         assert cert.content_type == sdsi_layout.STATE_CONTENT_KEY_BLOBS
