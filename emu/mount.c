@@ -4,12 +4,14 @@
 
 #include "child.h"
 #include "mount.h"
+#include "ready.h"
 #include "session.h"
 #include "window_mount.h"
 
 int emu_mount(const struct emu_options *opts)
 {
 	struct emu_session session;
+	char what[64];
 	sigset_t stop;
 	int ret, sig;
 
@@ -23,16 +25,16 @@ int emu_mount(const struct emu_options *opts)
 		emu_session_close(&session, true);
 		return sdsi_exit_for_errno(ret);
 	}
-	printf("sdsi-emu: %u socket%s mounted at %s; control socket %s\n",
-	       session.platform.nsockets, session.platform.nsockets == 1 ? "" : "s",
-	       session.tree, session.control.path);
-	fflush(stdout);
+	snprintf(what, sizeof(what), "%u socket%s", session.platform.nsockets,
+		 session.platform.nsockets == 1 ? "" : "s");
+	emu_mount_ready(what, session.tree, session.control.path);
 
 	emu_forwarded_signals(&stop);
 	do {
 		sig = sigwaitinfo(&stop, NULL);
 	} while (sig < 0);
 
+	emu_mount_stopping();
 	emu_session_close(&session, false);
 	return 0;
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "session.h"
 
@@ -47,6 +48,11 @@ int emu_session_serve(struct emu_session *s, const char *mountpoint)
 		.abi = s->opts->abi,
 		.backends = backends,
 		.nsockets = s->platform.nsockets,
+		/*
+		 * Root serves every user, as sysfs does; anyone else mounts for
+		 * themselves, as fuse.conf allows without user_allow_other.
+		 */
+		.allow_other = geteuid() == 0,
 	};
 	char err[ERR_MAX];
 	int ret;

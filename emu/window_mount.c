@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "child.h"
+#include "ready.h"
 #include "window_backend.h"
 #include "window_mount.h"
 
@@ -24,11 +26,12 @@ int emu_window_mount(const struct emu_options *opts)
 {
 	struct sdsi_fusedrv_backend backends[EMU_WINDOW_MAX_SOCKETS];
 	struct sdsi_fusedrv_config cfg = { .abi = opts->abi, .backends = backends,
-					   .nsockets = opts->pf.sockets };
+					   .nsockets = opts->pf.sockets,
+					   .allow_other = geteuid() == 0 };
 	static struct emu_window win;
 	static char file[PATH_MAX];
 	struct sdsi_fusedrv *drv;
-	char tree[PATH_MAX], err[ERR_MAX];
+	char tree[PATH_MAX], err[ERR_MAX], what[PATH_MAX + 64];
 	uint64_t offset;
 	sigset_t stop;
 	int ret;
@@ -52,13 +55,14 @@ int emu_window_mount(const struct emu_options *opts)
 		emu_window_close(&win);
 		return failed(ret, err);
 	}
-	printf("sdsi-emu: %u socket%s of window %s mounted at %s\n", opts->pf.sockets,
-	       opts->pf.sockets == 1 ? "" : "s", win.path, tree);
-	fflush(stdout);
+	snprintf(what, sizeof(what), "%u socket%s of window %s", opts->pf.sockets,
+		 opts->pf.sockets == 1 ? "" : "s", win.path);
+	emu_mount_ready(what, tree, NULL);
 
 	emu_forwarded_signals(&stop);
 	while (sigwaitinfo(&stop, NULL) < 0)
 		;
+	emu_mount_stopping();
 	sdsi_fusedrv_unmount(drv);
 	emu_window_close(&win);
 	return 0;

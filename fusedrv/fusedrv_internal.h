@@ -125,7 +125,7 @@ struct sdsi_fusedrv {
  * unmount; safe when start failed or never ran (fusedrv_session.c).
  */
 int fusedrv_session_start(struct sdsi_fusedrv *drv, const char *mountpoint,
-			  char *err, size_t errlen);
+			  bool allow_other, char *err, size_t errlen);
 void fusedrv_session_stop(struct sdsi_fusedrv *drv);
 
 /* Request counters for measurements (fusedrv_stats.c). */

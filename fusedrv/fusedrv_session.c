@@ -215,10 +215,11 @@ void fusedrv_session_stop(struct sdsi_fusedrv *drv)
 }
 
 int fusedrv_session_start(struct sdsi_fusedrv *drv, const char *mountpoint,
-			  char *err, size_t errlen)
+			  bool allow_other, char *err, size_t errlen)
 {
 	char *argv[] = { "sdsi-fusedrv", "-o",
-		"default_permissions,allow_other,fsname=sdsi,subtype=sdsi_sysfs", NULL };
+		allow_other ? "default_permissions,allow_other,fsname=sdsi,subtype=sdsi_sysfs"
+			    : "default_permissions,fsname=sdsi,subtype=sdsi_sysfs", NULL };
 	struct fuse_args args = FUSE_ARGS_INIT(3, argv);
 	struct timespec deadline;
 	int ret;
@@ -232,8 +233,8 @@ int fusedrv_session_start(struct sdsi_fusedrv *drv, const char *mountpoint,
 	if (fuse_session_mount(drv->se, mountpoint) != 0) {
 		fuse_session_destroy(drv->se);
 		drv->se = NULL;
-		snprintf(err, errlen, "cannot mount FUSE on %s (is /dev/fuse usable, "
-			 "and allow_other permitted?)", mountpoint);
+		snprintf(err, errlen, "cannot mount FUSE on %s (is /dev/fuse usable%s?)",
+			 mountpoint, allow_other ? ", and allow_other permitted to this user" : "");
 		return -EIO;
 	}
 	ret = start_workers(drv, mountpoint, err, errlen);

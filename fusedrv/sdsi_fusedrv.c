@@ -332,7 +332,7 @@ int sdsi_fusedrv_mount(const struct sdsi_fusedrv_config *cfg,
 	ret = sdsi_fusedrv_create(cfg, &drv, err, errlen);
 	if (ret)
 		return ret;
-	ret = fusedrv_session_start(drv, mountpoint, err, errlen);
+	ret = fusedrv_session_start(drv, mountpoint, cfg->allow_other, err, errlen);
 	if (ret) {
 		sdsi_fusedrv_unmount(drv);
 		return ret;

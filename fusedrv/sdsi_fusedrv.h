@@ -53,6 +53,12 @@ struct sdsi_fusedrv_config {
 	unsigned int nsockets;
 	/* NULL: Linux's timing for the ABI (sdsi_mbox_default_params). */
 	const struct sdsi_mbox_params *params;
+	/*
+	 * Mount with allow_other, so that users other than the one mounting
+	 * see the tree.  A user other than root may mount with it only where
+	 * /etc/fuse.conf says user_allow_other (Debian's does not).
+	 */
+	bool allow_other;
 };
 
 struct sdsi_fusedrv;

@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
 	gcc make meson ninja-build pkg-config
-	libfuse3-dev fuse3
+	libfuse3-dev fuse3 libsystemd-dev systemd
 	libssl-dev libjson-c-dev
 	libcmocka-dev
 	clang-14 libclang-rt-14-dev

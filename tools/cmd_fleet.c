@@ -22,6 +22,7 @@
 #include "commands.h"
 #include "fleet.h"
 #include "fleet_report.h"
+#include "sysfs_root.h"
 
 #define BUSY_RETRY_DELAY_MS 500	/* the driver's own acquire retry period */
 
@@ -36,11 +37,8 @@ static bool read_registers(struct socket_result *s, struct sdsi_error *err)
 	uint8_t buf[SDSI_READ_BUF_SIZE];
 	size_t len;
 
-	if (!s->dev.guid_valid) {
-		if (sdsi_read_guid(&s->dev, &s->dev.guid, err))
-			return false;
-		s->dev.guid_valid = true;
-	}
+	if (!s->dev.guid_valid && reopen_listed_device(&s->dev, err))
+		return false;
 	return sdsi_read_attr(&s->dev, SDSI_ATTR_REGISTERS, buf, &len, err) == 0 &&
 	       sdsi_decode_registers(buf, len, s->dev.guid, &s->regs, err) == 0;
 }
@@ -225,7 +223,7 @@ static enum sdsi_exit run(const struct cli *cli, struct output *out, const struc
 	if (sdsi_device_list(cli->sysfs_root, &devs, &report.count, &err))
 		return report_error(out, NULL, &err);
 	if (report.count == 0)
-		out_warn(out, "No On Demand devices found.");
+		warn_no_devices(cli, out);
 	report.sockets = report.count ? calloc(report.count, sizeof(*report.sockets)) : NULL;
 	if (report.count && !report.sockets) {
 		free(devs);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "commands.h"
+#include "sysfs_root.h"
 
 enum sdsi_exit cmd_list(const struct cli *cli, struct output *out)
 {
@@ -15,6 +16,8 @@ enum sdsi_exit cmd_list(const struct cli *cli, struct output *out)
 	out_note(out, "%zu On Demand device(s) under %s", count,
 		 cli->sysfs_root ? cli->sysfs_root : sdsi_sysfs_root());
 	out->ops->devices(out, devs, count);
+	if (count == 0)
+		warn_no_devices(cli, out);
 	free(devs);
 	return SDSI_EXIT_OK;
 }

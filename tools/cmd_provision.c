@@ -63,6 +63,27 @@ static void note_checks(const struct output *out, const struct sdsi_preflight *p
 			 sdsi_check_status_name(pf->checks[i].status), pf->checks[i].detail);
 }
 
+/*
+ * EPERM from the provision write has two causes (docs/interface.md §4.4):
+ * On Demand disabled, or the BIOS's in-band lock (IBLOCK, which the
+ * registers do not show).  The registers read before the write tell them
+ * apart, so the message says which one it is.
+ */
+static void name_eperm_cause(enum sdsi_blob_kind kind, const struct sdsi_registers *regs,
+			     struct sdsi_error *err)
+{
+	if (regs->on_demand)
+		snprintf(err->message, sizeof(err->message),
+			 "%s refused (EPERM): the BIOS has locked in-band provisioning (IBLOCK); "
+			 "the registers show On Demand enabled, so that is not the cause: "
+			 "unlock in-band provisioning in the BIOS setup, or provision out of band (BMC)",
+			 sdsi_blob_name(kind));
+	else
+		snprintf(err->message, sizeof(err->message),
+			 "%s refused (EPERM): the registers show On Demand not enabled: "
+			 "enable Intel On Demand in the BIOS setup", sdsi_blob_name(kind));
+}
+
 enum sdsi_exit cmd_provision(const struct cli *cli, struct output *out)
 {
 	const enum sdsi_blob_kind kind = cli->command == CMD_AKC ? SDSI_BLOB_AKC : SDSI_BLOB_CAP;
@@ -131,8 +152,11 @@ enum sdsi_exit cmd_provision(const struct cli *cli, struct output *out)
 		out_warn(out, "%s: warning: %s", dev.name, pf.warning);
 
 	if (!cli->dry_run && (!pf.unchanged || pf.forced)) {
-		if (sdsi_provision(&dev, kind, blob, blob_len, &opts, &err))
+		if (sdsi_provision(&dev, kind, blob, blob_len, &opts, &err)) {
+			if (err.errnum == EPERM)
+				name_eperm_cause(kind, &regs, &err);
 			return report_error(out, dev.name, &err);
+		}
 		report.written = true;
 	}
 	out->ops->provisioned(out, &report);

@@ -13,6 +13,7 @@
 #include "sdsi/hw.h"
 #include "commands.h"
 #include "fleet.h"
+#include "sysfs_root.h"
 
 static enum sdsi_attr attr_of(enum command cmd)
 {
@@ -114,11 +115,8 @@ static void fetch_device(enum command cmd, struct sdsi_device *dev, struct devic
 	const enum sdsi_attr attr = attr_of(cmd);
 	const struct sdsi_registers *regs = &r->decoded;
 
-	if (!dev->guid_valid) {
-		if (sdsi_read_guid(dev, &dev->guid, &r->err))
-			return;
-		dev->guid_valid = true;
-	}
+	if (!dev->guid_valid && reopen_listed_device(dev, &r->err))
+		return;
 	if (sdsi_read_attr(dev, SDSI_ATTR_REGISTERS, r->regs, &r->regs_len, &r->err))
 		return;
 	r->have_regs = true;
@@ -242,7 +240,7 @@ static enum sdsi_exit read_all(const struct cli *cli, struct output *out)
 	if (sdsi_device_list(cli->sysfs_root, &jobs.devs, &count, &err))
 		return report_error(out, NULL, &err);
 	if (count == 0)
-		out_warn(out, "No On Demand devices found.");
+		warn_no_devices(cli, out);
 	jobs.reads = count ? calloc(count, sizeof(*jobs.reads)) : NULL;
 	if (count && !jobs.reads) {
 		free(jobs.devs);

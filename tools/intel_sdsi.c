@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "docgen.h"
 #include "output_file.h"
+#include "sysfs_root.h"
 
 static enum sdsi_exit usage_error(struct output *out, const char *msg, bool json)
 {
@@ -104,6 +105,11 @@ int main(int argc, char **argv)
 	out.quiet = cli.quiet;
 	out.verbose = cli.verbose;
 	out.command = command_name(cli.command);
+	if (cli.command >= CMD_LIST && cli.command <= CMD_CAP && !cli.file) {
+		status = resolve_sysfs_root(&cli, &out);
+		if (status != SDSI_EXIT_OK)
+			return status;
+	}
 
 	switch (cli.command) {
 	case CMD_HELP:
