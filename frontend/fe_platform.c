@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sdsi/exit_status.h"
 #include "sdsi/hw.h"
@@ -145,6 +147,27 @@ int fe_platform_option(const char *program, int id, const char *arg,
 	return fe_usage_error(program, "option %d is not a platform option", id);
 }
 
+/*
+ * --authority names the directory 'sdsi-authority init' writes; a key file
+ * given there instead is the common slip, so the message names both ways.
+ */
+static int check_authority(const char *program, const char *dir)
+{
+	char pub[PATH_MAX];
+	struct stat st;
+
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return fe_usage_error(program, "--authority %s: %s: it takes the directory that "
+				      "'sdsi-authority init DIR' wrote, or give a public key file with --root-key FILE",
+				      dir, stat(dir, &st) != 0 ? strerror(errno) : "not a directory");
+	snprintf(pub, sizeof(pub), "%s/root.pub", dir);
+	if (stat(pub, &st) != 0)
+		return fe_usage_error(program, "--authority %s: no root.pub in it (%s): make it with "
+				      "'sdsi-authority init %s', or give a public key file with --root-key FILE",
+				      dir, strerror(errno), dir);
+	return 0;
+}
+
 int fe_platform_finish(const char *program, struct fe_platform *p)
 {
 	if (!p->features_given)
@@ -155,6 +178,8 @@ int fe_platform_finish(const char *program, struct fe_platform *p)
 	if (p->nppins > p->sockets)
 		return fe_usage_error(program, "--ppin: %u values given for %u socket(s)",
 				      p->nppins, p->sockets);
+	if (p->authority_dir)
+		return check_authority(program, p->authority_dir);
 	return 0;
 }
 

@@ -1,0 +1,215 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""`sdsi-emu mount` as a service: its ready line names the SDSI_SYSFS_ROOT
+to use; it speaks systemd's notify protocol for real (READY=1 only once
+the tree is mounted, STOPPING=1 on SIGTERM) to a datagram socket of the
+test's, as a Type=notify unit's manager would; a user other than root
+mounts without allow_other (Debian's /etc/fuse.conf refuses it to them);
+and the unit that keeps a platform mounted passes systemd-analyze verify."""
+import os
+import pwd
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import textwrap
+
+import pytest
+
+from conftest import mounts_under
+
+BUILD = os.environ.get('SDSI_BUILD', '')
+READY = re.compile(r'^sdsi-emu: (\d+) sockets? mounted at (\S+) '
+                   r'\(SDSI_SYSFS_ROOT=(\S+)\); control socket (\S+)$')
+
+
+def _intel_sdsi(sdsi):
+    path = os.path.join(os.path.dirname(os.path.dirname(sdsi.path)),
+                        'tools', 'intel_sdsi')
+    if not os.access(path, os.X_OK):
+        raise pytest.UsageError(f'no intel_sdsi beside sdsi-emu ({path})')
+    return path
+
+
+def _stop(proc):
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def test_ready_line_names_the_sysfs_root(sdsi, tmp_path):
+    mnt = tmp_path / 'mnt'
+    mnt.mkdir()
+    proc = subprocess.Popen([sdsi.path, 'mount', '--sockets', '2', str(mnt)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=sdsi.env)
+    try:
+        line = proc.stdout.readline().rstrip('\n')
+        m = READY.match(line)
+        assert m, (line, proc.stderr.read() if proc.poll() is not None else '')
+        assert m.group(1) == '2' and m.group(2) == str(mnt)
+        root = m.group(3)
+        assert root == f'{mnt}/devices'
+        # Both the root the line names and the mount point find the sockets.
+        for given in (root, str(mnt)):
+            for how in ('option', 'env'):
+                argv = [_intel_sdsi(sdsi), '-l']
+                env = dict(os.environ)
+                env.pop('SDSI_SYSFS_ROOT', None)
+                if how == 'option':
+                    argv += ['--sysfs-root', given]
+                else:
+                    env['SDSI_SYSFS_ROOT'] = given
+                done = subprocess.run(argv, capture_output=True, text=True,
+                                      timeout=30, env=env)
+                assert done.returncode == 0, (given, how, done)
+                assert done.stdout.split() == ['intel_vsec.sdsi.0',
+                                               'intel_vsec.sdsi.1'], (given, how)
+    finally:
+        _stop(proc)
+    assert proc.returncode == 0
+
+
+def _receive(sock, timeout):
+    sock.settimeout(timeout)
+    return sock.recv(4096).decode()
+
+
+def test_notify_ready_after_mount_and_stopping_on_sigterm(sdsi, tmp_path):
+    mnt = tmp_path / 'mnt'
+    mnt.mkdir()
+    path = str(tmp_path / 'notify.sock')
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(path)
+    env = dict(sdsi.env, NOTIFY_SOCKET=path)
+    proc = subprocess.Popen([sdsi.path, 'mount', str(mnt)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True, env=env)
+    try:
+        ready = _receive(sock, 20)
+        # Read right after READY: the tree must already be there.
+        guid = (mnt / 'devices' / 'intel_vsec.sdsi.0' / 'guid').read_text()
+        assert 'READY=1' in ready.split('\n'), ready
+        assert guid.startswith('0x'), guid
+        assert (str(mnt), 'fuse.sdsi_sysfs') in mounts_under(str(mnt))
+        proc.send_signal(signal.SIGTERM)
+        stopping = _receive(sock, 20)
+        assert stopping.split('\n') == ['STOPPING=1'], stopping
+        assert proc.wait(timeout=20) == 0, proc.stderr.read()
+    finally:
+        _stop(proc)
+        sock.close()
+    assert mounts_under(str(mnt)) == []
+
+
+def test_no_notify_socket_no_message(sdsi, tmp_path):
+    """Without NOTIFY_SOCKET nothing is sent, and a NOTIFY_SOCKET nobody
+    listens on does not stop the mount (a message on stderr says so)."""
+    mnt = tmp_path / 'mnt'
+    mnt.mkdir()
+    env = dict(sdsi.env, NOTIFY_SOCKET=str(tmp_path / 'nobody-listens'))
+    proc = subprocess.Popen([sdsi.path, 'mount', str(mnt)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env)
+    try:
+        assert READY.match(proc.stdout.readline().rstrip('\n'))
+        assert (mnt / 'devices' / 'intel_vsec.sdsi.0' / 'guid').exists()
+    finally:
+        _stop(proc)
+    err = proc.stderr.read()
+    assert proc.returncode == 0, err
+    assert 'cannot tell the service manager' in err, err
+
+
+@pytest.fixture
+def fuse_for_nobody(tmp_path):
+    """A private mount namespace in which /dev/fuse is open to everyone, as
+    Debian's udev makes it (a container may leave it 0600): a command
+    prefix.  Nothing changes outside the namespace."""
+    if os.geteuid() != 0:
+        pytest.skip('needs root to switch to the user nobody')
+    dev = tmp_path / 'dev'
+    dev.mkdir()
+    script = textwrap.dedent(f'''\
+        set -e
+        mount -t tmpfs -o mode=755 tmpfs {dev}
+        mknod -m 666 {dev}/fuse c 10 229
+        mount --bind {dev}/fuse /dev/fuse
+        umount -l {dev}
+        exec runuser -u nobody -- "$@"
+        ''')
+    return ['unshare', '--mount', '--propagation', 'private',
+            'sh', '-c', script, 'sh']
+
+
+@pytest.fixture
+def nobodys_dir():
+    """A directory of nobody's, where nobody can reach it (pytest's tmp_path
+    is root's alone); removed afterwards."""
+    nobody = pwd.getpwnam('nobody')
+    work = tempfile.mkdtemp(prefix='sdsi-nobody.')
+    os.chmod(work, 0o755)
+    os.chown(work, nobody.pw_uid, nobody.pw_gid)
+    yield work
+    shutil.rmtree(work)
+
+
+def test_non_root_mounts_without_allow_other(sdsi, nobodys_dir, fuse_for_nobody):
+    work = nobodys_dir
+    tool = _intel_sdsi(sdsi)
+    # As nobody: mount, list through the mount point, stop.
+    script = textwrap.dedent(f'''\
+        mkdir {work}/mnt {work}/state
+        chmod 700 {work}/state
+        "$1" mount --state {work}/state --sockets 2 {work}/mnt > {work}/out &
+        pid=$!
+        for i in $(seq 200); do
+            grep -q "mounted at" {work}/out 2>/dev/null && break
+            kill -0 $pid 2>/dev/null || break
+            sleep 0.1
+        done
+        cat {work}/out
+        grep " {work}/mnt " /proc/self/mountinfo
+        "$2" --sysfs-root {work}/mnt -l; status=$?
+        kill -TERM $pid; wait $pid; echo "mount exit $?"
+        exit $status
+        ''')
+    done = subprocess.run([*fuse_for_nobody, 'sh', '-c', script, 'sh',
+                           sdsi.path, tool], capture_output=True, text=True,
+                          timeout=60, env=dict(os.environ, HOME=work))
+    assert done.returncode == 0, done
+    lines = done.stdout.splitlines()
+    assert READY.match(lines[0]), done
+    options = lines[1]
+    assert 'fuse.sdsi_sysfs' in options, options
+    assert 'allow_other' not in options, options
+    assert lines[2:] == ['intel_vsec.sdsi.0', 'intel_vsec.sdsi.1',
+                         'mount exit 0'], done
+
+
+def test_systemd_unit_verifies(sdsi, tmp_path):
+    """The installed unit, with ExecStart pointing at this build's
+    sdsi-emu, as an instance: systemd-analyze verify finds nothing to say
+    (it reads the unit only; nothing is started or written)."""
+    unit = os.path.join(os.path.dirname(os.path.dirname(sdsi.path)),
+                        'systemd', 'sdsi-emu-mount@.service')
+    with open(unit) as f:
+        text = f.read()
+    exec_start = re.search(r'^ExecStart=(\S+) mount --state \$\{STATE_DIRECTORY\} '
+                           r'\$SDSI_EMU_OPTIONS \$\{RUNTIME_DIRECTORY\}$', text, re.M)
+    assert exec_start, text
+    for line in ('Type=notify', 'StateDirectory=sdsi-emu/%i',
+                 'RuntimeDirectory=sdsi-emu/%i',
+                 'EnvironmentFile=-/etc/sdsi-emu/%i.conf'):
+        assert line in text.splitlines(), line
+    instance = tmp_path / 'sdsi-emu-mount@demo.service'
+    instance.write_text(text.replace(exec_start.group(1), sdsi.path))
+    done = subprocess.run([shutil.which('systemd-analyze') or 'systemd-analyze',
+                           'verify', '--man=no', str(instance)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stderr == '' and done.stdout == '', done
