@@ -64,24 +64,22 @@ static void note_checks(const struct output *out, const struct sdsi_preflight *p
 }
 
 /*
- * EPERM from the provision write has two causes (docs/interface.md §4.4):
- * On Demand disabled, or the BIOS's in-band lock (IBLOCK, which the
- * registers do not show).  The registers read before the write tell them
- * apart, so the message says which one it is.
+ * EPERM from the provision write has two causes (docs/interface.md §4.4,
+ * §2.4): On Demand disabled, or the BIOS's in-band lock (IBLOCK, a bit of
+ * the control register, which the registers file does not show).  The
+ * registers read before the write tell them apart, so the message names the
+ * one it is.
  */
 static void name_eperm_cause(enum sdsi_blob_kind kind, const struct sdsi_registers *regs,
 			     struct sdsi_error *err)
 {
+	/* Without On Demand the pre-flight refuses before any write. */
 	if (regs->on_demand)
 		snprintf(err->message, sizeof(err->message),
-			 "%s refused (EPERM): the BIOS has locked in-band provisioning (IBLOCK); "
-			 "the registers show On Demand enabled, so that is not the cause: "
-			 "unlock in-band provisioning in the BIOS setup, or provision out of band (BMC)",
+			 "%s refused (EPERM): the BIOS has set the in-band lock (IBLOCK), since "
+			 "the registers show On Demand enabled: unlock in-band provisioning in the "
+			 "BIOS setup, or provision out of band (through the BMC)",
 			 sdsi_blob_name(kind));
-	else
-		snprintf(err->message, sizeof(err->message),
-			 "%s refused (EPERM): the registers show On Demand not enabled: "
-			 "enable Intel On Demand in the BIOS setup", sdsi_blob_name(kind));
 }
 
 enum sdsi_exit cmd_provision(const struct cli *cli, struct output *out)

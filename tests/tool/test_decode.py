@@ -244,7 +244,9 @@ def test_all_and_list_with_no_device(tool, tmp_path):
     assert r.rc == 0 and r.out == "" and "No On Demand devices found." in r.err
     assert tool("--all", "-i", "--json", root=empty).json() == {"schema_version": "1.0",
                                                                  "results": []}
-    assert tool("-l", "--json", root=str(tmp_path / "missing")).json()["devices"] == []
+    # A root named that does not exist is a usage error (test_errors_name_fix.py).
+    missing = tool("-l", "--json", root=str(tmp_path / "missing"))
+    assert missing.rc == 2 and "error" in missing.json()
 
 
 def test_list_json(tool, sysfs):
