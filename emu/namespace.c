@@ -267,7 +267,7 @@ static int write_all(int fd, const char *buf, size_t len)
  * unlinked as soon as it is mounted, so the scratch directory keeps nothing
  * (an unnamed O_TMPFILE cannot be a bind source).
  */
-static int list_sdsi_module(struct emu_namespace *ns, const char *scratch_dir,
+static int list_sdsi_module(struct emu_namespace *ns, const char *scratch_dir, bool quiet,
 			    char *err, size_t errlen)
 {
 	char path[PATH_MAX];
@@ -277,8 +277,9 @@ static int list_sdsi_module(struct emu_namespace *ns, const char *scratch_dir,
 
 	if (!modules) {
 		if (errno == ENOENT) {
-			fprintf(stderr, "sdsi-emu: note: this kernel has no " PROC_MODULES
-				" (no module support), so lsmod cannot list intel_sdsi\n");
+			if (!quiet)
+				fprintf(stderr, "sdsi-emu: note: this kernel has no " PROC_MODULES
+					" (no module support), so lsmod cannot list intel_sdsi\n");
 			return 0;
 		}
 		ret = -errno;
@@ -316,7 +317,7 @@ out:
 	return ret;
 }
 
-int emu_ns_prepare(struct emu_namespace *ns, const char *scratch_dir,
+int emu_ns_prepare(struct emu_namespace *ns, const char *scratch_dir, bool quiet,
 		   char *err, size_t errlen)
 {
 	struct stat st;
@@ -337,7 +338,7 @@ int emu_ns_prepare(struct emu_namespace *ns, const char *scratch_dir,
 	if (ret == 0)
 		ret = add_sdsi_module_dir(ns, err, errlen);
 	if (ret == 0)
-		ret = list_sdsi_module(ns, scratch_dir, err, errlen);
+		ret = list_sdsi_module(ns, scratch_dir, quiet, err, errlen);
 	if (ret)
 		emu_ns_restore(ns);
 	return ret;

@@ -33,10 +33,11 @@ int emu_ns_enter(char *err, size_t errlen);
  * links to the tree's driver directory (a tmpfs covers /sys/module the same
  * way).  Then list intel_sdsi in /proc/modules
  * (its file, holding the original lines plus ours, is an unnamed temporary
- * in scratch_dir).  Returns 0 or -errno with a message in err; on failure
+ * in scratch_dir; on a kernel without it, a note on stderr unless quiet).
+ * Returns 0 or -errno with a message in err; on failure
  * whatever was done is undone.
  */
-int emu_ns_prepare(struct emu_namespace *ns, const char *scratch_dir,
+int emu_ns_prepare(struct emu_namespace *ns, const char *scratch_dir, bool quiet,
 		   char *err, size_t errlen);
 
 /* Undo emu_ns_prepare (after the tree is unmounted). */

@@ -34,6 +34,8 @@ static const struct fe_option serve_options[] = {
 	  "model time runs X times as fast as real time (meters, latencies); X > 0, at most 1e9, default 1" },
 	{ OPT_WINDOW, 0, "window", "FILE[:OFFSET]", FE_ARG_FILE, NULL,
 	  "mount only: serve the sockets that 'sdsi-shmem --window FILE --offset OFFSET' plays (OFFSET default 0, page-aligned) instead of models of our own.  Only --sockets (as many as sdsi-shmem plays) and --abi apply; sdsi-shmem takes the sockets' settings and their control requests" },
+	{ 'q', 'q', "quiet", NULL, FE_ARG_NONE, NULL,
+	  "print no notes on stderr (run: the one about a kernel without /proc/modules, where lsmod cannot list intel_sdsi); errors still" },
 	HELP_OPTION,
 };
 
@@ -211,6 +213,9 @@ static int parse_one(int opt, const char *arg, struct emu_options *opts)
 			return emu_usage_error("--window: empty name");
 		opts->window = arg;
 		return 0;
+	case 'q':
+		opts->quiet = true;
+		return 0;
 	}
 	return fe_platform_option(PROGRAM, opt, arg, &opts->pf);
 }
@@ -288,7 +293,8 @@ int emu_options_parse(enum emu_command command, int argc, char **argv,
 			ret = parse_one(opt, optarg, opts);
 			if (ret)
 				return ret;
-			if (opt != FE_OPT_SOCKETS && opt != OPT_ABI && opt != OPT_WINDOW)
+			if (opt != FE_OPT_SOCKETS && opt != OPT_ABI && opt != OPT_WINDOW &&
+			    opt != 'q')
 				model_opt = opt;
 		}
 	}

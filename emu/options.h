@@ -34,6 +34,7 @@ struct emu_options {
 	const char *mountpoint;		/* mount: DIR */
 	/* mount --window FILE[:OFFSET]: sdsi-shmem's sockets (window_mount.h) */
 	const char *window;		/* NULL: models of our own */
+	bool quiet;			/* -q: no notes on stderr */
 };
 
 /*

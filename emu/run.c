@@ -38,7 +38,7 @@ int emu_run(const struct emu_options *opts, const sigset_t *exec_mask)
 	ret = emu_session_open(&session, opts);
 	if (ret)
 		return sdsi_exit_for_errno(ret);
-	ret = emu_ns_prepare(&ns, session.state.path, err, sizeof(err));
+	ret = emu_ns_prepare(&ns, session.state.path, opts->quiet, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "sdsi-emu: %s\n", err);
 		emu_session_close(&session, true);

@@ -213,3 +213,16 @@ def test_systemd_unit_verifies(sdsi, tmp_path):
                            'verify', '--man=no', str(instance)],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stderr == '' and done.stdout == '', done
+
+
+def test_quiet_silences_the_proc_modules_note(sdsi):
+    """On a kernel without /proc/modules, run says lsmod cannot list
+    intel_sdsi; -q silences that note and nothing else."""
+    note = 'sdsi-emu: note: this kernel has no /proc/modules'
+    plain = sdsi.run('run', '--', 'true')
+    quiet = sdsi.run('run', '-q', '--', 'true')
+    assert plain.returncode == 0 and quiet.returncode == 0, (plain, quiet)
+    assert (note in plain.stderr) == (not os.path.exists('/proc/modules')), plain
+    assert quiet.stderr == '', quiet
+    failing = sdsi.run('run', '-q', '--state', '/proc/version', '--', 'true')
+    assert failing.returncode == 2 and 'sdsi-emu: ' in failing.stderr, failing
