@@ -68,6 +68,7 @@ check: deps-kernel build build-san lint
 	scripts/run-tool-tests.sh $(BUILD)
 	scripts/run-authority-tests.sh $(BUILD)
 	scripts/run-ansible-tests.sh $(BUILD)
+	scripts/run-doc-tests.sh $(BUILD)
 	scripts/run-integration.sh $(BUILD)
 	/usr/bin/python3 soak/crash_campaign.py $(BUILD) --iterations 20
 	scripts/check-install.sh $(BUILD)
