@@ -143,6 +143,14 @@ done
 grep -q "^ExecStart=.* $bindir/intel_sdsi --all " "$dest$prefix/lib/systemd/system/sdsi-textfile.service" ||
 	fail "sdsi-textfile.service does not run $bindir/intel_sdsi"
 
+# The unit that keeps an emulated platform mounted, starting the installed
+# sdsi-emu.
+unit=$prefix/lib/systemd/system/sdsi-emu-mount@.service
+[ -f "$dest$unit" ] || fail "systemd unit $unit not installed"
+grep -qx "ExecStart=$bindir/sdsi-emu mount .*" "$dest$unit" ||
+	fail "$unit does not start $bindir/sdsi-emu mount"
+pass
+
 # ---- the installed programs run ------------------------------------------
 
 # Would the loader find each library a program needs that this project
