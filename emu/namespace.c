@@ -159,7 +159,7 @@ static int make_sysfs_dir(const char *path)
  * there too.  A machine whose own intel_sdsi is loaded keeps its directory,
  * whose link leads to the tree mounted over its auxiliary bus.
  */
-static int add_sdsi_module_dir(struct emu_namespace *ns, char *err, size_t errlen)
+static int add_sdsi_module_dir(struct emu_namespace *ns, bool quiet, char *err, size_t errlen)
 {
 	struct stat st;
 	int ret;
@@ -174,8 +174,9 @@ static int add_sdsi_module_dir(struct emu_namespace *ns, char *err, size_t errle
 	if (lstat(SYS_MODULE, &st) < 0) {
 		ret = -errno;
 		if (ret == -ENOENT) {
-			fprintf(stderr, "sdsi-emu: note: this kernel has no " SYS_MODULE
-				", so " SDSI_MODULE_DIR " cannot be shown\n");
+			if (!quiet)
+				fprintf(stderr, "sdsi-emu: note: this kernel has no " SYS_MODULE
+					", so " SDSI_MODULE_DIR " cannot be shown\n");
 			return 0;
 		}
 		snprintf(err, errlen, SYS_MODULE ": %s", strerror(-ret));
@@ -336,7 +337,7 @@ int emu_ns_prepare(struct emu_namespace *ns, const char *scratch_dir, bool quiet
 		return -ENOTDIR;
 	}
 	if (ret == 0)
-		ret = add_sdsi_module_dir(ns, err, errlen);
+		ret = add_sdsi_module_dir(ns, quiet, err, errlen);
 	if (ret == 0)
 		ret = list_sdsi_module(ns, scratch_dir, quiet, err, errlen);
 	if (ret)

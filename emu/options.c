@@ -35,7 +35,7 @@ static const struct fe_option serve_options[] = {
 	{ OPT_WINDOW, 0, "window", "FILE[:OFFSET]", FE_ARG_FILE, NULL,
 	  "mount only: serve the sockets that 'sdsi-shmem --window FILE --offset OFFSET' plays (OFFSET default 0, page-aligned) instead of models of our own.  Only --sockets (as many as sdsi-shmem plays) and --abi apply; sdsi-shmem takes the sockets' settings and their control requests" },
 	{ 'q', 'q', "quiet", NULL, FE_ARG_NONE, NULL,
-	  "print no notes on stderr (run: the one about a kernel without /proc/modules, where lsmod cannot list intel_sdsi); errors still" },
+	  "print no notes on stderr (run: those about a kernel without /proc/modules or /sys/module, where intel_sdsi cannot be listed); errors still" },
 	HELP_OPTION,
 };
 
