@@ -19,7 +19,7 @@
 #define PROGRAM		"sdsi-emu"
 
 enum emu_option_id {
-	OPT_ABI = 256, OPT_TIME_SCALE, OPT_WINDOW, OPT_CTL, OPT_TIMEOUT, OPT_VERSION,
+	OPT_ABI = 256, OPT_TIME_SCALE, OPT_WINDOW, OPT_ALLOW_OTHER, OPT_CTL, OPT_TIMEOUT, OPT_VERSION,
 	OPT_DUMP_COMPLETION, OPT_DUMP_OPTIONS,
 };
 
@@ -34,6 +34,8 @@ static const struct fe_option serve_options[] = {
 	  "model time runs X times as fast as real time (meters, latencies); X > 0, at most 1e9, default 1" },
 	{ OPT_WINDOW, 0, "window", "FILE[:OFFSET]", FE_ARG_FILE, NULL,
 	  "mount only: serve the sockets that 'sdsi-shmem --window FILE --offset OFFSET' plays (OFFSET default 0, page-aligned) instead of models of our own.  Only --sockets (as many as sdsi-shmem plays) and --abi apply; sdsi-shmem takes the sockets' settings and their control requests" },
+	{ OPT_ALLOW_OTHER, 0, "allow-other", NULL, FE_ARG_NONE, NULL,
+	  "mount: let every user read the tree (FUSE's allow_other), as root's mount always does; a user other than root needs user_allow_other in /etc/fuse.conf for it" },
 	{ 'q', 'q', "quiet", NULL, FE_ARG_NONE, NULL,
 	  "print no notes on stderr (run: those about a kernel without /proc/modules or /sys/module, where intel_sdsi cannot be listed); errors still" },
 	HELP_OPTION,
@@ -216,6 +218,9 @@ static int parse_one(int opt, const char *arg, struct emu_options *opts)
 	case 'q':
 		opts->quiet = true;
 		return 0;
+	case OPT_ALLOW_OTHER:
+		opts->allow_other = true;
+		return 0;
 	}
 	return fe_platform_option(PROGRAM, opt, arg, &opts->pf);
 }
@@ -294,7 +299,7 @@ int emu_options_parse(enum emu_command command, int argc, char **argv,
 			if (ret)
 				return ret;
 			if (opt != FE_OPT_SOCKETS && opt != OPT_ABI && opt != OPT_WINDOW &&
-			    opt != 'q')
+			    opt != 'q' && opt != OPT_ALLOW_OTHER)
 				model_opt = opt;
 		}
 	}

@@ -35,6 +35,7 @@ struct emu_options {
 	/* mount --window FILE[:OFFSET]: sdsi-shmem's sockets (window_mount.h) */
 	const char *window;		/* NULL: models of our own */
 	bool quiet;			/* -q: no notes on stderr */
+	bool allow_other;		/* --allow-other, implied for root */
 };
 
 /*

@@ -50,9 +50,10 @@ int emu_session_serve(struct emu_session *s, const char *mountpoint)
 		.nsockets = s->platform.nsockets,
 		/*
 		 * Root serves every user, as sysfs does; anyone else mounts for
-		 * themselves, as fuse.conf allows without user_allow_other.
+		 * themselves, as fuse.conf allows without user_allow_other,
+		 * unless they ask (--allow-other).
 		 */
-		.allow_other = geteuid() == 0,
+		.allow_other = geteuid() == 0 || s->opts->allow_other,
 	};
 	char err[ERR_MAX];
 	int ret;

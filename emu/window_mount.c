@@ -27,7 +27,8 @@ int emu_window_mount(const struct emu_options *opts)
 	struct sdsi_fusedrv_backend backends[EMU_WINDOW_MAX_SOCKETS];
 	struct sdsi_fusedrv_config cfg = { .abi = opts->abi, .backends = backends,
 					   .nsockets = opts->pf.sockets,
-					   .allow_other = geteuid() == 0 };
+					   .allow_other = geteuid() == 0 ||
+							  opts->allow_other };
 	static struct emu_window win;
 	static char file[PATH_MAX];
 	struct sdsi_fusedrv *drv;

@@ -226,3 +226,38 @@ def test_quiet_silences_the_proc_modules_note(sdsi):
     assert quiet.stderr == '', quiet
     failing = sdsi.run('run', '-q', '--state', '/proc/version', '--', 'true')
     assert failing.returncode == 2 and 'sdsi-emu: ' in failing.stderr, failing
+
+
+def _fuse_conf_allows_other():
+    try:
+        with open('/etc/fuse.conf') as f:
+            return any(line.strip() == 'user_allow_other' for line in f)
+    except FileNotFoundError:
+        return False
+
+
+def test_non_root_allow_other_only_when_asked(sdsi, nobodys_dir, fuse_for_nobody):
+    """--allow-other asks for it: a user other than root gets it only where
+    /etc/fuse.conf says user_allow_other (Debian's does not), else the
+    mount fails, naming allow_other."""
+    work = nobodys_dir
+    script = textwrap.dedent(f'''\
+        mkdir {work}/mnt
+        timeout 20 "$1" mount --allow-other {work}/mnt > {work}/out &
+        pid=$!
+        for i in $(seq 200); do
+            grep -q "mounted at" {work}/out 2>/dev/null && break
+            kill -0 $pid 2>/dev/null || break
+            sleep 0.1
+        done
+        grep " {work}/mnt " /proc/self/mountinfo || true
+        kill -TERM $pid 2>/dev/null; wait $pid
+        ''')
+    done = subprocess.run([*fuse_for_nobody, 'sh', '-c', script, 'sh', sdsi.path],
+                          capture_output=True, text=True, timeout=60)
+    if _fuse_conf_allows_other():
+        assert done.returncode == 0 and 'allow_other' in done.stdout, done
+    else:
+        assert done.returncode == 7, done
+        assert 'and allow_other permitted to this user' in done.stderr, done
+        assert 'fuse.sdsi_sysfs' not in done.stdout, done
