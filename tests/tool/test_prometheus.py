@@ -169,12 +169,13 @@ def test_all_commands_match_json_and_pass_promtool(authority):  # noqa: F811
     assert value(live, "sdsi_meter_current_reference_seconds_total", **base) == 5000
     assert value(live, "sdsi_meter_current_feature_seconds_total", feature="CC02", **base) > 0
     assert parse(r[9]["out"])["sdsi_license_valid"]["type"] == "gauge"
-    # An unbound driver is a device without files: exit 3, ENOENT on its guid.
+    # An unbound driver is a device without files: exit 3, ENODEV naming the
+    # unbound driver, as -d N says it.
     unbound = r[17]
     assert unbound["rc"] == 3, unbound
     fams = check_against_json("-C", unbound["out"], r[18]["out"], regs)
     assert value(fams, "sdsi_scrape_error", command="meter_current",
-                 device="intel_vsec.sdsi.2", reason="ENOENT") == 1
+                 device="intel_vsec.sdsi.2", reason="ENODEV") == 1
     # One device: the same families, no error.
     assert r[19]["rc"] == 0, r[19]
     one = assert_clean(r[19]["out"])
@@ -244,8 +245,15 @@ def test_refusals_and_missing_devices_are_error_metrics(tool, sysfs):
     assert r.rc == 3
     fams = assert_clean(r.out)
     assert value(fams, "sdsi_up", command="info", device="") == 0
-    r = tool("--all", "-i", "--format", "prometheus", root=sysfs.root + "/none")
+    empty = os.path.join(os.path.dirname(sysfs.root), "empty")
+    os.mkdir(empty)
+    r = tool("--all", "-i", "--format", "prometheus", root=empty)
     assert r.rc == 0 and r.out == ""          # no device: an empty exposition is valid
+    # A root named that is no directory is a usage error, not "no device".
+    r = tool("--all", "-i", "--format", "prometheus", root=sysfs.root + "/none")
+    assert r.rc == 2 and "SDSI_SYSFS_ROOT" in r.err
+    assert value(assert_clean(r.out), "sdsi_scrape_error", command="info", device="",
+                 reason="ENOENT") == 1
 
 
 @pytest.mark.parametrize("args,message", [

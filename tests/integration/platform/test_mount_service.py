@@ -196,8 +196,8 @@ def test_systemd_unit_verifies(sdsi, tmp_path):
     """The installed unit, with ExecStart pointing at this build's
     sdsi-emu, as an instance: systemd-analyze verify finds nothing to say
     (it reads the unit only; nothing is started or written)."""
-    unit = os.path.join(os.path.dirname(os.path.dirname(sdsi.path)),
-                        'systemd', 'sdsi-emu-mount@.service')
+    unit = os.path.join(os.path.dirname(sdsi.path), 'systemd',
+                        'sdsi-emu-mount@.service')
     with open(unit) as f:
         text = f.read()
     exec_start = re.search(r'^ExecStart=(\S+) mount --state \$\{STATE_DIRECTORY\} '
