@@ -209,15 +209,23 @@ def test_missing_cap_dir_fails_naming_it(ansible, runs, fleet):
     assert r['result']['changed'] is False      # the AKC was there already
 
 
-def test_facts_of_a_host_without_on_demand(ansible, runs):
-    """No socket under sysfs_root: present is false, the task succeeds."""
+def test_facts_of_a_host_without_on_demand(ansible, runs, tmp_path):
+    """No socket under sysfs_root: present is false, the task succeeds.  A
+    sysfs_root that is no directory is a mistake, named, not 'no socket'."""
+    empty = tmp_path / 'no-devices'
+    empty.mkdir()
     proc = ansible.tool('ansible', 'node0', '-i', ansible.inventory, '-m',
                         'sdsi.ondemand.sdsi_facts',
-                        '-a', 'executable=%s sysfs_root=/nonexistent' % TOOL)
+                        '-a', 'executable=%s sysfs_root=%s' % (TOOL, empty))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     doc = json.loads(proc.stdout)
     facts = doc['results'][0]['result']['ansible_facts']['sdsi']
     assert facts == {'present': False, 'sockets': []}
+    proc = ansible.tool('ansible', 'node0', '-i', ansible.inventory, '-m',
+                        'sdsi.ondemand.sdsi_facts',
+                        '-a', 'executable=%s sysfs_root=/nonexistent' % TOOL)
+    assert proc.returncode != 0, proc.stdout
+    assert '--sysfs-root /nonexistent: No such file or directory' in proc.stdout
 
 
 @pytest.mark.parametrize('module,options', [

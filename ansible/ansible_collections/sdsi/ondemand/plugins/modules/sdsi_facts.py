@@ -33,7 +33,9 @@ options:
     description:
       - Look for the devices under this directory instead of
         C(/sys/bus/auxiliary/devices) (intel_sdsi C(--sysfs-root)); for an
-        emulated platform mounted elsewhere, e.g. by C(sdsi-emu mount).
+        emulated platform mounted elsewhere, e.g. by C(sdsi-emu mount), whose
+        mount point it may name.  A directory that does not exist fails the
+        task.
     type: path
   counters:
     description:
