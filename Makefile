@@ -20,7 +20,7 @@ export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
 
 .PHONY: all deps build build-san build-tsan check check-unit check-integration check-ansible \
         check-san check-tsan check-kernel lint demo bench install clean \
-        soak crash-campaign deps-kernel
+        soak crash-campaign deps-kernel deb deps-deb
 .PHONY: build-fuzz fuzz
 
 all: build
@@ -32,6 +32,10 @@ deps:
 # the platform suite's doorbell-plugin tests before the rig itself.
 deps-kernel:
 	@scripts/ensure-deps.sh --kernel
+
+# make deb and its check need debhelper, dh-dkms, lintian (ensure-deps.sh).
+deps-deb:
+	@scripts/ensure-deps.sh --deb
 
 $(BUILD)/build.ninja:
 	meson setup $(BUILD) --prefix=$(PREFIX)
@@ -133,6 +137,11 @@ soak: build
 CRASH_ITERATIONS ?= 1000
 crash-campaign: build
 	/usr/bin/python3 soak/crash_campaign.py $(BUILD) --iterations $(CRASH_ITERATIONS)
+
+# The Debian packages (debian/), built in a copy of the tree under
+# $(BUILD)/deb and checked by lintian; README says how to install them.
+deb: deps deps-deb
+	scripts/build-deb.sh $(BUILD)/deb
 
 install: build
 	meson configure $(BUILD) -Dprefix=$(abspath $(PREFIX))

@@ -20,7 +20,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 
 programs=(intel_sdsi sdsi-emu sdsi-authority sdsi-shmem)
 soname=libsdsi.so.0		# soversion '0' in lib/meson.build: the ABI promise
-headers=(sdsi/libsdsi.h sdsi/hw.h sdsi/license_blob.h)
+headers=(sdsi/libsdsi.h sdsi/hw.h sdsi/license_blob.h sdsi/libsdsi_version.h)
 
 checks=0
 fail() {
@@ -236,6 +236,9 @@ int main(void)
 	EXPECT(sdsi_parse_devno("12", &devno, &err) == 0 && devno == 12);
 	EXPECT(sdsi_parse_devno("x1", &devno, &err) == -EINVAL);
 	EXPECT(err.errnum == EINVAL && err.cls == SDSI_ERR_USAGE && strstr(err.message, "'x1'"));
+	/* The header's version is the project's (lib/include/sdsi/libsdsi_version.h.in). */
+	EXPECT(strcmp(LIBSDSI_VERSION, PROJECT_VERSION) == 0);
+	EXPECT(LIBSDSI_VERSION_NUMBER == LIBSDSI_VERSION_AT(PROJECT_MAJOR, PROJECT_MINOR, PROJECT_PATCH));
 	puts("consumer: ok");
 	return 0;
 }
@@ -243,11 +246,14 @@ EOF
 # An instrumented libsdsi needs the sanitizer runtime in its users too.
 san=()
 [ "$sanitize" = none ] || san=("-fsanitize=$sanitize")
+IFS=. read -r major minor patch <<<"$version"
+version_defs=("-DPROJECT_VERSION=\"$version\"" "-DPROJECT_MAJOR=$major" "-DPROJECT_MINOR=$minor"
+	"-DPROJECT_PATCH=$patch")
 sysroot_pc=(env PKG_CONFIG_SYSROOT_DIR="$dest" "${pc[@]}")
 read -r -a dest_cflags < <("${sysroot_pc[@]}" --cflags libsdsi)
 read -r -a dest_libs < <("${sysroot_pc[@]}" --libs libsdsi)
 # -MD lists the headers really used: none may come from outside the DESTDIR.
-"${CC:-cc}" -std=gnu11 -Wall -Wextra -Werror "${san[@]}" "${dest_cflags[@]}" -MD -MF "$tmp/consumer.d" \
+"${CC:-cc}" -std=gnu11 -Wall -Wextra -Werror "${san[@]}" "${version_defs[@]}" "${dest_cflags[@]}" -MD -MF "$tmp/consumer.d" \
 	-o "$tmp/consumer" "$tmp/consumer.c" "${dest_libs[@]}" >"$tmp/cc.out" 2>&1 ||
 	{ cat "$tmp/cc.out" >&2; fail "a C program using <sdsi/libsdsi.h> does not build with libsdsi.pc's flags"; }
 for h in "${headers[@]}"; do

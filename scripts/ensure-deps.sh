@@ -32,6 +32,10 @@ packages=(
 # intel_sdsi module (kernel/driver/build.sh).  Never kernels or headers.
 [ "${1:-}" = "--kernel" ] && packages+=(qemu-system-x86 busybox-static cpio xz-utils zstd
 	gcc-12 libelf1 sparse)
+# --deb: what make deb runs beyond the build's own packages (which
+# debian/control's Build-Depends repeat): debhelper with its DKMS add-on,
+# dpkg-buildpackage, fakeroot, and lintian, which must find nothing.
+[ "${1:-}" = "--deb" ] && packages+=(debhelper dh-dkms dpkg-dev fakeroot lintian)
 
 missing=()
 for p in "${packages[@]}"; do

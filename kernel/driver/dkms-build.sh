@@ -4,22 +4,29 @@
 # kernel's unpacked headers, touching nothing outside OUT_DIR: DKMS's tree
 # (--dkmstree) and source tree (--sourcetree) live there, and nothing is
 # added, installed or signed on the host.
-#   kernel/driver/dkms-build.sh DKMS HEADERS_DIR RELEASE OUT_DIR
-# DKMS is the dkms program (e.g. from an unpacked dkms .deb).
+#   kernel/driver/dkms-build.sh DKMS HEADERS_DIR RELEASE OUT_DIR [SOURCE_DIR]
+# DKMS is the dkms program (e.g. from an unpacked dkms .deb).  The source
+# tree is kernel/driver/dkms-source.sh's, or SOURCE_DIR (an unpacked
+# intel-sdsi-dkms's /usr/src/intel_sdsi-VERSION) when given.
 set -uo pipefail
-[ $# -eq 4 ] || { echo "usage: $0 DKMS HEADERS_DIR RELEASE OUT_DIR" >&2; exit 2; }
-dkms=$1 headers=$2 rel=$3 out=$4
+[ $# -eq 4 ] || [ $# -eq 5 ] ||
+	{ echo "usage: $0 DKMS HEADERS_DIR RELEASE OUT_DIR [SOURCE_DIR]" >&2; exit 2; }
+dkms=$1 headers=$2 rel=$3 out=$4 given_src=${5:-}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$repo/kernel/driver/dkms.conf")
+conf=${given_src:-$repo/kernel/driver}/dkms.conf
+version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$conf")
 [ -n "$version" ] || { echo "$0: dkms.conf names no PACKAGE_VERSION" >&2; exit 1; }
 rm -rf "$out"
-src="$out/src/intel_sdsi-$version"
-mkdir -p "$src" "$out/tree" || exit 1
+mkdir -p "$out/tree" || exit 1
 out=$(cd "$out" && pwd)
-ln -s "$repo/kernel/driver/dkms.conf" "$repo/kernel/driver/Kbuild" \
-	"$repo/kernel/driver/sdsi_aux.c" "$repo/core/sdsi_mbox.c" \
-	"$repo/core/sdsi_mbox.h" "$repo/kernel/sdsi_window_vsec.h" \
-	"$repo/include" "$src/" || exit 1
+src="$out/src/intel_sdsi-$version"
+if [ -n "$given_src" ]; then
+	# A tree as a package ships it (scripts/check-deb.sh): copied, so that
+	# DKMS's build products stay under OUT_DIR.
+	mkdir -p "$out/src" && cp -a "$given_src" "$src" || exit 1
+else
+	"$repo/kernel/driver/dkms-source.sh" --link "$src" || exit 1
+fi
 # sign_file names a signer that does not exist, so DKMS neither looks for
 # the host's nor makes a key under /var/lib/dkms.
 env sign_file=/nonexistent/sign-file \

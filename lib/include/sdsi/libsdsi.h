@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include <sdsi/hw.h>
+#include <sdsi/libsdsi_version.h>
 #include <sdsi/license_blob.h>
 
 #ifdef __cplusplus

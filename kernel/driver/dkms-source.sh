@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The source tree DKMS builds intel_sdsi from, and the one list of its
+# files: kernel/driver's dkms.conf, Kbuild and glue, the driver core
+# (core/sdsi_mbox.[ch]), the window's VSEC header and the one layout header
+# of include/sdsi/ the module includes.
+#   kernel/driver/dkms-source.sh [--link] DEST
+# Copies them into DEST (made afresh), as the intel-sdsi-dkms package ships
+# them under /usr/src (debian/rules); --link makes symlinks into the
+# repository instead, for a build that must write nothing into it
+# (kernel/driver/dkms-build.sh).
+set -euo pipefail
+mode="copy"
+if [ "${1:-}" = "--link" ]; then
+	mode="link"
+	shift
+fi
+[ $# -eq 1 ] || { echo "usage: $0 [--link] DEST" >&2; exit 2; }
+dest=$1
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+
+# repository path -> path in the DKMS tree (Kbuild adds -I$(src)/include).
+files=(
+	kernel/driver/dkms.conf:dkms.conf
+	kernel/driver/Kbuild:Kbuild
+	kernel/driver/sdsi_aux.c:sdsi_aux.c
+	core/sdsi_mbox.c:sdsi_mbox.c
+	core/sdsi_mbox.h:sdsi_mbox.h
+	kernel/sdsi_window_vsec.h:sdsi_window_vsec.h
+	include/sdsi/hw.h:include/sdsi/hw.h
+)
+
+rm -rf "$dest"
+mkdir -p "$dest/include/sdsi"
+for entry in "${files[@]}"; do
+	from=$repo/${entry%%:*} to=$dest/${entry#*:}
+	[ -f "$from" ] || { echo "$0: $from: no such file" >&2; exit 1; }
+	if [ $mode = link ]; then
+		ln -s "$from" "$to"
+	else
+		install -m 0644 "$from" "$to"
+	fi
+done

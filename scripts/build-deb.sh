@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# make deb: the Debian packages of debian/ built from a copy of the tree
+# under OUT_DIR/src, so that dpkg-buildpackage's products (written to the
+# source's parent directory) land in OUT_DIR and nothing outside it is
+# touched; then lintian on them, which must report no error and no warning
+# (each override in debian/*.lintian-overrides says why).
+#   scripts/build-deb.sh [OUT_DIR]        (default build/deb)
+# The last line printed is
+#   deb: N packages in OUT_DIR, lintian clean
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:-$repo/build/deb}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+dpkg-checkbuilddeps "$repo/debian/control" ||
+	{ echo "$0: run scripts/ensure-deps.sh --deb (as root) first" >&2; exit 1; }
+
+# The tree as committed or edited, without build products (the copy's own
+# build runs in it) and without git's metadata.
+rm -rf "$out/src" "$out"/*.deb "$out"/*.changes "$out"/*.buildinfo "$out/lintian.log"
+mkdir -p "$out/src"
+tar -C "$repo" -c --exclude='./build*' --exclude=./.git --exclude='__pycache__' \
+	--exclude=.pytest_cache . | tar -C "$out/src" -x
+
+# -b: binary packages only, so no orig tarball is needed; unsigned.
+(cd "$out/src" && dpkg-buildpackage -b -us -uc) >"$out/build.log" 2>&1 ||
+	{ tail -n 60 "$out/build.log" >&2; echo "$0: dpkg-buildpackage failed (log: $out/build.log)" >&2; exit 1; }
+
+mapfile -t debs < <(find "$out" -maxdepth 1 -name '*.deb' | sort)
+[ ${#debs[@]} -gt 0 ] || { echo "$0: dpkg-buildpackage made no .deb" >&2; exit 1; }
+
+# Errors and warnings fail; info tags are printed for the record.
+if ! lintian --fail-on error,warning --info --display-info --show-overrides "$out"/*.changes >"$out/lintian.log" 2>&1; then
+	cat "$out/lintian.log" >&2
+	echo "$0: lintian reports errors or warnings (log: $out/lintian.log)" >&2
+	exit 1
+fi
+cat "$out/lintian.log"
+for deb in "${debs[@]}"; do
+	echo "deb: $(basename "$deb")"
+done
+echo "deb: ${#debs[@]} packages in $out, lintian clean"

@@ -1,0 +1,255 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# What README promises of `make deb`: builds the Debian packages
+# (scripts/build-deb.sh, lintian clean) into BUILD_DIR/deb, then checks them
+# on this machine as a user would have them:
+#   - no packaged program or library carries a RUNPATH or RPATH;
+#   - intel-sdsi-dkms holds real files only, the tree kernel/driver's
+#     dkms-source.sh makes, under /usr/src/intel_sdsi-VERSION, and DKMS
+#     builds the module from it against the kernel rig's headers when the
+#     rig has fetched them (BUILD_DIR/kernel-rig); it is never installed
+#     here, which would build against the host's kernel and write
+#     /var/lib/dkms;
+#   - the other four install with apt; the installed intel_sdsi runs
+#     inside the installed `sdsi-emu run` and finds the emulated sockets; a
+#     C program builds with `pkg-config --cflags --libs libsdsi` alone and
+#     runs against the installed libsdsi, whose LIBSDSI_VERSION is the
+#     project's and the package's version;
+#   - apt-get purge removes them, and dpkg's state and their files are as
+#     before.
+# Refuses to run (exit 1, touching nothing) when any of the packages is
+# installed already: they are the user's then, not this test's.  Needs
+# root for apt.  The last line printed is
+#   deb: N checks passed
+set -euo pipefail
+
+if [ $# -ne 1 ]; then
+	echo "usage: $0 BUILD_DIR" >&2
+	exit 2
+fi
+repo=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "$1" 2>/dev/null && pwd) || { echo "$0: no build directory '$1'" >&2; exit 2; }
+[ -f "$build/build.ninja" ] || { echo "$0: $build is not a configured meson build" >&2; exit 2; }
+
+host_packages=(libsdsi0 libsdsi-dev intel-sdsi-tools sdsi-emu)
+dkms_package=intel-sdsi-dkms
+checks=0
+fail() {
+	echo "deb: FAIL: $*" >&2
+	exit 1
+}
+pass() {
+	checks=$((checks + 1))
+}
+
+[ "$(id -u)" -eq 0 ] || fail "installing packages with apt needs root"
+
+# dpkg's word for a package: installed, config-files, ..., or not-installed.
+dpkg_status() {
+	dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null || echo not-installed
+}
+for p in "${host_packages[@]}" "$dkms_package"; do
+	status=$(dpkg_status "$p")
+	[ "$status" = not-installed ] ||
+		fail "$p is on this machine already ($status); this test installs and purges it," \
+			"so it will not run: remove it first (apt-get purge $p)"
+done
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sdsi-check-deb.XXXXXX")
+installed=()
+cleanup() {
+	if [ ${#installed[@]} -gt 0 ]; then
+		DEBIAN_FRONTEND=noninteractive apt-get purge -y -q "${installed[@]}" >"$tmp/purge-on-exit.log" 2>&1 ||
+			{ cat "$tmp/purge-on-exit.log" >&2; echo "deb: could not purge ${installed[*]}" >&2; }
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# Every installed package, version and state: what must come back after
+# the purge.
+dpkg_snapshot() {
+	dpkg-query -W -f='${binary:Package} ${Version} ${db:Status-Abbrev}\n' | sort
+}
+dpkg_snapshot >"$tmp/before.txt"
+
+version=$(meson introspect "$build" --projectinfo |
+	python3 -c 'import json, sys; print(json.load(sys.stdin)["version"])') ||
+	fail "cannot read the project version of $build"
+
+# ---- build (lintian included) -------------------------------------------
+
+"$repo/scripts/build-deb.sh" "$build/deb" >"$tmp/build-deb.log" 2>&1 ||
+	{ cat "$tmp/build-deb.log" >&2; fail "scripts/build-deb.sh $build/deb"; }
+grep -E '^(deb|[EWI]):' "$tmp/build-deb.log"
+pass
+
+deb_of() {	# PACKAGE: its .deb in build/deb
+	local f
+	f=$(find "$build/deb" -maxdepth 1 -name "${1}_*.deb" | head -1)
+	[ -n "$f" ] || fail "scripts/build-deb.sh made no $1 package"
+	echo "$f"
+}
+for p in "${host_packages[@]}" "$dkms_package"; do
+	deb=$(deb_of "$p")
+	pkg_version=$(dpkg-deb -f "$deb" Version)
+	[ "${pkg_version%-*}" = "$version" ] ||
+		fail "$(basename "$deb") is version $pkg_version, the project (meson.build) is $version"
+	dpkg-deb -x "$deb" "$tmp/x/$p"
+	pass
+done
+
+# ---- no RUNPATH: the packaged ELF files find libsdsi in the loader's path
+
+elves=0
+while IFS= read -r -d '' f; do
+	[ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ] || continue
+	elves=$((elves + 1))
+	if readelf -d "$f" | grep -E '\((RUNPATH|RPATH)\)' >"$tmp/rpath.txt"; then
+		fail "${f#"$tmp/x/"} carries $(xargs <"$tmp/rpath.txt")"
+	fi
+done < <(find "$tmp/x" -type f -print0)
+[ $elves -eq 5 ] || fail "found $elves ELF files in the packages, expected 5 (4 programs, libsdsi)"
+pass
+
+# ---- intel-sdsi-dkms: real files, the sources the repository builds ------
+
+dkms_src=$tmp/x/$dkms_package/usr/src/intel_sdsi-$version
+[ -f "$dkms_src/dkms.conf" ] || fail "$dkms_package has no /usr/src/intel_sdsi-$version/dkms.conf"
+conf_version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$dkms_src/dkms.conf")
+[ "$conf_version" = "$version" ] || fail "$dkms_package's dkms.conf says PACKAGE_VERSION $conf_version, not $version"
+dpkg-deb -c "$(deb_of "$dkms_package")" >"$tmp/dkms-contents.txt"
+! grep -v '^[d-]' "$tmp/dkms-contents.txt" >"$tmp/dkms-odd.txt" ||
+	fail "$dkms_package holds entries that are not files or directories: $(xargs <"$tmp/dkms-odd.txt")"
+"$repo/kernel/driver/dkms-source.sh" "$tmp/dkms-expected"
+diff -r "$tmp/dkms-expected" "$dkms_src" >"$tmp/dkms-diff.txt" 2>&1 ||
+	{ cat "$tmp/dkms-diff.txt" >&2; fail "$dkms_package's /usr/src tree differs from kernel/driver/dkms-source.sh's"; }
+pass
+
+# DKMS builds the module from exactly the packaged tree, against each
+# kernel whose headers the rig has unpacked (make check-kernel fetches them).
+rig=$build/kernel-rig
+dkms_built=0
+if [ -x "$rig/dkms-root/usr/sbin/dkms" ]; then
+	for headers in "$rig"/img-*/usr/src/linux-headers-*; do
+		[ -f "$headers/Module.symvers" ] || continue	# the -common half
+		rel=${headers##*/linux-headers-}
+		"$repo/kernel/driver/dkms-build.sh" "$rig/dkms-root/usr/sbin/dkms" "$headers" "$rel" \
+			"$tmp/dkms-$rel" "$dkms_src" >"$tmp/dkms-build.log" 2>&1 ||
+			{ cat "$tmp/dkms-build.log" >&2; fail "dkms build of $dkms_package's sources for $rel"; }
+		echo "deb: $dkms_package builds intel_sdsi.ko with dkms for $rel"
+		dkms_built=$((dkms_built + 1))
+		pass
+	done
+fi
+[ $dkms_built -gt 0 ] ||
+	echo "deb: note: no kernel headers under $rig (make check-kernel fetches them);" \
+		"$dkms_package's sources were compared with the repository's, not built"
+
+# ---- install the four with apt --------------------------------------------
+
+debs=()
+for p in "${host_packages[@]}"; do
+	debs+=("$(deb_of "$p")")
+done
+# From here on the EXIT trap purges whatever this test installed.
+installed=("${host_packages[@]}")
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${debs[@]}" \
+	>"$tmp/install.log" 2>&1 ||
+	{ cat "$tmp/install.log" >&2; fail "apt-get install ${debs[*]}"; }
+dpkg_snapshot >"$tmp/installed.txt"
+# Any dependency apt had to add is this test's too.
+mapfile -t added < <(LC_ALL=C comm -13 <(cut -d' ' -f1 "$tmp/before.txt" | LC_ALL=C sort) \
+	<(cut -d' ' -f1 "$tmp/installed.txt" | LC_ALL=C sort))
+installed=("${added[@]}")
+for p in "${host_packages[@]}"; do
+	[ "$(dpkg_status "$p")" = installed ] || fail "$p is not installed after apt-get install"
+	dpkg -L "$p" >>"$tmp/files.txt"
+done
+pass
+
+# ---- the installed programs ------------------------------------------------
+
+for p in intel_sdsi sdsi-authority sdsi-emu sdsi-shmem; do
+	[ "$(command -v "$p")" = "/usr/bin/$p" ] || fail "$p is not /usr/bin/$p on PATH after installation"
+	out=$("/usr/bin/$p" --version 2>&1) || fail "/usr/bin/$p --version: $out"
+	[[ $out == "$p "*"$version"* ]] || fail "/usr/bin/$p --version says '$out'"
+	page=$(man -w "$p" 2>/dev/null) || fail "man -w $p finds no page"
+	[ "$page" = "/usr/share/man/man1/$p.1.gz" ] || fail "man -w $p gives $page"
+	[ -f "/usr/share/bash-completion/completions/$p" ] || fail "no bash completion for $p"
+	pass
+done
+ldd /usr/bin/intel_sdsi >"$tmp/ldd.txt"
+lib=$(sed -n 's/^[[:space:]]*libsdsi.so.0 => \([^ ]*\) .*/\1/p' "$tmp/ldd.txt")
+[ -n "$lib" ] || { cat "$tmp/ldd.txt" >&2; fail "/usr/bin/intel_sdsi does not find libsdsi.so.0"; }
+owner=$(dpkg -S "$(readlink -f "$lib")" 2>/dev/null | cut -d: -f1)
+[ "$owner" = libsdsi0 ] || fail "/usr/bin/intel_sdsi loads $lib, which is not libsdsi0's (${owner:-no package})"
+pass
+
+# The installed tool inside the installed emulator: the two sockets listed.
+/usr/bin/sdsi-emu run --sockets 2 -- /usr/bin/intel_sdsi -l >"$tmp/list.txt" 2>"$tmp/list.err" ||
+	{ cat "$tmp/list.err" >&2; fail "/usr/bin/sdsi-emu run --sockets 2 -- /usr/bin/intel_sdsi -l"; }
+printf 'intel_vsec.sdsi.0\nintel_vsec.sdsi.1\n' | diff - "$tmp/list.txt" >&2 ||
+	fail "intel_sdsi -l inside sdsi-emu run does not list the two emulated sockets"
+/usr/bin/sdsi-emu run --sockets 2 -- /usr/bin/intel_sdsi -d 1 -i >"$tmp/info.txt" 2>"$tmp/info.err" ||
+	{ cat "$tmp/info.err" >&2; fail "/usr/bin/intel_sdsi -d 1 -i inside /usr/bin/sdsi-emu run"; }
+grep -q '^PPIN: *0x[0-9a-f]\{16\}$' "$tmp/info.txt" ||
+	{ cat "$tmp/info.txt" >&2; fail "intel_sdsi -d 1 -i inside sdsi-emu run shows no PPIN"; }
+pass
+
+# ---- a program against libsdsi-dev, with pkg-config alone ------------------
+
+cat >"$tmp/consumer.c" <<'EOF'
+#include <stdio.h>
+#include <string.h>
+#include <sdsi/libsdsi.h>
+
+int main(void)
+{
+	char text[5];
+
+	sdsi_fourcc(SDSI_METER_SIGNATURE, text);
+	if (strcmp(text, "MTDB") != 0)
+		return 1;
+	printf("%s %d.%d.%d\n", LIBSDSI_VERSION, LIBSDSI_VERSION_MAJOR, LIBSDSI_VERSION_MINOR,
+	       LIBSDSI_VERSION_PATCH);
+	return 0;
+}
+EOF
+read -r -a flags < <(env -u PKG_CONFIG_PATH -u PKG_CONFIG_LIBDIR pkg-config --cflags --libs libsdsi) ||
+	fail "pkg-config --cflags --libs libsdsi fails with libsdsi-dev installed"
+cc -std=gnu11 -Wall -Wextra -Werror -o "$tmp/consumer" "$tmp/consumer.c" "${flags[@]}" >"$tmp/cc.txt" 2>&1 ||
+	{ cat "$tmp/cc.txt" >&2; fail "a C program does not build with \$(pkg-config --cflags --libs libsdsi)"; }
+out=$("$tmp/consumer") || fail "the C program against the installed libsdsi failed"
+dev_version=$(dpkg-query -W -f='${Version}' libsdsi-dev)
+[ "$out" = "$version $version" ] ||
+	fail "the installed header says LIBSDSI_VERSION and its parts '$out', the project is $version"
+[ "${dev_version%-*}" = "$version" ] ||
+	fail "libsdsi-dev is version $dev_version, its LIBSDSI_VERSION is $version"
+pass
+
+# ---- purge: the machine as before -----------------------------------------
+
+DEBIAN_FRONTEND=noninteractive apt-get purge -y -q "${installed[@]}" >"$tmp/purge.log" 2>&1 ||
+	{ cat "$tmp/purge.log" >&2; fail "apt-get purge ${installed[*]}"; }
+purged=("${installed[@]}")
+installed=()
+for p in "${purged[@]}"; do
+	[ "$(dpkg_status "$p")" = not-installed ] || fail "$p is $(dpkg_status "$p") after apt-get purge"
+	! compgen -G "/var/lib/dpkg/info/$p.*" >/dev/null && ! compgen -G "/var/lib/dpkg/info/$p:*" >/dev/null ||
+		fail "dpkg still keeps /var/lib/dpkg/info/$p.* after the purge"
+done
+dpkg_snapshot >"$tmp/after.txt"
+diff "$tmp/before.txt" "$tmp/after.txt" >&2 || fail "dpkg's package list differs from before the test (above)"
+left=0
+while IFS= read -r f; do
+	[ -e "$f" ] && [ ! -d "$f" ] && { echo "deb: left behind: $f" >&2; left=$((left + 1)); }
+done <"$tmp/files.txt"
+[ $left -eq 0 ] || fail "$left files of the packages remain after apt-get purge"
+for d in /usr/include/sdsi /usr/share/doc/libsdsi0 /usr/share/doc/libsdsi-dev \
+	/usr/share/doc/intel-sdsi-tools /usr/share/doc/sdsi-emu; do
+	[ ! -e "$d" ] || fail "$d remains after apt-get purge"
+done
+pass
+
+echo "deb: $checks checks passed"
