@@ -64,10 +64,11 @@ build-tsan: deps $(TSANBUILD)/build.ninja
 
 # Every test: unit and integration on the plain build, then all of them
 # again under ASan+UBSan, the threaded parts under TSan, then the real Linux
-# drivers in QEMU.  The last line printed is the kernel rig's summary.  check-kernel skips (exit 77,
+# drivers in QEMU; the Debian packages are built, installed with apt, run and
+# purged after the install check.  The last line printed is the kernel rig's summary.  check-kernel skips (exit 77,
 # loudly) only where QEMU cannot run at all.  The sanitizer build's tool
 # tests reuse the promtool unpacked into the plain build.
-check: deps-kernel build build-san lint
+check: deps-kernel deps-deb build build-san lint
 	meson test -C $(BUILD) --print-errorlogs
 	scripts/run-tool-tests.sh $(BUILD)
 	scripts/run-authority-tests.sh $(BUILD)
@@ -76,6 +77,7 @@ check: deps-kernel build build-san lint
 	scripts/run-integration.sh $(BUILD)
 	/usr/bin/python3 soak/crash_campaign.py $(BUILD) --iterations 20
 	scripts/check-install.sh $(BUILD)
+	scripts/check-deb.sh $(BUILD)
 	meson test -C $(SANBUILD) --print-errorlogs
 	SDSI_PROMTOOL=$$(scripts/fetch-promtool.sh $(BUILD)) && export SDSI_PROMTOOL && \
 		scripts/run-tool-tests.sh $(SANBUILD)

@@ -32,13 +32,18 @@ tar -C "$repo" -c --exclude='./build*' --exclude=./.git --exclude='__pycache__' 
 mapfile -t debs < <(find "$out" -maxdepth 1 -name '*.deb' | sort)
 [ ${#debs[@]} -gt 0 ] || { echo "$0: dpkg-buildpackage made no .deb" >&2; exit 1; }
 
-# Errors and warnings fail; info tags are printed for the record.
-if ! lintian --fail-on error,warning --info --display-info --show-overrides "$out"/*.changes >"$out/lintian.log" 2>&1; then
+# Errors and warnings fail; info tags and the overridden ones (O:, each
+# with its reason) are printed for the record.  lintian's own --fail-on
+# would count the overridden tags it shows, so its output is judged here.
+lintian --fail-on none --info --display-info --show-overrides "$out"/*.changes \
+	>"$out/lintian.log" 2>&1 ||
+	{ cat "$out/lintian.log" >&2; echo "$0: lintian failed to run (log: $out/lintian.log)" >&2; exit 1; }
+if grep -q '^[EW]:' "$out/lintian.log"; then
 	cat "$out/lintian.log" >&2
 	echo "$0: lintian reports errors or warnings (log: $out/lintian.log)" >&2
 	exit 1
 fi
-cat "$out/lintian.log"
+grep -E '^[EWIXPO]:' "$out/lintian.log" || true
 for deb in "${debs[@]}"; do
 	echo "deb: $(basename "$deb")"
 done
