@@ -32,7 +32,7 @@ struct family_samples {
 /* The socket ID and PPIN of a device, from its registers. */
 struct socket_labels {
 	char device[64];
-	char labels[256];
+	char labels[LABELS_MAX];	/* a whole struct labels, never cut short */
 };
 
 struct prom_state {
