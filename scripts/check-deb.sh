@@ -144,6 +144,13 @@ fi
 
 # ---- install the four with apt --------------------------------------------
 
+# deb-systemd-helper's records of our units (written on installation,
+# removed on purge), as they are before.
+systemd_state() {
+	find /var/lib/systemd -path '*deb-systemd-*' -name 'sdsi*' 2>/dev/null | sort
+}
+systemd_state >"$tmp/systemd-before.txt"
+
 debs=()
 for p in "${host_packages[@]}"; do
 	debs+=("$(deb_of "$p")")
@@ -194,7 +201,7 @@ printf 'intel_vsec.sdsi.0\nintel_vsec.sdsi.1\n' | diff - "$tmp/list.txt" >&2 ||
 	fail "intel_sdsi -l inside sdsi-emu run does not list the two emulated sockets"
 /usr/bin/sdsi-emu run --sockets 2 -- /usr/bin/intel_sdsi -d 1 -i >"$tmp/info.txt" 2>"$tmp/info.err" ||
 	{ cat "$tmp/info.err" >&2; fail "/usr/bin/intel_sdsi -d 1 -i inside /usr/bin/sdsi-emu run"; }
-grep -q '^PPIN: *0x[0-9a-f]\{16\}$' "$tmp/info.txt" ||
+grep -q '^PPIN: *0x[0-9a-f]\{1,16\}$' "$tmp/info.txt" ||
 	{ cat "$tmp/info.txt" >&2; fail "intel_sdsi -d 1 -i inside sdsi-emu run shows no PPIN"; }
 pass
 
@@ -245,6 +252,8 @@ grep -q "^0 upgraded, 0 newly installed, ${#purged[@]} to remove" "$tmp/purge.lo
 # Together with the install's summary (nothing upgraded or removed), this
 # says every other package is as it was.  dpkg's whole list is not compared:
 # on a shared machine another apt may change it meanwhile.
+systemd_state | diff "$tmp/systemd-before.txt" - >&2 ||
+	fail "deb-systemd-helper's records of the units differ from before the test (above)"
 left=0
 while IFS= read -r f; do
 	[ -e "$f" ] && [ ! -d "$f" ] && { echo "deb: left behind: $f" >&2; left=$((left + 1)); }
