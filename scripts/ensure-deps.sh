@@ -34,9 +34,8 @@ packages=(
 	gcc-12 libelf1 sparse)
 # --deb: what make deb runs beyond the build's own packages (which
 # debian/control's Build-Depends repeat): debhelper with its DKMS add-on,
-# dpkg-buildpackage, fakeroot, and lintian, which must find nothing; and
-# libsystemd-dev, which Build-Depends names for sdsi-emu mount's sd_notify.
-[ "${1:-}" = "--deb" ] && packages+=(debhelper dh-dkms dpkg-dev fakeroot lintian libsystemd-dev)
+# dpkg-buildpackage, fakeroot, and lintian, which must find nothing.
+[ "${1:-}" = "--deb" ] && packages+=(debhelper dh-dkms dpkg-dev fakeroot lintian)
 
 missing=()
 for p in "${packages[@]}"; do
