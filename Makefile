@@ -64,10 +64,12 @@ build-tsan: deps $(TSANBUILD)/build.ninja
 
 # Every test: unit and integration on the plain build, then all of them
 # again under ASan+UBSan, the threaded parts under TSan, then the real Linux
-# drivers in QEMU; the Debian packages are built, installed with apt, run and
-# purged after the install check.  The last line printed is the kernel rig's summary.  check-kernel skips (exit 77,
-# loudly) only where QEMU cannot run at all.  The sanitizer build's tool
-# tests reuse the promtool unpacked into the plain build.
+# drivers in QEMU, then the Debian packages: built, installed with apt, run
+# and purged, with intel-sdsi-dkms built by dkms against the kernel headers
+# check-kernel has just fetched.  The last line printed is check-deb's.
+# check-kernel skips (exit 77, loudly) only where QEMU cannot run at all.
+# The sanitizer build's tool tests reuse the promtool unpacked into the
+# plain build.
 check: deps-kernel deps-deb build build-san lint
 	meson test -C $(BUILD) --print-errorlogs
 	scripts/run-tool-tests.sh $(BUILD)
@@ -77,7 +79,6 @@ check: deps-kernel deps-deb build build-san lint
 	scripts/run-integration.sh $(BUILD)
 	/usr/bin/python3 soak/crash_campaign.py $(BUILD) --iterations 20
 	scripts/check-install.sh $(BUILD)
-	scripts/check-deb.sh $(BUILD)
 	meson test -C $(SANBUILD) --print-errorlogs
 	SDSI_PROMTOOL=$$(scripts/fetch-promtool.sh $(BUILD)) && export SDSI_PROMTOOL && \
 		scripts/run-tool-tests.sh $(SANBUILD)
@@ -86,6 +87,7 @@ check: deps-kernel deps-deb build build-san lint
 	$(MAKE) check-tsan
 	$(MAKE) fuzz FUZZ_SECONDS=3
 	scripts/check-kernel.sh $(BUILD) || [ $$? -eq 77 ]
+	scripts/check-deb.sh $(BUILD)
 
 # The threaded parts under ThreadSanitizer: unit tests, the conformance
 # suite on three sockets, the platform suite (docs/architecture.md, "Locks").
