@@ -98,8 +98,13 @@ check-tsan: build-tsan
 # The upstream Linux drivers (Debian 6.1 and 6.12), and our own intel_sdsi
 # (kernel/driver) on both kernels, against the model in QEMU
 # (docs/conformance.md); KERNELS="6.1 6.1-sdsi" picks configurations.
+# KERNEL_IMAGE=bzImage KERNEL_MODULES=DIR [KERNEL_BUILD=DIR] and/or
+# DRIVER_MODULE=intel_sdsi.ko run the suite on a kernel or driver of your
+# own instead (kernel/user-kernel.sh; docs/conformance.md).
 check-kernel: build
-	scripts/check-kernel.sh $(BUILD) $(KERNELS)
+	KERNEL_IMAGE='$(KERNEL_IMAGE)' KERNEL_MODULES='$(KERNEL_MODULES)' \
+	KERNEL_BUILD='$(KERNEL_BUILD)' DRIVER_MODULE='$(DRIVER_MODULE)' \
+	KERNEL_PART='$(KERNEL_PART)' scripts/check-kernel.sh $(BUILD) $(KERNELS)
 
 # Each libFuzzer harness for FUZZ_SECONDS, seed corpora and every crash
 # found so far first; prints the exec count of each (docs/fuzzing.md).

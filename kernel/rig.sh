@@ -7,6 +7,10 @@
 # test of a configuration's run failed or a guest did not come back.  Each
 # configuration runs once, and that run is its verdict: nothing is rerun.
 #   kernel/rig.sh BUILD_DIR [CONFIG]...   (see configs below; default: all)
+# CONFIG "user" is the kernel and/or driver a user built, named by
+# KERNEL_IMAGE, KERNEL_MODULES, KERNEL_BUILD, DRIVER_MODULE (see
+# kernel/user-kernel.sh); user-driver and user-kernel test that path with
+# our module built as a user would and with a Debian image as a local path.
 # Nothing is installed on the host: the kernels are downloaded through a
 # private apt (BUILD_DIR/kernel-rig/apt) and unpacked, with their headers,
 # into BUILD_DIR/kernel-rig/img-RELEASE; the results of each configuration
@@ -20,7 +24,8 @@ fi
 build=$(cd "$1" 2>/dev/null && pwd) || { echo "$0: no build directory '$1'" >&2; exit 2; }
 shift
 wanted=("$@")
-[ ${#wanted[@]} -gt 0 ] || wanted=(6.12 6.1 6.1-v2 6.12-sdsi 6.1-sdsi-v2 6.1-sdsi)
+[ ${#wanted[@]} -gt 0 ] ||
+	wanted=(6.12 6.1 6.1-v2 6.12-sdsi 6.1-sdsi-v2 6.1-sdsi user-driver user-kernel)
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work="$build/kernel-rig"
 mkdir -p "$work"
@@ -45,9 +50,10 @@ ram_mb=1024
 ram_dir=${SDSI_RIG_RAM_DIR:-/dev/shm}
 phys=0x10000000
 # The 9p modules in an order that satisfies both kernels' dependencies
-# (6.12 has virtio_pci built in and its 9pnet needs netfs).
+# (6.12 has virtio_pci built in and its 9pnet needs netfs); overlay gives
+# the guest a writable root over the host's read-only one.
 initrd_modules=(virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev
-	virtio_pci netfs fscache 9pnet 9pnet_virtio 9p)
+	virtio_pci netfs fscache 9pnet 9pnet_virtio 9p overlay)
 
 log() { echo "kernel-rig: $*" >&2; }
 die() { log "$*"; exit 1; }
@@ -267,47 +273,52 @@ fetch_dkms() {
 	echo "$version" >"$root/.sdsi-version"
 }
 
-# A module of the image, decompressed, copied to DIR; false if absent.
+# A module of a modules tree ($1: lib/modules/REL), decompressed (busybox
+# insmod takes plain ELF), copied to DIR; false if absent.
 copy_module() {
-	local rel=$1 name=$2 dir=$3 path
-	path=$(find "$work/img-$rel/lib/modules/$rel/kernel" -name "$name.ko*" | head -1)
+	local mods=$1 name=$2 dir=$3 path
+	path=$(find "$mods/kernel" \( -name "$name.ko" -o -name "$name.ko.*" \) | head -1)
 	[ -n "$path" ] || return 1
 	case "$path" in
 	*.xz) xz -dc "$path" >"$dir/$name.ko" ;;
 	*.zst) zstd -qdc "$path" >"$dir/$name.ko" ;;
+	*.gz) gzip -dc "$path" >"$dir/$name.ko" ;;
 	*) cp "$path" "$dir/$name.ko" ;;
 	esac || die "$path: cannot decompress it"
 }
 
+# Our intel_sdsi against a Debian release's headers, for the driver=sdsi
+# configurations: built with W=1 and sparse, any warning fails; and as
+# DKMS builds it (kernel/driver/dkms.conf), in the rig's tree.
+build_ours() {
+	local rel=$1
+	"$repo/kernel/driver/build.sh" "$work/img-$rel/usr/src/linux-headers-$rel" \
+		"$work/sdsi-$rel" || return 1
+	"$repo/kernel/driver/dkms-build.sh" "$work/dkms-root/usr/sbin/dkms" \
+		"$work/img-$rel/usr/src/linux-headers-$rel" "$rel" "$work/dkms-$rel" >&2
+}
+
+# The initramfs of KEY (a release, or user-REL): busybox, the modules that
+# mount the host's root over 9p with a writable overlay, and /init; and the
+# test module sdsi_window.ko built against the kernel's build tree KBUILD
+# into $work/mod-KEY.  MODS is the kernel's lib/modules/REL.
 build_initrd() {
-	local rel=$1 root m
-	root="$work/initrd-$rel"
-	rm -rf "$root" "$work/mod-$rel"
-	mkdir -p "$root"/{bin,proc,sys,dev,modules} "$work/mod-$rel"
+	local key=$1 mods=$2 kbuild=$3 root m
+	root="$work/initrd-$key"
+	rm -rf "$root" "$work/mod-$key"
+	mkdir -p "$root"/{bin,proc,sys,dev,modules} "$work/mod-$key"
 	cp "$repo/kernel/sdsi_window.c" "$repo/kernel/sdsi_window_vsec.h" \
-		"$repo/kernel/Kbuild" "$work/mod-$rel/"
-	mkdir -p "$work/mod-$rel/sdsi"
-	cp "$repo/include/sdsi/hw.h" "$repo/include/sdsi/window.h" "$work/mod-$rel/sdsi/"
+		"$repo/kernel/Kbuild" "$work/mod-$key/"
+	mkdir -p "$work/mod-$key/sdsi"
+	cp "$repo/include/sdsi/hw.h" "$repo/include/sdsi/window.h" "$work/mod-$key/sdsi/"
 	# Without module BTF (for BPF tools, not this test): 6.12's headers
 	# would run pahole, which linux-kbuild-6.12 depends on but bookworm
 	# does not ship under that name.
-	make -s -C "$work/img-$rel/usr/src/linux-headers-$rel" M="$work/mod-$rel" \
+	make -s -C "$kbuild" M="$work/mod-$key" \
 		CONFIG_DEBUG_INFO_BTF_MODULES= modules >&2 || return 1
-	cp "$work/mod-$rel/sdsi_window.ko" "$root/modules/"
-	copy_module "$rel" intel_sdsi "$root/modules" || { log "$rel has no intel_sdsi"; return 1; }
-	# Our own intel_sdsi beside the kernel's, for the driver=sdsi
-	# configurations; built with W=1 and sparse, any warning fails.
-	"$repo/kernel/driver/build.sh" "$work/img-$rel/usr/src/linux-headers-$rel" \
-		"$work/sdsi-$rel" || return 1
-	# And as DKMS builds it (kernel/driver/dkms.conf), in the rig's tree.
-	"$repo/kernel/driver/dkms-build.sh" "$work/dkms-root/usr/sbin/dkms" \
-		"$work/img-$rel/usr/src/linux-headers-$rel" "$rel" "$work/dkms-$rel" >&2 ||
-		return 1
-	mkdir -p "$root/modules/sdsi"
-	cp "$work/sdsi-$rel/intel_sdsi.ko" "$root/modules/sdsi/"
 	: >"$root/modules/order"
 	for m in "${initrd_modules[@]}"; do
-		copy_module "$rel" "$m" "$root/modules" && echo "$m" >>"$root/modules/order"
+		copy_module "$mods" "$m" "$root/modules" && echo "$m" >>"$root/modules/order"
 	done
 	cp /bin/busybox "$root/bin/busybox"
 	for m in sh mount umount insmod mkdir cp cat chroot poweroff sync echo; do
@@ -315,7 +326,34 @@ build_initrd() {
 	done
 	cp "$repo/kernel/guest-init.sh" "$root/init"
 	chmod +x "$root/init"
-	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initrd-$rel.gz"
+	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initrd-$key.gz"
+}
+
+# What the guest installs as its /lib/modules/REL (guest-run.sh copies it
+# there and runs depmod), staged in $work/guestmods-CONFIG: the kernel's
+# own intel_sdsi where it has one (kernel/...), the test module as an
+# out-of-tree module (extra/), and the driver under test, if not the
+# kernel's, where DKMS installs an update (updates/dkms/), which depmod
+# ranks above the kernel's.  Also the kernel's lists of built-in and
+# ordered modules, which modprobe consults.
+stage_modules() {
+	local k=$1 rel=$2 mods=$3 key=$4 driver_ko=$5 dest path f
+	dest="$work/guestmods-$k/lib/modules/$rel"
+	rm -rf "$work/guestmods-$k"
+	mkdir -p "$dest/extra" || return 1
+	path=$(find "$mods/kernel" \( -name intel_sdsi.ko -o -name 'intel_sdsi.ko.*' \) | head -1)
+	if [ -n "$path" ]; then
+		mkdir -p "$dest/$(dirname "${path#"$mods/"}")"
+		cp "$path" "$dest/${path#"$mods/"}" || return 1
+	fi
+	for f in modules.order modules.builtin modules.builtin.modinfo; do
+		[ -f "$mods/$f" ] && { cp "$mods/$f" "$dest/" || return 1; }
+	done
+	cp "$work/mod-$key/sdsi_window.ko" "$dest/extra/" || return 1
+	if [ -n "$driver_ko" ]; then
+		mkdir -p "$dest/updates/dkms"
+		cp "$driver_ko" "$dest/updates/dkms/intel_sdsi.ko${driver_ko##*.ko}" || return 1
+	fi
 }
 
 # name | kernel | ABI | GUID | sockets | the driver's RDY deadline in us,
@@ -391,7 +429,9 @@ start_shmem() {
 }
 
 # Boot kernel release $1 once with the results export $2; the guest writes
-# $2/status.  The configuration comes from the loop's variables.
+# $2/status.  The configuration comes from the loop's variables (image,
+# key: the initramfs).  One vCPU per emulated socket, each its own
+# package, so that the guest's topology (lscpu) matches the devices.
 boot_guest() {
 	local rel=$1 results=$2
 	rm -rf "$results"
@@ -400,7 +440,9 @@ boot_guest() {
 	printf '%s=%q\n' SDSI_REPO "$repo" SDSI_BUILD "$build" SDSI_ABI "$abi" \
 		SDSI_GUID "$guid" SDSI_SOCKETS "$sockets" SDSI_PHYS "$phys" \
 		SDSI_AUTHORITY /tmp/results/authority SDSI_DRIVER "$driver" \
-		SDSI_KERNEL "$rel" >"$results/config.env"
+		SDSI_KERNEL "$rel" SDSI_KERNEL_LABEL "$kernel_label" \
+		SDSI_GUESTMODS "$work/guestmods-$k" SDSI_DRIVER_DIR "$driver_dir" \
+		>"$results/config.env"
 	start_shmem "$sockets" "$guid" "$results" || die "$k: cannot start sdsi-shmem"
 	# A host-stall monitor for the guest's whole life, independent of the
 	# component under test: its log says how far the host itself fell
@@ -414,11 +456,11 @@ boot_guest() {
 	# In the background and waited for, so that a signal to the rig is
 	# handled at once (cleanup stops QEMU) rather than after the guest.
 	timeout --kill-after=10 "$guest_limit" qemu-system-x86_64 \
-		-accel "tcg$tcg_opts" -smp 2 -m "$ram_mb" -nographic -no-reboot -nic none \
+		-accel "tcg$tcg_opts" -smp "$sockets,sockets=$sockets,cores=1,threads=1" -m "$ram_mb" -nographic -no-reboot -nic none \
 		"${plugin_opts[@]}" \
 		-object "memory-backend-file,id=ram,size=${ram_mb}M,mem-path=$ram,share=on" \
 		-machine pc,memory-backend=ram \
-		-kernel "$work/img-$rel/boot/vmlinuz-$rel" -initrd "$work/initrd-$rel.gz" \
+		-kernel "$image" -initrd "$work/initrd-$key.gz" \
 		-append "console=ttyS0 quiet panic=-1 memmap=1M\$$phys" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,path=$results,mount_tag=results,security_model=none" \
@@ -448,14 +490,79 @@ shmem_mode=--spin
 setup_private_apt || die "cannot set up the private apt in $apt_dir"
 fetch_dkms || die "cannot fetch dkms through the private apt"
 failed=()
-for k in "${wanted[@]}"; do
-	entry=$(printf '%s\n' "${configs[@]}" | grep "^$k|") || die "unknown configuration '$k'"
-	IFS='|' read -r _ kernel abi guid sockets deadline driver <<<"$entry"
-	rel=$(kernel_release "$kernel") || die "no Debian $kernel kernel found by apt"
-	start=$(date +%s)
-	log "$k: kernel $rel, driver=$driver abi=$abi guid=$guid sockets=$sockets rdy-deadline=${deadline}us tcg$tcg_opts sdsi-shmem $shmem_mode"
+# The Debian release of a rig kernel generation, fetched and unpacked.
+debian_kernel() {
+	local rel
+	rel=$(kernel_release "$1") || die "no Debian $1 kernel found by apt"
 	fetch_kernel "$rel" || die "$rel: cannot fetch the image or headers"
-	build_initrd "$rel" || die "$rel: cannot build the module or initramfs"
+	echo "$rel"
+}
+
+# A user configuration: kernel/user-kernel.sh checks the variables; a
+# driver alone runs on the rig's Debian kernel of its release.
+user_config() {
+	local out gen r user_rel='' user_image='' user_moddir='' user_build=''
+	local user_driver='' user_abi='' user_part=''
+	out=$(env KERNEL_IMAGE="$1" KERNEL_MODULES="$2" KERNEL_BUILD="$3" \
+		DRIVER_MODULE="$4" KERNEL_PART="$5" "$repo/kernel/user-kernel.sh") || exit 2
+	eval "$out"
+	rel=$user_rel abi=$user_abi guid=$user_part sockets=3 deadline=-
+	driver_ko=$user_driver
+	if [ -n "$user_image" ]; then
+		image=$user_image mods=$user_moddir kbuild=$user_build key="user-$rel"
+		kernel_label="$rel ($user_image)"
+	else
+		local known=()
+		for gen in 6.12 6.1; do
+			r=$(debian_kernel "$gen") || exit 1
+			known+=("$r")
+		done
+		printf '%s\n' "${known[@]}" | grep -q -x -F "$rel" ||
+			{ log "DRIVER_MODULE=$user_driver: built for release $rel, but the rig's Debian kernels are ${known[*]}: give KERNEL_IMAGE and KERNEL_MODULES of $rel"; exit 2; }
+		image="$work/img-$rel/boot/vmlinuz-$rel" key=$rel kernel_label=$rel
+		mods="$work/img-$rel/lib/modules/$rel"
+		kbuild="$work/img-$rel/usr/src/linux-headers-$rel"
+	fi
+	if [ -n "$driver_ko" ]; then driver=$(basename "$driver_ko"); else driver=user; fi
+}
+
+for k in "${wanted[@]}"; do
+	driver_ko=''
+	case "$k" in
+	user)
+		user_config "${KERNEL_IMAGE-}" "${KERNEL_MODULES-}" "${KERNEL_BUILD-}" \
+			"${DRIVER_MODULE-}" "${KERNEL_PART-}"
+		;;
+	user-driver)
+		# Our module built against Debian's 6.12 as a user builds a
+		# driver change (kernel/driver/build.sh), then handed over.
+		r=$(debian_kernel 6.12) || exit 1
+		"$repo/kernel/driver/build.sh" "$work/img-$r/usr/src/linux-headers-$r" \
+			"$work/user-driver" || die "cannot build the user-driver module"
+		user_config '' '' '' "$work/user-driver/intel_sdsi.ko" ''
+		;;
+	user-kernel)
+		# Debian's 6.1 given as a local image and unpacked modules.
+		r=$(debian_kernel 6.1) || exit 1
+		user_config "$work/img-$r/boot/vmlinuz-$r" "$work/img-$r" '' '' v1
+		;;
+	*)
+		entry=$(printf '%s\n' "${configs[@]}" | grep "^$k|") || die "unknown configuration '$k'"
+		IFS='|' read -r _ kernel abi guid sockets deadline driver <<<"$entry"
+		rel=$(debian_kernel "$kernel") || exit 1
+		image="$work/img-$rel/boot/vmlinuz-$rel" key=$rel kernel_label=$rel
+		mods="$work/img-$rel/lib/modules/$rel"
+		kbuild="$work/img-$rel/usr/src/linux-headers-$rel"
+		build_ours "$rel" || die "$rel: cannot build our intel_sdsi"
+		[ "$driver" = sdsi ] && driver_ko="$work/sdsi-$rel/intel_sdsi.ko"
+		;;
+	esac
+	start=$(date +%s)
+	log "$k: kernel $kernel_label, driver=$driver abi=$abi guid=$guid sockets=$sockets rdy-deadline=${deadline}us tcg$tcg_opts sdsi-shmem $shmem_mode"
+	build_initrd "$key" "$mods" "$kbuild" || die "$k: cannot build the test module or initramfs"
+	stage_modules "$k" "$rel" "$mods" "$key" "$driver_ko" ||
+		die "$k: cannot stage the guest's modules"
+	if [ -n "$driver_ko" ]; then driver_dir=updates; else driver_dir=kernel; fi
 
 	results="$work/results-$k"
 	boot_guest "$rel" "$results"

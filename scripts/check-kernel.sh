@@ -13,6 +13,15 @@ fi
 build=$1
 shift
 cd "$(dirname "$0")/.." || exit 2
+# A kernel or driver of the user's (KERNEL_IMAGE, KERNEL_MODULES,
+# KERNEL_BUILD, DRIVER_MODULE): checked before anything is built or
+# booted, then run as the rig's "user" configuration.
+if [ -n "${KERNEL_IMAGE-}${KERNEL_MODULES-}${KERNEL_BUILD-}${DRIVER_MODULE-}${KERNEL_PART-}" ]; then
+	export KERNEL_IMAGE KERNEL_MODULES KERNEL_BUILD DRIVER_MODULE KERNEL_PART
+	kernel/user-kernel.sh >/dev/null || exit 2
+	[ $# -eq 0 ] || { echo "check-kernel: KERNELS=$*: not with a kernel or driver of your own" >&2; exit 2; }
+	set -- user
+fi
 
 # Missing packages (QEMU, kernel images, headers) need root to install;
 # without it ensure-deps and the rig fail naming what is missing.
@@ -65,7 +74,7 @@ fi
 # One line per configuration: its kernel, part and driver, and its counts.
 for dir in "$build"/kernel-rig/results-*; do
 	[ -f "$dir/config.env" ] || continue
-	line=$(. "$dir/config.env" && echo "linux $SDSI_KERNEL, part ${SDSI_GUID}, driver=$SDSI_DRIVER, abi=$SDSI_ABI")
+	line=$(. "$dir/config.env" && echo "linux ${SDSI_KERNEL_LABEL:-$SDSI_KERNEL}, part ${SDSI_GUID}, driver=$SDSI_DRIVER, abi=$SDSI_ABI")
 	read -r p f s <<<"$(/usr/bin/python3 scripts/junit-sum.py "$dir/*.xml" || echo "0 0 0")"
 	echo "kernel ${dir##*/results-}: $line: $p passed, $f failed, $s skipped"
 done
