@@ -62,7 +62,8 @@ cat "$results/uevents.log"
 [ "$bound" -eq "$SDSI_SOCKETS" ] ||
 	fail "intel_sdsi did not autoload and bind $SDSI_SOCKETS devices ($bound bound)"
 echo "guest: intel_sdsi autoloaded from $(modinfo -n intel_sdsi)"
-export SDSI_DRIVER_DIRls -l /sys/bus/auxiliary/devices/
+export SDSI_DRIVER_DIR
+ls -l /sys/bus/auxiliary/devices/
 ls -l /sys/bus/auxiliary/devices/intel_vsec.sdsi.0/
 
 status=0
