@@ -35,7 +35,7 @@ def bzimage(path, release):
 def module(path, name, release, body=''):
     """An ELF relocatable object whose .modinfo names the module and its
     vermagic, as kbuild writes them; a driver's text, then a MiB of data
-    (as big as a real module: more than a pipe holds)."""
+    (as big as a real module, in lines: more than a pipe holds."""
     path.parent.mkdir(parents=True, exist_ok=True)
     src = path.with_suffix('.c')
     src.write_text(f'const char text[] = "{body}";\n')
@@ -45,7 +45,7 @@ def module(path, name, release, body=''):
     info.write_bytes(f'name={name}\0vermagic={release} SMP mod_unload \0'
                      .encode())
     pad = path.with_suffix('.pad')
-    pad.write_bytes(b'\xa5' * (1 << 20))
+    pad.write_bytes((b'\xa5' * 63 + b'\n') * (1 << 14))
     subprocess.run(['objcopy', '--add-section', f'.modinfo={info}',
                     '--add-section', f'.pad={pad}', obj, path], check=True)
     for p in (src, obj, info, pad):
