@@ -5,14 +5,13 @@
 # the independent ECDSA implementation the tests check our files with.
 set -euo pipefail
 
-if [ $# -ne 1 ] || [ ! -d "$1" ]; then
-	echo "usage: $0 BUILD_DIR" >&2
-	exit 2
-fi
-build=$(cd "$1" && pwd)
-here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+build=$(sdsi_build_dir BUILD_DIR "$@") || exit 2
+here=$sdsi_root
 
 ninja -C "$build" tools/sdsi-authority/sdsi-authority >/dev/null
 export SDSI_BUILD_DIR="$build"
 cd "$here"
-exec /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/authority
+sdsi_pytest_tmp "$build" authority
+/usr/bin/python3 -m pytest -q -p no:cacheprovider --basetemp="$sdsi_tmp" tests/authority

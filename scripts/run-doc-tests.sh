@@ -5,16 +5,15 @@
 # run").  Debian's python3 is used on purpose: it is the one with pytest.
 set -euo pipefail
 
-if [ $# -ne 1 ] || [ ! -d "$1" ]; then
-	echo "usage: $0 BUILD_DIR" >&2
-	exit 2
-fi
-build=$(cd "$1" && pwd)
-here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+build=$(sdsi_build_dir BUILD_DIR "$@") || exit 2
+here=$sdsi_root
 
 ninja -C "$build" emu/sdsi-emu tools/intel_sdsi tools/sdsi-authority/sdsi-authority \
 	shmem/sdsi-shmem >/dev/null
 export SDSI_BUILD="$build"
 export PYTHONDONTWRITEBYTECODE=1
 cd "$here"
-exec /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/docs
+sdsi_pytest_tmp "$build" docs
+/usr/bin/python3 -m pytest -q -p no:cacheprovider --basetemp="$sdsi_tmp" tests/docs

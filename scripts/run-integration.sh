@@ -11,25 +11,19 @@
 # Exit status is non-zero if any run failed or no test ran at all.
 set -uo pipefail
 
-if [ $# -ne 1 ]; then
-	echo "usage: $0 BUILD_DIR" >&2
-	exit 2
-fi
-build=$(cd "$1" 2>/dev/null && pwd) || { echo "$0: no build directory '$1'" >&2; exit 2; }
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+build=$(sdsi_emu_build_dir BUILD_DIR "$@") || exit 2
 emu="$build/emu/sdsi-emu"
-[ -x "$emu" ] || { echo "$0: $emu is not built" >&2; exit 2; }
-cd "$(dirname "$0")/.." || exit 2
+cd "$sdsi_root" || exit 2
 
 python=/usr/bin/python3      # Debian's, which has pytest
 results="$build/integration-results"
 rm -rf "$results"
 mkdir -p "$results"
 
-export PATH="$build/emu:$PATH"
-export SDSI_EMU="$emu"
-export SDSI_BUILD="$build"
-export SDSI_TARGET=fuse
-export PYTHONDONTWRITEBYTECODE=1
+sdsi_emu_env "$build"
+sdsi_pytest_tmp "$build" integration || exit 2
 # One stuck run must not hang the matrix.
 run_limit=(timeout --kill-after=10 240)
 
@@ -48,7 +42,7 @@ run_pytest() {	# NAME CMD... : runs CMD, records the run as failed if it fails
 	[ -s "$results/$name.xml" ] || failed_runs+=("$name (no JUnit file)")
 }
 
-pytest_args=(-q -p no:cacheprovider)
+pytest_args=(-q -p no:cacheprovider --basetemp="$sdsi_tmp")
 
 run_pytest platform \
 	"$python" -m pytest "${pytest_args[@]}" tests/integration/platform \

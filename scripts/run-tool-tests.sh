@@ -5,12 +5,10 @@
 # SDSI_PROMTOOL, if set, names the promtool to use instead of fetching one.
 set -euo pipefail
 
-if [ $# -ne 1 ] || [ ! -d "$1" ]; then
-	echo "usage: $0 BUILD_DIR" >&2
-	exit 2
-fi
-build=$(cd "$1" && pwd)
-here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+build=$(sdsi_build_dir BUILD_DIR "$@") || exit 2
+here=$sdsi_root
 
 ninja -C "$build" tools/intel_sdsi tools/sdsi-authority/sdsi-authority emu/sdsi-emu >/dev/null
 export SDSI_BUILD_DIR="$build"
@@ -23,4 +21,5 @@ if [ -z "${SDSI_PROMTOOL:-}" ]; then
 fi
 export SDSI_PROMTOOL
 cd "$here"
-exec /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/tool
+sdsi_pytest_tmp "$build" tool
+/usr/bin/python3 -m pytest -q -p no:cacheprovider --basetemp="$sdsi_tmp" tests/tool

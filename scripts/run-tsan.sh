@@ -14,27 +14,21 @@
 # fail the test that provoked it; any report fails the run.
 set -uo pipefail
 
-if [ $# -ne 1 ]; then
-	echo "usage: $0 TSAN_BUILD_DIR" >&2
-	exit 2
-fi
-build=$(cd "$1" 2>/dev/null && pwd) || { echo "$0: no build directory '$1'" >&2; exit 2; }
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+build=$(sdsi_emu_build_dir TSAN_BUILD_DIR "$@") || exit 2
 emu="$build/emu/sdsi-emu"
-[ -x "$emu" ] || { echo "$0: $emu is not built" >&2; exit 2; }
-cd "$(dirname "$0")/.." || exit 2
+cd "$sdsi_root" || exit 2
 
 python=/usr/bin/python3
 reports="$build/tsan-reports"
 rm -rf "$reports"
 mkdir -p "$reports"
 export TSAN_OPTIONS="log_path=$reports/tsan second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
-export PATH="$build/emu:$PATH"
-export SDSI_EMU="$emu"
-export SDSI_BUILD="$build"
-export SDSI_TARGET=fuse
-export PYTHONDONTWRITEBYTECODE=1
+sdsi_emu_env "$build"
+sdsi_pytest_tmp "$build" tsan || exit 2
 run_limit=(timeout --kill-after=10 300)
-pytest_args=(-q -p no:cacheprovider)
+pytest_args=(-q -p no:cacheprovider --basetemp="$sdsi_tmp")
 failed=()
 
 echo "=== tsan: unit tests"

@@ -1,0 +1,65 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
+# What the scripts/run-*.sh test runners share, sourced by them (never run):
+# their one argument, the build directory; the environment the integration
+# suites find sdsi-emu by; and pytest's temporary directory, which must not
+# be left behind as /tmp/pytest-of-USER.
+
+# The source tree's top, wherever the script was started from.
+# shellcheck disable=SC2034 # read by the scripts that source this file
+sdsi_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# sdsi_build_dir USAGE ARG...: the one argument, an existing directory, made
+# absolute on stdout; anything else prints "usage: SCRIPT USAGE" and
+# returns 2 (the runners' exit status for a usage error).
+sdsi_build_dir() {
+	local usage=$1
+	shift
+	if [ $# -ne 1 ] || [ ! -d "$1" ]; then
+		echo "usage: $0 $usage" >&2
+		return 2
+	fi
+	(cd "$1" && pwd)
+}
+
+# sdsi_emu_build_dir USAGE ARG...: as sdsi_build_dir, but a directory that
+# does not exist is named as such, and its sdsi-emu must be built (the
+# integration runners start it before any pytest).
+sdsi_emu_build_dir() {
+	local usage=$1 build
+	shift
+	if [ $# -ne 1 ]; then
+		echo "usage: $0 $usage" >&2
+		return 2
+	fi
+	build=$(cd "$1" 2>/dev/null && pwd) ||
+		{ echo "$0: no build directory '$1'" >&2; return 2; }
+	[ -x "$build/emu/sdsi-emu" ] ||
+		{ echo "$0: $build/emu/sdsi-emu is not built" >&2; return 2; }
+	echo "$build"
+}
+
+# sdsi_emu_env BUILD: the environment tests/integration reads: BUILD's
+# sdsi-emu (also first on PATH) on the FUSE target.
+sdsi_emu_env() {
+	export PATH="$1/emu:$PATH"
+	export SDSI_EMU="$1/emu/sdsi-emu"
+	export SDSI_BUILD="$1"
+	export SDSI_TARGET=fuse
+	export PYTHONDONTWRITEBYTECODE=1
+}
+
+# sdsi_pytest_tmp BUILD NAME: sets sdsi_tmp to the directory to give pytest
+# as --basetemp (pytest empties it at the start of each run) and removes it
+# when the script exits, whatever the outcome.  It is BUILD/pytest-NAME when
+# that path is short enough; tests bind AF_UNIX sockets below tmp_path
+# (BASETEMP/<test name cut to 30 characters><N>/state/control.sock), and
+# such a path has 107 bytes at most, so a longer BUILD gets a fresh
+# directory in /tmp instead.
+sdsi_pytest_tmp() {
+	sdsi_tmp="$1/pytest-$2"
+	if [ ${#sdsi_tmp} -gt 48 ]; then
+		sdsi_tmp=$(mktemp -d /tmp/sdsi-pt.XXXXXX) || return 1
+	fi
+	trap 'rm -rf "$sdsi_tmp"' EXIT
+}
