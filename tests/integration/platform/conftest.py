@@ -4,9 +4,10 @@ find it through $SDSI_EMU (scripts/run-integration.sh sets it)."""
 import os
 import subprocess
 import sys
-import time
 
 import pytest
+
+from emu_proc import wait_for_tree
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), 'conformance'))
@@ -79,13 +80,7 @@ def start_mount(sdsi, tmp_path, sockets):
     proc = subprocess.Popen([sdsi.path, 'mount', '--state', str(state),
                              '--sockets', str(sockets), str(mnt)],
                             stderr=subprocess.PIPE, text=True, env=sdsi.env)
-    last = mnt / 'devices' / f'intel_vsec.sdsi.{sockets - 1}' / 'registers'
-    deadline = time.monotonic() + 20
-    while not last.exists():
-        if proc.poll() is not None:
-            pytest.fail(f'sdsi-emu mount exited {proc.returncode}: '
-                        f'{proc.stderr.read()}')
-        assert time.monotonic() < deadline, 'the tree never appeared'
-        time.sleep(0.05)
+    wait_for_tree(proc, mnt / 'devices' / f'intel_vsec.sdsi.{sockets - 1}'
+                  / 'registers')
     sdsi.env['SDSI_EMU_CTL'] = str(state / 'control.sock')
     return proc, mnt, state

@@ -8,12 +8,11 @@ emulator's exact listing and link texts, and the page limit of one write."""
 import errno
 import json
 import os
-import signal
-import subprocess
 
 import pytest
 
 from conftest import start_mount
+from emu_proc import stop
 
 SOCKETS = 2
 DRIVER_FILES = ['bind', 'module', 'uevent', 'unbind']
@@ -24,13 +23,7 @@ PAGE = 4096
 def tree(sdsi, tmp_path):
     proc, mnt, state = start_mount(sdsi, tmp_path, SOCKETS)
     yield mnt
-    proc.send_signal(signal.SIGTERM)
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-        subprocess.run(['umount', '-l', str(mnt)])
+    stop(proc, unmount=mnt)
 
 
 def write(path, data):

@@ -5,11 +5,11 @@ import errno
 import json
 import os
 import signal
-import subprocess
 
 import pytest
 
 from conftest import mounts_under, start_mount
+from emu_proc import stop
 from sdsi_layout import decode_state_certificate
 
 SOCKETS = 2
@@ -19,14 +19,7 @@ SOCKETS = 2
 def mounted(sdsi, tmp_path):
     proc, mnt, state = start_mount(sdsi, tmp_path, SOCKETS)
     yield proc, mnt, state
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-            subprocess.run(['umount', '-l', str(mnt)])
+    stop(proc, unmount=mnt)
 
 
 def test_mount_ctl_and_sigterm(sdsi, mounted):

@@ -18,10 +18,24 @@ import textwrap
 import pytest
 
 from conftest import mounts_under
+from emu_proc import stop
 
 BUILD = os.environ.get('SDSI_BUILD', '')
 READY = re.compile(r'^sdsi-emu: (\d+) sockets? mounted at (\S+) '
                    r'\(SDSI_SYSFS_ROOT=(\S+)\); control socket (\S+)$')
+
+# sh: wait_ready OUT PID waits (20 s at most) until the `sdsi-emu mount`
+# started in the background as PID has written its ready line to OUT, or
+# has ended; what follows finds out which.
+WAIT_READY = textwrap.dedent('''\
+    wait_ready() {
+        for i in $(seq 200); do
+            grep -q "mounted at" "$1" 2>/dev/null && return
+            kill -0 "$2" 2>/dev/null || return
+            sleep 0.1
+        done
+    }
+    ''')
 
 
 def _intel_sdsi(sdsi):
@@ -30,16 +44,6 @@ def _intel_sdsi(sdsi):
     if not os.access(path, os.X_OK):
         raise pytest.UsageError(f'no intel_sdsi beside sdsi-emu ({path})')
     return path
-
-
-def _stop(proc):
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def test_ready_line_names_the_sysfs_root(sdsi, tmp_path):
@@ -71,7 +75,7 @@ def test_ready_line_names_the_sysfs_root(sdsi, tmp_path):
                 assert done.stdout.split() == ['intel_vsec.sdsi.0',
                                                'intel_vsec.sdsi.1'], (given, how)
     finally:
-        _stop(proc)
+        stop(proc)
     assert proc.returncode == 0
 
 
@@ -102,7 +106,7 @@ def test_notify_ready_after_mount_and_stopping_on_sigterm(sdsi, tmp_path):
         assert stopping.split('\n') == ['STOPPING=1'], stopping
         assert proc.wait(timeout=20) == 0, proc.stderr.read()
     finally:
-        _stop(proc)
+        stop(proc)
         sock.close()
     assert mounts_under(str(mnt)) == []
 
@@ -120,7 +124,7 @@ def test_no_notify_socket_no_message(sdsi, tmp_path):
         assert READY.match(proc.stdout.readline().rstrip('\n'))
         assert (mnt / 'devices' / 'intel_vsec.sdsi.0' / 'guid').exists()
     finally:
-        _stop(proc)
+        stop(proc)
     err = proc.stderr.read()
     assert proc.returncode == 0, err
     assert 'cannot tell the service manager' in err, err
@@ -163,16 +167,12 @@ def test_non_root_mounts_without_allow_other(sdsi, nobodys_dir, fuse_for_nobody)
     work = nobodys_dir
     tool = _intel_sdsi(sdsi)
     # As nobody: mount, list through the mount point, stop.
-    script = textwrap.dedent(f'''\
+    script = WAIT_READY + textwrap.dedent(f'''\
         mkdir {work}/mnt {work}/state
         chmod 700 {work}/state
         "$1" mount --state {work}/state --sockets 2 {work}/mnt > {work}/out &
         pid=$!
-        for i in $(seq 200); do
-            grep -q "mounted at" {work}/out 2>/dev/null && break
-            kill -0 $pid 2>/dev/null || break
-            sleep 0.1
-        done
+        wait_ready {work}/out $pid
         cat {work}/out
         grep " {work}/mnt " /proc/self/mountinfo
         "$2" --sysfs-root {work}/mnt -l; status=$?
@@ -241,15 +241,11 @@ def test_non_root_allow_other_only_when_asked(sdsi, nobodys_dir, fuse_for_nobody
     /etc/fuse.conf says user_allow_other (Debian's does not), else the
     mount fails, naming allow_other."""
     work = nobodys_dir
-    script = textwrap.dedent(f'''\
+    script = WAIT_READY + textwrap.dedent(f'''\
         mkdir {work}/mnt
         timeout 20 "$1" mount --allow-other {work}/mnt > {work}/out &
         pid=$!
-        for i in $(seq 200); do
-            grep -q "mounted at" {work}/out 2>/dev/null && break
-            kill -0 $pid 2>/dev/null || break
-            sleep 0.1
-        done
+        wait_ready {work}/out $pid
         grep " {work}/mnt " /proc/self/mountinfo || true
         kill -TERM $pid 2>/dev/null; wait $pid
         ''')

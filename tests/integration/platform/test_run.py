@@ -7,11 +7,11 @@ import shutil
 import signal
 import subprocess
 import tempfile
-import time
 
 import pytest
 
 from conftest import mounts_under
+from emu_proc import wait_for_tree
 
 
 @pytest.mark.parametrize('status', (0, 3))
@@ -47,14 +47,6 @@ def watched(tmp_path):
     return mounts_under('/sys/bus', '/sys/module', str(tmp_path))
 
 
-def wait_for(path, proc, seconds=20):
-    deadline = time.monotonic() + seconds
-    while not os.path.exists(path):
-        assert proc.poll() is None, f'sdsi-emu exited {proc.returncode}'
-        assert time.monotonic() < deadline, f'{path} never appeared'
-        time.sleep(0.05)
-
-
 def test_no_mount_outside(sdsi, tmp_path):
     before = watched(tmp_path)
     inner = tmp_path / 'mountinfo'
@@ -64,7 +56,7 @@ def test_no_mount_outside(sdsi, tmp_path):
     proc = subprocess.Popen([sdsi.path, 'run', '--', 'sh', '-c', script],
                             stderr=subprocess.PIPE, text=True, env=sdsi.env)
     try:
-        wait_for(inner, proc)
+        wait_for_tree(proc, inner)
         assert watched(tmp_path) == before, 'a mount leaked while CMD runs'
         inside = [line.split()[4] for line in inner.read_text().splitlines()]
         assert any(m.startswith('/sys/bus') for m in inside), inside
@@ -89,7 +81,7 @@ def test_signal_reaches_command(sdsi, tmp_path, sig):
     proc = subprocess.Popen([sdsi.path, 'run', '--', 'sh', '-c', script],
                             stderr=subprocess.PIPE, text=True, env=sdsi.env)
     try:
-        wait_for(ready, proc)
+        wait_for_tree(proc, ready)
         proc.send_signal(sig)
         assert proc.wait(timeout=20) == 7, proc.stderr.read()
     finally:

@@ -9,9 +9,10 @@ import shutil
 import signal
 import subprocess
 import tempfile
-import time
 
 import pytest
+
+from emu_proc import wait_for_tree
 
 NOBODY = 65534
 
@@ -148,11 +149,7 @@ def test_second_emulator_refused_and_touches_nothing(sdsi, tmp_path):
     first = subprocess.Popen([sdsi.path, 'mount', '--state', str(state), str(mnt)],
                              stderr=subprocess.PIPE, text=True, env=sdsi.env)
     try:
-        deadline = time.monotonic() + 20
-        while not (mnt / 'devices').exists():
-            assert first.poll() is None, first.stderr.read()
-            assert time.monotonic() < deadline, 'the tree never appeared'
-            time.sleep(0.05)
+        wait_for_tree(first, mnt / 'devices')
         # What the first one may be writing at this very moment.
         in_flight = state / STALE[0]
         in_flight.write_bytes(b'being written')

@@ -11,6 +11,7 @@ import time
 import pytest
 
 from conftest import mounts_under
+from emu_proc import stop, wait_for_tree
 from sdsi_layout import GUID_V1, decode_state_certificate
 from targets.kernel import SLOT_SIZE, ControlPage
 
@@ -24,16 +25,6 @@ def _shmem_path(sdsi):
     if not os.access(path, os.X_OK):
         raise pytest.UsageError(f'no sdsi-shmem beside sdsi-emu ({path})')
     return path
-
-
-def _stop(proc):
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 @pytest.fixture
@@ -53,7 +44,7 @@ def shmem(sdsi, tmp_path):
 
     yield start
     for proc in procs:
-        _stop(proc)
+        stop(proc)
 
 
 def _mount(sdsi, tmp_path, spec, sockets=SOCKETS):
@@ -63,14 +54,8 @@ def _mount(sdsi, tmp_path, spec, sockets=SOCKETS):
                              '--sockets', str(sockets), str(mnt)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=sdsi.env)
-    last = mnt / 'devices' / f'intel_vsec.sdsi.{sockets - 1}' / 'registers'
-    deadline = time.monotonic() + 20
-    while not last.exists():
-        if proc.poll() is not None:
-            pytest.fail(f'sdsi-emu mount --window exited {proc.returncode}: '
-                        f'{proc.stderr.read()}')
-        assert time.monotonic() < deadline, 'the tree never appeared'
-        time.sleep(0.05)
+    wait_for_tree(proc, mnt / 'devices' / f'intel_vsec.sdsi.{sockets - 1}'
+                  / 'registers')
     return proc, mnt
 
 
@@ -106,7 +91,7 @@ def test_window_at_an_offset(sdsi, shmem, tmp_path, spelling):
         dev = mnt / 'devices' / 'intel_vsec.sdsi.0'
         decode_state_certificate((dev / 'state_certificate').read_bytes())
     finally:
-        _stop(proc)
+        stop(proc)
 
 
 def test_window_of_another_socket_count(sdsi, shmem, tmp_path):
