@@ -23,20 +23,9 @@ description:
 version_added: 0.1.0
 author:
   - sdsi project
+extends_documentation_fragment:
+  - sdsi.ondemand.intel_sdsi
 options:
-  executable:
-    description:
-      - The intel_sdsi program on the managed host, a name looked up in PATH or a path.
-    type: str
-    default: intel_sdsi
-  sysfs_root:
-    description:
-      - Look for the devices under this directory instead of
-        C(/sys/bus/auxiliary/devices) (intel_sdsi C(--sysfs-root)); for an
-        emulated platform mounted elsewhere, e.g. by C(sdsi-emu mount), whose
-        mount point it may name.  A directory that does not exist fails the
-        task.
-    type: path
   counters:
     description:
       - Also read each socket's live meter counters (intel_sdsi C(-C)). A socket

@@ -36,6 +36,8 @@ description:
 version_added: 0.1.0
 author:
   - sdsi project
+extends_documentation_fragment:
+  - sdsi.ondemand.intel_sdsi
 options:
   akc:
     description:
@@ -52,16 +54,6 @@ options:
         (intel_sdsi C(--retry)).
     type: int
     default: 0
-  executable:
-    description:
-      - The intel_sdsi program on the managed host, a name looked up in PATH or a path.
-    type: str
-    default: intel_sdsi
-  sysfs_root:
-    description:
-      - Look for the devices under this directory instead of
-        C(/sys/bus/auxiliary/devices) (intel_sdsi C(--sysfs-root)).
-    type: path
 notes:
   - The AKC and CAP files must already be on the managed host (for instance put
     there by M(ansible.builtin.copy)); the module reads them where it runs.
