@@ -37,6 +37,14 @@ class Emu:
         return subprocess.run([self.path, *args], capture_output=True,
                               text=True, timeout=timeout, env=self.env, **kw)
 
+    def beside(self, *parts):
+        """A program of this sdsi-emu's build tree (BUILD/emu/sdsi-emu):
+        BUILD/PARTS..., which must be executable."""
+        path = os.path.join(os.path.dirname(os.path.dirname(self.path)), *parts)
+        if not os.access(path, os.X_OK):
+            raise pytest.UsageError(f'no {parts[-1]} beside sdsi-emu ({path})')
+        return path
+
     def inside(self, opts, *steps, timeout=60):
         """`sdsi-emu run OPTS -- python3 inside.py STEPS`; returns the
         completed process (its stdout is one JSON result per step)."""

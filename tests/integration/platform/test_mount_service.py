@@ -39,11 +39,7 @@ WAIT_READY = textwrap.dedent('''\
 
 
 def _intel_sdsi(sdsi):
-    path = os.path.join(os.path.dirname(os.path.dirname(sdsi.path)),
-                        'tools', 'intel_sdsi')
-    if not os.access(path, os.X_OK):
-        raise pytest.UsageError(f'no intel_sdsi beside sdsi-emu ({path})')
-    return path
+    return sdsi.beside('tools', 'intel_sdsi')
 
 
 def test_ready_line_names_the_sysfs_root(sdsi, tmp_path):

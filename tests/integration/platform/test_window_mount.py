@@ -20,11 +20,7 @@ PAGE = 4096
 
 
 def _shmem_path(sdsi):
-    path = os.path.join(os.path.dirname(os.path.dirname(sdsi.path)),
-                        'shmem', 'sdsi-shmem')
-    if not os.access(path, os.X_OK):
-        raise pytest.UsageError(f'no sdsi-shmem beside sdsi-emu ({path})')
-    return path
+    return sdsi.beside('shmem', 'sdsi-shmem')
 
 
 @pytest.fixture
