@@ -11,12 +11,11 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 build=$(sdsi_build_dir BUILD_DIR "$@") || exit 2
-here=$sdsi_root
 
 ninja -C "$build" tools/intel_sdsi tools/sdsi-authority/sdsi-authority emu/sdsi-emu >/dev/null
 export SDSI_BUILD_DIR="$build"
 export PYTHONDONTWRITEBYTECODE=1
 sdsi_pytest_tmp "$build" ansible
-cd "$here"
+cd "$sdsi_root"
 timeout --kill-after=10 900 /usr/bin/python3 -m pytest -q -p no:cacheprovider \
 	--basetemp="$sdsi_tmp" tests/ansible

@@ -8,10 +8,9 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 build=$(sdsi_build_dir BUILD_DIR "$@") || exit 2
-here=$sdsi_root
 
 ninja -C "$build" tools/sdsi-authority/sdsi-authority >/dev/null
 export SDSI_BUILD_DIR="$build"
-cd "$here"
+cd "$sdsi_root"
 sdsi_pytest_tmp "$build" authority
 /usr/bin/python3 -m pytest -q -p no:cacheprovider --basetemp="$sdsi_tmp" tests/authority

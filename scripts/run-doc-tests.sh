@@ -8,12 +8,11 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 build=$(sdsi_build_dir BUILD_DIR "$@") || exit 2
-here=$sdsi_root
 
 ninja -C "$build" emu/sdsi-emu tools/intel_sdsi tools/sdsi-authority/sdsi-authority \
 	shmem/sdsi-shmem >/dev/null
 export SDSI_BUILD="$build"
 export PYTHONDONTWRITEBYTECODE=1
-cd "$here"
+cd "$sdsi_root"
 sdsi_pytest_tmp "$build" docs
 /usr/bin/python3 -m pytest -q -p no:cacheprovider --basetemp="$sdsi_tmp" tests/docs

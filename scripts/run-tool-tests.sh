@@ -8,7 +8,6 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 build=$(sdsi_build_dir BUILD_DIR "$@") || exit 2
-here=$sdsi_root
 
 ninja -C "$build" tools/intel_sdsi tools/sdsi-authority/sdsi-authority emu/sdsi-emu >/dev/null
 export SDSI_BUILD_DIR="$build"
@@ -16,10 +15,10 @@ export SDSI_BUILD_DIR="$build"
 # build directory rather than installed (scripts/fetch-promtool.sh), unless
 # the caller names one.
 if [ -z "${SDSI_PROMTOOL:-}" ]; then
-	SDSI_PROMTOOL=$("$here/scripts/fetch-promtool.sh" "$build") ||
+	SDSI_PROMTOOL=$("$sdsi_root/scripts/fetch-promtool.sh" "$build") ||
 		{ echo "$0: cannot fetch promtool (see above)" >&2; exit 1; }
 fi
 export SDSI_PROMTOOL
-cd "$here"
+cd "$sdsi_root"
 sdsi_pytest_tmp "$build" tool
 /usr/bin/python3 -m pytest -q -p no:cacheprovider --basetemp="$sdsi_tmp" tests/tool
