@@ -55,9 +55,10 @@ sdsi_emu_env() {
 # that path is short enough; tests bind AF_UNIX sockets below tmp_path
 # (BASETEMP/<test name cut to 30 characters><N>/state/control.sock), and
 # such a path has 107 bytes at most, so a longer BUILD gets a fresh
-# directory in /tmp instead.
+# directory in /tmp instead.  The length is BUILD's with its links resolved,
+# as pytest resolves --basetemp.
 sdsi_pytest_tmp() {
-	sdsi_tmp="$1/pytest-$2"
+	sdsi_tmp="$(cd "$1" && pwd -P)/pytest-$2"
 	if [ ${#sdsi_tmp} -gt 48 ]; then
 		sdsi_tmp=$(mktemp -d /tmp/sdsi-pt.XXXXXX) || return 1
 	fi
