@@ -34,13 +34,8 @@ static unsigned int sockets = 1;
 module_param(sockets, uint, 0444);
 MODULE_PARM_DESC(sockets, "Number of intel_vsec.sdsi.N devices (1-8)");
 
-struct sdsi_window_dev {
-	struct intel_vsec_device vsec;	/* first: the driver's container_of */
-	struct resource disc;
-};
-
 static struct device *window_root;
-static struct sdsi_window_dev *window_devs[SDSI_WINDOW_MAX_SOCKETS];
+static struct intel_vsec_device *window_devs[SDSI_WINDOW_MAX_SOCKETS];
 
 /* The sockets' slots, then sdsi-shmem's control page (shmem/ctlpage.h). */
 static size_t window_bytes(void)
@@ -78,32 +73,32 @@ static void window_dev_release(struct device *dev)
 {
 	struct auxiliary_device *auxdev = to_auxiliary_dev(dev);
 
-	kfree(container_of(auxdev, struct sdsi_window_dev, vsec.auxdev));
+	kfree(container_of(auxdev, struct intel_vsec_device, auxdev));
 }
 
 static int window_add_socket(unsigned int n)
 {
-	struct sdsi_window_dev *wd;
+	struct intel_vsec_device *vsec;
 	struct auxiliary_device *auxdev;
+	struct resource disc = {
+		.start = phys + (resource_size_t)n * SDSI_WINDOW_SLOT_SIZE,
+		.flags = IORESOURCE_MEM,
+	};
 	int ret;
 
-	wd = kzalloc(sizeof(*wd), GFP_KERNEL);
-	if (!wd)
+	disc.end = disc.start + SDSI_DISC_BYTES - 1;
+	vsec = sdsi_window_vsec_alloc(&disc);
+	if (!vsec)
 		return -ENOMEM;
-	wd->disc.start = phys + (resource_size_t)n * SDSI_WINDOW_SLOT_SIZE;
-	wd->disc.end = wd->disc.start + SDSI_DISC_BYTES - 1;
-	wd->disc.flags = IORESOURCE_MEM;
-	wd->vsec.resource = &wd->disc;
-	sdsi_window_vsec_set_count(&wd->vsec, 1);
 
-	auxdev = &wd->vsec.auxdev;
+	auxdev = &vsec->auxdev;
 	auxdev->name = "sdsi";
 	auxdev->id = n;
 	auxdev->dev.parent = window_root;
 	auxdev->dev.release = window_dev_release;
 	ret = auxiliary_device_init(auxdev);
 	if (ret) {
-		kfree(wd);
+		kfree(vsec);
 		return ret;
 	}
 	/* intel_vsec names its devices intel_vsec.<name>.<id>. */
@@ -112,7 +107,7 @@ static int window_add_socket(unsigned int n)
 		auxiliary_device_uninit(auxdev);
 		return ret;
 	}
-	window_devs[n] = wd;
+	window_devs[n] = vsec;
 	return 0;
 }
 
@@ -123,8 +118,8 @@ static void window_remove_sockets(void)
 	for (n = 0; n < SDSI_WINDOW_MAX_SOCKETS; n++) {
 		if (!window_devs[n])
 			continue;
-		auxiliary_device_delete(&window_devs[n]->vsec.auxdev);
-		auxiliary_device_uninit(&window_devs[n]->vsec.auxdev);
+		auxiliary_device_delete(&window_devs[n]->auxdev);
+		auxiliary_device_uninit(&window_devs[n]->auxdev);
 		window_devs[n] = NULL;
 	}
 }
