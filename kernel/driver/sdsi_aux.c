@@ -21,6 +21,17 @@
 #include "sdsi_mbox.h"
 #include "sdsi_window_vsec.h"
 
+/*
+ * Newer kernels (7.2 among the rig's) pass binary attributes to their
+ * callbacks as const and take const groups of them; Kbuild defines
+ * SDSI_CONST_BIN_ATTR where the headers' read callback says so.
+ */
+#ifdef SDSI_CONST_BIN_ATTR
+#define SDSI_BIN_CONST const
+#else
+#define SDSI_BIN_CONST
+#endif
+
 /* The register file is served from a fixed-size file; reads are clamped. */
 #define SDSI_REGS_FILE_SIZE	SDSI_REGS_SIZE_V2
 #define SDSI_DISC_DWORDS	3
@@ -88,7 +99,7 @@ static DEVICE_ATTR_RO(guid);
 
 /* A plain copy of the registers: no mailbox, so no lock. */
 static ssize_t registers_read(struct file *filp, struct kobject *kobj,
-			      struct bin_attribute *attr, char *buf,
+			      SDSI_BIN_CONST struct bin_attribute *attr, char *buf,
 			      loff_t off, size_t count)
 {
 	struct sdsi_dev *sd = kobj_to_sdsi(kobj);
@@ -138,7 +149,7 @@ static ssize_t sdsi_cert_read(struct sdsi_dev *sd, u64 command,
 }
 
 static ssize_t state_certificate_read(struct file *filp, struct kobject *kobj,
-				      struct bin_attribute *attr, char *buf,
+				      SDSI_BIN_CONST struct bin_attribute *attr, char *buf,
 				      loff_t off, size_t count)
 {
 	return sdsi_cert_read(kobj_to_sdsi(kobj), SDSI_CMD_READ_STATE, false,
@@ -146,7 +157,7 @@ static ssize_t state_certificate_read(struct file *filp, struct kobject *kobj,
 }
 
 static ssize_t meter_certificate_read(struct file *filp, struct kobject *kobj,
-				      struct bin_attribute *attr, char *buf,
+				      SDSI_BIN_CONST struct bin_attribute *attr, char *buf,
 				      loff_t off, size_t count)
 {
 	return sdsi_cert_read(kobj_to_sdsi(kobj), SDSI_CMD_READ_METER, false,
@@ -154,7 +165,7 @@ static ssize_t meter_certificate_read(struct file *filp, struct kobject *kobj,
 }
 
 static ssize_t meter_current_read(struct file *filp, struct kobject *kobj,
-				  struct bin_attribute *attr, char *buf,
+				  SDSI_BIN_CONST struct bin_attribute *attr, char *buf,
 				  loff_t off, size_t count)
 {
 	return sdsi_cert_read(kobj_to_sdsi(kobj), SDSI_CMD_READ_METER, true,
@@ -187,7 +198,7 @@ static ssize_t sdsi_provision(struct sdsi_dev *sd, u64 command, char *buf,
 }
 
 static ssize_t provision_akc_write(struct file *filp, struct kobject *kobj,
-				   struct bin_attribute *attr, char *buf,
+				   SDSI_BIN_CONST struct bin_attribute *attr, char *buf,
 				   loff_t off, size_t count)
 {
 	return sdsi_provision(kobj_to_sdsi(kobj), SDSI_CMD_PROVISION_AKC, buf,
@@ -195,7 +206,7 @@ static ssize_t provision_akc_write(struct file *filp, struct kobject *kobj,
 }
 
 static ssize_t provision_cap_write(struct file *filp, struct kobject *kobj,
-				   struct bin_attribute *attr, char *buf,
+				   SDSI_BIN_CONST struct bin_attribute *attr, char *buf,
 				   loff_t off, size_t count)
 {
 	return sdsi_provision(kobj_to_sdsi(kobj), SDSI_CMD_PROVISION_CAP, buf,
@@ -203,7 +214,7 @@ static ssize_t provision_cap_write(struct file *filp, struct kobject *kobj,
 }
 
 #define SDSI_BIN_ATTR(_name, _mode, _size, _op)				\
-	static struct bin_attribute bin_attr_##_name = {		\
+	static SDSI_BIN_CONST struct bin_attribute bin_attr_##_name = {		\
 		.attr = { .name = #_name, .mode = (_mode) },		\
 		.size = (_size),					\
 		._op = _name##_##_op,					\
@@ -220,8 +231,8 @@ SDSI_BIN_ATTR(provision_cap, 0200, SDSI_MBOX_SIZE, write);
  * As BIOS left the features at probe: without On Demand only guid and
  * registers exist, and the meter files also need metering.
  */
-static umode_t sdsi_bin_visible(struct kobject *kobj, struct bin_attribute *attr,
-				int n)
+static umode_t sdsi_bin_visible(struct kobject *kobj,
+				SDSI_BIN_CONST struct bin_attribute *attr, int n)
 {
 	struct sdsi_dev *sd = kobj_to_sdsi(kobj);
 
@@ -241,7 +252,7 @@ static struct attribute *sdsi_attrs[] = {
 	NULL
 };
 
-static struct bin_attribute *sdsi_bin_attrs[] = {
+static SDSI_BIN_CONST struct bin_attribute *SDSI_BIN_CONST sdsi_bin_attrs[] = {
 	&bin_attr_registers,
 	&bin_attr_state_certificate,
 	&bin_attr_meter_certificate,
