@@ -95,8 +95,9 @@ check: deps-kernel deps-deb build build-san lint
 check-tsan: build-tsan
 	scripts/run-tsan.sh $(TSANBUILD)
 
-# The upstream Linux drivers (Debian 6.1 and 6.12), and our own intel_sdsi
-# (kernel/driver) on both kernels, against the model in QEMU
+# The upstream Linux drivers (Debian 6.1 and 6.12, and unstable's newest),
+# and our own intel_sdsi (kernel/driver) on each kernel, against the model
+# in QEMU
 # (docs/conformance.md); KERNELS="6.1 6.1-sdsi" picks configurations.
 # KERNEL_IMAGE=bzImage KERNEL_MODULES=DIR [KERNEL_BUILD=DIR] and/or
 # DRIVER_MODULE=intel_sdsi.ko run the suite on a kernel or driver of your

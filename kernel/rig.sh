@@ -25,7 +25,7 @@ build=$(cd "$1" 2>/dev/null && pwd) || { echo "$0: no build directory '$1'" >&2;
 shift
 wanted=("$@")
 [ ${#wanted[@]} -gt 0 ] ||
-	wanted=(6.12 6.1 6.1-v2 6.12-sdsi 6.1-sdsi-v2 6.1-sdsi user-driver user-kernel)
+	wanted=(6.12 6.1 6.1-v2 6.12-sdsi 6.1-sdsi-v2 6.1-sdsi sid sid-sdsi user-driver user-kernel)
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work="$build/kernel-rig"
 mkdir -p "$work"
@@ -289,9 +289,17 @@ copy_module() {
 
 # Our intel_sdsi against a Debian release's headers, for the driver=sdsi
 # configurations: built with W=1 and sparse, any warning fails; and as
-# DKMS builds it (kernel/driver/dkms.conf), in the rig's tree.
+# DKMS builds it (kernel/driver/dkms.conf), in the rig's tree.  For
+# unstable's kernel ($2 = sid) the build runs in its root (no DKMS there:
+# the rig's dkms is bookworm's, run on the host).
 build_ours() {
 	local rel=$1
+	if [ "${2-}" = sid ]; then
+		"$repo/kernel/sid-kernel.sh" run "$work" "$repo" "$work" -- \
+			"$repo/kernel/driver/build.sh" "/usr/src/linux-headers-$rel" \
+			"$work/sdsi-$rel"
+		return
+	fi
 	"$repo/kernel/driver/build.sh" "$work/img-$rel/usr/src/linux-headers-$rel" \
 		"$work/sdsi-$rel" || return 1
 	"$repo/kernel/driver/dkms-build.sh" "$work/dkms-root/usr/sbin/dkms" \
@@ -301,7 +309,9 @@ build_ours() {
 # The initramfs of KEY (a release, or user-REL): busybox, the modules that
 # mount the host's root over 9p with a writable overlay, and /init; and the
 # test module sdsi_window.ko built against the kernel's build tree KBUILD
-# into $work/mod-KEY.  MODS is the kernel's lib/modules/REL.
+# into $work/mod-KEY (KBUILD "sid": in the root of unstable, whose headers
+# need its own compiler and C library, kernel/sid-kernel.sh).  MODS is the
+# kernel's lib/modules/REL.
 build_initrd() {
 	local key=$1 mods=$2 kbuild=$3 root m
 	root="$work/initrd-$key"
@@ -311,11 +321,17 @@ build_initrd() {
 		"$repo/kernel/Kbuild" "$work/mod-$key/"
 	mkdir -p "$work/mod-$key/sdsi"
 	cp "$repo/include/sdsi/hw.h" "$repo/include/sdsi/window.h" "$work/mod-$key/sdsi/"
-	# Without module BTF (for BPF tools, not this test): 6.12's headers
-	# would run pahole, which linux-kbuild-6.12 depends on but bookworm
-	# does not ship under that name.
-	make -s -C "$kbuild" M="$work/mod-$key" \
-		CONFIG_DEBUG_INFO_BTF_MODULES= modules >&2 || return 1
+	if [ "$kbuild" = sid ]; then
+		"$repo/kernel/sid-kernel.sh" run "$work" "$work/mod-$key" -- \
+			make -s -C "/usr/src/linux-headers-$key" M="$work/mod-$key" modules >&2 ||
+			return 1
+	else
+		# Without module BTF (for BPF tools, not this test): 6.12's
+		# headers would run pahole, which linux-kbuild-6.12 depends on
+		# but bookworm does not ship under that name.
+		make -s -C "$kbuild" M="$work/mod-$key" \
+			CONFIG_DEBUG_INFO_BTF_MODULES= modules >&2 || return 1
+	fi
 	: >"$root/modules/order"
 	for m in "${initrd_modules[@]}"; do
 		copy_module "$mods" "$m" "$root/modules" && echo "$m" >>"$root/modules/order"
@@ -341,7 +357,9 @@ stage_modules() {
 	dest="$work/guestmods-$k/lib/modules/$rel"
 	rm -rf "$work/guestmods-$k"
 	mkdir -p "$dest/extra" || return 1
-	path=$(find "$mods/kernel" \( -name intel_sdsi.ko -o -name 'intel_sdsi.ko.*' \) | head -1)
+	# Named intel-sdsi.ko in 7.x (the module is still intel_sdsi).
+	path=$(find "$mods/kernel" \( -name intel_sdsi.ko -o -name 'intel_sdsi.ko.*' \
+		-o -name intel-sdsi.ko -o -name 'intel-sdsi.ko.*' \) | head -1)
 	if [ -n "$path" ]; then
 		mkdir -p "$dest/$(dirname "${path#"$mods/"}")"
 		cp "$path" "$dest/${path#"$mods/"}" || return 1
@@ -362,7 +380,8 @@ stage_modules() {
 # sdsi, ours (kernel/driver), which serves the current ABI on any kernel.
 # 6.1-v2 is the early driver on a V2 part: it assumes the V1 layout for
 # any GUID, which the model says leaves it seeing On Demand disabled; the
-# real driver is the judge of that.
+# real driver is the judge of that.  sid is Debian unstable's kernel, the
+# newest upstream driver (kernel/sid-kernel.sh).
 configs=(
 	"6.12|6.12|current|v2|3|500000|upstream"
 	"6.1|6.1|early|v1|3|2000|upstream"
@@ -370,6 +389,8 @@ configs=(
 	"6.12-sdsi|6.12|current|v2|3|500000|sdsi"
 	"6.1-sdsi-v2|6.1|current|v2|3|500000|sdsi"
 	"6.1-sdsi|6.1|current|v1|3|500000|sdsi"
+	"sid|sid|current|v2|3|500000|upstream"
+	"sid-sdsi|sid|current|v2|3|500000|sdsi"
 )
 
 # The guest's RAM is a shared file so that sdsi-shmem on the host sees the
@@ -493,6 +514,10 @@ failed=()
 # The Debian release of a rig kernel generation, fetched and unpacked.
 debian_kernel() {
 	local rel
+	if [ "$1" = sid ]; then
+		"$repo/kernel/sid-kernel.sh" fetch "$work" || die "cannot fetch Debian unstable's kernel"
+		return 0
+	fi
 	rel=$(kernel_release "$1") || die "no Debian $1 kernel found by apt"
 	fetch_kernel "$rel" || die "$rel: cannot fetch the image or headers"
 	echo "$rel"
@@ -553,7 +578,8 @@ for k in "${wanted[@]}"; do
 		image="$work/img-$rel/boot/vmlinuz-$rel" key=$rel kernel_label=$rel
 		mods="$work/img-$rel/lib/modules/$rel"
 		kbuild="$work/img-$rel/usr/src/linux-headers-$rel"
-		build_ours "$rel" || die "$rel: cannot build our intel_sdsi"
+		[ "$kernel" = sid ] && kbuild=sid
+		build_ours "$rel" "$kernel" || die "$rel: cannot build our intel_sdsi"
 		[ "$driver" = sdsi ] && driver_ko="$work/sdsi-$rel/intel_sdsi.ko"
 		;;
 	esac

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# make check-kernel: the real Linux intel_sdsi drivers (Debian 6.12 and
-# 6.1) against the model, in QEMU.  Builds what the guest runs, then hands
+# make check-kernel: the real Linux intel_sdsi drivers (Debian 6.12, 6.1
+# and unstable's) against the model, in QEMU.  Builds what the guest runs, then hands
 # over to kernel/rig.sh.  Skips only where QEMU cannot run at all, and
 # says so loudly; the last line sums the JUnit files of every guest.
 set -uo pipefail

@@ -30,8 +30,10 @@ packages=(
 # against the unpacked Debian headers calls: the gcc-12 they name, make,
 # and the libelf of kbuild's objtool; sparse, which checks our own
 # intel_sdsi module (kernel/driver/build.sh).  Never kernels or headers.
+# debootstrap makes the root of Debian unstable in the build directory in
+# which modules are built for unstable's kernel (kernel/sid-kernel.sh).
 [ "${1:-}" = "--kernel" ] && packages+=(qemu-system-x86 busybox-static cpio xz-utils zstd
-	gcc-12 libelf1 sparse)
+	gcc-12 libelf1 sparse debootstrap)
 # --deb: what make deb runs beyond the build's own packages (which
 # debian/control's Build-Depends repeat): debhelper with its DKMS add-on,
 # dpkg-buildpackage, fakeroot, and lintian, which must find nothing.
