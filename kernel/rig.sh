@@ -290,14 +290,18 @@ copy_module() {
 # Our intel_sdsi against a Debian release's headers, for the driver=sdsi
 # configurations: built with W=1 and sparse, any warning fails; and as
 # DKMS builds it (kernel/driver/dkms.conf), in the rig's tree.  For
-# unstable's kernel ($2 = sid) the build runs in its root (no DKMS there:
-# the rig's dkms is bookworm's, run on the host).
+# unstable's kernel ($2 = sid) both run in its root, DKMS with the root's
+# own dkms (unstable's: bookworm's runs on the host for the others), its
+# trees under $work/dkms-REL all the same.
 build_ours() {
 	local rel=$1
 	if [ "${2-}" = sid ]; then
 		"$repo/kernel/sid-kernel.sh" run "$work" "$repo" "$work" -- \
 			"$repo/kernel/driver/build.sh" "/usr/src/linux-headers-$rel" \
-			"$work/sdsi-$rel"
+			"$work/sdsi-$rel" || return 1
+		"$repo/kernel/sid-kernel.sh" run "$work" "$repo" "$work" -- \
+			"$repo/kernel/driver/dkms-build.sh" /usr/sbin/dkms \
+			"/usr/src/linux-headers-$rel" "$rel" "$work/dkms-$rel" >&2
 		return
 	fi
 	"$repo/kernel/driver/build.sh" "$work/img-$rel/usr/src/linux-headers-$rel" \

@@ -7,7 +7,8 @@
 # it with Debian 12's tools (its headers want gcc 16, its kbuild programs
 # glibc 2.38), so modules are built in a root of unstable, WORK/sid-root,
 # made by debootstrap with the kernel's headers and compiler installed in
-# it.  Commands run there through chroot in a private mount namespace
+# it, and unstable's dkms (kernel/driver/dkms-build.sh runs it there, its
+# trees under WORK, as the rig runs bookworm's for the other kernels).  Commands run there through chroot in a private mount namespace
 # (unshare -m): /proc, /dev, the repository and the build directory are
 # bind-mounted at their own paths for the command's life and never on the
 # host.  Nothing outside WORK changes.
@@ -74,10 +75,12 @@ bootstrap_root() {
 }
 
 # The headers of release $1 at version $2, and what builds modules against
-# them (the compiler they name comes with them), installed in the root.
+# them (the compiler they name comes with them; dkms for the DKMS build),
+# installed in the root.  The stamp names them all, so a rerun installs
+# nothing and a root made before dkms was wanted gets it once.
 root_headers() {
 	local rel=$1 version=$2 want
-	want="linux-headers-$rel=$version make sparse"
+	want="linux-headers-$rel=$version make sparse dkms"
 	[ "$(cat "$root/.sdsi-headers" 2>/dev/null)" = "$want" ] && return 0
 	log "installing $want in $root"
 	# The host's settings for reaching its mirror (a proxy, or a frozen

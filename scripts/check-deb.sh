@@ -7,7 +7,8 @@
 #   - intel-sdsi-dkms holds real files only, the tree kernel/driver's
 #     dkms-source.sh makes, under /usr/src/intel_sdsi-VERSION, and DKMS
 #     builds the module from it against the kernel rig's headers when the
-#     rig has fetched them (BUILD_DIR/kernel-rig); it is never installed
+#     rig has fetched them (BUILD_DIR/kernel-rig; unstable's in the rig's
+#     root of unstable, with its dkms); it is never installed
 #     here, which would build against the host's kernel and write
 #     /var/lib/dkms;
 #   - the other four install with apt; the installed intel_sdsi runs
@@ -123,20 +124,40 @@ diff -r "$tmp/dkms-expected" "$dkms_src" >"$tmp/dkms-diff.txt" 2>&1 ||
 pass
 
 # DKMS builds the module from exactly the packaged tree, against each
-# kernel whose headers the rig has unpacked (make check-kernel fetches them).
+# kernel whose headers the rig has unpacked (make check-kernel fetches them):
+# Debian 12's with the rig's unpacked bookworm dkms, unstable's in the rig's
+# root of unstable (kernel/sid-kernel.sh) with its own dkms, since those
+# headers want unstable's compiler and C library.
 rig=$build/kernel-rig
 dkms_built=0
+# dkms-build.sh's ARGS for release REL, as "CMD..." runs it.
+dkms_check() {
+	local rel=$1
+	shift
+	"$@" >"$tmp/dkms-build.log" 2>&1 ||
+		{ cat "$tmp/dkms-build.log" >&2; fail "dkms build of $dkms_package's sources for $rel"; }
+	echo "deb: $dkms_package builds intel_sdsi.ko with dkms for $rel"
+	dkms_built=$((dkms_built + 1))
+	pass
+}
 if [ -x "$rig/dkms-root/usr/sbin/dkms" ]; then
 	for headers in "$rig"/img-*/usr/src/linux-headers-*; do
 		[ -f "$headers/Module.symvers" ] || continue	# the -common half
 		rel=${headers##*/linux-headers-}
-		"$repo/kernel/driver/dkms-build.sh" "$rig/dkms-root/usr/sbin/dkms" "$headers" "$rel" \
-			"$tmp/dkms-$rel" "$dkms_src" >"$tmp/dkms-build.log" 2>&1 ||
-			{ cat "$tmp/dkms-build.log" >&2; fail "dkms build of $dkms_package's sources for $rel"; }
-		echo "deb: $dkms_package builds intel_sdsi.ko with dkms for $rel"
-		dkms_built=$((dkms_built + 1))
-		pass
+		dkms_check "$rel" "$repo/kernel/driver/dkms-build.sh" "$rig/dkms-root/usr/sbin/dkms" \
+			"$headers" "$rel" "$tmp/dkms-$rel" "$dkms_src"
 	done
+fi
+if [ -x "$rig/sid-root/usr/sbin/dkms" ]; then
+	for headers in "$rig"/sid-root/usr/src/linux-headers-*; do
+		[ -f "$headers/Module.symvers" ] || continue
+		rel=${headers##*/linux-headers-}
+		dkms_check "$rel" "$repo/kernel/sid-kernel.sh" run "$rig" "$repo" "$tmp" -- \
+			"$repo/kernel/driver/dkms-build.sh" /usr/sbin/dkms \
+			"/usr/src/linux-headers-$rel" "$rel" "$tmp/dkms-$rel" "$dkms_src"
+	done
+	# The mount point sid-kernel.sh made for $tmp in the root.
+	rmdir "$rig/sid-root$tmp" 2>/dev/null || :
 fi
 # make check runs this after check-kernel, so the rig's headers are there;
 # under CI their absence is a failure, not a note.
