@@ -27,6 +27,8 @@ wanted=("$@")
 [ ${#wanted[@]} -gt 0 ] ||
 	wanted=(6.12 6.1 6.1-v2 6.12-sdsi 6.1-sdsi-v2 6.1-sdsi sid sid-sdsi user-driver user-kernel)
 repo=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/private-apt.sh
+. "$repo/scripts/private-apt.sh"
 work="$build/kernel-rig"
 mkdir -p "$work"
 # The download cache of the rig before its private apt.
@@ -85,91 +87,6 @@ plugin="$build/shmem/libsdsi-doorbell.so"
 # unpacked there.  The host's /etc/apt is only read: for the mirror it
 # already uses and, through apt.conf.d, for settings such as a proxy.
 apt_dir="$work/apt"
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-
-# The first http(s) URI of an active entry of the host's sources for suite
-# $1 (one-line and deb822 formats), or nothing.
-host_mirror() {
-	local suite=$1 f
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -r "$f" ] || continue
-		# "deb [options] URI SUITE COMPONENTS...": drop the options.
-		sed -e 's/#.*//' -e 's/\[[^]]*\]//' "$f" |
-			awk -v s="$suite" '$1 == "deb" && $3 == s && $2 ~ /^https?:\/\// {print $2; exit}'
-	done
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -r "$f" ] || continue
-		awk -v s="$suite" '
-			function flush() {
-				if (deb && on && suites ~ (" " s " ") && uri != "") print uri
-				deb = 0; on = 1; suites = " "; uri = ""
-			}
-			BEGIN { flush() }
-			/^[ \t]*#/ { next }
-			/^[ \t]*$/ { flush(); next }
-			tolower($1) == "types:" { for (i = 2; i <= NF; i++) if ($i == "deb") deb = 1 }
-			tolower($1) == "enabled:" { on = (tolower($2) != "no") }
-			tolower($1) == "suites:" { for (i = 2; i <= NF; i++) suites = suites $i " " }
-			tolower($1) == "uris:" { for (i = 2; i <= NF; i++) if (uri == "" && $i ~ /^https?:\/\//) uri = $i }
-			END { flush() }' "$f"
-	done | head -1
-}
-
-# Writes the private apt's configuration; APT_CONFIG then points every apt
-# command of the rig at it.  apt reads the file named by APT_CONFIG first,
-# then the host's apt.conf.d, then Dir::Etc::main: naming this same file
-# there makes its settings the last word.  The host's update and dpkg hooks
-# are cleared (they would refresh host caches), so is its pinning.
-setup_private_apt() {
-	local debian security
-	debian=$(host_mirror bookworm)
-	security=$(host_mirror bookworm-security)
-	[ -n "$debian" ] || debian=http://deb.debian.org/debian
-	[ -n "$security" ] || security=http://deb.debian.org/debian-security
-	mkdir -p "$apt_dir/empty" "$apt_dir/state/lists/partial" \
-		"$apt_dir/cache/archives/partial" "$apt_dir/log" "$apt_dir/debs" || return 1
-	: >"$apt_dir/status"
-	# bookworm-security too: the 6.1 kernel of an up-to-date Debian 12
-	# comes from there.
-	printf 'deb [signed-by=%s] %s %s main\n' \
-		"$keyring" "$debian" bookworm \
-		"$keyring" "$debian" bookworm-backports \
-		"$keyring" "$security" bookworm-security >"$apt_dir/sources.list"
-	cat >"$apt_dir/apt.conf" <<-EOF
-	// Written by kernel/rig.sh: the rig's private apt (APT_CONFIG).
-	Dir::Etc::main "$apt_dir/apt.conf";
-	Dir::Etc::sourcelist "$apt_dir/sources.list";
-	Dir::Etc::sourceparts "$apt_dir/empty";
-	Dir::Etc::preferences "$apt_dir/empty/preferences";
-	Dir::Etc::preferencesparts "$apt_dir/empty";
-	Dir::Etc::trusted "$apt_dir/empty/trusted.gpg";
-	Dir::Etc::trustedparts "$apt_dir/empty";
-	Dir::State "$apt_dir/state";
-	Dir::State::status "$apt_dir/status";
-	Dir::Cache "$apt_dir/cache";
-	Dir::Log "$apt_dir/log";
-	#clear APT::Update::Pre-Invoke;
-	#clear APT::Update::Post-Invoke;
-	#clear APT::Update::Post-Invoke-Success;
-	#clear DPkg::Pre-Invoke;
-	#clear DPkg::Post-Invoke;
-	#clear DPkg::Pre-Install-Pkgs;
-	EOF
-	export APT_CONFIG="$apt_dir/apt.conf"
-	# apt drops to its _apt user to download: let it write the debs.
-	if [ "$(id -u)" -eq 0 ] && id _apt >/dev/null 2>&1; then
-		chown _apt "$apt_dir/debs"
-	fi
-	# Refresh lists older than a day (security updates move the 6.1
-	# kernel on); a failed refresh with lists in hand is only a warning.
-	local lists="$apt_dir/state/lists"
-	[ -n "$(find "$lists" -maxdepth 1 -name '*_InRelease' -mmin -1440)" ] &&
-		return 0
-	log "updating the private apt lists ($lists)"
-	apt-get update -q >&2 && return 0
-	[ -n "$(find "$lists" -maxdepth 1 -name '*_InRelease')" ] || return 1
-	log "WARNING: apt-get update failed; using the lists of an earlier run"
-}
 
 # The release (uname -r) of a kernel generation, from Debian's metapackage.
 kernel_release() {
@@ -197,58 +114,38 @@ kernel_packages() {
 	done
 }
 
-# The downloaded .deb of package $1 version $2 if its SHA256 is the one
-# apt's lists give (a download cut short is removed), else nothing.
-cached_deb() {
-	local deb sum
-	deb=$(ls "$apt_dir/debs/${1}_${2//:/%3a}_"*.deb 2>/dev/null | head -1)
-	[ -n "$deb" ] || return 0
-	sum=$(apt-cache show "$1=$2" | awk '$1 == "SHA256:" {print $2; exit}')
-	if [ -n "$sum" ] && [ "$(sha256sum <"$deb" | cut -d' ' -f1)" = "$sum" ]; then
-		echo "$deb"
-	else
-		rm -f "$deb"
-	fi
-}
-
 # The image and headers of a release unpacked (never installed) into one
-# private root, $work/img-REL (QEMU boots its boot/vmlinuz-REL).  Unpacked
-# beside and renamed into place, so that an interrupted run leaves no half
-# root that a later run would reuse.
+# private root, $work/img-REL (QEMU boots its boot/vmlinuz-REL).
 fetch_kernel() {
-	local rel=$1 list name version deb
+	local rel=$1 list name version deb debs=()
 	local root="$work/img-$rel"
 	list=$(kernel_packages "$rel") || return 1
 	[ "$(echo "$list" | wc -l)" -eq 4 ] && ! echo "$list" | grep -q -E ' (\(none\))?$' ||
 		{ log "$rel: expected an image, headers, -common and kbuild, apt offers: $list"; return 1; }
-	[ -d "$root" ] && [ "$(cat "$root/.sdsi-packages" 2>/dev/null)" = "$list" ] && return 0
-	rm -rf "$root" "$root.part"
-	mkdir -p "$root.part"
+	unpacked "$root" "$list" && return 0
 	while read -r name version; do
-		deb=$(cached_deb "$name" "$version")
-		if [ -z "$deb" ]; then
-			log "downloading $name $version"
-			(cd "$apt_dir/debs" && apt-get download -q "$name=$version" >&2) ||
-				return 1
-			deb=$(cached_deb "$name" "$version")
-			[ -n "$deb" ] || { log "$name $version: the download does not match apt's SHA256"; return 1; }
-		fi
-		dpkg -x "$deb" "$root.part" || return 1
+		deb=$(download_deb "$name" "$version") || return 1
+		debs+=("$deb")
 	done <<<"$list"
-	# The packages expect to live at /: absolute symlinks (lib/modules/REL/
-	# build and source) and the headers' Makefile, which includes the
-	# -common half by its absolute path, are pointed into the root.
-	# Relative links (headers -> kbuild's scripts) already resolve inside.
-	local link target makefile="$root.part/usr/src/linux-headers-$rel/Makefile"
+	unpack_debs -f kernel_fixup "$root" "$list" "${debs[@]}"
+}
+
+# The packages expect to live at /: absolute symlinks (lib/modules/REL/
+# build and source) and the headers' Makefile, which includes the -common
+# half by its absolute path, are pointed into ROOT ($2, $work/img-REL),
+# in PART ($1), the tree unpack_debs renames to ROOT.  Relative links
+# (headers -> kbuild's scripts) already resolve inside.
+kernel_fixup() {
+	local part=$1 root=$2 link target rel makefile
+	rel=${root##*/img-}
+	makefile="$part/usr/src/linux-headers-$rel/Makefile"
 	while IFS= read -r -d '' link; do
 		target=$(readlink "$link")
 		ln -sfn "$root$target" "$link" || return 1
-	done < <(find "$root.part" -type l -lname '/*' -print0)
+	done < <(find "$part" -type l -lname '/*' -print0)
 	grep -q '^include /usr/src/' "$makefile" ||
 		{ log "$makefile: no 'include /usr/src/...' line to point into $root"; return 1; }
-	sed -i "s|^include /usr/src/|include $root/usr/src/|" "$makefile" || return 1
-	echo "$list" >"$root.part/.sdsi-packages"
-	mv "$root.part" "$root"
+	sed -i "s|^include /usr/src/|include $root/usr/src/|" "$makefile"
 }
 
 # Debian's dkms, unpacked (never installed) into $work/dkms-root, for
@@ -256,21 +153,10 @@ fetch_kernel() {
 # there as well as from /usr/sbin.
 fetch_dkms() {
 	local version deb root="$work/dkms-root"
-	version=$(apt-cache policy dkms | awk '$1 == "Candidate:" {print $2}')
-	[ -n "$version" ] && [ "$version" != "(none)" ] ||
-		{ log "apt offers no dkms"; return 1; }
-	[ -x "$root/usr/sbin/dkms" ] && [ "$(cat "$root/.sdsi-version" 2>/dev/null)" = "$version" ] &&
-		return 0
-	deb=$(cached_deb dkms "$version")
-	if [ -z "$deb" ]; then
-		log "downloading dkms $version"
-		(cd "$apt_dir/debs" && apt-get download -q "dkms=$version" >&2) || return 1
-		deb=$(cached_deb dkms "$version")
-		[ -n "$deb" ] || { log "dkms $version: the download does not match apt's SHA256"; return 1; }
-	fi
-	rm -rf "$root"
-	dpkg -x "$deb" "$root" || return 1
-	echo "$version" >"$root/.sdsi-version"
+	version=$(candidate_version dkms) || return 1
+	unpacked "$root" "dkms $version" && [ -x "$root/usr/sbin/dkms" ] && return 0
+	deb=$(download_deb dkms "$version") || return 1
+	unpack_debs "$root" "dkms $version" "$deb"
 }
 
 # A module of a modules tree ($1: lib/modules/REL), decompressed (busybox

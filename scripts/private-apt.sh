@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # A private apt, sourced by the scripts that need Debian packages without
-# installing them (scripts/fetch-promtool.sh; kernel/rig.sh does the same
-# with its own copy of these functions).  Everything lives under one
+# installing them (scripts/fetch-promtool.sh, kernel/rig.sh and
+# kernel/sid-kernel.sh).  Everything lives under one
 # directory, $apt_dir: its own sources, package lists, cache and an empty
 # dpkg status, so nothing is installed and nothing under /etc or /var/lib
 # changes.  Packages are only downloaded, checked against the SHA256 of
@@ -126,7 +126,7 @@ private_apt_update() {
 	private_apt_log "WARNING: apt-get update failed; using the lists of an earlier run"
 }
 
-# The configuration and the lists: kernel/rig.sh's setup_private_apt.
+# The configuration and the lists.
 setup_private_apt() {
 	private_apt_config "$@" && private_apt_update
 }
