@@ -4,6 +4,13 @@
  * second process) plays the model over a memfd, and the driver core runs
  * Linux's mailbox protocol over a second mapping of it, with real time and
  * real polling, as the kernel driver does in the guest.
+ *
+ * The driver's clock is virtual: it advances by exactly what the driver
+ * sleeps, and each sleep also waits (on real time) until whoever plays the
+ * model has made a whole pass after it.  So a deadline is a number of polls,
+ * each of which the model has answered, and no result depends on how late
+ * the host runs the poller: under a loaded machine a real-time deadline
+ * once expired before the poller had run at all.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -37,6 +44,8 @@ struct window_rig {
 	struct shmem_machine machine;
 	struct sdsi_mbox mb;
 	pthread_t thread;
+	uint64_t *passes;		/* model passes, shared with a child */
+	uint64_t virt_us;		/* the driver's clock */
 	int stop;
 	bool running;
 	unsigned char buf[SDSI_READ_MSG_MAX];
@@ -58,22 +67,47 @@ static void drv_write64(void *ctx, uint32_t off, uint64_t v)
 			 off), v, __ATOMIC_RELEASE);
 }
 
+static uint64_t real_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000;
+}
+
+/* One model pass done, as the poller thread or the child process counts it. */
+static void count_pass(uint64_t *passes)
+{
+	__atomic_add_fetch(passes, 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * Sleeps as asked, then until a pass that began after the sleep has ended
+ * (the pass under way when the sleep ends may have read the window before
+ * the driver's last store).  The 30 s cap only keeps a broken model from
+ * hanging the test: the driver then goes on and the test fails.
+ */
 static void drv_sleep_us(void *ctx, uint32_t us)
 {
+	struct window_rig *r = ctx;
 	struct timespec ts = { .tv_sec = us / 1000000,
 			       .tv_nsec = (long)(us % 1000000) * 1000 };
+	uint64_t start, cap;
 
-	(void)ctx;
 	nanosleep(&ts, NULL);
+	start = __atomic_load_n(r->passes, __ATOMIC_ACQUIRE);
+	cap = real_now_us() + 30000000u;
+	while (__atomic_load_n(r->passes, __ATOMIC_ACQUIRE) < start + 2 &&
+	       real_now_us() < cap)
+		sched_yield();
+	r->virt_us += us;
 }
 
 static uint64_t drv_now_us(void *ctx)
 {
-	struct timespec ts;
+	struct window_rig *r = ctx;
 
-	(void)ctx;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000;
+	return r->virt_us;
 }
 
 static const struct sdsi_mbox_ops window_ops = {
@@ -86,7 +120,10 @@ static void *poller(void *arg)
 	struct window_rig *r = arg;
 
 	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
-		if (!sdsi_shmem_poll(&r->port) && !sdsi_shmem_busy(&r->port))
+		bool worked = sdsi_shmem_poll(&r->port);
+
+		count_pass(r->passes);
+		if (!worked && !sdsi_shmem_busy(&r->port))
 			sched_yield();
 	}
 	return NULL;
@@ -152,6 +189,9 @@ static int setup(void **state)
 			      MAP_SHARED, r->fd, 0);
 	assert_true(r->poller_view != MAP_FAILED);
 	assert_true(r->driver_view != MAP_FAILED);
+	r->passes = mmap(NULL, sizeof(*r->passes), PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	assert_true(r->passes != MAP_FAILED);
 	assert_int_equal(sdsi_model_create(&cfg, &r->model, err, sizeof(err)),
 			 0);
 	assert_int_equal(sdsi_shmem_attach(&r->port, r->model, r->poller_view),
@@ -180,6 +220,7 @@ static int teardown(void **state)
 	sdsi_model_destroy(r->model);
 	munmap(r->poller_view, window_size());
 	munmap(r->driver_view, window_size());
+	munmap(r->passes, sizeof(*r->passes));
 	close(r->fd);
 	free(r);
 	return 0;
@@ -315,10 +356,10 @@ static void test_owner_delay_retried(void **state)
 	size_t len;
 
 	control_ok(r, "fault 0 owner-delay 1 50000");
-	start = drv_now_us(NULL);
+	start = real_now_us();
 	assert_int_equal(sdsi_mbox_read(&r->mb, SDSI_CMD_READ_STATE, false,
 					r->buf, &len), 0);
-	assert_true(drv_now_us(NULL) - start >= 50000);
+	assert_true(real_now_us() - start >= 50000);
 }
 
 static void test_bad_requests(void **state)
@@ -352,8 +393,10 @@ static void test_model_in_child_process(void **state)
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() == 1)
 			_exit(4);
-		for (;;)
+		for (;;) {
 			sdsi_shmem_poll(&r->port);
+			count_pass(r->passes);
+		}
 	}
 	assert_int_equal(sdsi_mbox_read(&r->mb, SDSI_CMD_READ_STATE, false,
 					r->buf, &len), 0);
