@@ -20,6 +20,8 @@
 #define MBOX_QWORD		8u
 /* Largest retry delay whose microsecond count fits the sleep_us argument. */
 #define MBOX_MAX_RETRY_DELAY_MS	(0xffffffffu / 1000u)
+/* The longest diagnostic: the size warning with two 10-digit counts. */
+#define MBOX_WARN_MAX		64u
 
 enum mbox_wait {
 	MBOX_WAIT_INBAND_OWNER,
@@ -89,7 +91,21 @@ static bool ctrl_reached(uint64_t ctrl, enum mbox_wait wait)
 }
 
 /*
- * Sample the control register every poll_us until the condition holds or
+ * Linux polls with readq_poll_timeout(), which sleeps usleep_range(period / 4
+ * + 1, period) between reads: at most the period, and an hrtimer range ends at
+ * its upper bound unless something else wakes the CPU first, so a poll comes
+ * about every period.  The sleep hook sleeps at least what it is given and at
+ * most twice that (fsleep(); nanosleep() with the default timer slack), so it
+ * is given half the period: no gap longer than Linux's, and on kernels up to
+ * 6.12, where fsleep(n) is usleep_range(n, 2n), the same range end.
+ */
+static uint32_t poll_sleep_us(const struct sdsi_mbox *mb)
+{
+	return (mb->params.poll_us + 1) / 2;
+}
+
+/*
+ * Sample the control register every poll period until the condition holds or
  * timeout_us has passed.  The register is sampled once more after the
  * deadline, so that a caller that slept past it still sees a late change.
  * *ctrl is the last sample in every case: acquire needs the owner it shows.
@@ -107,7 +123,7 @@ static int ctrl_poll(const struct sdsi_mbox *mb, enum mbox_wait wait,
 			*ctrl = ctrl_read(mb);
 			return ctrl_reached(*ctrl, wait) ? 0 : -ETIMEDOUT;
 		}
-		mb->ops->sleep_us(mb->ctx, mb->params.poll_us);
+		mb->ops->sleep_us(mb->ctx, poll_sleep_us(mb));
 	}
 }
 
@@ -150,19 +166,70 @@ static int status_to_errno(unsigned int status)
 	return -EIO;
 }
 
+/* Upstream's diagnostics, word for word, through the optional hook. */
+static void mbox_warn(const struct sdsi_mbox *mb, const char *msg)
+{
+	if (mb->ops->warn)
+		mb->ops->warn(mb->ctx, msg);
+}
+
+/* Append s at out[*at], keeping room for the terminating NUL. */
+static void put_str(char *out, size_t size, size_t *at, const char *s)
+{
+	while (*s && *at + 1 < size)
+		out[(*at)++] = *s++;
+	out[*at] = '\0';
+}
+
+/* Append v in decimal: the core has no printf in the kernel or outside. */
+static void put_u32(char *out, size_t size, size_t *at, uint32_t v)
+{
+	char digits[11];
+	unsigned int n = 0;
+
+	do {
+		digits[n++] = (char)('0' + v % 10u);
+		v /= 10u;
+	} while (v);
+	while (n && *at + 1 < size)
+		out[(*at)++] = digits[--n];
+	out[*at] = '\0';
+}
+
+/* The two counts of a multi-packet message whose MSG_SIZE disagrees. */
+static void warn_size_mismatch(const struct sdsi_mbox *mb, uint32_t total,
+			       uint32_t msg_size)
+{
+	char msg[MBOX_WARN_MAX];
+	size_t at = 0;
+
+	if (!mb->ops->warn)
+		return;
+	put_str(msg, sizeof(msg), &at, "Read count ");
+	put_u32(msg, sizeof(msg), &at, total);
+	put_str(msg, sizeof(msg), &at, " differs from expected count ");
+	put_u32(msg, sizeof(msg), &at, msg_size);
+	mb->ops->warn(mb->ctx, msg);
+}
+
 /*
  * The part of a transaction after the request, shared by reads and writes:
  * wait for each packet, check it, copy it to buf (NULL when the caller keeps
  * no answer) and acknowledge it with CPL, for at most four packets.  Every
  * packet is presented at the start of the mailbox, and only the last one may
- * be shorter than the mailbox.  The mailbox is released on every path.
+ * be shorter than the mailbox.
+ *
+ * Exactly one CPL answers each RDY, as in Linux: the one after a packet taken
+ * (which, on the last, releases the mailbox), the one after an empty answer,
+ * or the one after a packet refused or a wait that failed.  A message without
+ * EOM in four packets has had its four CPLs and gets none more.  The caller
+ * must not write another.
  */
 static int mbox_transfer(const struct sdsi_mbox *mb, unsigned char *buf,
 			 size_t *len)
 {
-	uint32_t packet = 0, packet_size, msg_size = 0;
+	uint32_t packet = 0, packet_size, msg_size = 0, total = 0;
 	bool eom = false;
-	size_t total = 0;
 	uint64_t ctrl;
 	int ret;
 
@@ -191,8 +258,14 @@ static int mbox_transfer(const struct sdsi_mbox *mb, unsigned char *buf,
 			break;
 		}
 
-		if ((!eom && packet_size != SDSI_MBOX_SIZE) ||
-		    packet_size > SDSI_MBOX_SIZE) {
+		/* Linux tests these in this order, so its message is ours. */
+		if (!eom && packet_size != SDSI_MBOX_SIZE) {
+			mbox_warn(mb, "Invalid packet size");
+			ret = -EPROTO;
+			break;
+		}
+		if (packet_size > SDSI_MBOX_SIZE) {
+			mbox_warn(mb, "Packet size too large");
 			ret = -EPROTO;
 			break;
 		}
@@ -211,12 +284,14 @@ static int mbox_transfer(const struct sdsi_mbox *mb, unsigned char *buf,
 	}
 
 	/* Also reached by an empty packet that does not end the message. */
-	if (!eom)
+	if (!eom) {
+		mbox_warn(mb, "Exceeded read attempts");
 		return -EPROTO;
+	}
 
 	/* Firmware fills MSG_SIZE only for messages of several packets. */
-	if (packet && total != msg_size && mb->ops->warn)
-		mb->ops->warn(mb->ctx, "read size differs from message size");
+	if (packet && total != msg_size)
+		warn_size_mismatch(mb, total, msg_size);
 
 	*len = total;
 	return 0;
@@ -355,9 +430,8 @@ int sdsi_mbox_write(struct sdsi_mbox *mb, uint64_t command,
 		ctrl |= size << SDSI_CTRL_MSG_SIZE_SHIFT;
 	ctrl_write(mb, ctrl);
 
-	ret = mbox_transfer(mb, NULL, &answered);
-	mbox_release(mb);
-	return ret;
+	/* The transfer writes the transaction's one CPL, on every path. */
+	return mbox_transfer(mb, NULL, &answered);
 }
 
 void sdsi_mbox_read_registers(const struct sdsi_mbox *mb, void *buf)

@@ -22,9 +22,19 @@
 struct sdsi_mbox_ops {
 	uint64_t (*read64)(void *ctx, uint32_t offset);
 	void (*write64)(void *ctx, uint32_t offset, uint64_t value);
+	/*
+	 * Sleep at least us, and at most about twice that: fsleep() in the
+	 * kernel, nanosleep() outside.  Between two polls the core passes
+	 * half the poll period (see poll_us).
+	 */
 	void (*sleep_us)(void *ctx, uint32_t us);
 	uint64_t (*now_us)(void *ctx);		/* monotonic */
-	/* Optional: diagnostics the kernel would print with dev_warn(). */
+	/*
+	 * Optional: one line of diagnostics, without a newline, in the Linux
+	 * driver's words ("Invalid packet size", "Packet size too large",
+	 * "Exceeded read attempts", "Read count N differs from expected
+	 * count M"), which the kernel glue prints with dev_warn().
+	 */
 	void (*warn)(void *ctx, const char *msg);
 };
 
@@ -35,7 +45,11 @@ enum sdsi_mbox_flavor {
 };
 
 struct sdsi_mbox_params {
-	uint32_t poll_us;		/* 100 */
+	/*
+	 * 100: the period of Linux's readq_poll_timeout(), whose sleeps end
+	 * at most this long after the previous read; sleep_us gets half.
+	 */
+	uint32_t poll_us;
 	uint32_t acquire_timeout_us;	/* 1000 */
 	uint32_t acquire_retries;	/* 5 */
 	uint32_t acquire_retry_delay_ms;/* 500 */
@@ -76,7 +90,8 @@ bool sdsi_mbox_iblocked(const struct sdsi_mbox *mb);
  * sets control bit 33).  buf must hold SDSI_READ_MSG_MAX bytes.  On success
  * returns 0 and sets *len to the summed packet sizes.  Errors: -EBUSY,
  * -ETIMEDOUT, -EIO, -EPROTO (section 9.2); -EINVAL for a NULL buf or len,
- * before any device access.
+ * before any device access.  Once the mailbox is ours, each RDY is answered
+ * by exactly one CPL, on every path (none when acquiring it failed).
  */
 int sdsi_mbox_read(struct sdsi_mbox *mb, uint64_t command, bool meter_current,
 		   void *buf, size_t *len);
@@ -85,8 +100,9 @@ int sdsi_mbox_read(struct sdsi_mbox *mb, uint64_t command, bool meter_current,
  * Write command (provision AKC 0x04 / CAP 0x08).  -EOVERFLOW when len > 1016
  * (len 0 sends the command qword alone, as Linux would), -EINVAL for a NULL
  * payload with len > 0, both before any device access; then the mailbox
- * errors of sdsi_mbox_read.  The IB lock is the caller's check (it is a
- * file-level EPERM in Linux).
+ * errors of sdsi_mbox_read.  One CPL ends the transaction, whatever its
+ * outcome, once the mailbox is ours.  The IB lock is the caller's check (it is
+ * a file-level EPERM in Linux).
  */
 int sdsi_mbox_write(struct sdsi_mbox *mb, uint64_t command,
 		    const void *payload, size_t len);
