@@ -9,9 +9,23 @@
 
 #include <cmocka.h>
 
+/* Its NVRAM and certificate builder: licences without a signing authority. */
+#include "model_priv.h"
+
 static uint64_t rig_clock_ns(void *ctx)
 {
 	return ((struct core_rig *)ctx)->now_ns;
+}
+
+static void rig_record(struct core_rig *rig, char op, uint32_t offset,
+		       uint64_t value)
+{
+	if (rig->trace_len < RIG_TRACE_MAX) {
+		rig->trace[rig->trace_len].op = op;
+		rig->trace[rig->trace_len].offset = offset;
+		rig->trace[rig->trace_len].value = value;
+	}
+	rig->trace_len++;
 }
 
 static uint64_t rig_read64(void *ctx, uint32_t offset)
@@ -25,6 +39,7 @@ static uint64_t rig_read64(void *ctx, uint32_t offset)
 	if (offset == 0 && rig->msg_size_skew && (value & SDSI_CTRL_RDY))
 		value += (uint64_t)rig->msg_size_skew <<
 			 SDSI_CTRL_MSG_SIZE_SHIFT;
+	rig_record(rig, 'R', offset, value);
 	return value;
 }
 
@@ -33,6 +48,7 @@ static void rig_write64(void *ctx, uint32_t offset, uint64_t value)
 	struct core_rig *rig = ctx;
 
 	rig->mmio_accesses++;
+	rig_record(rig, 'W', offset, value);
 	if (offset == 0) {
 		if (rig->ctrl_writes < RIG_CTRL_LOG_MAX)
 			rig->ctrl_log[rig->ctrl_writes] = value;
@@ -58,6 +74,7 @@ static void rig_sleep_us(void *ctx, uint32_t us)
 	struct core_rig *rig = ctx;
 
 	rig->sleeps++;
+	rig_record(rig, 'S', 0, us);
 	if (us >= rig->mb.params.acquire_retry_delay_ms * 1000u)
 		rig->retry_sleeps++;
 	rig->now_ns += (uint64_t)us * 1000u;
@@ -70,8 +87,11 @@ static uint64_t rig_now_us(void *ctx)
 
 static void rig_warn(void *ctx, const char *msg)
 {
-	((struct core_rig *)ctx)->warnings++;
+	struct core_rig *rig = ctx;
+
 	assert_non_null(msg);
+	rig->warnings++;
+	snprintf(rig->last_warning, sizeof(rig->last_warning), "%s", msg);
 }
 
 const struct sdsi_mbox_ops rig_ops = {
@@ -84,6 +104,12 @@ const struct sdsi_mbox_ops rig_ops = {
 
 struct core_rig *rig_new(uint32_t guid, enum sdsi_mbox_flavor flavor)
 {
+	return rig_new_rooted(guid, flavor, NULL);
+}
+
+struct core_rig *rig_new_rooted(uint32_t guid, enum sdsi_mbox_flavor flavor,
+				const char *root_key_path)
+{
 	struct sdsi_model_config cfg = {
 		.guid = guid,
 		.socket_id = RIG_SOCKET_ID,
@@ -91,6 +117,7 @@ struct core_rig *rig_new(uint32_t guid, enum sdsi_mbox_flavor flavor)
 		.features = SDSI_MODEL_DEFAULT_FEATURES,
 		.capid1 = RIG_CAPID1,
 		.clock = rig_clock_ns,
+		.root_key_path = root_key_path,
 	};
 	struct sdsi_mbox_params params;
 	struct core_rig *rig;
@@ -129,6 +156,8 @@ void rig_clear_log(struct core_rig *rig)
 	rig->ctrl_writes = 0;
 	rig->requests = 0;
 	rig->warnings = 0;
+	rig->last_warning[0] = '\0';
+	rig->trace_len = 0;
 	memset(rig->mbox_written, 0, sizeof(rig->mbox_written));
 	memset(rig->mbox_touched, 0, sizeof(rig->mbox_touched));
 }
@@ -155,6 +184,78 @@ uint64_t rig_last_ctrl_write(const struct core_rig *rig)
 	assert_true(rig->ctrl_writes > 0);
 	assert_true(rig->ctrl_writes <= RIG_CTRL_LOG_MAX);
 	return rig->ctrl_log[rig->ctrl_writes - 1];
+}
+
+void rig_install_licence(struct core_rig *rig, size_t blob_len)
+{
+	static unsigned char blob[SDSI_READ_MSG_MAX];
+	size_t i;
+	int ret;
+
+	assert_true(blob_len <= sizeof(blob));
+	for (i = 0; i < blob_len; i++)
+		blob[i] = (unsigned char)(i * 7 + 1);
+	sdsi_lock_take(&rig->model->lock);
+	ret = nvram_append_licence(rig->model, blob, blob_len);
+	sdsi_lock_release(&rig->model->lock);
+	assert_int_equal(ret, 0);
+}
+
+size_t rig_state_cert(struct core_rig *rig, unsigned char *out)
+{
+	size_t len;
+
+	sdsi_lock_take(&rig->model->lock);
+	len = certs_state(rig->model, out);
+	sdsi_lock_release(&rig->model->lock);
+	return len;
+}
+
+static void print_trace(const char *title, const struct rig_access *t,
+			unsigned int n)
+{
+	unsigned int i;
+
+	print_message("%s (%u steps):\n", title, n);
+	for (i = 0; i < n; i++)
+		print_message("  %3u %c 0x%03x 0x%016llx\n", i, t[i].op,
+			      (unsigned int)t[i].offset,
+			      (unsigned long long)t[i].value);
+}
+
+static bool same_access(const struct rig_access *a, const struct rig_access *b)
+{
+	return a->op == b->op && a->offset == b->offset &&
+	       a->value == b->value;
+}
+
+void rig_assert_trace(const struct core_rig *rig,
+		      const struct rig_access *expected, unsigned int n)
+{
+	unsigned int i, len = rig->trace_len;
+
+	assert_true(len <= RIG_TRACE_MAX);
+	for (i = 0; i < len && i < n; i++)
+		if (!same_access(&rig->trace[i], &expected[i]))
+			break;
+	if (i == len && i == n)
+		return;
+	print_trace("expected", expected, n);
+	print_trace("recorded", rig->trace, len);
+	fail_msg("trace differs from step %u on (%u steps expected, %u made)",
+		 i, n, len);
+}
+
+unsigned int rig_trace_cpls(const struct core_rig *rig)
+{
+	unsigned int i, cpls = 0;
+
+	assert_true(rig->trace_len <= RIG_TRACE_MAX);
+	for (i = 0; i < rig->trace_len; i++)
+		if (rig->trace[i].op == 'W' && rig->trace[i].offset == 0 &&
+		    rig->trace[i].value == SDSI_CTRL_CPL)
+			cpls++;
+	return cpls;
 }
 
 static int rig_setup(void **state, uint32_t guid,

@@ -21,6 +21,19 @@
 #define RIG_CAPID1		0x00000000c0ffee00ull
 #define RIG_CTRL_LOG_MAX	64u
 #define RIG_MBOX_QWORDS		(SDSI_MBOX_SIZE / 8u)
+/*
+ * Room for the longest trace a test takes: a 500 ms wait for RDY in vain is
+ * 10001 reads and 10000 sleeps.
+ */
+#define RIG_TRACE_MAX		32768u
+#define RIG_WARNING_MAX		128u
+
+/* One step the core took, in the order it took them. */
+struct rig_access {
+	char op;		/* 'R' read64, 'W' write64, 'S' sleep_us */
+	uint32_t offset;	/* MMIO byte offset; 0 for a sleep */
+	uint64_t value;		/* what was read or written; us slept */
+};
 
 struct core_rig {
 	struct sdsi_model *model;
@@ -39,6 +52,11 @@ struct core_rig {
 	uint64_t mbox_written[RIG_MBOX_QWORDS];
 	bool mbox_touched[RIG_MBOX_QWORDS];
 	unsigned int warnings;
+	char last_warning[RIG_WARNING_MAX];
+
+	/* Every access and sleep since the last rig_clear_log(). */
+	struct rig_access trace[RIG_TRACE_MAX];
+	unsigned int trace_len;		/* may exceed RIG_TRACE_MAX */
 
 	/*
 	 * Behaviour the model has no fault for.  The first is a transport
@@ -57,6 +75,9 @@ extern const struct sdsi_mbox_ops rig_ops;
 
 /* Build a model of the GUID and bind a core of the flavour to it. */
 struct core_rig *rig_new(uint32_t guid, enum sdsi_mbox_flavor flavor);
+/* The same, with a model that trusts the root key in root_key_path. */
+struct core_rig *rig_new_rooted(uint32_t guid, enum sdsi_mbox_flavor flavor,
+				const char *root_key_path);
 void rig_free(struct core_rig *rig);
 
 /* Forget the access log (not the clock), e.g. after a preparatory step. */
@@ -68,6 +89,23 @@ unsigned int rig_owner(struct core_rig *rig);
 uint64_t rig_register(struct core_rig *rig, uint32_t file_offset);
 
 uint64_t rig_last_ctrl_write(const struct core_rig *rig);
+
+/*
+ * Give the socket one licence of blob_len bytes, so that its state
+ * certificate is 80 + blob_len bytes rounded up to 16.
+ */
+void rig_install_licence(struct core_rig *rig, size_t blob_len);
+/* The state certificate the model would present now; returns its length. */
+size_t rig_state_cert(struct core_rig *rig, unsigned char *out);
+
+/*
+ * Compare the whole trace with expected[0..n); on a difference, print both
+ * and fail naming the first step that differs.
+ */
+void rig_assert_trace(const struct core_rig *rig,
+		      const struct rig_access *expected, unsigned int n);
+/* How many control writes of the trace are CPL alone. */
+unsigned int rig_trace_cpls(const struct core_rig *rig);
 
 /* cmocka fixtures: *state becomes a rig of that GUID and flavour. */
 int rig_setup_v1(void **state);
