@@ -101,7 +101,8 @@ static bool ctrl_reached(uint64_t ctrl, enum mbox_wait wait)
  */
 static uint32_t poll_sleep_us(const struct sdsi_mbox *mb)
 {
-	return (mb->params.poll_us + 1) / 2;
+	/* Rounded up, so that a period of 1 us still lets time pass. */
+	return mb->params.poll_us / 2 + (mb->params.poll_us & 1);
 }
 
 /*

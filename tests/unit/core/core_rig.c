@@ -73,6 +73,8 @@ static void rig_sleep_us(void *ctx, uint32_t us)
 {
 	struct core_rig *rig = ctx;
 
+	/* A sleep of 0 would spin on a clock that only sleeps advance. */
+	assert_true(us > 0);
 	rig->sleeps++;
 	rig_record(rig, 'S', 0, us);
 	if (us >= rig->mb.params.acquire_retry_delay_ms * 1000u)

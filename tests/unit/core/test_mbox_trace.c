@@ -157,6 +157,43 @@ static void test_read_polls_for_rdy(void **state)
 	rig_assert_trace(rig, expected.steps, expected.n);
 }
 
+/*
+ * The sleep between polls is half the period rounded up: 1 us for a period
+ * of 1 (never 0, which would spin), and no overflow at the largest period.
+ */
+static void test_poll_sleep_bounds(void **state)
+{
+	static const struct {
+		uint32_t poll_us, sleep_us;
+	} cases[] = {
+		{ 1, 1 }, { 2, 1 }, { 3, 2 }, { 100, 50 },
+		{ UINT32_MAX, UINT32_MAX / 2 + 1 },
+	};
+	struct core_rig *rig = *state;
+	struct sdsi_mbox_params p;
+	unsigned int c, i, sleeps;
+	size_t len;
+
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		sdsi_mbox_default_params(&p);
+		p.poll_us = cases[c].poll_us;
+		assert_int_equal(sdsi_mbox_init(&rig->mb, rig->guid, &rig_ops,
+						rig, &p), 0);
+		assert_int_equal(sdsi_model_fault_set(rig->model,
+						      SDSI_FAULT_RDY_LATENCY,
+						      2, 1), 0);
+		read_state(rig, &len);
+		for (i = 0, sleeps = 0; i < rig->trace_len; i++) {
+			if (rig->trace[i].op != 'S')
+				continue;
+			assert_int_equal(rig->trace[i].value,
+					 cases[c].sleep_us);
+			sleeps++;
+		}
+		assert_int_equal(sleeps, cases[c].sleep_us >= 2 ? 1 : 2);
+	}
+}
+
 /* The write packet: payload qwords 1.., the command last, one CPL. */
 static void expect_write(const struct core_rig *rig, const unsigned char *blob,
 			 size_t len, uint64_t command, uint8_t status)
@@ -330,6 +367,7 @@ int main(void)
 		RIG_TEST(test_read_of_one_packet, rig_setup_v2),
 		RIG_TEST(test_read_of_two_packets, rig_setup_v2),
 		RIG_TEST(test_read_polls_for_rdy, rig_setup_v1),
+		RIG_TEST(test_poll_sleep_bounds, rig_setup_v2),
 		cmocka_unit_test(test_write_accepted),
 		RIG_TEST(test_write_refused, rig_setup_v1),
 		RIG_TEST(test_write_refused, rig_setup_v2),
