@@ -4,10 +4,13 @@
  * 32 for -i), minus its typos and its duplicated "On Demand" line.  The key
  * image is printed zero-padded, qword by qword, so it is unambiguous.
  */
+#define _GNU_SOURCE	/* vasprintf */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
+#include "name_escape.h"
 #include "output.h"
 
 static const char *yes_no(bool v)
@@ -22,10 +25,12 @@ static const char *enabled(bool v)
 
 static void header(const struct output *out, const char *what, const char *device)
 {
+	char name[TEXT_NAME_SIZE];
+
 	if (device)
 		printf("\n%s for device %s\n\n", what, device);
 	else
-		printf("\n%s from file %s\n\n", what, out->file);
+		printf("\n%s from file %s\n\n", what, text_name(name, sizeof(name), out->file));
 }
 
 #define INFO_FMT "%-32s"
@@ -221,17 +226,19 @@ static void text_provisioned(struct output *out, const struct provision_report *
 {
 	const struct sdsi_preflight *pf = r->preflight;
 	const char *name = sdsi_blob_name(r->kind);
+	char path[TEXT_NAME_SIZE];
 
+	text_name(path, sizeof(path), r->blob_path);
 	if (pf->unchanged && !pf->forced)
 		printf("%s%s file %s is already provisioned on %s: nothing %s (--force sends it anyway)\n",
-		       r->dry_run ? "Dry run: " : "", name, r->blob_path, r->device,
+		       r->dry_run ? "Dry run: " : "", name, path, r->device,
 		       r->dry_run ? "would be written" : "written");
 	else if (r->dry_run)
 		printf("Dry run: %s passed every pre-flight check%s; would write %zu bytes from %s to %s\n",
 		       name, pf->unchanged ? " (already provisioned, sent because of --force)" : "",
-		       r->bytes, r->blob_path, r->attr_path);
+		       r->bytes, path, r->attr_path);
 	else
-		printf("Provisioned %s file %s successfully\n", sdsi_blob_file(r->kind), r->blob_path);
+		printf("Provisioned %s file %s successfully\n", sdsi_blob_file(r->kind), path);
 	if (r->dry_run)
 		text_preflight(stdout, pf);
 	(void)out;
@@ -245,13 +252,13 @@ static void text_refused(struct output *out, const struct provision_report *r,
 		       sdsi_blob_name(r->kind));
 		text_preflight(stdout, r->preflight);
 	}
-	fprintf(stderr, "intel_sdsi: %s\n", err->message);
+	out_error_message(err->message);
 	(void)out;
 }
 
 static void text_error(struct output *out, const char *device, const struct sdsi_error *err)
 {
-	fprintf(stderr, "intel_sdsi: %s\n", err->message);
+	out_error_message(err->message);
 	(void)out;
 	(void)device;
 }
@@ -288,11 +295,23 @@ void format_key_image(const uint8_t image[48], char text[2 + 96 + 1])
 	*p = '\0';
 }
 
-static void diag(const char *fmt, va_list ap)
+void out_error_message(const char *message)
 {
 	fputs("intel_sdsi: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	fputs_text_name(message, stderr);
 	fputc('\n', stderr);
+}
+
+static void diag(const char *fmt, va_list ap)
+{
+	char *message;
+
+	if (vasprintf(&message, fmt, ap) < 0) {
+		fputs("intel_sdsi: out of memory\n", stderr);
+		return;
+	}
+	out_error_message(message);
+	free(message);
 }
 
 void out_warn(const struct output *out, const char *fmt, ...)

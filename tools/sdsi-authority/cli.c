@@ -3,6 +3,7 @@
  * Command-line plumbing shared by the subcommands: one option table per
  * command feeds both getopt_long and --help, so the two cannot disagree.
  */
+#define _GNU_SOURCE	/* vasprintf */
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "authority.h"
+#include "name_escape.h"
 
 #define MAX_OPTIONS	16
 
@@ -91,11 +93,20 @@ int auth_usage_error(const struct auth_command *cmd, const char *fmt, ...)
 
 void auth_error(const char *fmt, ...)
 {
+	char *message;
 	va_list ap;
+	int n;
 
-	fputs("sdsi-authority: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	n = vasprintf(&message, fmt, ap);
 	va_end(ap);
+	fputs("sdsi-authority: ", stderr);
+	/* File names in the message: control characters escaped (name_escape.h). */
+	if (n < 0) {
+		fputs("out of memory", stderr);
+	} else {
+		fputs_text_name(message, stderr);
+		free(message);
+	}
 	fputc('\n', stderr);
 }
