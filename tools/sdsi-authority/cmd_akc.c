@@ -54,7 +54,7 @@ static int issue_akc(const char *dir, uint32_t key_rev, const char *output)
 		auth_error("internal error encoding the AKC");
 		goto out;
 	}
-	rc = auth_write_output(output, blob, len);
+	rc = auth_write_output(dir, output, blob, len);
 	if (rc)
 		goto out;
 	auth_key_image_hex(hex, image);

@@ -146,7 +146,7 @@ static int issue_cap(const char *dir, struct cap_request *req)
 		rc = SDSI_EXIT_INTERNAL;
 		goto out;
 	}
-	rc = auth_write_output(req->output, blob, len);
+	rc = auth_write_output(dir, req->output, blob, len);
 	if (!rc)
 		printf("wrote CAP %s (%zu bytes): %s licence 0x%016llx revision %u for PPIN 0x%016llx, %u bundle%s\n",
 		       req->output, len, sdsi_lic_type_name(lic->type),
