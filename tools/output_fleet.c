@@ -70,7 +70,7 @@ static void text_blob_line(const struct fleet_report *r, const struct blob_resul
 
 	printf("    %s: ", text_name(name, sizeof(name), blob_file_name(r->set, f)));
 	if (info->format == SDSI_BLOB_FORMAT_CAP) {
-		printf("CAP licence 0x%" PRIx64 " revision %u (", info->id, info->revision);
+		printf("CAP licence 0x%016" PRIx64 " revision %u (", info->id, info->revision);
 		for (uint32_t k = 0; k < info->num_features; k++) {
 			sdsi_fourcc(info->features[k], code);
 			printf("%s%s", k ? " " : "", code);
@@ -142,7 +142,7 @@ void print_fleet_text(const struct output *out, const struct fleet_report *r)
 			       text_name(name, sizeof(name), s->err.message));
 			continue;
 		}
-		printf("%s (PPIN 0x%" PRIx64 "): %s\n", s->dev.name, s->regs.ppin,
+		printf("%s (PPIN 0x%016" PRIx64 "): %s\n", s->dev.name, s->regs.ppin,
 		       text_outcome(r, s->outcome));
 		for (size_t k = 0; k < s->nblobs; k++)
 			text_blob_line(r, &s->blobs[k]);
@@ -156,7 +156,7 @@ void print_fleet_text(const struct output *out, const struct fleet_report *r)
 			printf("Not used:\n");
 		header = true;
 		if (f->usable)
-			printf("    %s: CAP bound to PPIN 0x%" PRIx64 ", which no socket here has\n",
+			printf("    %s: CAP bound to PPIN 0x%016" PRIx64 ", which no socket here has\n",
 			       text_name(name, sizeof(name), blob_file_name(set, f)), f->info.ppin);
 		else	/* the message names the file */
 			printf("    %s\n", text_name(name, sizeof(name), f->err.message));

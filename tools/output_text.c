@@ -48,7 +48,7 @@ static void row_uint(const char *label, unsigned int value)
 static void text_info(struct output *out, const char *device, const struct sdsi_registers *r)
 {
 	header(out, "Socket information", device);
-	printf(INFO_FMT "0x%" PRIx64 "\n", "PPIN:", r->ppin);
+	printf(INFO_FMT "0x%016" PRIx64 "\n", "PPIN:", r->ppin);
 	printf("NVRAM Content Authorization Error Status\n");
 	row_str("    SDSi Auth Err Sts:", r->content_auth_error ? "Error" : "Okay");
 	if (r->metering)
@@ -111,9 +111,9 @@ static void text_license(const struct sdsi_license *lic)
 		return;
 	}
 	printf("        License blob type:          %s\n", blob_type_text(lic->type));
-	printf("        License blob ID:            0x%" PRIx64 "\n", lic->id);
-	printf("        PPIN:                       0x%" PRIx64 "\n", lic->ppin);
-	printf("        Previous PPIN:              0x%" PRIx64 "\n", lic->previous_ppin);
+	printf("        License blob ID:            0x%016" PRIx64 "\n", lic->id);
+	printf("        PPIN:                       0x%016" PRIx64 "\n", lic->ppin);
+	printf("        Previous PPIN:              0x%016" PRIx64 "\n", lic->previous_ppin);
 	printf("        Blob revision ID:           %u\n", lic->revision);
 	printf("        Number of Features:         %u\n", lic->num_features);
 	for (uint32_t k = 0; k < lic->num_features; k++) {
@@ -159,7 +159,7 @@ static void text_meter(struct output *out, const char *device, const struct sdsi
 	printf("Signature:                    %s\n", code);
 	printf("Version:                      %u\n", c->version);
 	printf("Count Unit:                   %ums\n", c->unit_ms);
-	printf("PPIN:                         0x%" PRIx64 "\n", c->ppin);
+	printf("PPIN:                         0x%016" PRIx64 "\n", c->ppin);
 	printf("Feature Bundle Length:        %u\n", c->bundle_length);
 	sdsi_fourcc(c->mmrc_encoding, code);
 	printf("MMRC encoding:                %s\n", code);
@@ -197,9 +197,9 @@ static void text_blob(FILE *f, const struct sdsi_blob_info *b)
 		return;
 	}
 	fprintf(f, "    License blob type:          %s\n", blob_type_text(b->type));
-	fprintf(f, "    License blob ID:            0x%" PRIx64 "\n", b->id);
-	fprintf(f, "    PPIN:                       0x%" PRIx64 "\n", b->ppin);
-	fprintf(f, "    Previous PPIN:              0x%" PRIx64 "\n", b->previous_ppin);
+	fprintf(f, "    License blob ID:            0x%016" PRIx64 "\n", b->id);
+	fprintf(f, "    PPIN:                       0x%016" PRIx64 "\n", b->ppin);
+	fprintf(f, "    Previous PPIN:              0x%016" PRIx64 "\n", b->previous_ppin);
 	fprintf(f, "    Blob revision ID:           %u\n", b->revision);
 	fprintf(f, "    Number of Features:         %u\n", b->num_features);
 	for (uint32_t k = 0; k < b->num_features; k++) {
