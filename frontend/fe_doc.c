@@ -45,8 +45,7 @@ const struct fe_option *fe_option_by_id(const struct fe_option *opts,
 	return NULL;
 }
 
-/* text from column col on, wrapped at word boundaries under that column. */
-static void print_wrapped(FILE *f, const char *text, int col)
+void fe_doc_wrap(FILE *f, const char *text, int col)
 {
 	int at = col;
 
@@ -76,7 +75,7 @@ void fe_doc_help_item(FILE *f, const char *left, const char *text)
 		fprintf(f, "\n%*s", HELP_COLUMN, "");
 	else
 		fprintf(f, "%*s", HELP_COLUMN - n, "");
-	print_wrapped(f, text, HELP_COLUMN);
+	fe_doc_wrap(f, text, HELP_COLUMN);
 }
 
 void fe_doc_help_options(FILE *f, const struct fe_option *opts, size_t count)

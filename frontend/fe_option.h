@@ -58,6 +58,12 @@ bool fe_getopt_table(const struct fe_option *opts, size_t count,
 const struct fe_option *fe_option_by_id(const struct fe_option *opts,
 					size_t count, int id);
 
+/*
+ * text wrapped at word boundaries within 79 columns, every line after the
+ * first indented to col; the first starts where the cursor is, at col.
+ */
+void fe_doc_wrap(FILE *f, const char *text, int col);
+
 /* "  LEFT                 text", the text wrapped under its column. */
 void fe_doc_help_item(FILE *f, const char *left, const char *text);
 
