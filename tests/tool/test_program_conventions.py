@@ -43,3 +43,36 @@ def test_help_fits_in_80_columns(name, sub):
     assert len(r.stdout.splitlines()) > 5
     long = [line for line in r.stdout.splitlines() if len(line) > WIDTH]
     assert long == []
+
+
+def complete(program, words):
+    """COMPREPLY of program's generated completion for the words typed so far."""
+    script = run(PROGRAMS[program], "--dump-bash-completion").stdout
+    function = "_" + program.replace("-", "_")
+    line = " ".join(f"'{w}'" for w in words)
+    out = subprocess.run(["bash", "-c", f"{script}\nCOMP_WORDS=({line}); "
+                          f"COMP_CWORD={len(words) - 1}; {function}; "
+                          'printf "%s\\n" "${COMPREPLY[@]}"'],
+                         capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    return set(out.stdout.split())
+
+
+FAULT_KINDS = {"oob-owner", "no-rdy", "status-timeout", "status-failure", "bad-packet-size",
+               "no-eom", "too-many-packets", "rdy-latency", "owner-delay"}
+
+
+def test_completion_offers_the_fault_kinds():
+    for cmd in ("fault", "clear"):
+        assert complete("sdsi-emu", ["sdsi-emu", "ctl", cmd, "0", ""]) == FAULT_KINDS
+        assert complete("sdsi-emu", ["sdsi-emu", "ctl", "--timeout", "5", cmd, "1", "o"]) == {
+            "oob-owner", "owner-delay"}
+    # Elsewhere the commands and options, as before.
+    assert complete("sdsi-emu", ["sdsi-emu", "ctl", "f"]) == {"fault", "features"}
+    assert complete("sdsi-emu", ["sdsi-emu", "ctl", "fault", ""]) >= {"status", "--ctl"}
+
+
+def test_completion_offers_the_licence_types_of_cap():
+    assert complete("sdsi-authority", ["sdsi-authority", "cap", "--type", ""]) == {
+        "one-time", "metered"}
+    assert complete("sdsi-authority", ["sdsi-authority", "cap", "--type", "m"]) == {"metered"}
