@@ -126,3 +126,15 @@ def test_a_name_of_name_max_bytes_fits_and_one_more_does_not(kind, authority, tm
     assert r.returncode == EXIT_IO
     assert "File name too long" in r.stderr
     assert sorted(os.listdir(tmp_path)) == sorted([fits.name, "authority"])
+
+
+def test_control_characters_of_names_are_escaped_in_text(kind, authority, tmp_path):
+    """A newline or an escape sequence in -o's name reaches the terminal as
+    \\xNN, on stdout ("wrote ...") and in inspect's text."""
+    out = tmp_path / "evil\x1b[2J\nwrote fake.bin"
+    r = issue(kind, authority, out)
+    assert r.returncode == EXIT_OK, r.stderr
+    assert "evil\\x1b[2J\\x0awrote fake.bin" in r.stdout and "\x1b" not in r.stdout
+    assert len(r.stdout.splitlines()) == (2 if kind == "akc" else 1)
+    shown = run("inspect", out)
+    assert "evil\\x1b[2J\\x0awrote fake.bin" in shown.stdout and "\x1b" not in shown.stdout

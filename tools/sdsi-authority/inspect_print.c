@@ -92,6 +92,7 @@ static void print_license_text(const struct sdsi_lic_blob *lic)
 
 void inspect_print_text(const struct inspect_report *rep)
 {
+	char shown[TEXT_NAME_SIZE];
 	const struct sdsi_lic_error *err;
 	char sig[SIG_HEX];
 
@@ -99,7 +100,8 @@ void inspect_print_text(const struct inspect_report *rep)
 		auth_error("%s", rep->failure);
 		return;
 	}
-	printf("file:              %s (%zu bytes)\n", rep->file, rep->size);
+	printf("file:              %s (%zu bytes)\n", text_name(shown, sizeof(shown), rep->file),
+	       rep->size);
 	printf("kind:              %s\n", kind_title(rep->kind));
 	if (!rep->decoded) {
 		err = &rep->decode_err;
