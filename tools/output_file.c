@@ -29,8 +29,7 @@ static int fail(struct sdsi_error *err, int errnum, const char *fmt, ...)
 	int n;
 
 	err->errnum = errnum;
-	/* Refusing to replace a key is a safety check, like -a's and -c's. */
-	err->cls = errnum == EEXIST ? SDSI_ERR_REFUSED : SDSI_ERR_IO;
+	err->cls = SDSI_ERR_IO;
 	err->offset = -1;
 	va_start(ap, fmt);
 	n = vsnprintf(err->message, sizeof(err->message), fmt, ap);
@@ -42,14 +41,17 @@ static int fail(struct sdsi_error *err, int errnum, const char *fmt, ...)
 }
 
 /* A refusal whose message says it all: no strerror() after it. */
-static int refuse(struct sdsi_error *err, int errnum, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+static int refuse(struct sdsi_error *err, int errnum, enum sdsi_error_class cls,
+		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-static int refuse(struct sdsi_error *err, int errnum, const char *fmt, ...)
+static int refuse(struct sdsi_error *err, int errnum, enum sdsi_error_class cls,
+		  const char *fmt, ...)
 {
 	va_list ap;
 
-	fail(err, errnum, "%s", "");
+	err->errnum = errnum;
+	err->cls = cls;
+	err->offset = -1;
 	va_start(ap, fmt);
 	vsnprintf(err->message, sizeof(err->message), fmt, ap);
 	va_end(ap);
@@ -63,13 +65,14 @@ static int check_target(const char *path, struct sdsi_error *err)
 	int rc = sdsi_output_target_check(path, &kind);
 
 	if (rc && kind)
-		return refuse(err, -rc, "--output %s: not a regular file: it is %s; "
+		return refuse(err, -rc, SDSI_ERR_IO, "--output %s: not a regular file: it is %s; "
 			      "refusing to replace it", path, kind);
 	if (rc)
 		return fail(err, -rc, "--output %s", path);
 	if (sdsi_file_holds_private_key(path))
-		return refuse(err, EEXIST, "--output %s: holds a private key; refusing to replace it",
-			      path);
+		/* A safety check, like those of -a and -c: exit 5. */
+		return refuse(err, EEXIST, SDSI_ERR_REFUSED,
+			      "--output %s: holds a private key; refusing to replace it", path);
 	return 0;
 }
 
