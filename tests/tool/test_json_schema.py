@@ -381,13 +381,17 @@ def test_control_characters_in_names_are_escaped_in_text(tmp_path):
     caps = tmp_path / "caps"
     caps.mkdir()
     (caps / "evil\nintel_vsec.sdsi.0: provisioned\x1b[2J.cap").write_bytes(b"junk!!")
-    proc = run_raw("--all", "-c", str(caps), root=one_socket(tmp_path))
+    root = one_socket(tmp_path)
+    proc = run_raw("--all", "-c", str(caps), root=root)
     assert proc.returncode == 0, proc.stderr
     for stream in (proc.stdout, proc.stderr):
         assert b"\x1b" not in stream
         assert b"evil\\x0aintel_vsec.sdsi.0: provisioned\\x1b[2J.cap" in stream
     assert not any(line.startswith(b"intel_vsec.sdsi.0: provisioned")
                    for line in proc.stdout.splitlines())
+    # JSON keeps the name whole: its own escapes (\n, \u001b) are lossless.
+    doc = strict_doc("fleet.json", run_raw("--all", "-c", str(caps), "--json", root=root).stdout)
+    assert doc["files"][0]["file"] == f"{caps}/evil\nintel_vsec.sdsi.0: provisioned\x1b[2J.cap"
     saved = tmp_path / "st\x1bate\n.bin"
     saved.write_bytes(state_cert([]))
     text = run_raw("-s", "--file", str(saved))
