@@ -400,3 +400,21 @@ def test_control_characters_in_names_are_escaped_in_text(tmp_path):
     auth = subprocess.run([AUTHORITY, "inspect", str(caps / "no\x1bsuch")],
                           capture_output=True, timeout=60)
     assert auth.returncode == 2 and b"no\\x1bsuch" in auth.stderr and b"\x1b" not in auth.stderr
+
+
+@pytest.mark.parametrize("raw,valid", [
+    (b"\xc2\x80", True), (b"\xc1\xbf", False),                   # shortest 2-byte / overlong
+    (b"\xe0\xa0\x80", True), (b"\xe0\x9f\xbf", False),           # shortest 3-byte / overlong
+    (b"\xed\x9f\xbf", True), (b"\xed\xa0\x80", False),           # U+D7FF / a surrogate
+    (b"\xf4\x8f\xbf\xbf", True), (b"\xf4\x90\x80\x80", False),   # U+10FFFF / beyond
+    (b"\xe2\x82\xac", True), (b"\xe2\x82", False),               # whole / cut short
+])
+def test_utf8_validity_on_both_sides_of_each_bound(tmp_path, raw, valid):
+    caps = tmp_path / "caps"
+    caps.mkdir()
+    with open(os.fsencode(caps) + b"/n" + raw, "wb") as f:
+        f.write(b"junk!!")
+    proc = run_raw("--all", "-c", str(caps), "--json", root=one_socket(tmp_path))
+    name = strict_doc("fleet.json", proc.stdout)["files"][0]["file"]
+    assert os.fsencode(name) == os.fsencode(caps) + b"/n" + raw
+    assert (raw in proc.stdout) == valid and ("\\udc" in proc.stdout.decode()) != valid
