@@ -59,13 +59,23 @@ static const struct fe_option top_options[] = {
 
 #define COUNT(a)	(sizeof(a) / sizeof((a)[0]))
 
+/* The model's fault kinds, for "fault N KIND" and "clear N KIND". */
+static char fault_words[256];
+
+static const struct fe_positional ctl_positional[] = {
+	{ "fault", 2, fault_words },
+	{ "clear", 2, fault_words },
+};
+
 static const struct fe_command emu_commands[] = {
-	{ NULL, "--help | --version", NULL, top_options, COUNT(top_options), NULL },
-	{ "run", "[OPTIONS] -- CMD [ARGS...]", NULL, serve_options, COUNT(serve_options), NULL },
-	{ "mount", "[OPTIONS] DIR", NULL, serve_options, COUNT(serve_options), NULL },
+	{ NULL, "--help | --version", NULL, top_options, COUNT(top_options), NULL, NULL, 0 },
+	{ "run", "[OPTIONS] -- CMD [ARGS...]", NULL, serve_options, COUNT(serve_options), NULL,
+	  NULL, 0 },
+	{ "mount", "[OPTIONS] DIR", NULL, serve_options, COUNT(serve_options), NULL, NULL, 0 },
 	{ "ctl", "[--ctl PATH | --state DIR] [--timeout S] COMMAND [ARGS...]", NULL, ctl_options,
 	  COUNT(ctl_options),
-	  "status power-cycle fault clear unbind bind features iblock advance" },
+	  "status power-cycle fault clear unbind bind features iblock advance",
+	  ctl_positional, COUNT(ctl_positional) },
 };
 
 static const struct fe_program emu_program = {
@@ -154,6 +164,11 @@ void emu_print_help(FILE *out)
 
 void emu_print_completion(FILE *out)
 {
+	size_t used = 0;
+
+	for (unsigned int k = 0; k < SDSI_FAULT_KIND_COUNT && used < sizeof(fault_words); k++)
+		used += (size_t)snprintf(fault_words + used, sizeof(fault_words) - used, "%s%s",
+					 k ? " " : "", sdsi_fault_name((enum sdsi_fault_kind)k));
 	fe_doc_bash_completion(out, &emu_program);
 }
 

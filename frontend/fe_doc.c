@@ -45,8 +45,7 @@ const struct fe_option *fe_option_by_id(const struct fe_option *opts,
 	return NULL;
 }
 
-/* text from column col on, wrapped at word boundaries under that column. */
-static void print_wrapped(FILE *f, const char *text, int col)
+void fe_doc_wrap(FILE *f, const char *text, int col)
 {
 	int at = col;
 
@@ -76,7 +75,7 @@ void fe_doc_help_item(FILE *f, const char *left, const char *text)
 		fprintf(f, "\n%*s", HELP_COLUMN, "");
 	else
 		fprintf(f, "%*s", HELP_COLUMN - n, "");
-	print_wrapped(f, text, HELP_COLUMN);
+	fe_doc_wrap(f, text, HELP_COLUMN);
 }
 
 void fe_doc_help_options(FILE *f, const struct fe_option *opts, size_t count)
@@ -191,14 +190,30 @@ void fe_doc_bash_completion(FILE *f, const struct fe_program *prog)
 	for (size_t c = 0; c < prog->count; c++) {
 		const struct fe_command *cmd = &prog->commands[c];
 
-		fprintf(f, "\t\t\"%s\") COMPREPLY=( $(compgen -W \"", cmd->name ? cmd->name : "");
+		fprintf(f, "\t\t\"%s\")", cmd->name ? cmd->name : "");
+		/* An argument of a positional word first: "fault N KIND". */
+		for (size_t k = 0; k < cmd->positional_count; k++) {
+			const struct fe_positional *p = &cmd->positional[k];
+
+			fprintf(f, " %s ((COMP_CWORD > %u)) && [ \"${COMP_WORDS[COMP_CWORD-%u]}\" = %s ]; then\n"
+				   "\t\t\tCOMPREPLY=( $(compgen -W \"%s\" -- \"$cur\") );",
+				k ? "elif" : "if", p->index, p->index, p->word, p->words);
+		}
+		if (cmd->positional_count)
+			fputs(" else\n\t\t\t", f);
+		else
+			fputc(' ', f);
+		fputs("COMPREPLY=( $(compgen -W \"", f);
 		words_of(f, cmd);
 		/* With subcommands, the commands are offered before any. */
 		if (!cmd->name)
 			for (size_t k = 0; k < prog->count; k++)
 				if (prog->commands[k].name)
 					fprintf(f, " %s", prog->commands[k].name);
-		fputs("\" -- \"$cur\") ) ;;\n", f);
+		fputs("\" -- \"$cur\") )", f);
+		if (cmd->positional_count)
+			fputs("; fi", f);
+		fputs(" ;;\n", f);
 	}
 	fputs("\t\tesac ;;\n\tesac\n}\ncomplete -F ", f);
 	function_name(f, prog->name);

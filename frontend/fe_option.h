@@ -30,6 +30,16 @@ struct fe_option {
 	const char *help;	/* NULL: hidden (build-time generators) */
 };
 
+/*
+ * A positional argument the shell completes from a list: the index-th word
+ * after word ("fault" and 2: the KIND of "fault N KIND").
+ */
+struct fe_positional {
+	const char *word;
+	unsigned int index;
+	const char *words;	/* blank-separated */
+};
+
 /* One command of a program, or the program itself (name NULL). */
 struct fe_command {
 	const char *name;
@@ -38,6 +48,8 @@ struct fe_command {
 	const struct fe_option *options;
 	size_t count;
 	const char *words;	/* positional words to offer, or NULL */
+	const struct fe_positional *positional;	/* arguments of those words */
+	size_t positional_count;
 };
 
 struct fe_program {
@@ -57,6 +69,12 @@ bool fe_getopt_table(const struct fe_option *opts, size_t count,
 /* The entry getopt returned id for, or NULL. */
 const struct fe_option *fe_option_by_id(const struct fe_option *opts,
 					size_t count, int id);
+
+/*
+ * text wrapped at word boundaries within 79 columns, every line after the
+ * first indented to col; the first starts where the cursor is, at col.
+ */
+void fe_doc_wrap(FILE *f, const char *text, int col);
 
 /* "  LEFT                 text", the text wrapped under its column. */
 void fe_doc_help_item(FILE *f, const char *left, const char *text);

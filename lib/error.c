@@ -3,7 +3,9 @@
  * Error reporting: errno names, what each errno means in the On Demand sysfs
  * ABI (docs/interface.md §9.2), and the class the tool maps to an exit status.
  */
+#define _GNU_SOURCE	/* strerrorname_np, glibc 2.32 */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,47 +14,46 @@
 
 struct errno_entry {
 	int errnum;
-	const char *name;
 	const char *read_meaning;
 	const char *write_meaning;
 };
 
 static const struct errno_entry errno_table[] = {
-	{ EIO, "EIO", "general mailbox failure (firmware status)",
+	{ EIO, "general mailbox failure (firmware status)",
 	  "the device rejected the blob (authentication failed or firmware error)" },
-	{ EBUSY, "EBUSY", "the mailbox is owned by another agent (out-of-band, e.g. the BMC)",
+	{ EBUSY, "the mailbox is owned by another agent (out-of-band, e.g. the BMC)",
 	  "the mailbox is owned by another agent (out-of-band, e.g. the BMC)" },
-	{ EPERM, "EPERM", "On Demand is not enabled in hardware",
+	{ EPERM, "On Demand is not enabled in hardware",
 	  "provisioning is locked by the BIOS (in-band lock) or On Demand is not enabled" },
-	{ EPROTO, "EPROTO", "mailbox protocol failure", "mailbox protocol failure" },
-	{ EOVERFLOW, "EOVERFLOW", "value too large", "the blob is larger than 1016 bytes" },
-	{ ESPIPE, "ESPIPE", "seek not allowed: the attribute is read at offset 0 only",
+	{ EPROTO, "mailbox protocol failure", "mailbox protocol failure" },
+	{ EOVERFLOW, "value too large", "the blob is larger than 1016 bytes" },
+	{ ESPIPE, "seek not allowed: the attribute is read at offset 0 only",
 	  "seek not allowed: the blob must be written at offset 0" },
-	{ ETIMEDOUT, "ETIMEDOUT", "the mailbox transaction timed out",
+	{ ETIMEDOUT, "the mailbox transaction timed out",
 	  "the mailbox transaction timed out" },
-	{ EINTR, "EINTR", "interrupted while waiting for the mailbox",
+	{ EINTR, "interrupted while waiting for the mailbox",
 	  "interrupted while waiting for the mailbox" },
-	{ ENOMEM, "ENOMEM", "out of memory", "out of memory" },
-	{ ENODEV, "ENODEV", "no such device, or the driver was unbound",
+	{ ENOMEM, "out of memory", "out of memory" },
+	{ ENODEV, "no such device, or the driver was unbound",
 	  "no such device, or the driver was unbound" },
-	{ ENOENT, "ENOENT", "no such file (the driver hides attributes of disabled features)",
+	{ ENOENT, "no such file (the driver hides attributes of disabled features)",
 	  "no such file (the driver hides attributes of disabled features)" },
-	{ EACCES, "EACCES", "permission denied (the attribute's mode forbids it; run as root)",
+	{ EACCES, "permission denied (the attribute's mode forbids it; run as root)",
 	  "permission denied (the attribute's mode forbids it; run as root)" },
-	{ EINVAL, "EINVAL", "invalid argument", "invalid argument" },
-	{ EFBIG, "EFBIG", "file larger than the format allows", "file larger than the format allows" },
-	{ EBADMSG, "EBADMSG", "malformed data", "malformed data" },
-	{ ENOTSUP, "ENOTSUP", "unsupported layout", "unsupported layout" },
-	{ EDQUOT, "EDQUOT", "a limit of the device has been reached",
+	{ EINVAL, "invalid argument", "invalid argument" },
+	{ EFBIG, "file larger than the format allows", "file larger than the format allows" },
+	{ EBADMSG, "malformed data", "malformed data" },
+	{ ENOTSUP, "unsupported layout", "unsupported layout" },
+	{ EDQUOT, "a limit of the device has been reached",
 	  "a limit of the device has been reached" },
-	{ ENOKEY, "ENOKEY", "no license key (AKC) provisioned", "no license key (AKC) provisioned" },
-	{ ENODATA, "ENODATA", "no data", "no data" },
-	{ EXDEV, "EXDEV", "bound to another CPU", "the CAP is bound to another CPU's PPIN" },
-	{ ESTALE, "ESTALE", "older than what is provisioned",
+	{ ENOKEY, "no license key (AKC) provisioned", "no license key (AKC) provisioned" },
+	{ ENODATA, "no data", "no data" },
+	{ EXDEV, "bound to another CPU", "the CAP is bound to another CPU's PPIN" },
+	{ ESTALE, "older than what is provisioned",
 	  "older than what is provisioned (a rollback or a replay)" },
-	{ ENOTDIR, "ENOTDIR", "not a directory", "not a directory" },
-	{ EISDIR, "EISDIR", "is a directory", "is a directory" },
-	{ ENAMETOOLONG, "ENAMETOOLONG", "path too long", "path too long" },
+	{ ENOTDIR, "not a directory", "not a directory" },
+	{ EISDIR, "is a directory", "is a directory" },
+	{ ENAMETOOLONG, "path too long", "path too long" },
 };
 
 static const struct errno_entry *find_errno(int errnum)
@@ -63,11 +64,24 @@ static const struct errno_entry *find_errno(int errnum)
 	return NULL;
 }
 
+/*
+ * The names are glibc's (strerrorname_np), so every errno the kernel or the
+ * C library can answer has its name.  A number glibc does not name gets
+ * "E" and its decimal value ("E4242"): still an E-name as the JSON schema
+ * and the Prometheus reason label expect, and one that says the number.
+ */
 const char *sdsi_errno_name(int errnum)
 {
-	const struct errno_entry *e = find_errno(errnum);
+	static _Thread_local char unnamed[sizeof("E2147483648")];
+	/* -EIO is EIO: a caller's sign never makes a name the schema refuses. */
+	unsigned int value = errnum < 0 ? 0u - (unsigned int)errnum : (unsigned int)errnum;
+	/* glibc names 0 "0"; it is no error, and gets the form of one without a name. */
+	const char *name = value && value <= INT_MAX ? strerrorname_np((int)value) : NULL;
 
-	return e ? e->name : "E?";
+	if (name)
+		return name;
+	snprintf(unnamed, sizeof(unnamed), "E%u", value);
+	return unnamed;
 }
 
 const char *sdsi_errno_meaning(int errnum, bool provisioning)

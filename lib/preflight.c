@@ -242,7 +242,7 @@ static bool check_format(struct checker *c, const uint8_t *blob, size_t len)
 		       info->key_revision);
 	else
 		record(c, "format", SDSI_CHECK_PASS,
-		       "sdsi CAP, licence 0x%" PRIx64 " revision %u, %u feature(s)",
+		       "sdsi CAP, licence 0x%016" PRIx64 " revision %u, %u feature(s)",
 		       info->id, info->revision, info->num_features);
 	return true;
 }
@@ -255,11 +255,11 @@ static void check_ppin(struct checker *c)
 		return;
 	if (info->ppin != c->regs->ppin)
 		refuse(c, "ppin", EXDEV, -1,
-		       "the CAP is bound to PPIN 0x%" PRIx64 ", this socket's PPIN is 0x%" PRIx64
+		       "the CAP is bound to PPIN 0x%016" PRIx64 ", this socket's PPIN is 0x%016" PRIx64
 		       ": the silicon would refuse it",
 		       info->ppin, c->regs->ppin);
 	else
-		record(c, "ppin", SDSI_CHECK_PASS, "PPIN 0x%" PRIx64 " is this socket's",
+		record(c, "ppin", SDSI_CHECK_PASS, "PPIN 0x%016" PRIx64 " is this socket's",
 		       info->ppin);
 }
 
@@ -315,15 +315,15 @@ static void compare_cap(struct checker *c, const struct sdsi_state_cert *state,
 	}
 	if (valid)
 		unchanged(c, flags,
-			  "licence 0x%" PRIx64 " revision %u is already provisioned and valid (entry %u); this CAP is revision %u",
+			  "licence 0x%016" PRIx64 " revision %u is already provisioned and valid (entry %u); this CAP is revision %u",
 			  valid->id, valid->revision, valid->index, info->revision);
 	else if (stale)
 		refuse(c, "already_provisioned", ESTALE, -1,
-		       "licence 0x%" PRIx64 " revision %u is stored (entry %u, no longer valid): the silicon refuses revision %u as a replay",
+		       "licence 0x%016" PRIx64 " revision %u is stored (entry %u, no longer valid): the silicon refuses revision %u as a replay",
 		       stale->id, stale->revision, stale->index, info->revision);
 	else
 		record(c, "already_provisioned", SDSI_CHECK_PASS,
-		       "licence 0x%" PRIx64 " revision %u is not stored yet (%u licence(s) stored)",
+		       "licence 0x%016" PRIx64 " revision %u is not stored yet (%u licence(s) stored)",
 		       info->id, info->revision, state->num_licenses);
 }
 

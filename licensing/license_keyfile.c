@@ -19,6 +19,7 @@
 #include <openssl/pem.h>
 
 #include "sdsi/input_file.h"
+#include "sdsi/output_target.h"
 #include "license_internal.h"
 
 /* A P-384 PEM key is under 400 bytes; anything this large is not one. */
@@ -214,11 +215,14 @@ int sdsi_lic_write_file(const char *path, const void *data, size_t len,
 			unsigned int mode, bool exclusive,
 			    struct sdsi_lic_error *err)
 {
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	char tmp[PATH_MAX];
 	const char *step;
 	int fd, rc;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", path) >= (int)sizeof(tmp))
+	/* A base name of NAME_MAX bytes is valid: its temporary name is cut to fit. */
+	if (snprintf(tmp, sizeof(tmp), "%.*s%.*s.tmp-XXXXXX", (int)(base - path), path,
+		     sdsi_temp_base_len(base, strlen(".tmp-XXXXXX")), base) >= (int)sizeof(tmp))
 		return sdsi_lic_fail(err, -ENAMETOOLONG, SDSI_LIC_NO_OFFSET,
 				     "%s: path too long", path);
 	fd = mkstemp(tmp);

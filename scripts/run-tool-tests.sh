@@ -9,7 +9,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 build=$(sdsi_build_dir BUILD_DIR "$@") || exit 2
 
-ninja -C "$build" tools/intel_sdsi tools/sdsi-authority/sdsi-authority emu/sdsi-emu >/dev/null
+ninja -C "$build" tools/intel_sdsi tools/sdsi-authority/sdsi-authority emu/sdsi-emu \
+	shmem/sdsi-shmem >/dev/null
 export SDSI_BUILD_DIR="$build"
 # The promtool that checks --format prometheus: Debian's, unpacked into the
 # build directory rather than installed (scripts/fetch-promtool.sh), unless

@@ -47,7 +47,7 @@ static const struct fe_option shmem_options[] = {
 #define OPTION_COUNT	(sizeof(shmem_options) / sizeof(shmem_options[0]))
 
 static const struct fe_command shmem_command = {
-	NULL, "--window FILE [OPTIONS]", NULL, shmem_options, OPTION_COUNT, NULL,
+	NULL, "--window FILE [OPTIONS]", NULL, shmem_options, OPTION_COUNT, NULL, NULL, 0,
 };
 
 static const struct fe_program shmem_program = { PROGRAM, &shmem_command, 1 };

@@ -9,6 +9,7 @@
 #include "sdsi/json_contract.h"
 #include "docgen.h"
 #include "exit_codes.h"
+#include "fe_option.h"
 #include "options.h"
 #include "prom_metrics.h"
 
@@ -17,9 +18,11 @@
 void print_usage(FILE *f)
 {
 	fprintf(f, "Usage: %s [-l] [-d DEVNO [-i] [-s] [-m] [-C] [-a FILE] [-c FILE]]\n"
-		   "       %*s [--all | --file PATH [--guid GUID]] [--format FORMAT | --json] [--output FILE]\n"
+		   "       %*s [--all | --file PATH [--guid GUID]]\n"
+		   "       %*s [--format FORMAT | --json] [--output FILE]\n"
 		   "       %*s [--dry-run] [--force] [--retry N] [-v | -q]\n",
-		PROGRAM, (int)strlen(PROGRAM), "", (int)strlen(PROGRAM), "");
+		PROGRAM, (int)strlen(PROGRAM), "", (int)strlen(PROGRAM), "",
+		(int)strlen(PROGRAM), "");
 }
 
 static void help_group(FILE *f, const char *title, enum option_group group)
@@ -31,7 +34,8 @@ static void help_group(FILE *f, const char *title, enum option_group group)
 		if (tool_options[i].group != group)
 			continue;
 		format_option_names(&tool_options[i], names, sizeof(names));
-		fprintf(f, "  %-22s %s\n", names, tool_options[i].help);
+		fprintf(f, "  %-22s ", names);
+		fe_doc_wrap(f, tool_options[i].help, 25);	/* within 80 columns */
 	}
 }
 
@@ -46,7 +50,10 @@ void print_help(FILE *f)
 	help_group(f, "Options", GROUP_MODIFIER);
 	fprintf(f, "\nExit status:\n");
 	for (unsigned int i = 0; i < exit_code_doc_count; i++)
-		fprintf(f, "  %d  %s\n", exit_code_docs[i].code, exit_code_docs[i].meaning);
+	{
+		fprintf(f, "  %d  ", exit_code_docs[i].code);
+		fe_doc_wrap(f, exit_code_docs[i].meaning, 5);
+	}
 }
 
 /* roff: backslashes and dashes escaped, no line may start with a control character. */

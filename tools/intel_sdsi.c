@@ -116,7 +116,8 @@ int main(int argc, char **argv)
 		print_help(stdout);
 		return SDSI_EXIT_OK;
 	case CMD_VERSION:
-		printf("intel_sdsi (sdsi) %s\n", SDSI_VERSION);
+		/* "NAME VERSION", the one form of the four programs. */
+		printf("intel_sdsi %s\n", SDSI_VERSION);
 		return SDSI_EXIT_OK;
 	case CMD_DUMP_MAN:
 		print_man_page(stdout);

@@ -69,6 +69,12 @@ void out_warn(const struct output *out, const char *fmt, ...)
 void out_note(const struct output *out, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * An error message on stderr, "intel_sdsi: MESSAGE", with the control
+ * characters of the file names it holds escaped (name_escape.h).
+ */
+void out_error_message(const char *message);
+
 /* The 48-byte key image as upstream orders it (last qword first), zero-padded. */
 void format_key_image(const uint8_t image[48], char text[2 + 96 + 1]);
 

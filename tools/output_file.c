@@ -4,7 +4,9 @@
  * rename is atomic: same filesystem), fsync, rename, fsync of the directory
  * (so the rename itself survives a power loss).  The temporary name starts
  * with a dot and does not end in .prom: node_exporter's textfile collector
- * reads *.prom only, and never picks it up.
+ * reads *.prom only, and never picks it up.  FILE must be missing or a
+ * regular file that holds no private key (sdsi/output_target.h); the
+ * temporary name keeps within NAME_MAX whatever FILE's length.
  */
 #define _GNU_SOURCE	/* mkostemp */
 #include <errno.h>
@@ -15,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sdsi/output_target.h"
 #include "output_file.h"
 
 static int fail(struct sdsi_error *err, int errnum, const char *fmt, ...)
@@ -37,10 +40,45 @@ static int fail(struct sdsi_error *err, int errnum, const char *fmt, ...)
 	return -1;
 }
 
+/* A refusal whose message says it all: no strerror() after it. */
+static int refuse(struct sdsi_error *err, int errnum, enum sdsi_error_class cls,
+		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int refuse(struct sdsi_error *err, int errnum, enum sdsi_error_class cls,
+		  const char *fmt, ...)
+{
+	va_list ap;
+
+	err->errnum = errnum;
+	err->cls = cls;
+	err->offset = -1;
+	va_start(ap, fmt);
+	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* FILE may be replaced: missing, or a regular file without a private key. */
+static int check_target(const char *path, struct sdsi_error *err)
+{
+	const char *kind;
+	int rc = sdsi_output_target_check(path, &kind);
+
+	if (rc && kind)
+		return refuse(err, -rc, SDSI_ERR_IO, "--output %s: not a regular file: it is %s; "
+			      "refusing to replace it", path, kind);
+	if (rc)
+		return fail(err, -rc, "--output %s", path);
+	if (sdsi_file_holds_private_key(path))
+		/* A safety check, like those of -a and -c: exit 5. */
+		return refuse(err, EEXIST, SDSI_ERR_REFUSED,
+			      "--output %s: holds a private key; refusing to replace it", path);
+	return 0;
+}
+
 int output_file_begin(struct output_file *of, const char *path, struct sdsi_error *err)
 {
 	const char *slash = strrchr(path, '/');
-	struct stat st;
 	FILE *mem;
 	int dirfd;
 
@@ -62,8 +100,8 @@ int output_file_begin(struct output_file *of, const char *path, struct sdsi_erro
 	if (dirfd < 0)
 		return fail(err, errno, "--output %s: directory %s", path, of->dir);
 	close(dirfd);
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return fail(err, EISDIR, "--output %s", path);
+	if (check_target(path, err))
+		return -1;
 
 	mem = open_memstream(&of->buf, &of->len);
 	if (!mem)
@@ -110,7 +148,13 @@ int output_file_commit(struct output_file *of, struct sdsi_error *err)
 		return fail(err, ENOMEM, "--output %s: collecting the output", of->path);
 	}
 	stdout = of->real_stdout;
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", of->dir, base) >= sizeof(tmp)) {
+	/* Checked again: the command may have run for minutes since begin. */
+	if (check_target(of->path, err)) {
+		free(of->buf);
+		return -1;
+	}
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s/.%.*s.XXXXXX", of->dir,
+			     sdsi_temp_base_len(base, strlen("..XXXXXX")), base) >= sizeof(tmp)) {
 		free(of->buf);
 		return fail(err, ENAMETOOLONG, "--output %s", of->path);
 	}

@@ -23,8 +23,11 @@ struct output_file {
 };
 
 /*
- * Check that FILE's directory exists and FILE is not a directory, then send
- * stdout to memory.  -1 with err (class IO) otherwise, stdout untouched.
+ * Check that FILE's directory exists and FILE is missing or a regular file
+ * (a symlink judged by its target), then send stdout to memory.  -1 with
+ * err otherwise, stdout untouched: class IO (exit 7) for a FIFO, device,
+ * directory or a name that cannot be used (ENAMETOOLONG, ELOOP), class
+ * REFUSED (exit 5, EEXIST) for a file that holds a private key.
  */
 int output_file_begin(struct output_file *of, const char *path, struct sdsi_error *err);
 

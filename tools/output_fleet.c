@@ -10,6 +10,7 @@
 
 #include "fleet_report.h"
 #include "output_json.h"
+#include "name_escape.h"
 
 static void diagnose(const struct output *out, const struct fleet_report *r)
 {
@@ -36,7 +37,7 @@ static void diagnose(const struct output *out, const struct fleet_report *r)
 		}
 		err = socket_error(s);
 		if (err)
-			fprintf(stderr, "intel_sdsi: %s\n", err->message);
+			out_error_message(err->message);
 	}
 	for (size_t i = 0; i < set->count; i++)
 		if (!set->files[i].usable)
@@ -65,11 +66,11 @@ static void text_blob_line(const struct fleet_report *r, const struct blob_resul
 {
 	const struct blob_file *f = &r->set->files[b->file];
 	const struct sdsi_blob_info *info = &f->info;
-	char code[5];
+	char code[5], name[TEXT_NAME_SIZE];
 
-	printf("    %s: ", blob_file_name(r->set, f));
+	printf("    %s: ", text_name(name, sizeof(name), blob_file_name(r->set, f)));
 	if (info->format == SDSI_BLOB_FORMAT_CAP) {
-		printf("CAP licence 0x%" PRIx64 " revision %u (", info->id, info->revision);
+		printf("CAP licence 0x%016" PRIx64 " revision %u (", info->id, info->revision);
 		for (uint32_t k = 0; k < info->num_features; k++) {
 			sdsi_fourcc(info->features[k], code);
 			printf("%s%s", k ? " " : "", code);
@@ -127,6 +128,7 @@ static const char *text_outcome(const struct fleet_report *r, enum socket_outcom
 void print_fleet_text(const struct output *out, const struct fleet_report *r)
 {
 	const struct blob_set *set = r->set;
+	char name[TEXT_NAME_SIZE];
 	bool header = false;
 
 	diagnose(out, r);
@@ -136,10 +138,11 @@ void print_fleet_text(const struct output *out, const struct fleet_report *r)
 		const struct socket_result *s = &r->sockets[i];
 
 		if (!s->have_regs) {
-			printf("%s: failed: %s\n", s->dev.name, s->err.message);
+			printf("%s: failed: %s\n", s->dev.name,
+			       text_name(name, sizeof(name), s->err.message));
 			continue;
 		}
-		printf("%s (PPIN 0x%" PRIx64 "): %s\n", s->dev.name, s->regs.ppin,
+		printf("%s (PPIN 0x%016" PRIx64 "): %s\n", s->dev.name, s->regs.ppin,
 		       text_outcome(r, s->outcome));
 		for (size_t k = 0; k < s->nblobs; k++)
 			text_blob_line(r, &s->blobs[k]);
@@ -153,10 +156,10 @@ void print_fleet_text(const struct output *out, const struct fleet_report *r)
 			printf("Not used:\n");
 		header = true;
 		if (f->usable)
-			printf("    %s: CAP bound to PPIN 0x%" PRIx64 ", which no socket here has\n",
-			       blob_file_name(set, f), f->info.ppin);
-		else
-			printf("    %s\n", f->err.message);	/* names the file */
+			printf("    %s: CAP bound to PPIN 0x%016" PRIx64 ", which no socket here has\n",
+			       text_name(name, sizeof(name), blob_file_name(set, f)), f->info.ppin);
+		else	/* the message names the file */
+			printf("    %s\n", text_name(name, sizeof(name), f->err.message));
 	}
 	printf("%zu socket%s: %zu provisioned, %zu unchanged, ", r->count,
 	       r->count == 1 ? "" : "s", r->totals[SOCKET_PROVISIONED],
@@ -241,7 +244,6 @@ void print_fleet_json(const struct output *out, const struct fleet_report *r)
 		json_object_object_add(totals, socket_outcome_name(o),
 				       json_object_new_int64((int64_t)r->totals[o]));
 	json_object_object_add(doc, "summary", totals);
-	puts(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-					    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_print_document(doc);
 	json_object_put(doc);
 }

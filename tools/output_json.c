@@ -14,6 +14,7 @@
 #include "sdsi/json_contract.h"
 #include "output.h"
 #include "output_json.h"
+#include "name_escape.h"
 
 static json_object *hex64(uint64_t v)
 {
@@ -92,8 +93,7 @@ static void emit(struct output *out, json_object *obj)
 		json_object_array_add(out->json_all, obj);
 		return;
 	}
-	puts(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-					    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_print_document(obj);
 	json_object_put(obj);
 }
 
@@ -336,7 +336,7 @@ static void json_refused(struct output *out, const struct provision_report *r,
 	json_object *obj = device_doc(out, r->device), *e = json_error_object(err);
 	json_object *preflight = json_object_new_object();
 
-	fprintf(stderr, "intel_sdsi: %s\n", err->message);
+	out_error_message(err->message);
 	add(preflight, "dry_run", json_object_new_boolean(r->dry_run));
 	json_add_preflight(preflight, r->preflight);
 	add(e, "preflight", preflight);
@@ -348,7 +348,7 @@ static void json_error(struct output *out, const char *device, const struct sdsi
 {
 	json_object *obj = device_doc(out, device);
 
-	fprintf(stderr, "intel_sdsi: %s\n", err->message);
+	out_error_message(err->message);
 	add(obj, "error", json_error_object(err));
 	emit(out, obj);
 }

@@ -354,7 +354,7 @@ static void prom_error(struct output *out, const char *device, const struct sdsi
 {
 	struct labels l = { .len = 0 };
 
-	fprintf(stderr, "intel_sdsi: %s\n", err->message);
+	out_error_message(err->message);
 	up(out, device, false);
 	label(&l, "command", out->command);
 	label(&l, "device", device ? device : "");

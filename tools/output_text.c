@@ -4,10 +4,13 @@
  * 32 for -i), minus its typos and its duplicated "On Demand" line.  The key
  * image is printed zero-padded, qword by qword, so it is unambiguous.
  */
+#define _GNU_SOURCE	/* vasprintf */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
+#include "name_escape.h"
 #include "output.h"
 
 static const char *yes_no(bool v)
@@ -22,10 +25,12 @@ static const char *enabled(bool v)
 
 static void header(const struct output *out, const char *what, const char *device)
 {
+	char name[TEXT_NAME_SIZE];
+
 	if (device)
 		printf("\n%s for device %s\n\n", what, device);
 	else
-		printf("\n%s from file %s\n\n", what, out->file);
+		printf("\n%s from file %s\n\n", what, text_name(name, sizeof(name), out->file));
 }
 
 #define INFO_FMT "%-32s"
@@ -43,7 +48,7 @@ static void row_uint(const char *label, unsigned int value)
 static void text_info(struct output *out, const char *device, const struct sdsi_registers *r)
 {
 	header(out, "Socket information", device);
-	printf(INFO_FMT "0x%" PRIx64 "\n", "PPIN:", r->ppin);
+	printf(INFO_FMT "0x%016" PRIx64 "\n", "PPIN:", r->ppin);
 	printf("NVRAM Content Authorization Error Status\n");
 	row_str("    SDSi Auth Err Sts:", r->content_auth_error ? "Error" : "Okay");
 	if (r->metering)
@@ -106,9 +111,9 @@ static void text_license(const struct sdsi_license *lic)
 		return;
 	}
 	printf("        License blob type:          %s\n", blob_type_text(lic->type));
-	printf("        License blob ID:            0x%" PRIx64 "\n", lic->id);
-	printf("        PPIN:                       0x%" PRIx64 "\n", lic->ppin);
-	printf("        Previous PPIN:              0x%" PRIx64 "\n", lic->previous_ppin);
+	printf("        License blob ID:            0x%016" PRIx64 "\n", lic->id);
+	printf("        PPIN:                       0x%016" PRIx64 "\n", lic->ppin);
+	printf("        Previous PPIN:              0x%016" PRIx64 "\n", lic->previous_ppin);
 	printf("        Blob revision ID:           %u\n", lic->revision);
 	printf("        Number of Features:         %u\n", lic->num_features);
 	for (uint32_t k = 0; k < lic->num_features; k++) {
@@ -154,7 +159,7 @@ static void text_meter(struct output *out, const char *device, const struct sdsi
 	printf("Signature:                    %s\n", code);
 	printf("Version:                      %u\n", c->version);
 	printf("Count Unit:                   %ums\n", c->unit_ms);
-	printf("PPIN:                         0x%" PRIx64 "\n", c->ppin);
+	printf("PPIN:                         0x%016" PRIx64 "\n", c->ppin);
 	printf("Feature Bundle Length:        %u\n", c->bundle_length);
 	sdsi_fourcc(c->mmrc_encoding, code);
 	printf("MMRC encoding:                %s\n", code);
@@ -192,9 +197,9 @@ static void text_blob(FILE *f, const struct sdsi_blob_info *b)
 		return;
 	}
 	fprintf(f, "    License blob type:          %s\n", blob_type_text(b->type));
-	fprintf(f, "    License blob ID:            0x%" PRIx64 "\n", b->id);
-	fprintf(f, "    PPIN:                       0x%" PRIx64 "\n", b->ppin);
-	fprintf(f, "    Previous PPIN:              0x%" PRIx64 "\n", b->previous_ppin);
+	fprintf(f, "    License blob ID:            0x%016" PRIx64 "\n", b->id);
+	fprintf(f, "    PPIN:                       0x%016" PRIx64 "\n", b->ppin);
+	fprintf(f, "    Previous PPIN:              0x%016" PRIx64 "\n", b->previous_ppin);
 	fprintf(f, "    Blob revision ID:           %u\n", b->revision);
 	fprintf(f, "    Number of Features:         %u\n", b->num_features);
 	for (uint32_t k = 0; k < b->num_features; k++) {
@@ -221,17 +226,19 @@ static void text_provisioned(struct output *out, const struct provision_report *
 {
 	const struct sdsi_preflight *pf = r->preflight;
 	const char *name = sdsi_blob_name(r->kind);
+	char path[TEXT_NAME_SIZE];
 
+	text_name(path, sizeof(path), r->blob_path);
 	if (pf->unchanged && !pf->forced)
 		printf("%s%s file %s is already provisioned on %s: nothing %s (--force sends it anyway)\n",
-		       r->dry_run ? "Dry run: " : "", name, r->blob_path, r->device,
+		       r->dry_run ? "Dry run: " : "", name, path, r->device,
 		       r->dry_run ? "would be written" : "written");
 	else if (r->dry_run)
 		printf("Dry run: %s passed every pre-flight check%s; would write %zu bytes from %s to %s\n",
 		       name, pf->unchanged ? " (already provisioned, sent because of --force)" : "",
-		       r->bytes, r->blob_path, r->attr_path);
+		       r->bytes, path, r->attr_path);
 	else
-		printf("Provisioned %s file %s successfully\n", sdsi_blob_file(r->kind), r->blob_path);
+		printf("Provisioned %s file %s successfully\n", sdsi_blob_file(r->kind), path);
 	if (r->dry_run)
 		text_preflight(stdout, pf);
 	(void)out;
@@ -245,13 +252,13 @@ static void text_refused(struct output *out, const struct provision_report *r,
 		       sdsi_blob_name(r->kind));
 		text_preflight(stdout, r->preflight);
 	}
-	fprintf(stderr, "intel_sdsi: %s\n", err->message);
+	out_error_message(err->message);
 	(void)out;
 }
 
 static void text_error(struct output *out, const char *device, const struct sdsi_error *err)
 {
-	fprintf(stderr, "intel_sdsi: %s\n", err->message);
+	out_error_message(err->message);
 	(void)out;
 	(void)device;
 }
@@ -288,11 +295,23 @@ void format_key_image(const uint8_t image[48], char text[2 + 96 + 1])
 	*p = '\0';
 }
 
-static void diag(const char *fmt, va_list ap)
+void out_error_message(const char *message)
 {
 	fputs("intel_sdsi: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	fputs_text_name(message, stderr);
 	fputc('\n', stderr);
+}
+
+static void diag(const char *fmt, va_list ap)
+{
+	char *message;
+
+	if (vasprintf(&message, fmt, ap) < 0) {
+		fputs("intel_sdsi: out of memory\n", stderr);
+		return;
+	}
+	out_error_message(message);
+	free(message);
 }
 
 void out_warn(const struct output *out, const char *fmt, ...)

@@ -36,7 +36,7 @@ def test_unknown_command():
 def test_version():
     r = run("--version")
     assert r.returncode == EXIT_OK
-    assert re.match(r"sdsi-authority \d+\.\d+\.\d+ \(format version 1\)", r.stdout)
+    assert re.fullmatch(r"sdsi-authority \d+\.\d+\.\d+\n", r.stdout)
 
 
 @pytest.mark.parametrize("cmd", COMMANDS)

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Decoding: text with the upstream labels, JSON with the documented keys,
 offline (--file) and from a sysfs-shaped tree, malformed input exit 8."""
+import re
+
 import pytest
 
 from conftest import GUID_V1, GUID_V2, blob, meter_cert, registers, state_cert
@@ -111,7 +113,7 @@ def test_state_text(tool, tmp_path):
                  "        License blob type:          One time upgrade",
                  "        License blob ID:            0x1122334455667788",
                  "        PPIN:                       0xaabbccddeeff0011",
-                 "        Previous PPIN:              0x0",
+                 "        Previous PPIN:              0x0000000000000000",
                  "        Blob revision ID:           3",
                  "        Number of Features:         2",
                  "                 Feature 0:         CC02",
@@ -160,7 +162,7 @@ def test_meter_text_and_json(tool, sysfs):
     assert r.rc == 0, r.err
     for line in ["Signature:                    MTDB", "Version:                      1",
                  "Count Unit:                   1000ms",
-                 "PPIN:                         0x123456789abcdef",
+                 "PPIN:                         0x0123456789abcdef",
                  "Feature Bundle Length:        16", "MMRC encoding:                MMRC",
                  "MMRC counter:                 12345", "Number of Feature Counters:   2",
                  "    CC02:          7", "    SGX1:          4294967295"]:
@@ -255,3 +257,21 @@ def test_list_json(tool, sysfs):
     assert tool("-l", "--json", root=sysfs.root).json() == {"schema_version": "1.0", "devices": [
         {"device": "intel_vsec.sdsi.0", "devno": 0, "guid": "0xf210d9ef"},
         {"device": "intel_vsec.sdsi.1", "devno": 1, "guid": "0x006dd191"}]}
+
+
+def test_ppins_and_licence_ids_have_one_form_in_text_and_json(tool, tmp_path):
+    """Issue 19: 0x and 16 hex digits in text as in JSON, so a value one
+    output prints is found as it is in the other (grep, Ansible, a CMDB)."""
+    saved = tmp_path / "state.bin"
+    saved.write_bytes(state_cert([blob(1, 0x51, 0x42, 0x7, 1, ["CC02"])]))
+    text = tool("-s", "--file", str(saved)).out
+    lic = tool("-s", "--file", str(saved), "--json").json()["licenses"][0]["license"]
+    for label, key in (("License blob ID", "id"), ("PPIN", "ppin"),
+                       ("Previous PPIN", "previous_ppin")):
+        assert re.search(rf"^ +{label}: +{lic[key]}$", text, re.M), (label, lic[key], text)
+    assert lic["id"] == "0x0000000000000051" and lic["ppin"] == "0x0000000000000042"
+    regs = tmp_path / "regs.bin"
+    regs.write_bytes(registers(ppin=0x42))
+    info = tool("-i", "--file", str(regs), "--json").json()
+    assert info["ppin"] == "0x0000000000000042"
+    assert re.search(r"^PPIN: +0x0000000000000042$", tool("-i", "--file", str(regs)).out, re.M)

@@ -93,7 +93,7 @@ def test_wrong_ppin_refused_with_no_counter_spent(authority):
     for res in (r[2], r[3]):
         assert res["rc"] == 5, res
     err = doc(r[2])["error"]
-    assert err["name"] == "EXDEV" and "this socket's PPIN is 0xabcdef0123" in err["message"]
+    assert err["name"] == "EXDEV" and "this socket's PPIN is 0x000000abcdef0123" in err["message"]
     assert spent(r[4]) == spent(r[1]) == (0, 0, 3, False)
     # The same CAP is the right one for the socket it was issued for.
     assert r[5]["rc"] == 0 and r[6]["rc"] == 0, r[6]

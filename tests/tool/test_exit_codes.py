@@ -49,9 +49,11 @@ def table_of(text):
 
 
 def help_table(text):
+    """The exit status table of a --help, each meaning's wrapped lines
+    (indented under it, within 80 columns) joined again."""
     tail = text.split("Exit status", 1)[1]
-    return [(int(code), meaning) for code, meaning in
-            re.findall(r"^  (\d)  (.+)$", tail, re.M)]
+    return [(int(code), " ".join(meaning.split())) for code, meaning in
+            re.findall(r"^  (\d)  (.+(?:\n {5}\S.*)*)$", tail, re.M)]
 
 
 def test_one_table_documented_once():

@@ -158,8 +158,8 @@ def test_provision_a_fleet_then_again_unchanged(authority, caps):
                                  ("c-socket1.cap", "unchanged")]),
         (NAMES[2], "no_match", []), (NAMES[3], "no_match", [])]
     text = r[8]["out"]
-    assert "intel_vsec.sdsi.1 (PPIN 0xf1ee71): unchanged, already provisioned" in text
-    assert "d-elsewhere.cap: CAP bound to PPIN 0xdead, which no socket here has" in text
+    assert "intel_vsec.sdsi.1 (PPIN 0x0000000000f1ee71): unchanged, already provisioned" in text
+    assert "d-elsewhere.cap: CAP bound to PPIN 0x000000000000dead, which no socket here has" in text
     assert "4 sockets: 0 provisioned, 2 unchanged, 2 without a matching CAP, 0 failed" in text
     assert [spent(x) for x in r[9:13]] == after_first
     assert licences(r[13]) == [(hex64(0xB1), 1, True), (hex64(0xC1), 1, True)]
@@ -183,7 +183,7 @@ def test_dry_run_shows_the_plan_and_writes_nothing(authority, caps):
                for b in plan["results"][1]["blobs"]]
     assert updates == ["3 of 4 update(s) available", "2 of 4 update(s) available"]
     assert "Dry run: nothing is written" in r[7]["out"]
-    assert "c-socket1.cap: CAP licence 0xc1 revision 1 (CC02): would be written" in r[7]["out"]
+    assert "c-socket1.cap: CAP licence 0x00000000000000c1 revision 1 (CC02): would be written" in r[7]["out"]
     assert [spent(x) for x in r[1:5]] == [spent(x) for x in r[8:12]] == [(0, 0, 3)] * 4
     assert r[5]["out"] == r[12]["out"]             # the state certificates, byte for byte
 
@@ -214,7 +214,7 @@ def test_one_failing_socket_does_not_stop_the_others(authority, caps, tmp_path):
                              if c["result"] == "fail"]
     assert report["summary"]["failed"] == 2 and report["summary"]["provisioned"] == 1
     assert "intel_vsec.sdsi.1/provision_cap" in r[5]["err"]
-    assert "c-socket1.cap: CAP licence 0xc1 revision 1 (CC02): skipped" in r[5]["out"]
+    assert "c-socket1.cap: CAP licence 0x00000000000000c1 revision 1 (CC02): skipped" in r[5]["out"]
     assert spent(r[7]) == (0, 0, 3) and spent(r[8]) == (0, 0, 4)   # nothing spent there
 
 

@@ -5,14 +5,18 @@ sdsi-authority inspect validates against its schema, errors included; the
 schemas reject a document that drifts; and both tools encode the same blob's
 fields identically (type and type_name, PPIN, bundles, the key image)."""
 import copy
+import errno
 import json
+import os
+import shutil
 import subprocess
 
 import pytest
 
 import schemas
 from authority import authority, image_as_printed, key_image  # noqa: F401
-from conftest import AUTHORITY, emu_missing, meter_cert, registers, run_tool, state_cert
+from conftest import (AUTHORITY, TOOL, FakeSysfs, emu_missing, meter_cert, registers, run_tool,
+                      state_cert)
 from test_emu import ctl, emu, t
 
 needs_emu = pytest.mark.skipif(emu_missing() is not None, reason=str(emu_missing()))
@@ -246,3 +250,171 @@ def test_one_version_in_the_header_the_schemas_and_both_man_pages():
     for page in (generated.out, authority_page):
         assert "/usr/share/sdsi/schema/" in page and "docs/schema/" in page
         assert f"(now\n\\fB{VERSION}\\fR" in page or f"(now\n.BR {VERSION} ;" in page
+
+
+# ---- Issue 19: every errno by its name, every name valid UTF-8 -------------------------
+
+needs_root = pytest.mark.skipif(os.geteuid() != 0 or shutil.which("unshare") is None,
+                                reason="needs root and unshare(1) for a private mount namespace")
+
+
+def run_raw(*args, root=None, cwd=None):
+    """intel_sdsi with stdout and stderr as bytes: a document that is not
+    UTF-8 must fail the test, not the decoding of the helper."""
+    env = dict(os.environ)
+    env.pop("SDSI_SYSFS_ROOT", None)
+    if root is not None:
+        env["SDSI_SYSFS_ROOT"] = root
+    return subprocess.run([TOOL, *args], capture_output=True, env=env, cwd=cwd, timeout=60)
+
+
+def strict_doc(schema, raw):
+    """The document parsed from strictly decoded UTF-8, validated."""
+    return schemas.check(schema, raw.decode("utf-8", errors="strict"))
+
+
+@pytest.mark.parametrize("kind", ["fifo", "/dev/zero"])
+def test_special_file_given_to_file_is_enxio_by_name(tmp_path, kind):
+    path = "/dev/zero" if kind == "/dev/zero" else str(tmp_path / "state.fifo")
+    if kind == "fifo":
+        os.mkfifo(path)
+    r = run_tool("-s", "--file", path, "--json")
+    assert r.rc == 2, r.err
+    err = schemas.check("error.json", r.out)["error"]
+    assert (err["errno"], err["name"]) == (errno.ENXIO, "ENXIO")
+    assert path in err["message"]
+
+
+def one_socket(tmp_path):
+    root = tmp_path / "devices"
+    root.mkdir()
+    FakeSysfs(str(root)).add(0, regs=registers(ppin=0x42))
+    return str(root)
+
+
+def test_symlink_loop_in_the_cap_dir_is_eloop_by_name(tmp_path):
+    caps = tmp_path / "caps"
+    caps.mkdir()
+    os.symlink("b.cap", caps / "a.cap")
+    os.symlink("a.cap", caps / "b.cap")
+    r = run_tool("--all", "-c", str(caps), "--json", root=one_socket(tmp_path))
+    assert r.rc == 0, r.err
+    files = schemas.check("fleet.json", r.out)["files"]
+    assert [(f["usable"], f["error"]["name"], f["error"]["errno"]) for f in files] == [
+        (False, "ELOOP", errno.ELOOP)] * 2
+
+
+@needs_root
+@pytest.mark.parametrize("fs,name", [("ro", "EROFS"), ("full", "ENOSPC")])
+def test_unwritable_output_filesystem_is_named(tmp_path, fs, name):
+    """--output on a read-only tmpfs, and on a full one, in a private mount
+    namespace (gone with the process): the error document names the errno."""
+    saved = tmp_path / "state.bin"
+    saved.write_bytes(state_cert([]))
+    mnt = tmp_path / "mnt"
+    mnt.mkdir()
+    mount = ("mount -t tmpfs -o ro,size=64k none \"$1\"" if fs == "ro" else
+             "mount -t tmpfs -o size=4k none \"$1\" && "
+             "{ dd if=/dev/zero of=\"$1/fill\" bs=1k count=64 2>/dev/null; true; }")
+    proc = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c",
+                           mount + ' && "$2" -s --file "$3" --json --output "$1/out.json"',
+                           "sh", str(mnt), TOOL, str(saved)],
+                          capture_output=True, timeout=60)
+    assert proc.returncode == 7, proc.stderr
+    err = strict_doc("error.json", proc.stdout)["error"]
+    assert err["name"] == name and err["errno"] == getattr(errno, name)
+    assert f"--output {mnt}/out.json" in err["message"]
+    assert os.listdir(mnt) == []        # the mount never reached the host
+
+
+def test_error_name_without_glibc_name_matches_the_schema():
+    """The schema's pattern admits the documented form of a number glibc
+    does not name ("E" and its decimal value), which the unit test of
+    sdsi_errno_name() produces; "E?" is what it must never be."""
+    doc = {"schema_version": VERSION, "device": None, "file": None,
+           "error": {"errno": 4242, "name": "E4242", "message": "m"}}
+    assert schemas.errors("error.json", doc) == []
+    doc["error"]["name"] = "E?"
+    assert schemas.errors("error.json", doc) != []
+
+
+def test_cap_file_name_that_is_not_utf8_is_escaped_losslessly(tmp_path):
+    caps = tmp_path / "caps"
+    caps.mkdir()
+    raw = b"bad\xff\xc3(name\xed\xa0\x80.cap"     # a stray byte, a broken pair, a surrogate
+    with open(os.path.join(os.fsencode(caps), raw), "wb") as f:
+        f.write(b"junk!!")
+    proc = run_raw("--all", "-c", str(caps), "--json", root=one_socket(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    doc = strict_doc("fleet.json", proc.stdout)
+    (entry,) = doc["files"]
+    # Each byte outside valid UTF-8 is U+DC00+byte: Python's surrogateescape.
+    assert entry["file"] == str(caps) + "/bad\udcff\udcc3(name\udced\udca0\udc80.cap"
+    assert os.fsencode(entry["file"]) == os.fsencode(caps) + b"/" + raw
+    assert entry["error"]["message"].startswith(entry["file"] + ": ")
+    assert b"\\udcff" in proc.stdout and b"\xff" not in proc.stdout
+
+
+def test_valid_utf8_names_are_left_as_they_are(tmp_path):
+    caps = tmp_path / "caps"
+    caps.mkdir()
+    (caps / "zürich-東京.cap").write_bytes(b"junk!!")
+    proc = run_raw("--all", "-c", str(caps), "--json", root=one_socket(tmp_path))
+    doc = strict_doc("fleet.json", proc.stdout)
+    assert doc["files"][0]["file"] == f"{caps}/zürich-東京.cap"
+    assert "zürich-東京".encode() in proc.stdout
+
+
+def test_inspect_json_of_a_name_that_is_not_utf8(tmp_path):
+    raw = os.fsencode(tmp_path) + b"/x\xfe.cap"
+    with open(raw, "wb") as f:
+        f.write(b"junk!!")
+    proc = subprocess.run([AUTHORITY, "inspect", raw, "--json"], capture_output=True,
+                          timeout=60)
+    doc = strict_doc("inspect.json", proc.stdout)
+    assert os.fsencode(doc["file"]) == raw
+
+
+def test_control_characters_in_names_are_escaped_in_text(tmp_path):
+    """A newline or an escape sequence in a file name must not forge a line
+    or colour the terminal: \\xNN in text output, on stdout and stderr."""
+    caps = tmp_path / "caps"
+    caps.mkdir()
+    (caps / "evil\nintel_vsec.sdsi.0: provisioned\x1b[2J.cap").write_bytes(b"junk!!")
+    root = one_socket(tmp_path)
+    proc = run_raw("--all", "-c", str(caps), root=root)
+    assert proc.returncode == 0, proc.stderr
+    for stream in (proc.stdout, proc.stderr):
+        assert b"\x1b" not in stream
+        assert b"evil\\x0aintel_vsec.sdsi.0: provisioned\\x1b[2J.cap" in stream
+    assert not any(line.startswith(b"intel_vsec.sdsi.0: provisioned")
+                   for line in proc.stdout.splitlines())
+    # JSON keeps the name whole: its own escapes (\n, \u001b) are lossless.
+    doc = strict_doc("fleet.json", run_raw("--all", "-c", str(caps), "--json", root=root).stdout)
+    assert doc["files"][0]["file"] == f"{caps}/evil\nintel_vsec.sdsi.0: provisioned\x1b[2J.cap"
+    saved = tmp_path / "st\x1bate\n.bin"
+    saved.write_bytes(state_cert([]))
+    text = run_raw("-s", "--file", str(saved))
+    assert text.returncode == 0 and b"st\\x1bate\\x0a.bin" in text.stdout
+    assert b"\x1b" not in text.stdout
+    auth = subprocess.run([AUTHORITY, "inspect", str(caps / "no\x1bsuch")],
+                          capture_output=True, timeout=60)
+    assert auth.returncode == 2 and b"no\\x1bsuch" in auth.stderr and b"\x1b" not in auth.stderr
+
+
+@pytest.mark.parametrize("raw,valid", [
+    (b"\xc2\x80", True), (b"\xc1\xbf", False),                   # shortest 2-byte / overlong
+    (b"\xe0\xa0\x80", True), (b"\xe0\x9f\xbf", False),           # shortest 3-byte / overlong
+    (b"\xed\x9f\xbf", True), (b"\xed\xa0\x80", False),           # U+D7FF / a surrogate
+    (b"\xf4\x8f\xbf\xbf", True), (b"\xf4\x90\x80\x80", False),   # U+10FFFF / beyond
+    (b"\xe2\x82\xac", True), (b"\xe2\x82", False),               # whole / cut short
+])
+def test_utf8_validity_on_both_sides_of_each_bound(tmp_path, raw, valid):
+    caps = tmp_path / "caps"
+    caps.mkdir()
+    with open(os.fsencode(caps) + b"/n" + raw, "wb") as f:
+        f.write(b"junk!!")
+    proc = run_raw("--all", "-c", str(caps), "--json", root=one_socket(tmp_path))
+    name = strict_doc("fleet.json", proc.stdout)["files"][0]["file"]
+    assert os.fsencode(name) == os.fsencode(caps) + b"/n" + raw
+    assert (raw in proc.stdout) == valid and ("\\udc" in proc.stdout.decode()) != valid

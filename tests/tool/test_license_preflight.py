@@ -90,7 +90,7 @@ def test_malformed_fields_are_named(tool, sysfs, authority, tmp_path):
 def test_cap_for_another_ppin_is_refused(tool, sysfs, authority):
     sysfs.add(0, regs=registers(ppin=0xAAAA, **WITH_AKC))
     err = refused(tool, sysfs, "-c", authority.cap(PPIN), "EXDEV",
-                  "bound to PPIN 0x1122334455667788, this socket's PPIN is 0xaaaa", "cap")
+                  "bound to PPIN 0x1122334455667788, this socket's PPIN is 0x000000000000aaaa", "cap")
     assert check(err["preflight"], "ppin")["result"] == "fail"
 
 
@@ -151,7 +151,7 @@ def test_valid_licence_is_unchanged_unless_forced(tool, sysfs, authority):
         assert "is already provisioned on intel_vsec.sdsi.0: nothing written" in r.out
     report = tool("-d", "0", "-c", older, "--json", root=sysfs.root).json()
     assert report["unchanged"] is True and report["provisioned"] is False
-    assert ("licence 0x77 revision 2 is already provisioned and valid (entry 0); "
+    assert ("licence 0x0000000000000077 revision 2 is already provisioned and valid (entry 0); "
             "this CAP is revision 1") == check(report, "already_provisioned")["detail"]
     assert written(dev, "cap") == b""
     r = tool("-d", "0", "-c", cap, "--force", root=sysfs.root)
@@ -192,9 +192,9 @@ def test_dry_run_shows_the_decoded_cap_and_every_check(tool, sysfs, authority):
     assert lines[1:10] == [
         "Blob: CAP (sdsi format), 208 bytes",
         "    License blob type:          Metered upgrade",
-        "    License blob ID:            0xdeadbeef12",
+        "    License blob ID:            0x000000deadbeef12",
         "    PPIN:                       0x1122334455667788",
-        "    Previous PPIN:              0x99",
+        "    Previous PPIN:              0x0000000000000099",
         "    Blob revision ID:           3",
         "    Number of Features:         2",
         "             Feature 0:         CC02",

@@ -67,7 +67,7 @@ def test_relative_path(tool, sysfs, tmp_path):
 
 @pytest.mark.parametrize("where,reason", [
     ("missing/f.prom", "directory {d}/missing: No such file or directory"),
-    ("isdir", "Is a directory"),
+    ("isdir", "not a regular file: it is a directory; refusing to replace it"),
     ("isdir/", "not a file name"),
     ("old.prom/f.prom", "Not a directory"),
 ])
@@ -114,3 +114,78 @@ def test_killed_mid_run_leaves_the_old_file_and_no_temporary(target):
     assert "status 137" in proc.stdout, (proc.stdout, proc.stderr)
     assert target.read_text() == OLD
     assert listing(target.parent) == [target.name]
+
+
+# ---- Issue 19, finding 6: only a regular file or a missing name is replaced -------------
+
+NAME_MAX = 255
+
+
+def char_device(tmp_path):
+    """A character device of our own where root may make one, so that a
+    regression replaces it, never the host's /dev/null."""
+    node = tmp_path / "null"
+    if node.exists():
+        return str(node)
+    try:
+        os.mknod(node, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except PermissionError:
+        return "/dev/null"
+    return str(node)
+
+
+@pytest.mark.parametrize("what,kind", [
+    ("fifo", "a FIFO"), ("chardev", "a character device"),
+    ("symlink to a fifo", "a FIFO"), ("symlink to a chardev", "a character device"),
+    ("symlink to a directory", "a directory"),
+])
+def test_special_files_are_refused_and_keep_what_they_are(tool, sysfs, tmp_path, what, kind):
+    sysfs.add(0, state=state_cert([]))
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    (tmp_path / "dir").mkdir()
+    target = {"fifo": str(fifo), "chardev": char_device(tmp_path)}.get(what)
+    if target is None:
+        target = str(tmp_path / "link")
+        os.symlink({"symlink to a fifo": str(fifo), "symlink to a directory": str(tmp_path / "dir"),
+                    "symlink to a chardev": char_device(tmp_path)}[what], target)
+    mode = os.lstat(target).st_mode
+    r = tool("-d", "0", "-s", "--json", "--output", target, root=sysfs.root)
+    assert r.rc == 7, r.err
+    assert f"--output {target}: not a regular file: it is {kind}; refusing to replace it" in r.err
+    err = r.json()["error"]
+    assert err["name"] == ("EISDIR" if kind == "a directory" else "ENXIO")
+    assert os.lstat(target).st_mode == mode
+    assert not [n for n in os.listdir(tmp_path) if n.startswith(".")]
+
+
+def test_a_private_key_is_never_replaced(tool, sysfs, tmp_path):
+    sysfs.add(0, state=state_cert([]))
+    key = tmp_path / "licensor.key"
+    pem = (b"-----BEGIN PRIVATE KEY-----\nMIG2AgEAMBAGByqGSM49AgEGBSuBBAAiBIGeMIGbAgEBBDA=\n"
+           b"-----END PRIVATE KEY-----\n")
+    key.write_bytes(pem)
+    r = tool("-d", "0", "-s", "--output", str(key), root=sysfs.root)
+    assert r.rc == 5, r.err
+    assert f"--output {key}: holds a private key; refusing to replace it" in r.err
+    assert key.read_bytes() == pem
+
+
+def test_a_name_of_name_max_bytes_fits_and_one_more_does_not(tool, sysfs, tmp_path):
+    """The temporary file is named after FILE; with FILE's name at NAME_MAX
+    it must be cut, not overflow (ENAMETOOLONG from mkstemp)."""
+    sysfs.add(0, state=state_cert([]))
+    out = tmp_path / "out"
+    out.mkdir()
+    fits = out / ("s" * NAME_MAX)
+    r = tool("-d", "0", "-s", "--output", str(fits), root=sysfs.root)
+    assert r.rc == 0, r.err
+    assert fits.read_text().startswith("\nState certificate")
+    fits.write_text(OLD)        # replacing one works as well
+    assert tool("-d", "0", "-s", "--output", str(fits), root=sysfs.root).rc == 0
+    assert fits.read_text() != OLD and listing(out) == [fits.name]
+    r = tool("-d", "0", "-s", "--json", "--output", str(out / ("s" * (NAME_MAX + 1))),
+             root=sysfs.root)
+    assert r.rc == 7
+    assert r.json()["error"]["name"] == "ENAMETOOLONG"
+    assert listing(out) == [fits.name]

@@ -202,6 +202,18 @@ def test_label_values_escaped(tool, sysfs):
     assert feats == {'a"b\\': 2.5, "\\\\\\\\": 5.0, "x.y.": 7.5, "CC02": 10.0}
 
 
+def test_reason_is_the_errno_name_outside_libsdsis_own_errnos(tool, sysfs):
+    """Issue 19: a state certificate that is a symlink loop fails with
+    ELOOP, which libsdsi's old table called "E?"."""
+    d = sysfs.add(0, state=state_cert([]))
+    os.remove(os.path.join(d, "state_certificate"))
+    os.symlink("state_certificate", os.path.join(d, "state_certificate"))
+    r = tool("-d", "0", "-s", "--format", "prometheus", root=sysfs.root)
+    fams = assert_clean(r.out)
+    assert series(fams, "sdsi_scrape_error") == {
+        (("command", "state"), ("device", "intel_vsec.sdsi.0"), ("reason", "ELOOP")): 1.0}
+
+
 def test_repeated_code_is_one_series_and_a_warning(tool, sysfs):
     sysfs.add(0, current=meter_cert([("CC02", 1), ("CC02", 2)]))
     r = tool("-d", "0", "-C", "--format", "prometheus", root=sysfs.root)

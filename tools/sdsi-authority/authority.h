@@ -77,8 +77,13 @@ int auth_key_exit(int rc);
 /* dir/name into buf; exits with a message when the path does not fit. */
 const char *auth_key_path(char *buf, size_t size, const char *dir,
 			  const char *name);
-/* Write a blob crash-safely (mode 0644), printing the failure; 0 or 7 (1 without memory). */
-int auth_write_output(const char *path, const void *data, size_t len);
+/*
+ * Write a blob crash-safely (mode 0644) to path, which must be missing or a
+ * regular file (7 otherwise), neither one of the key files of the authority
+ * in dir nor any file holding a private key (5: the blob would destroy it).
+ * Prints the failure; 0, 5 or 7 (1 without memory).
+ */
+int auth_write_output(const char *dir, const char *path, const void *data, size_t len);
 void auth_hex(char *out, const uint8_t *bytes, size_t len);
 
 /*

@@ -3,6 +3,7 @@
  * Command-line plumbing shared by the subcommands: one option table per
  * command feeds both getopt_long and --help, so the two cannot disagree.
  */
+#define _GNU_SOURCE	/* vasprintf */
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -11,6 +12,8 @@
 #include <string.h>
 
 #include "authority.h"
+#include "fe_option.h"
+#include "name_escape.h"
 
 #define MAX_OPTIONS	16
 
@@ -29,15 +32,18 @@ static void print_option(const struct auth_option *opt)
 		n = snprintf(left, sizeof(left), "      --%s", opt->name);
 	if (opt->arg && n > 0 && (size_t)n < sizeof(left))
 		snprintf(left + n, sizeof(left) - (size_t)n, " %s", opt->arg);
-	printf("%-28s %s\n", left, opt->help);
+	printf("%-28s ", left);
+	fe_doc_wrap(stdout, opt->help, 29);	/* within 80 columns */
 }
 
 void auth_print_help(const struct auth_command *cmd)
 {
 	const struct auth_option *opt;
 
-	printf("Usage: sdsi-authority %s %s\n\n%s\n\nOptions:\n", cmd->name,
-	       cmd->synopsis, cmd->summary);
+	int col = printf("Usage: sdsi-authority %s ", cmd->name);
+
+	fe_doc_wrap(stdout, cmd->synopsis, col);
+	printf("\n%s\n\nOptions:\n", cmd->summary);
 	for (opt = cmd->options; opt->name; opt++)
 		print_option(opt);
 	print_option(&help_option);
@@ -91,11 +97,20 @@ int auth_usage_error(const struct auth_command *cmd, const char *fmt, ...)
 
 void auth_error(const char *fmt, ...)
 {
+	char *message;
 	va_list ap;
+	int n;
 
-	fputs("sdsi-authority: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	n = vasprintf(&message, fmt, ap);
 	va_end(ap);
+	fputs("sdsi-authority: ", stderr);
+	/* File names in the message: control characters escaped (name_escape.h). */
+	if (n < 0) {
+		fputs("out of memory", stderr);
+	} else {
+		fputs_text_name(message, stderr);
+		free(message);
+	}
 	fputc('\n', stderr);
 }

@@ -11,6 +11,7 @@
 #include <openssl/evp.h>
 
 #include "authority.h"
+#include "name_escape.h"
 
 enum { OPT_KEY_REV = 256 };
 
@@ -22,6 +23,7 @@ static const struct auth_option akc_options[] = {
 
 static int issue_akc(const char *dir, uint32_t key_rev, const char *output)
 {
+	char shown[TEXT_NAME_SIZE];
 	struct sdsi_lic_error err = { 0 };
 	uint8_t image[SDSI_LICENSE_KEY_IMAGE_SIZE];
 	char hex[AUTH_KEY_IMAGE_HEX];
@@ -54,12 +56,12 @@ static int issue_akc(const char *dir, uint32_t key_rev, const char *output)
 		auth_error("internal error encoding the AKC");
 		goto out;
 	}
-	rc = auth_write_output(output, blob, len);
+	rc = auth_write_output(dir, output, blob, len);
 	if (rc)
 		goto out;
 	auth_key_image_hex(hex, image);
 	printf("wrote AKC %s (%zu bytes, key revision %u)\nlicense key image: %s\n",
-	       output, len, key_rev, hex);
+	       text_name(shown, sizeof(shown), output), len, key_rev, hex);
 out:
 	EVP_PKEY_free(root);
 	EVP_PKEY_free(licensor);

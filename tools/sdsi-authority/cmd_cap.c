@@ -13,6 +13,7 @@
 #include <openssl/rand.h>
 
 #include "authority.h"
+#include "name_escape.h"
 
 enum {
 	OPT_PPIN = 256,
@@ -124,6 +125,7 @@ static int check_request(const struct auth_command *cmd,
 
 static int issue_cap(const char *dir, struct cap_request *req)
 {
+	char shown[TEXT_NAME_SIZE];
 	struct sdsi_lic_error err = { 0 };
 	struct sdsi_lic_blob *lic = &req->cap.license;
 	uint8_t blob[SDSI_LICENSE_BLOB_MAX];
@@ -146,10 +148,11 @@ static int issue_cap(const char *dir, struct cap_request *req)
 		rc = SDSI_EXIT_INTERNAL;
 		goto out;
 	}
-	rc = auth_write_output(req->output, blob, len);
+	rc = auth_write_output(dir, req->output, blob, len);
 	if (!rc)
 		printf("wrote CAP %s (%zu bytes): %s licence 0x%016llx revision %u for PPIN 0x%016llx, %u bundle%s\n",
-		       req->output, len, sdsi_lic_type_name(lic->type),
+		       text_name(shown, sizeof(shown), req->output), len,
+		       sdsi_lic_type_name(lic->type),
 		       (unsigned long long)lic->id, lic->revision,
 		       (unsigned long long)lic->ppin, lic->bundle_count,
 		       lic->bundle_count == 1 ? "" : "s");

@@ -16,6 +16,7 @@
 
 #include "sdsi/input_file.h"
 #include "authority.h"
+#include "name_escape.h"
 
 static const struct auth_option init_options[] = {
 	{ NULL, 0, NULL, NULL },
@@ -28,6 +29,7 @@ static const char *const key_files[] = {
 static int make_pair(const char *dir, const char *private_name,
 		     const char *public_name)
 {
+	char shown[TEXT_NAME_SIZE];
 	struct sdsi_lic_error err = { 0 };
 	char path[4096];
 	EVP_PKEY *key;
@@ -40,13 +42,13 @@ static int make_pair(const char *dir, const char *private_name,
 	rc = sdsi_lic_key_save_private(auth_key_path(path, sizeof(path), dir,
 						     private_name), key, &err);
 	if (!rc)
-		printf("wrote %s\n", path);
+		printf("wrote %s\n", text_name(shown, sizeof(shown), path));
 	if (!rc)
 		rc = sdsi_lic_key_save_public(auth_key_path(path, sizeof(path),
 							    dir, public_name),
 						  key, &err);
 	if (!rc)
-		printf("wrote %s\n", path);
+		printf("wrote %s\n", text_name(shown, sizeof(shown), path));
 	EVP_PKEY_free(key);
 	if (rc) {
 		/* Another init won the race to a key file: a refusal, as below. */

@@ -4,6 +4,7 @@
  * front end's generators (frontend/fe_option.h) from the same option
  * tables that drive getopt and --help, so that none leaves an option out.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "authority.h"
@@ -12,11 +13,23 @@
 #define MAX_COMMANDS	8
 #define MAX_OPTIONS	16
 
+/* cap --type's words: the codec's names of the two licence types. */
+static const char *type_words(void)
+{
+	static char words[64];
+
+	snprintf(words, sizeof(words), "%s %s", sdsi_lic_type_name(SDSI_BLOB_TYPE_ONE_TIME),
+		 sdsi_lic_type_name(SDSI_BLOB_TYPE_METERED));
+	return words;
+}
+
 /* What the shell should offer after an option, from its argument's name. */
 static enum fe_complete complete_for(const char *arg)
 {
 	if (!arg)
 		return FE_ARG_NONE;
+	if (!strcmp(arg, "TYPE"))
+		return FE_ARG_WORDS;
 	if (!strcmp(arg, "DIR"))
 		return FE_ARG_DIR;
 	if (!strcmp(arg, "FILE"))
@@ -37,7 +50,7 @@ static struct fe_program program(const struct auth_command *const *cmds, size_t 
 {
 	size_t c;
 
-	commands[0] = (struct fe_command){ NULL, "COMMAND [ARGS]", NULL, top, 2, NULL };
+	commands[0] = (struct fe_command){ NULL, "COMMAND [ARGS]", NULL, top, 2, NULL, NULL, 0 };
 	for (c = 0; c < count && c < MAX_COMMANDS; c++) {
 		const struct auth_option *o = cmds[c]->options;
 		size_t n = 0;
@@ -45,11 +58,13 @@ static struct fe_program program(const struct auth_command *const *cmds, size_t 
 		for (; o->name && n < MAX_OPTIONS; o++, n++)
 			tables[c][n] = (struct fe_option){
 				o->id, o->id < 256 ? (char)o->id : 0, o->name, o->arg,
-				complete_for(o->arg), NULL, o->help,
+				complete_for(o->arg),
+				complete_for(o->arg) == FE_ARG_WORDS ? type_words() : NULL, o->help,
 			};
 		tables[c][n++] = top[0];
 		commands[c + 1] = (struct fe_command){
 			cmds[c]->name, cmds[c]->synopsis, cmds[c]->summary, tables[c], n, NULL,
+			NULL, 0,
 		};
 	}
 	return (struct fe_program){ "sdsi-authority", commands, c + 1 };

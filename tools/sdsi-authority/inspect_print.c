@@ -16,6 +16,7 @@
 #include "sdsi/json_contract.h"
 #include "authority.h"
 #include "inspect.h"
+#include "name_escape.h"
 
 #define PUBKEY_HEX	(2 * SDSI_LICENSE_PUBKEY_SIZE + 1)
 #define SIG_HEX		(2 * SDSI_LICENSE_SIG_SIZE + 1)
@@ -91,6 +92,7 @@ static void print_license_text(const struct sdsi_lic_blob *lic)
 
 void inspect_print_text(const struct inspect_report *rep)
 {
+	char shown[TEXT_NAME_SIZE];
 	const struct sdsi_lic_error *err;
 	char sig[SIG_HEX];
 
@@ -98,7 +100,8 @@ void inspect_print_text(const struct inspect_report *rep)
 		auth_error("%s", rep->failure);
 		return;
 	}
-	printf("file:              %s (%zu bytes)\n", rep->file, rep->size);
+	printf("file:              %s (%zu bytes)\n", text_name(shown, sizeof(shown), rep->file),
+	       rep->size);
 	printf("kind:              %s\n", kind_title(rep->kind));
 	if (!rep->decoded) {
 		err = &rep->decode_err;
@@ -245,8 +248,7 @@ void inspect_print_json(const struct inspect_report *rep)
 		json_object_object_add(root, "verification", check);
 	}
 print:
-	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-					    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_print_document(root);
 	json_object_put(root);
 }
 
@@ -259,7 +261,6 @@ void inspect_print_usage_json(const char *message)
 	add_errno(err, EINVAL);
 	json_object_object_add(err, "message", json_object_new_string(message));
 	json_object_object_add(root, "error", err);
-	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-					    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_print_document(root);
 	json_object_put(root);
 }

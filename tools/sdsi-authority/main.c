@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "authority.h"
+#include "fe_option.h"
 
 static const struct auth_command *const commands[] = {
 	&auth_cmd_init,
@@ -27,13 +28,15 @@ static void print_main_help(void)
 	       "Issue and inspect AKC and CAP files in the sdsi project's stand-in\n"
 	       "format (ECDSA P-384, SHA-384; see docs/formats.md).\n\nCommands:\n");
 	for (i = 0; i < N_COMMANDS; i++)
-		printf("  %-8s %s %s\n", commands[i]->name, commands[i]->name,
-		       commands[i]->synopsis);
+	{
+		printf("  %-8s %s ", commands[i]->name, commands[i]->name);
+		fe_doc_wrap(stdout, commands[i]->synopsis, 13 + (int)strlen(commands[i]->name));
+	}
 	printf("\nOptions:\n");
 	auth_print_top_options();
 	printf("\n'sdsi-authority COMMAND --help' describes one command.\n\n"
 	       "Exit status, shared by the sdsi programs (docs/exit-codes.md):\n");
-#define PRINT_EXIT_STATUS(code, meaning) printf("  %d  %s\n", code, meaning);
+#define PRINT_EXIT_STATUS(code, meaning) printf("  %d  ", code); fe_doc_wrap(stdout, meaning, 5);
 	SDSI_EXIT_STATUS_TABLE(PRINT_EXIT_STATUS)
 #undef PRINT_EXIT_STATUS
 }
@@ -62,8 +65,8 @@ int main(int argc, char **argv)
 		return SDSI_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("sdsi-authority %s (format version %u)\n", SDSI_VERSION,
-		       SDSI_LICENSE_FORMAT_VERSION);
+		/* "NAME VERSION", the one form of the four programs. */
+		printf("sdsi-authority %s\n", SDSI_VERSION);
 		return SDSI_EXIT_OK;
 	}
 	for (i = 0; i < N_COMMANDS; i++) {

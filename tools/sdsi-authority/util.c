@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "sdsi/output_target.h"
 #include "authority.h"
 
 int auth_parse_hex64(const char *text, uint64_t *value)
@@ -58,11 +60,47 @@ int auth_key_exit(int rc)
 	return sdsi_exit_for_input_errno(rc);
 }
 
-int auth_write_output(const char *path, const void *data, size_t len)
+/* Whether path names one of the authority's four key files (the same inode). */
+static const char *authority_key_at(const char *dir, const char *path)
+{
+	static const char *const names[] = {
+		AUTH_ROOT_KEY, AUTH_ROOT_PUB, AUTH_LICENSOR_KEY, AUTH_LICENSOR_PUB,
+	};
+	struct stat out, key;
+	char key_path[4096];
+
+	if (stat(path, &out) < 0)
+		return NULL;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (snprintf(key_path, sizeof(key_path), "%s/%s", dir, names[i]) <
+		    (int)sizeof(key_path) && stat(key_path, &key) == 0 &&
+		    key.st_dev == out.st_dev && key.st_ino == out.st_ino)
+			return names[i];
+	return NULL;
+}
+
+int auth_write_output(const char *dir, const char *path, const void *data, size_t len)
 {
 	struct sdsi_lic_error err = { 0 };
-	int rc = sdsi_lic_write_file(path, data, len, 0644, false, &err);
+	const char *kind, *key;
+	int rc = sdsi_output_target_check(path, &kind);
 
+	if (rc) {
+		if (kind)
+			auth_error("-o %s: not a regular file: it is %s; refusing to replace it",
+				   path, kind);
+		else
+			auth_error("-o %s: %s", path, strerror(-rc));
+		return SDSI_EXIT_IO;
+	}
+	key = authority_key_at(dir, path);
+	if (key || sdsi_file_holds_private_key(path)) {
+		auth_error("-o %s: %s%s; refusing to replace it", path,
+			   key ? "is the authority's key file " : "holds a private key",
+			   key ? key : "");
+		return SDSI_EXIT_REFUSED;
+	}
+	rc = sdsi_lic_write_file(path, data, len, 0644, false, &err);
 	if (rc) {
 		auth_error("%s", err.reason);
 		return rc == -ENOMEM ? SDSI_EXIT_INTERNAL : SDSI_EXIT_IO;

@@ -60,7 +60,12 @@ struct sdsi_error {
 	char message[512];
 };
 
-/* "EIO", "ETIMEDOUT", ...; "E?" for an errno this ABI does not use. */
+/*
+ * "EIO", "ETIMEDOUT", ...: glibc's name of any errno (the sign ignored);
+ * "E" and the decimal number ("E4242") for a number without a name.  The
+ * string is static or, for a number without a name, valid in the calling
+ * thread until its next call.
+ */
 const char *sdsi_errno_name(int errnum);
 
 /*

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The file a tool is told to write (intel_sdsi --output, sdsi-authority -o).
+ * Both write a temporary file and rename it over the name, which would turn
+ * a FIFO, a device or a symlink to one into a regular file and lose what it
+ * was; and an AKC written over a private key loses the key, the authority
+ * with it.  So the name must be missing or a regular file (a symlink is
+ * judged by what it points to), and a regular file must not hold a private
+ * key.  Shared by the tools; not installed.
+ */
+#ifndef SDSI_OUTPUT_TARGET_H
+#define SDSI_OUTPUT_TARGET_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sdsi/input_file.h"
+
+/*
+ * 0 when path may be replaced: it does not exist (or is a symlink to
+ * nothing: the rename replaces the link), or it is a regular file.
+ * -EISDIR or -ENXIO with *kind ("a FIFO", ...) for anything else; the
+ * stat's own -errno (ENAMETOOLONG, ELOOP, EACCES, ...) with *kind NULL.
+ */
+static inline int sdsi_output_target_check(const char *path, const char **kind)
+{
+	struct stat st;
+
+	*kind = NULL;
+	if (stat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	return S_ISREG(st.st_mode) ? 0 : sdsi_refuse_kind(st.st_mode, kind);
+}
+
+/* Where needle first occurs in the n bytes at hay (NULs included), or NULL. */
+static inline const char *sdsi_bytes_find(const char *hay, size_t n, const char *needle)
+{
+	size_t len = strlen(needle);
+
+	for (size_t i = 0; i + len <= n; i++)
+		if (!memcmp(hay + i, needle, len))
+			return hay + i;
+	return NULL;
+}
+
+/*
+ * Whether the regular file at path holds a PEM private key: a line
+ * "-----BEGIN ... PRIVATE KEY-----" (PKCS#8, or a traditional EC or RSA
+ * key) within its first 64 KiB.  A file that cannot be read is not judged
+ * a key: the write then fails, or succeeds, on its own terms.
+ */
+static inline bool sdsi_file_holds_private_key(const char *path)
+{
+	char buf[65536];
+	const char *kind, *p, *eol;
+	size_t used = 0;
+	ssize_t n;
+	int fd = sdsi_open_regular(path, &kind);
+
+	if (fd < 0)
+		return false;
+	while (used < sizeof(buf) && (n = read(fd, buf + used, sizeof(buf) - used)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+	close(fd);
+	for (p = buf; (p = sdsi_bytes_find(p, used - (size_t)(p - buf), "-----BEGIN ")); p++) {
+		eol = memchr(p, '\n', used - (size_t)(p - buf));
+		if (sdsi_bytes_find(p, (size_t)((eol ? eol : buf + used) - p), "PRIVATE KEY-----"))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The temporary name of a crash-safe write next to base, a file name of up
+ * to NAME_MAX bytes: "PREFIX" + base + "SUFFIX" where base is cut so that
+ * the whole stays within NAME_MAX.  Only the first bytes of base are kept:
+ * the temporary name says which file it is for, not which exactly.
+ */
+static inline int sdsi_temp_base_len(const char *base, size_t affixes)
+{
+	size_t len = strlen(base);
+
+	if (len + affixes > NAME_MAX)
+		len = NAME_MAX - affixes;
+	return (int)len;
+}
+
+#endif /* SDSI_OUTPUT_TARGET_H */
