@@ -24,8 +24,6 @@
 #include "fleet_report.h"
 #include "sysfs_root.h"
 
-#define BUSY_RETRY_DELAY_MS 500	/* the driver's own acquire retry period */
-
 struct fleet_jobs {
 	const struct cli *cli;
 	const struct blob_set *set;
@@ -60,23 +58,60 @@ static bool match_blobs(const struct blob_set *set, struct socket_result *s)
 }
 
 struct socket_view {
-	struct sdsi_registers regs;	/* as they are now */
+	struct sdsi_registers regs;	/* as they are now (dry run: as the plan leaves them) */
 	uint8_t state_buf[SDSI_READ_BUF_SIZE];
 	struct sdsi_state_cert state;
 	bool have_state;
+	struct sdsi_error why;		/* errnum set: the state certificate unreadable */
 };
 
 /* (Re)read what the next blob's checks compare it with. */
 static bool refresh(struct socket_result *s, const struct blob_file *f, bool registers,
-		    struct socket_view *v, struct sdsi_error *err)
+		    unsigned int retries, bool force, struct socket_view *v, struct sdsi_error *err)
 {
 	if (registers && !read_registers(s, err))
 		return false;
 	v->regs = s->regs;
 	sdsi_state_cert_free(&v->state);
-	v->have_state = provision_read_state(&s->dev, &v->regs, f->bytes, f->len, v->state_buf,
-					     &v->state, &s->state_warning);
+	v->have_state = provision_read_state(&s->dev, &v->regs, f->bytes, f->len, retries,
+					     v->state_buf, &v->state, &v->why);
+	/* Forced on without it, the write goes on: the report warns of that. */
+	if (v->why.errnum && force)
+		s->state_warning = v->why;
 	return true;
+}
+
+/*
+ * A dry run judges the next blob against the socket as the plan leaves it,
+ * as the real run reads it again after each write: one update fewer, and
+ * the AKC or the licence in the state, so that a second copy of a CAP is
+ * unchanged in the plan as it is on the silicon.
+ */
+static void plan_write(struct socket_view *v, const struct blob_file *f)
+{
+	struct sdsi_license *grown;
+
+	if (v->regs.updates_available)
+		v->regs.updates_available--;
+	if (f->info.format == SDSI_BLOB_FORMAT_AKC) {
+		v->regs.akc_provisioned = true;
+		v->have_state = true;
+		v->state.key_present = true;
+		v->state.key_rev_id = f->info.key_revision;
+		memcpy(v->state.key_image, f->info.key_image, sizeof(v->state.key_image));
+	} else if (f->info.format == SDSI_BLOB_FORMAT_CAP && v->have_state) {
+		grown = realloc(v->state.licenses,
+				(v->state.num_licenses + 1) * sizeof(*grown));
+		if (!grown)
+			return;	/* the plan then counts a copy as a write: never fewer */
+		v->state.licenses = grown;
+		grown[v->state.num_licenses] = (struct sdsi_license){
+			.index = v->state.num_licenses, .valid = true, .present = true,
+			.type = f->info.type, .id = f->info.id, .ppin = f->info.ppin,
+			.revision = f->info.revision,
+		};
+		v->state.num_licenses++;
+	}
 }
 
 /* One blob on one socket: checks, then (unless dry run or unchanged) the write. */
@@ -92,15 +127,15 @@ static void provision_one(const struct cli *cli, const struct blob_set *set,
 	if (sdsi_preflight_blob(&v->regs, v->have_state ? &v->state : NULL, set->kind,
 				f->bytes, f->len, cli->force ? SDSI_PREFLIGHT_FORCE : 0, &b->pf,
 				&b->err)) {
+		if (b->err.cls == SDSI_ERR_STATE_UNKNOWN)
+			explain_state_unknown(&b->err, &v->why, set->kind, cli->busy_retries);
 		prefix_error(&b->err, s->dev.name);
 		b->outcome = BLOB_REFUSED;
 	} else if (b->pf.unchanged && !b->pf.forced) {
 		b->outcome = BLOB_UNCHANGED;
 	} else if (cli->dry_run) {
-		/* The plan counts each write it would make against the updates left. */
 		b->outcome = BLOB_PLANNED;
-		if (v->regs.updates_available)
-			v->regs.updates_available--;
+		plan_write(v, f);
 	} else if (sdsi_provision(&s->dev, set->kind, f->bytes, f->len, &opts, &b->err)) {
 		b->outcome = BLOB_FAILED;
 	} else {
@@ -160,7 +195,8 @@ static void socket_job(void *ctx, size_t i)
 			b->outcome = BLOB_SKIPPED;
 			b->pf.blob = jobs->set->files[b->file].info;
 		} else if ((k == 0 || reread) &&
-			   !refresh(s, &jobs->set->files[b->file], reread, v, &b->err)) {
+			   !refresh(s, &jobs->set->files[b->file], reread, jobs->cli->busy_retries,
+				    jobs->cli->force, v, &b->err)) {
 			b->outcome = BLOB_FAILED;
 		} else {
 			provision_one(jobs->cli, jobs->set, s, v, b);
