@@ -4,7 +4,7 @@
  * must at least be before it is written.  The tool cannot read such a blob,
  * but it can tell one that cannot be an AKC or CAP: the firmware
  * authenticates every blob with an ECDSA P-384 signature (docs/interface.md
- * §5), 96 bytes of r and s that look like random bytes, and the mailbox
+ * §3.4, §3.5), 96 bytes of r and s that look random, and the mailbox
  * carries at most SDSI_BLOB_MAX bytes.  Text (a note, a PEM key handed to
  * the wrong option), a file of one repeated byte (zeros, erased flash) or a
  * blob shorter than a signature would only be rejected by the silicon, and

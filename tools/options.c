@@ -67,7 +67,7 @@ const struct tool_option tool_options[] = {
 	{ OPT_FORCE, 0, "force", NULL, ARG_NONE, GROUP_MODIFIER, CMD_NONE,
 	  "with -a or -c: write even an AKC or CAP the state certificate shows is already provisioned" },
 	{ OPT_RETRY, 0, "retry", "N", ARG_NUMBER, GROUP_MODIFIER, CMD_NONE,
-	  "with -a or -c: retry up to N times, 500 ms apart, while the mailbox is busy (at most 20)" },
+	  "with -a or -c: retry the write, and the state certificate read that decides it, up to N times, 500 ms apart, while the mailbox is busy (at most 20)" },
 	{ OPT_SYSFS_ROOT, 0, "sysfs-root", "DIR", ARG_FILE, GROUP_MODIFIER, CMD_NONE,
 	  "look for devices under DIR: DIR/devices if it exists (DIR is then a bus directory, as sdsi-emu mount DIR serves), else DIR/bus/auxiliary/devices if it exists (a sysfs), else DIR itself; DIR must be a directory (else exit 2).  Default: $SDSI_SYSFS_ROOT, taken the same way, else /sys/bus/auxiliary/devices" },
 	{ 'v', 'v', "verbose", NULL, ARG_NONE, GROUP_MODIFIER, CMD_NONE,
