@@ -13,7 +13,9 @@
  * is refused or fails stops that socket (each failure spends one of the few
  * attempts it allows per power cycle); the others go on.  The results are
  * printed afterwards in device order; the exit status is that of the first
- * socket that failed, 0 when none did.
+ * socket that failed, 0 when none did.  A dry run judges each blob against
+ * the socket as the plan's earlier writes leave it; --all -a AKC -c DIR
+ * --dry-run plans the AKC first on each socket, then its CAPs.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -27,6 +29,7 @@
 struct fleet_jobs {
 	const struct cli *cli;
 	const struct blob_set *set;
+	const struct blob_set *akc;	/* the plan's AKC (cli->plan_akc), or NULL */
 	struct socket_result *sockets;
 };
 
@@ -170,12 +173,36 @@ static enum socket_outcome outcome_of(const struct socket_result *s)
 	return written ? SOCKET_PROVISIONED : planned ? SOCKET_PLANNED : SOCKET_UNCHANGED;
 }
 
+/*
+ * The plan's AKC on one socket (--all -a AKC -c DIR --dry-run): false when
+ * it would be refused, the socket then failed with its error; else *planned
+ * says whether it would be written.
+ */
+static bool plan_akc(const struct fleet_jobs *jobs, struct socket_result *s,
+		     struct socket_view *v, bool *planned)
+{
+	struct blob_result b = { .file = 0 };
+
+	if (!refresh(s, &jobs->akc->files[0], false, jobs->cli->busy_retries, jobs->cli->force,
+		     v, &b.err)) {
+		s->err = b.err;
+		return false;
+	}
+	provision_one(jobs->cli, jobs->akc, s, v, &b);
+	if (b.outcome == BLOB_REFUSED) {
+		s->err = b.err;
+		return false;
+	}
+	*planned = b.outcome == BLOB_PLANNED;
+	return true;
+}
+
 static void socket_job(void *ctx, size_t i)
 {
 	struct fleet_jobs *jobs = ctx;
 	struct socket_result *s = &jobs->sockets[i];
 	struct socket_view *v = calloc(1, sizeof(*v));
-	bool stop = false;
+	bool stop = false, akc_planned = false;
 
 	if (!v || !read_registers(s, &s->err) || !match_blobs(jobs->set, s)) {
 		if (!v || !s->err.errnum)
@@ -185,6 +212,11 @@ static void socket_job(void *ctx, size_t i)
 		goto out;
 	}
 	s->have_regs = true;
+	if (jobs->akc && !plan_akc(jobs, s, v, &akc_planned)) {
+		/* The AKC would be refused: its CAPs are not judged. */
+		s->failed = true;
+		stop = true;
+	}
 	for (size_t k = 0; k < s->nblobs; k++) {
 		struct blob_result *b = &s->blobs[k];
 		/* After a write, the socket has changed: read it again. */
@@ -199,6 +231,9 @@ static void socket_job(void *ctx, size_t i)
 				    jobs->cli->force, v, &b->err)) {
 			b->outcome = BLOB_FAILED;
 		} else {
+			/* Judged as the socket will be once the plan's AKC is in. */
+			if (k == 0 && akc_planned)
+				plan_write(v, &jobs->akc->files[0]);
 			provision_one(jobs->cli, jobs->set, s, v, b);
 		}
 		stop = stop || b->outcome == BLOB_REFUSED || b->outcome == BLOB_FAILED;
@@ -246,12 +281,13 @@ const char *socket_outcome_name(enum socket_outcome outcome)
 	return socket_outcomes[outcome];
 }
 
-static enum sdsi_exit run(const struct cli *cli, struct output *out, const struct blob_set *set)
+static enum sdsi_exit run(const struct cli *cli, struct output *out, const struct blob_set *set,
+			  const struct blob_set *akc)
 {
 	struct sdsi_error err = { .errnum = ENOMEM, .cls = SDSI_ERR_INTERNAL, .offset = -1,
 				  .message = "out of memory" };
 	struct fleet_report report = { .cli = cli, .set = set };
-	struct fleet_jobs jobs = { .cli = cli, .set = set };
+	struct fleet_jobs jobs = { .cli = cli, .set = set, .akc = akc };
 	enum sdsi_exit status = SDSI_EXIT_OK;
 	struct sdsi_device *devs;
 	const struct sdsi_error *failure;
@@ -291,12 +327,19 @@ enum sdsi_exit cmd_fleet_provision(const struct cli *cli, struct output *out)
 {
 	const enum sdsi_blob_kind kind = cli->command == CMD_AKC ? SDSI_BLOB_AKC : SDSI_BLOB_CAP;
 	struct sdsi_error err;
-	struct blob_set set;
+	struct blob_set set, akc;
 	enum sdsi_exit status;
 
-	if (blob_set_load(cli->blob_path, kind, &set, &err))
+	if (cli->plan_akc && blob_set_load(cli->plan_akc, SDSI_BLOB_AKC, &akc, &err))
 		return report_error(out, NULL, &err);
-	status = run(cli, out, &set);
+	if (blob_set_load(cli->blob_path, kind, &set, &err)) {
+		if (cli->plan_akc)
+			blob_set_free(&akc);
+		return report_error(out, NULL, &err);
+	}
+	status = run(cli, out, &set, cli->plan_akc ? &akc : NULL);
 	blob_set_free(&set);
+	if (cli->plan_akc)
+		blob_set_free(&akc);
 	return status;
 }

@@ -13,7 +13,7 @@ import schemas
 from authority import authority, read  # noqa: F401
 from conftest import emu_missing
 from test_emu import ctl, emu, t  # noqa: F401
-from test_fleet import NAMES, fleet, hex64, info, platform, results, spent
+from test_fleet import NAMES, caps, fleet, hex64, info, platform, results, spent  # noqa: F401
 
 pytestmark = pytest.mark.skipif(emu_missing() is not None, reason=str(emu_missing()))
 
@@ -168,3 +168,56 @@ def test_caps_are_matched_on_all_64_bits_of_the_ppin(authority, tmp_path, ppins)
         state = schemas.check("state.json", res["out"])
         assert [(lic["license"]["id"], lic["license"]["ppin"]) for lic in state["licenses"]] \
             == [(hex64(0x600 + n), hex64(ppins[n]))]
+
+
+def test_whole_plan_on_fresh_sockets(authority, caps):
+    """--all -a AKC -c DIR --dry-run judges the CAPs as if the AKC were in
+    place: on fresh sockets the plan is what --all -a then --all -c do."""
+    akc = authority.akc()
+    plan = [t("--all", "-a", akc, "-c", caps, "--dry-run", "--json"),
+            t("--all", "-c", caps, "-a", akc, "--dry-run")]
+    r = platform(authority, plan + [info(0), t("--all", "-c", caps, "--dry-run", "--json"),
+                                    t("--all", "-a", akc), t("--all", "-c", caps, "--json")]
+                 + plan)
+    assert [x["rc"] for x in r] == [0, 0, 0, 5, 0, 0, 0, 0], r
+    report = fleet(r[0])
+    assert report["dry_run"] is True and report["blob"] == "cap"
+    assert results(report) == [
+        (NAMES[0], "planned", [("a-socket0.cap", "planned")]),
+        (NAMES[1], "planned", [("b-socket1.cap", "planned"), ("c-socket1.cap", "planned")]),
+        (NAMES[2], "no_match", []), (NAMES[3], "no_match", [])]
+    # Each CAP's checks saw the AKC in place and the plan's earlier writes.
+    checks = {c["name"]: c for c in report["results"][1]["blobs"][1]["checks"]}
+    assert checks["akc_present"]["result"] == "pass"
+    assert checks["updates"]["detail"] == "2 of 4 update(s) available"
+    assert "Dry run: nothing is written" in r[1]["out"]
+    assert spent(r[2]) == (0, 0, 4)                # nothing written by the plans
+    # Without the AKC in the plan, the CAPs are refused: no AKC yet.
+    assert "no AKC is provisioned" in r[3]["out"] + r[3]["err"]
+    # The real run does what the plan said.
+    real = fleet(r[5])
+    assert [[b for _, b in blobs] for _, _, blobs in results(real)] == \
+        [["written"], ["written", "written"], [], []]
+    # Once done, the same plan finds everything in place.
+    again = fleet(r[6])
+    assert [res for _, res, _ in results(again)] == ["unchanged", "unchanged", "no_match",
+                                                     "no_match"]
+
+
+def test_plan_refuses_an_akc_the_sockets_would_refuse(authority, caps):
+    """An AKC that would be refused (a rollback) fails its socket in the
+    plan, its CAPs not judged; -a with -c is a plan only."""
+    newer, older = authority.akc(key_rev=3), authority.akc(key_rev=2)
+    r = platform(authority, [t("-d", "1", "-a", newer),
+                             t("--all", "-a", older, "-c", caps, "--dry-run", "--json"),
+                             t("--all", "-a", older, "-c", caps),
+                             t("-d", "0", "-a", older, "-c", caps, "--dry-run")], sockets=2)
+    assert r[0]["rc"] == 0, r[0]
+    assert r[1]["rc"] == 5, r[1]
+    report = fleet(r[1])
+    assert results(report) == [
+        (NAMES[0], "planned", [("a-socket0.cap", "planned")]),
+        (NAMES[1], "failed", [("b-socket1.cap", "skipped"), ("c-socket1.cap", "skipped")])]
+    assert report["results"][1]["error"]["name"] == "ESTALE"
+    for res in r[2:]:
+        assert res["rc"] == 2 and "-a with -c is a plan" in res["err"], res
