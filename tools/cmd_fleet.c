@@ -132,6 +132,8 @@ static void provision_one(const struct cli *cli, const struct blob_set *set,
 				&b->err)) {
 		if (b->err.cls == SDSI_ERR_STATE_UNKNOWN)
 			explain_state_unknown(&b->err, &v->why, set->kind, cli->busy_retries);
+		else
+			name_implausible_file(&b->err, &b->pf, f->path);
 		prefix_error(&b->err, s->dev.name);
 		b->outcome = BLOB_REFUSED;
 	} else if (b->pf.unchanged && !b->pf.forced) {

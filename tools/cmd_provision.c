@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "commands.h"
@@ -81,6 +82,18 @@ void explain_state_unknown(struct sdsi_error *err, const struct sdsi_error *why,
 		 reason, sdsi_blob_name(kind));
 }
 
+void name_implausible_file(struct sdsi_error *err, const struct sdsi_preflight *pf,
+			   const char *path)
+{
+	for (unsigned int i = 0; i < pf->num_checks; i++)
+		if (pf->blob.format == SDSI_BLOB_FORMAT_FOREIGN &&
+		    !strcmp(pf->checks[i].name, "format") &&
+		    pf->checks[i].status == SDSI_CHECK_FAIL) {
+			prefix_error(err, path);
+			return;
+		}
+}
+
 static void note_checks(const struct output *out, const struct sdsi_preflight *pf)
 {
 	for (unsigned int i = 0; i < pf->num_checks; i++)
@@ -148,6 +161,8 @@ enum sdsi_exit cmd_provision(const struct cli *cli, struct output *out)
 				  cli->force ? SDSI_PREFLIGHT_FORCE : 0, &pf, &err);
 	if (ret && err.cls == SDSI_ERR_STATE_UNKNOWN)
 		explain_state_unknown(&err, &why, kind, cli->busy_retries);
+	else if (ret)
+		name_implausible_file(&err, &pf, cli->blob_path);
 	sdsi_state_cert_free(&state);
 	note_checks(out, &pf);
 

@@ -38,6 +38,10 @@ bool provision_read_state(const struct sdsi_device *dev, const struct sdsi_regis
 void explain_state_unknown(struct sdsi_error *err, const struct sdsi_error *why,
 			   enum sdsi_blob_kind kind, unsigned int retries);
 
+/* A foreign blob refused as implausible: name its file in err. */
+void name_implausible_file(struct sdsi_error *err, const struct sdsi_preflight *pf,
+			   const char *path);
+
 /* Report err through the output and return its exit status. */
 enum sdsi_exit report_error(struct output *out, const char *device, const struct sdsi_error *err);
 

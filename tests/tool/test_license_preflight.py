@@ -335,7 +335,8 @@ def test_implausible_foreign_blob_is_not_sent(tool, sysfs, tmp_path, content, re
     for extra in ([], ["--dry-run"]):
         r = tool("-d", "0", flag, str(junk), *extra, root=sysfs.root)
         assert r.rc == 5, r.err
-        assert reason in r.err and "not an AKC or CAP the silicon could accept" in r.err
+        assert reason in r.err and \
+            f"{junk}: not an AKC or CAP the silicon could accept" in r.err
     r = tool("-d", "0", flag, str(junk), "--json", root=sysfs.root)
     assert r.rc == 5
     err = r.json()["error"]

@@ -221,3 +221,24 @@ def test_plan_refuses_an_akc_the_sockets_would_refuse(authority, caps):
     assert report["results"][1]["error"]["name"] == "ESTALE"
     for res in r[2:]:
         assert res["rc"] == 2 and "-a with -c is a plan" in res["err"], res
+
+
+def test_the_authority_key_given_to_all_a_is_not_sent(authority, tmp_path):
+    """Finding 3 as sdsi_provision runs it: the licensor's PEM private key
+    given to --all -a is refused on every socket before any write, named
+    with its reason; no failure counted."""
+    key = os.path.join(authority.dir, "licensor.key")
+    assert read(key).startswith(b"-----BEGIN ")
+    r = platform(authority, [t("--all", "-a", key, "--json"), t("--all", "-a", key),
+                             info(0), info(1)], sockets=2)
+    for res in r[:2]:
+        assert res["rc"] == 5, res
+    report = fleet(r[0])
+    assert [s["result"] for s in report["results"]] == ["failed", "failed"]
+    for s in report["results"]:
+        assert s["blobs"][0]["result"] == "refused"
+        assert s["error"]["name"] == "EBADMSG"
+        assert f"{key}: not an AKC or CAP the silicon could accept" in s["error"]["message"]
+        assert "a PEM file" in s["error"]["message"]
+    assert "PRIVATE KEY" in r[1]["out"] + r[1]["err"]
+    assert spent(r[2]) == spent(r[3]) == (0, 0, 4)
