@@ -241,7 +241,9 @@ static void check_foreign(struct checker *c, const uint8_t *blob, size_t len)
 {
 	char why[120];
 
-	if (sdsi_foreign_plausible(blob, len, why, sizeof(why))) {
+	/* Without STRICT, libsdsi 0.1's promise: every foreign blob passes. */
+	if (!(c->flags & SDSI_PREFLIGHT_STRICT) ||
+	    sdsi_foreign_plausible(blob, len, why, sizeof(why))) {
 		record(c, "format", SDSI_CHECK_SKIP,
 		       "foreign blob (not the sdsi format, e.g. an Intel file): passed through with the generic checks only");
 		return;
@@ -388,6 +390,13 @@ static void check_state(struct checker *c, const struct sdsi_state_cert *state,
 			record(c, name, SDSI_CHECK_PASS, "no AKC provisioned yet");
 		else
 			record(c, name, SDSI_CHECK_SKIP, "no AKC provisioned: nothing to compare with");
+		return;
+	}
+	if ((!state || !state->key_present) && !(flags & SDSI_PREFLIGHT_STRICT)) {
+		/* libsdsi 0.1's promise: without the certificate, no comparison. */
+		record(c, name, SDSI_CHECK_SKIP, "%s",
+		       state ? "the state certificate holds no licence key although the registers say an AKC is provisioned"
+			     : "state certificate not available");
 		return;
 	}
 	if (!state || !state->key_present) {

@@ -128,8 +128,7 @@ static void provision_one(const struct cli *cli, const struct blob_set *set,
 	};
 
 	if (sdsi_preflight_blob(&v->regs, v->have_state ? &v->state : NULL, set->kind,
-				f->bytes, f->len, cli->force ? SDSI_PREFLIGHT_FORCE : 0, &b->pf,
-				&b->err)) {
+				f->bytes, f->len, provision_flags(cli), &b->pf, &b->err)) {
 		if (b->err.cls == SDSI_ERR_STATE_UNKNOWN)
 			explain_state_unknown(&b->err, &v->why, set->kind, cli->busy_retries);
 		else

@@ -158,7 +158,7 @@ enum sdsi_exit cmd_provision(const struct cli *cli, struct output *out)
 		out_warn(out, "%s: %s; the comparison with what is provisioned is skipped (--force)",
 			 dev.name, why.message);
 	ret = sdsi_preflight_blob(&regs, have_state ? &state : NULL, kind, blob, blob_len,
-				  cli->force ? SDSI_PREFLIGHT_FORCE : 0, &pf, &err);
+				  provision_flags(cli), &pf, &err);
 	if (ret && err.cls == SDSI_ERR_STATE_UNKNOWN)
 		explain_state_unknown(&err, &why, kind, cli->busy_retries);
 	else if (ret)

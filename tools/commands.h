@@ -38,6 +38,12 @@ bool provision_read_state(const struct sdsi_device *dev, const struct sdsi_regis
 void explain_state_unknown(struct sdsi_error *err, const struct sdsi_error *why,
 			   enum sdsi_blob_kind kind, unsigned int retries);
 
+/* The pre-flight's flags: strict always (issue 19), --force as asked. */
+static inline unsigned int provision_flags(const struct cli *cli)
+{
+	return SDSI_PREFLIGHT_STRICT | (cli->force ? SDSI_PREFLIGHT_FORCE : 0);
+}
+
 /* A foreign blob refused as implausible: name its file in err. */
 void name_implausible_file(struct sdsi_error *err, const struct sdsi_preflight *pf,
 			   const char *path);

@@ -345,6 +345,14 @@ int sdsi_preflight(const struct sdsi_registers *regs, enum sdsi_blob_kind kind,
 #define SDSI_PREFLIGHT_FORCE	(1u << 0)
 
 /*
+ * Spend an attempt only on purpose (issue 19): state NULL where the
+ * comparison needs it is an unknown state, and a foreign blob must be
+ * plausible.  Without it, the checks of libsdsi 0.1.0, where both pass with
+ * a "skip", so that its callers see no new refusal (docs/library.md).
+ */
+#define SDSI_PREFLIGHT_STRICT	(1u << 1)
+
+/*
  * The least a foreign blob must be before it is sent (docs/intel_sdsi.md,
  * "What a foreign blob must at least be"): SDSI_FOREIGN_MIN to SDSI_BLOB_MAX
  * bytes, not text, not PEM, not one byte value repeated.
@@ -363,12 +371,13 @@ int sdsi_preflight(const struct sdsi_registers *regs, enum sdsi_blob_kind kind,
  * (ESTALE), as is a CAP whose licence ID is stored only in entries no longer
  * valid with the same or a higher revision.  What is unchanged needs no
  * write: the refusals that concern only writing (no update left, a failure
- * count at its threshold) become "skip".  state NULL where it is needed (an
- * sdsi-format blob, an AKC provisioned) means the socket's state is unknown:
+ * count at its threshold) become "skip".  A foreign blob gets the generic
+ * checks.  With SDSI_PREFLIGHT_STRICT: state NULL where it is needed (an
+ * sdsi-format blob, an AKC provisioned) means the socket's state is unknown,
  * -ENODATA, class STATE_UNKNOWN, unless SDSI_PREFLIGHT_FORCE or another check
- * refuses for a reason that does not concern only writing.  A foreign blob
- * gets the generic checks and must be plausible (sdsi_foreign_plausible(),
- * else -EBADMSG unless SDSI_PREFLIGHT_FORCE: then what it risks in pf->warning).
+ * refuses for a reason that does not concern only writing; and a foreign
+ * blob must be plausible (SDSI_FOREIGN_MIN), else -EBADMSG unless
+ * SDSI_PREFLIGHT_FORCE, which then puts what it risks in pf->warning.
  */
 int sdsi_preflight_blob(const struct sdsi_registers *regs, const struct sdsi_state_cert *state,
 			enum sdsi_blob_kind kind, const uint8_t *blob, size_t len,

@@ -21,6 +21,7 @@
 #include "sdsi/libsdsi.h"
 
 #define PPIN 0x1122334455667788ull
+#define STRICT SDSI_PREFLIGHT_STRICT
 
 static uint8_t blob[SDSI_BLOB_MAX];
 
@@ -333,12 +334,16 @@ static void test_cap_against_the_state_certificate(void **state)
 	assert_non_null(strstr(err.message, "no longer valid"));
 
 	/* Without a certificate nothing is guessed: the state is unknown, not written. */
-	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, 0, &pf, &err), -ENODATA);
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, STRICT, &pf, &err),
+			 -ENODATA);
 	assert_int_equal(err.cls, SDSI_ERR_STATE_UNKNOWN);
 	assert_false(pf.unchanged);
 	assert_status(&pf, "already_provisioned", SDSI_CHECK_FAIL);
-	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, SDSI_PREFLIGHT_FORCE, &pf,
-				   &err), 0);
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, STRICT | SDSI_PREFLIGHT_FORCE,
+				   &pf, &err), 0);
+	assert_status(&pf, "already_provisioned", SDSI_CHECK_SKIP);
+	/* Callers of libsdsi 0.1, without STRICT, keep its promise: a skip. */
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, 0, &pf, &err), 0);
 	assert_status(&pf, "already_provisioned", SDSI_CHECK_SKIP);
 }
 
@@ -399,22 +404,22 @@ static void test_unknown_state_writes_nothing(void **state)
 
 	len = maker_cap(SDSI_BLOB_TYPE_ONE_TIME, 5, PPIN, 1, 1, blob, sizeof(blob));
 	r.updates_available = 0;
-	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, 0, &pf, &err), -ENODATA);
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, STRICT, &pf, &err), -ENODATA);
 	assert_int_equal(err.cls, SDSI_ERR_STATE_UNKNOWN);
 	assert_non_null(strstr(err.message, "nothing is written"));
 	assert_status(&pf, "updates", SDSI_CHECK_FAIL);
 	/* Forced, the write is wanted: then the update it lacks refuses it. */
-	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, SDSI_PREFLIGHT_FORCE, &pf,
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, STRICT | SDSI_PREFLIGHT_FORCE, &pf,
 				   &err), -EDQUOT);
 	r = socket_regs();
 	r.ppin = PPIN + 1;
-	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, 0, &pf, &err), -EXDEV);
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, STRICT, &pf, &err), -EXDEV);
 	assert_int_equal(err.cls, SDSI_ERR_REFUSED);
 	/* Without an AKC there is nothing to read: not unknown. */
 	r = socket_regs();
 	r.akc_provisioned = false;
 	len = maker_akc(0, 1, blob, sizeof(blob), image);
-	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_AKC, len, 0, &pf, &err), 0);
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_AKC, len, STRICT, &pf, &err), 0);
 }
 
 static void test_foreign_gets_the_generic_checks(void **state)
@@ -446,7 +451,7 @@ static int foreign(size_t len, unsigned int flags, struct sdsi_preflight *pf,
 {
 	struct sdsi_registers r = socket_regs();
 
-	return preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, flags, pf, err);
+	return preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, flags | STRICT, pf, err);
 }
 
 static void assert_implausible(size_t len, const char *reason)
@@ -468,6 +473,7 @@ static void assert_implausible(size_t len, const char *reason)
 static void test_foreign_must_be_plausible(void **state)
 {
 	static const char pem[] = "-----BEGIN EC PRIVATE KEY-----\nMIGkAgEBBDBn\n";
+	struct sdsi_registers r = socket_regs();
 	struct sdsi_preflight pf;
 	struct sdsi_error err;
 
@@ -500,6 +506,11 @@ static void test_foreign_must_be_plausible(void **state)
 	memset(blob, 'x', 200);
 	blob[100] = 0x01;		/* a control character */
 	assert_int_equal(foreign(200, 0, &pf, &err), 0);
+
+	/* Callers of libsdsi 0.1, without STRICT, keep its promise: it passes. */
+	memset(blob, 'x', 6);
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, 6, 0, &pf, &err), 0);
+	assert_status(&pf, "format", SDSI_CHECK_SKIP);
 }
 
 int main(void)
