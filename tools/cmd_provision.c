@@ -4,7 +4,9 @@
  * socket allows only a few failed attempts per power cycle, so everything
  * that can be known beforehand is checked before the provision file is
  * opened; --dry-run stops right there, and a blob the state certificate
- * shows is already provisioned is not written again unless --force.
+ * shows is already provisioned is not written again unless --force.  When
+ * that certificate cannot be read (after --retry), nothing is written
+ * either (exit 9): the write could be a replay the silicon counts.
  */
 #include <errno.h>
 #include <stdio.h>
