@@ -7,6 +7,7 @@ import os
 
 import pytest
 
+import schemas
 from authority import (authority, image_as_printed, key_image, key_revision,  # noqa: F401
                        licence_blob, read)
 from conftest import registers, state_cert
@@ -280,7 +281,7 @@ def test_unreadable_state_certificate_writes_nothing(tool, sysfs, authority):
         assert "nothing is written" in r.err
     r = tool("-d", "0", "-c", cap, "--json", root=sysfs.root)
     assert r.rc == 9
-    err = r.json()["error"]
+    err = schemas.check("error.json", r.out)["error"]
     assert err["name"] == "ENOENT"              # why the certificate could not be read
     assert check(err["preflight"], "already_provisioned")["result"] == "fail"
     assert written(dev, "cap") == b""
@@ -302,7 +303,7 @@ def test_unchanged_wins_over_refusals_of_writing(tool, sysfs, authority):
             for extra in ([], ["--dry-run"]):
                 r = tool("-d", "0", flag, blob, "--json", *extra, root=sysfs.root)
                 assert r.rc == 0, (regs, flag, r.err)
-                doc = r.json()
+                doc = schemas.check("provision.json", r.out)
                 assert doc["unchanged"] is True and doc["provisioned"] is False
                 assert "fail" not in [c["result"] for c in doc["checks"]]
             # --force asks for a write, which the refusal is about.
@@ -339,7 +340,7 @@ def test_implausible_foreign_blob_is_not_sent(tool, sysfs, tmp_path, content, re
             f"{junk}: not an AKC or CAP the silicon could accept" in r.err
     r = tool("-d", "0", flag, str(junk), "--json", root=sysfs.root)
     assert r.rc == 5
-    err = r.json()["error"]
+    err = schemas.check("error.json", r.out)["error"]
     assert err["name"] == "EBADMSG" and reason in err["message"]
     assert check(err["preflight"], "format")["result"] == "fail"
     if "PEM" in reason:
