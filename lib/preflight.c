@@ -19,6 +19,11 @@ struct checker {
 	enum sdsi_blob_kind kind;
 	const char *name;		/* "AKC" or "CAP" */
 	bool regs_trusted;		/* the layout check passed */
+	unsigned int flags;		/* SDSI_PREFLIGHT_* */
+	bool nothing_to_write;		/* unchanged and not forced */
+	unsigned int refusals;		/* checks refused */
+	unsigned int write_refusals;	/* of which concern only writing */
+	bool state_unknown;		/* the state certificate was needed, not given */
 	struct sdsi_preflight *pf;
 	struct sdsi_error *err;
 	int ret;			/* the first refusal */
@@ -87,9 +92,20 @@ static void refuse(struct checker *c, const char *name, int errnum, long offset,
 	}
 	if (c->ret == 0)
 		c->ret = -errnum;
+	c->refusals++;
 	vrecord(c, name, SDSI_CHECK_FAIL, fmt, ap);
 	va_end(ap);
 }
+
+/*
+ * A refusal that concerns only writing (no update left, a failure count at
+ * its threshold): it gives way to a state that cannot be read, since then
+ * whether anything needs writing is what is unknown.
+ */
+#define refuse_write(c, name, errnum, ...) do {			\
+		(c)->write_refusals++;					\
+		refuse(c, name, errnum, -1, __VA_ARGS__);		\
+	} while (0)
 
 static void check_layout(struct checker *c)
 {
@@ -151,8 +167,12 @@ static void check_registers(struct checker *c)
 			record(c, "on_demand", SDSI_CHECK_PASS, "On Demand enabled");
 	}
 	if (regs_usable(c, "updates")) {
-		if (regs->updates_available == 0)
-			refuse(c, "updates", EDQUOT, -1,
+		if (regs->updates_available == 0 && c->nothing_to_write)
+			record(c, "updates", SDSI_CHECK_SKIP,
+			       "0 of %u update(s) available, none needed: nothing to write",
+			       regs->updates_threshold);
+		else if (regs->updates_available == 0)
+			refuse_write(c, "updates", EDQUOT,
 			       "Maximum number of updates (%u) has been reached. Power cycle the system to provision again",
 			       regs->updates_threshold);
 		else
@@ -160,8 +180,12 @@ static void check_registers(struct checker *c)
 			       regs->updates_available, regs->updates_threshold);
 	}
 	if (regs_usable(c, "failures")) {
-		if (count >= threshold) {
-			refuse(c, "failures", EDQUOT, -1,
+		if (c->nothing_to_write) {
+			record(c, "failures", SDSI_CHECK_SKIP,
+			       "%u of %u %s failures used, no attempt needed: nothing to write",
+			       count, threshold, c->name);
+		} else if (count >= threshold) {
+			refuse_write(c, "failures", EDQUOT,
 			       "Maximum number of %s provision failures (%u) has been reached. Power cycle the system to reset the counter",
 			       c->name, threshold);
 		} else if (count + 1 == threshold) {
@@ -185,13 +209,15 @@ static void check_registers(struct checker *c)
 }
 
 static void begin(struct checker *c, const struct sdsi_registers *regs, enum sdsi_blob_kind kind,
-		  size_t blob_len, struct sdsi_preflight *pf, struct sdsi_error *err)
+		  size_t blob_len, unsigned int flags, struct sdsi_preflight *pf,
+		  struct sdsi_error *err)
 {
 	sdsi_clear_error(err);
 	memset(pf, 0, sizeof(*pf));
 	pf->blob.size = blob_len;
 	*c = (struct checker){
-		.regs = regs, .kind = kind, .name = sdsi_blob_name(kind), .pf = pf, .err = err,
+		.regs = regs, .kind = kind, .name = sdsi_blob_name(kind), .flags = flags,
+		.pf = pf, .err = err,
 	};
 }
 
@@ -200,11 +226,38 @@ int sdsi_preflight(const struct sdsi_registers *regs, enum sdsi_blob_kind kind,
 {
 	struct checker c;
 
-	begin(&c, regs, kind, blob_len, pf, err);
+	begin(&c, regs, kind, blob_len, 0, pf, err);
 	check_layout(&c);
 	check_size(&c, blob_len);
 	check_registers(&c);
 	return c.ret;
+}
+
+/*
+ * A foreign blob cannot be read, only judged plausible or not: what is not
+ * is refused unless forced, and then what sending it risks is the warning.
+ */
+static void check_foreign(struct checker *c, const uint8_t *blob, size_t len)
+{
+	char why[120];
+
+	/* Without STRICT, libsdsi 0.1's promise: every foreign blob passes. */
+	if (!(c->flags & SDSI_PREFLIGHT_STRICT) ||
+	    sdsi_foreign_plausible(blob, len, why, sizeof(why))) {
+		record(c, "format", SDSI_CHECK_SKIP,
+		       "foreign blob (not the sdsi format, e.g. an Intel file): passed through with the generic checks only");
+		return;
+	}
+	if (!(c->flags & SDSI_PREFLIGHT_FORCE)) {
+		refuse(c, "format", EBADMSG, -1,
+		       "not an AKC or CAP the silicon could accept: a foreign blob must be %u to %u bytes of binary data, and this is %s (--force sends it anyway)",
+		       SDSI_FOREIGN_MIN, SDSI_BLOB_MAX, why);
+		return;
+	}
+	snprintf(c->pf->warning, sizeof(c->pf->warning),
+		 "sent because of --force although it is %.*s: the silicon will most likely reject it and count a %s failure",
+		 100, why, c->name);
+	record(c, "format", SDSI_CHECK_WARN, "%s", c->pf->warning);
 }
 
 /* Decode the blob; true when it is ours, well formed and of the kind asked for. */
@@ -224,8 +277,7 @@ static bool check_format(struct checker *c, const uint8_t *blob, size_t len)
 		return false;
 	}
 	if (info->format == SDSI_BLOB_FORMAT_FOREIGN) {
-		record(c, "format", SDSI_CHECK_SKIP,
-		       "foreign blob (not the sdsi format, e.g. an Intel file): passed through with the generic checks only");
+		check_foreign(c, blob, len);
 		return false;
 	}
 	if (info->format != want) {
@@ -340,19 +392,49 @@ static void check_state(struct checker *c, const struct sdsi_state_cert *state,
 			record(c, name, SDSI_CHECK_SKIP, "no AKC provisioned: nothing to compare with");
 		return;
 	}
-	if (!state) {
-		record(c, name, SDSI_CHECK_SKIP, "state certificate not available");
+	if ((!state || !state->key_present) && !(flags & SDSI_PREFLIGHT_STRICT)) {
+		/* libsdsi 0.1's promise: without the certificate, no comparison. */
+		record(c, name, SDSI_CHECK_SKIP, "%s",
+		       state ? "the state certificate holds no licence key although the registers say an AKC is provisioned"
+			     : "state certificate not available");
 		return;
 	}
-	if (!state->key_present) {
-		record(c, name, SDSI_CHECK_SKIP,
-		       "the state certificate holds no licence key although the registers say an AKC is provisioned");
+	if (!state || !state->key_present) {
+		c->state_unknown = true;
+		record(c, name, flags & SDSI_PREFLIGHT_FORCE ? SDSI_CHECK_SKIP : SDSI_CHECK_FAIL,
+		       "%s: whether this %s is already provisioned is unknown%s",
+		       state ? "the state certificate holds no licence key although the registers say an AKC is provisioned"
+			     : "state certificate not available",
+		       c->name, flags & SDSI_PREFLIGHT_FORCE ? "; sent anyway because of --force" :
+		       ", so nothing is written");
 		return;
 	}
 	if (c->kind == SDSI_BLOB_AKC)
 		compare_akc(c, state, flags);
 	else
 		compare_cap(c, state, flags);
+}
+
+/*
+ * Whether the blob is already provisioned, judged before the checks are
+ * recorded: what needs no write is not refused for want of an update.
+ */
+static bool would_be_unchanged(const struct sdsi_registers *regs,
+			       const struct sdsi_state_cert *state, enum sdsi_blob_kind kind,
+			       const uint8_t *blob, size_t len)
+{
+	struct sdsi_preflight scratch;
+	struct sdsi_error serr;
+	struct checker c;
+
+	if (!state || len == 0 || len > SDSI_BLOB_MAX)
+		return false;
+	begin(&c, regs, kind, len, 0, &scratch, &serr);
+	check_layout(&c);
+	if (!check_format(&c, blob, len))
+		return false;
+	check_state(&c, state, 0);
+	return scratch.unchanged;
 }
 
 int sdsi_preflight_blob(const struct sdsi_registers *regs, const struct sdsi_state_cert *state,
@@ -362,7 +444,9 @@ int sdsi_preflight_blob(const struct sdsi_registers *regs, const struct sdsi_sta
 	struct checker c;
 	bool ours;
 
-	begin(&c, regs, kind, len, pf, err);
+	begin(&c, regs, kind, len, flags, pf, err);
+	c.nothing_to_write = !(flags & SDSI_PREFLIGHT_FORCE) &&
+			     would_be_unchanged(regs, state, kind, blob, len);
 	check_layout(&c);
 	check_size(&c, len);
 	if (len == 0 || len > SDSI_BLOB_MAX) {
@@ -376,5 +460,12 @@ int sdsi_preflight_blob(const struct sdsi_registers *regs, const struct sdsi_sta
 		check_ppin(&c);
 	if (ours)
 		check_state(&c, state, flags);
+	/* Unknown wins over a refusal that concerns only writing: none is needed yet. */
+	if (c.state_unknown && !(flags & SDSI_PREFLIGHT_FORCE) &&
+	    c.refusals == c.write_refusals) {
+		c.ret = sdsi_fail(err, ENODATA, SDSI_ERR_STATE_UNKNOWN, -1,
+				  "the state certificate is not available: whether this %s is already provisioned is unknown, so nothing is written (--force sends it anyway)",
+				  c.name);
+	}
 	return c.ret;
 }

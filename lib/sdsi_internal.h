@@ -23,6 +23,13 @@ SDSI_HIDDEN enum sdsi_error_class sdsi_errno_class(int errnum, bool provisioning
 SDSI_HIDDEN void sdsi_clear_error(struct sdsi_error *err);
 
 /*
+ * Whether a foreign blob is at least what the mailbox could authenticate
+ * (foreign.c, docs/intel_sdsi.md): true, or false with the reason in why.
+ */
+SDSI_HIDDEN bool sdsi_foreign_plausible(const uint8_t *blob, size_t len, char *why,
+					size_t why_size);
+
+/*
  * The certificates start with a fixed header whose fields are read before
  * anything else is checked: a shorter buffer is malformed.  Returns 0 or
  * -EBADMSG with the offset of the end of the data.

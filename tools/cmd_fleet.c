@@ -13,7 +13,9 @@
  * is refused or fails stops that socket (each failure spends one of the few
  * attempts it allows per power cycle); the others go on.  The results are
  * printed afterwards in device order; the exit status is that of the first
- * socket that failed, 0 when none did.
+ * socket that failed, 0 when none did.  A dry run judges each blob against
+ * the socket as the plan's earlier writes leave it; --all -a AKC -c DIR
+ * --dry-run plans the AKC first on each socket, then its CAPs.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -24,11 +26,10 @@
 #include "fleet_report.h"
 #include "sysfs_root.h"
 
-#define BUSY_RETRY_DELAY_MS 500	/* the driver's own acquire retry period */
-
 struct fleet_jobs {
 	const struct cli *cli;
 	const struct blob_set *set;
+	const struct blob_set *akc;	/* the plan's AKC (cli->plan_akc), or NULL */
 	struct socket_result *sockets;
 };
 
@@ -60,23 +61,60 @@ static bool match_blobs(const struct blob_set *set, struct socket_result *s)
 }
 
 struct socket_view {
-	struct sdsi_registers regs;	/* as they are now */
+	struct sdsi_registers regs;	/* as they are now (dry run: as the plan leaves them) */
 	uint8_t state_buf[SDSI_READ_BUF_SIZE];
 	struct sdsi_state_cert state;
 	bool have_state;
+	struct sdsi_error why;		/* errnum set: the state certificate unreadable */
 };
 
 /* (Re)read what the next blob's checks compare it with. */
 static bool refresh(struct socket_result *s, const struct blob_file *f, bool registers,
-		    struct socket_view *v, struct sdsi_error *err)
+		    unsigned int retries, bool force, struct socket_view *v, struct sdsi_error *err)
 {
 	if (registers && !read_registers(s, err))
 		return false;
 	v->regs = s->regs;
 	sdsi_state_cert_free(&v->state);
-	v->have_state = provision_read_state(&s->dev, &v->regs, f->bytes, f->len, v->state_buf,
-					     &v->state, &s->state_warning);
+	v->have_state = provision_read_state(&s->dev, &v->regs, f->bytes, f->len, retries,
+					     v->state_buf, &v->state, &v->why);
+	/* Forced on without it, the write goes on: the report warns of that. */
+	if (v->why.errnum && force)
+		s->state_warning = v->why;
 	return true;
+}
+
+/*
+ * A dry run judges the next blob against the socket as the plan leaves it,
+ * as the real run reads it again after each write: one update fewer, and
+ * the AKC or the licence in the state, so that a second copy of a CAP is
+ * unchanged in the plan as it is on the silicon.
+ */
+static void plan_write(struct socket_view *v, const struct blob_file *f)
+{
+	struct sdsi_license *grown;
+
+	if (v->regs.updates_available)
+		v->regs.updates_available--;
+	if (f->info.format == SDSI_BLOB_FORMAT_AKC) {
+		v->regs.akc_provisioned = true;
+		v->have_state = true;
+		v->state.key_present = true;
+		v->state.key_rev_id = f->info.key_revision;
+		memcpy(v->state.key_image, f->info.key_image, sizeof(v->state.key_image));
+	} else if (f->info.format == SDSI_BLOB_FORMAT_CAP && v->have_state) {
+		grown = realloc(v->state.licenses,
+				(v->state.num_licenses + 1) * sizeof(*grown));
+		if (!grown)
+			return;	/* the plan then counts a copy as a write: never fewer */
+		v->state.licenses = grown;
+		grown[v->state.num_licenses] = (struct sdsi_license){
+			.index = v->state.num_licenses, .valid = true, .present = true,
+			.type = f->info.type, .id = f->info.id, .ppin = f->info.ppin,
+			.revision = f->info.revision,
+		};
+		v->state.num_licenses++;
+	}
 }
 
 /* One blob on one socket: checks, then (unless dry run or unchanged) the write. */
@@ -90,17 +128,18 @@ static void provision_one(const struct cli *cli, const struct blob_set *set,
 	};
 
 	if (sdsi_preflight_blob(&v->regs, v->have_state ? &v->state : NULL, set->kind,
-				f->bytes, f->len, cli->force ? SDSI_PREFLIGHT_FORCE : 0, &b->pf,
-				&b->err)) {
+				f->bytes, f->len, provision_flags(cli), &b->pf, &b->err)) {
+		if (b->err.cls == SDSI_ERR_STATE_UNKNOWN)
+			explain_state_unknown(&b->err, &v->why, set->kind, cli->busy_retries);
+		else
+			name_implausible_file(&b->err, &b->pf, f->path);
 		prefix_error(&b->err, s->dev.name);
 		b->outcome = BLOB_REFUSED;
 	} else if (b->pf.unchanged && !b->pf.forced) {
 		b->outcome = BLOB_UNCHANGED;
 	} else if (cli->dry_run) {
-		/* The plan counts each write it would make against the updates left. */
 		b->outcome = BLOB_PLANNED;
-		if (v->regs.updates_available)
-			v->regs.updates_available--;
+		plan_write(v, f);
 	} else if (sdsi_provision(&s->dev, set->kind, f->bytes, f->len, &opts, &b->err)) {
 		b->outcome = BLOB_FAILED;
 	} else {
@@ -135,12 +174,36 @@ static enum socket_outcome outcome_of(const struct socket_result *s)
 	return written ? SOCKET_PROVISIONED : planned ? SOCKET_PLANNED : SOCKET_UNCHANGED;
 }
 
+/*
+ * The plan's AKC on one socket (--all -a AKC -c DIR --dry-run): false when
+ * it would be refused, the socket then failed with its error; else *planned
+ * says whether it would be written.
+ */
+static bool plan_akc(const struct fleet_jobs *jobs, struct socket_result *s,
+		     struct socket_view *v, bool *planned)
+{
+	struct blob_result b = { .file = 0 };
+
+	if (!refresh(s, &jobs->akc->files[0], false, jobs->cli->busy_retries, jobs->cli->force,
+		     v, &b.err)) {
+		s->err = b.err;
+		return false;
+	}
+	provision_one(jobs->cli, jobs->akc, s, v, &b);
+	if (b.outcome == BLOB_REFUSED) {
+		s->err = b.err;
+		return false;
+	}
+	*planned = b.outcome == BLOB_PLANNED;
+	return true;
+}
+
 static void socket_job(void *ctx, size_t i)
 {
 	struct fleet_jobs *jobs = ctx;
 	struct socket_result *s = &jobs->sockets[i];
 	struct socket_view *v = calloc(1, sizeof(*v));
-	bool stop = false;
+	bool stop = false, akc_planned = false;
 
 	if (!v || !read_registers(s, &s->err) || !match_blobs(jobs->set, s)) {
 		if (!v || !s->err.errnum)
@@ -150,6 +213,11 @@ static void socket_job(void *ctx, size_t i)
 		goto out;
 	}
 	s->have_regs = true;
+	if (jobs->akc && !plan_akc(jobs, s, v, &akc_planned)) {
+		/* The AKC would be refused: its CAPs are not judged. */
+		s->failed = true;
+		stop = true;
+	}
 	for (size_t k = 0; k < s->nblobs; k++) {
 		struct blob_result *b = &s->blobs[k];
 		/* After a write, the socket has changed: read it again. */
@@ -160,9 +228,13 @@ static void socket_job(void *ctx, size_t i)
 			b->outcome = BLOB_SKIPPED;
 			b->pf.blob = jobs->set->files[b->file].info;
 		} else if ((k == 0 || reread) &&
-			   !refresh(s, &jobs->set->files[b->file], reread, v, &b->err)) {
+			   !refresh(s, &jobs->set->files[b->file], reread, jobs->cli->busy_retries,
+				    jobs->cli->force, v, &b->err)) {
 			b->outcome = BLOB_FAILED;
 		} else {
+			/* Judged as the socket will be once the plan's AKC is in. */
+			if (k == 0 && akc_planned)
+				plan_write(v, &jobs->akc->files[0]);
 			provision_one(jobs->cli, jobs->set, s, v, b);
 		}
 		stop = stop || b->outcome == BLOB_REFUSED || b->outcome == BLOB_FAILED;
@@ -210,12 +282,13 @@ const char *socket_outcome_name(enum socket_outcome outcome)
 	return socket_outcomes[outcome];
 }
 
-static enum sdsi_exit run(const struct cli *cli, struct output *out, const struct blob_set *set)
+static enum sdsi_exit run(const struct cli *cli, struct output *out, const struct blob_set *set,
+			  const struct blob_set *akc)
 {
 	struct sdsi_error err = { .errnum = ENOMEM, .cls = SDSI_ERR_INTERNAL, .offset = -1,
 				  .message = "out of memory" };
 	struct fleet_report report = { .cli = cli, .set = set };
-	struct fleet_jobs jobs = { .cli = cli, .set = set };
+	struct fleet_jobs jobs = { .cli = cli, .set = set, .akc = akc };
 	enum sdsi_exit status = SDSI_EXIT_OK;
 	struct sdsi_device *devs;
 	const struct sdsi_error *failure;
@@ -255,12 +328,19 @@ enum sdsi_exit cmd_fleet_provision(const struct cli *cli, struct output *out)
 {
 	const enum sdsi_blob_kind kind = cli->command == CMD_AKC ? SDSI_BLOB_AKC : SDSI_BLOB_CAP;
 	struct sdsi_error err;
-	struct blob_set set;
+	struct blob_set set, akc;
 	enum sdsi_exit status;
 
-	if (blob_set_load(cli->blob_path, kind, &set, &err))
+	if (cli->plan_akc && blob_set_load(cli->plan_akc, SDSI_BLOB_AKC, &akc, &err))
 		return report_error(out, NULL, &err);
-	status = run(cli, out, &set);
+	if (blob_set_load(cli->blob_path, kind, &set, &err)) {
+		if (cli->plan_akc)
+			blob_set_free(&akc);
+		return report_error(out, NULL, &err);
+	}
+	status = run(cli, out, &set, cli->plan_akc ? &akc : NULL);
 	blob_set_free(&set);
+	if (cli->plan_akc)
+		blob_set_free(&akc);
 	return status;
 }

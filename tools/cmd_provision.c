@@ -4,14 +4,16 @@
  * socket allows only a few failed attempts per power cycle, so everything
  * that can be known beforehand is checked before the provision file is
  * opened; --dry-run stops right there, and a blob the state certificate
- * shows is already provisioned is not written again unless --force.
+ * shows is already provisioned is not written again unless --force.  When
+ * that certificate cannot be read (after --retry), nothing is written
+ * either (exit 9): the write could be a replay the silicon counts.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
+#include <time.h>
 
 #include "commands.h"
-
-#define BUSY_RETRY_DELAY_MS 500	/* the driver's own acquire retry period */
 
 static enum sdsi_exit load_blob(const struct cli *cli, struct output *out,
 				enum sdsi_blob_kind kind, uint8_t *buf, size_t *len)
@@ -35,25 +37,63 @@ static enum sdsi_exit load_blob(const struct cli *cli, struct output *out,
 
 /*
  * The state certificate tells what the socket already holds.  It is read only
- * for a blob of the project's format on a socket with an AKC, and a failure
- * to read it only skips the comparisons: it is not needed to provision.
+ * for a blob of the project's format on a socket with an AKC; without it the
+ * tool cannot tell whether the blob needs writing, and writes nothing
+ * (sdsi_preflight_blob()), so a busy mailbox is waited for as for the write.
  * Prints nothing (fleet provisioning calls it from a thread): false with
  * why->errnum set when it could not be read, 0 when it was not needed.
  */
 bool provision_read_state(const struct sdsi_device *dev, const struct sdsi_registers *regs,
-			  const uint8_t *blob, size_t blob_len, uint8_t *buf,
-			  struct sdsi_state_cert *state, struct sdsi_error *why)
+			  const uint8_t *blob, size_t blob_len, unsigned int retries,
+			  uint8_t *buf, struct sdsi_state_cert *state, struct sdsi_error *why)
 {
+	const struct timespec delay = { .tv_sec = BUSY_RETRY_DELAY_MS / 1000,
+					.tv_nsec = BUSY_RETRY_DELAY_MS % 1000 * 1000000L };
 	struct sdsi_blob_info info;
 	size_t len;
+	int ret;
 
 	why->errnum = 0;
 	if (!regs->on_demand || !regs->akc_provisioned || blob_len > SDSI_BLOB_MAX ||
 	    sdsi_decode_blob(blob, blob_len, &info, NULL) ||
 	    info.format == SDSI_BLOB_FORMAT_FOREIGN)
 		return false;
-	return sdsi_read_attr(dev, SDSI_ATTR_STATE_CERT, buf, &len, why) == 0 &&
-	       sdsi_decode_state_cert(buf, len, state, why) == 0;
+	for (unsigned int attempt = 0;; attempt++) {
+		ret = sdsi_read_attr(dev, SDSI_ATTR_STATE_CERT, buf, &len, why);
+		if (ret == 0 || why->errnum != EBUSY || attempt == retries)
+			break;
+		nanosleep(&delay, NULL);
+	}
+	return ret == 0 && sdsi_decode_state_cert(buf, len, state, why) == 0;
+}
+
+void explain_state_unknown(struct sdsi_error *err, const struct sdsi_error *why,
+			   enum sdsi_blob_kind kind, unsigned int retries)
+{
+	char reason[sizeof(why->message)];
+
+	if (why->errnum) {
+		err->errnum = why->errnum;
+		snprintf(reason, sizeof(reason), "%.480s%s", why->message,
+			 why->errnum == EBUSY && !retries ? " (no --retry)" : "");
+	} else {
+		snprintf(reason, sizeof(reason), "%s", "the state certificate holds no licence key although the registers say an AKC is provisioned");
+	}
+	snprintf(err->message, sizeof(err->message),
+		 "%.300s: whether this %s is already provisioned is unknown, so nothing is written: try again later or with --retry N (--force sends it anyway)",
+		 reason, sdsi_blob_name(kind));
+}
+
+void name_implausible_file(struct sdsi_error *err, const struct sdsi_preflight *pf,
+			   const char *path)
+{
+	for (unsigned int i = 0; i < pf->num_checks; i++)
+		if (pf->blob.format == SDSI_BLOB_FORMAT_FOREIGN &&
+		    !strcmp(pf->checks[i].name, "format") &&
+		    pf->checks[i].status == SDSI_CHECK_FAIL) {
+			prefix_error(err, path);
+			return;
+		}
 }
 
 static void note_checks(const struct output *out, const struct sdsi_preflight *pf)
@@ -97,7 +137,7 @@ enum sdsi_exit cmd_provision(const struct cli *cli, struct output *out)
 	struct sdsi_registers regs;
 	struct sdsi_preflight pf;
 	struct sdsi_device dev;
-	struct sdsi_error err;
+	struct sdsi_error err, why;
 	size_t regs_len, blob_len;
 	enum sdsi_exit status;
 	bool have_state;
@@ -114,12 +154,17 @@ enum sdsi_exit cmd_provision(const struct cli *cli, struct output *out)
 	out_note(out, "%s: GUID 0x%x, %zu-byte registers; %s is %zu bytes", dev.name, dev.guid,
 		 regs_len, cli->blob_path, blob_len);
 
-	have_state = provision_read_state(&dev, &regs, blob, blob_len, state_buf, &state, &err);
-	if (!have_state && err.errnum)
-		out_warn(out, "%s: %s; the comparison with what is provisioned is skipped",
-			 dev.name, err.message);
+	have_state = provision_read_state(&dev, &regs, blob, blob_len, cli->busy_retries,
+					  state_buf, &state, &why);
+	if (!have_state && why.errnum && cli->force)
+		out_warn(out, "%s: %s; the comparison with what is provisioned is skipped (--force)",
+			 dev.name, why.message);
 	ret = sdsi_preflight_blob(&regs, have_state ? &state : NULL, kind, blob, blob_len,
-				  cli->force ? SDSI_PREFLIGHT_FORCE : 0, &pf, &err);
+				  provision_flags(cli), &pf, &err);
+	if (ret && err.cls == SDSI_ERR_STATE_UNKNOWN)
+		explain_state_unknown(&err, &why, kind, cli->busy_retries);
+	else if (ret)
+		name_implausible_file(&err, &pf, cli->blob_path);
 	sdsi_state_cert_free(&state);
 	note_checks(out, &pf);
 
@@ -146,8 +191,10 @@ enum sdsi_exit cmd_provision(const struct cli *cli, struct output *out)
 	if (pf.blob.format == SDSI_BLOB_FORMAT_FOREIGN)
 		out_warn(out, "%s: %s is not in the sdsi AKC/CAP format (a foreign blob): only its size, the updates left and the failure count could be checked",
 			 dev.name, cli->blob_path);
-	if (pf.last_attempt)
-		out_warn(out, "%s: warning: %s", dev.name, pf.warning);
+	/* The last attempt before the threshold, an implausible blob sent by force. */
+	for (unsigned int i = 0; i < pf.num_checks; i++)
+		if (pf.checks[i].status == SDSI_CHECK_WARN)
+			out_warn(out, "%s: warning: %s", dev.name, pf.checks[i].detail);
 
 	if (!cli->dry_run && (!pf.unchanged || pf.forced)) {
 		if (sdsi_provision(&dev, kind, blob, blob_len, &opts, &err)) {

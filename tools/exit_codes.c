@@ -30,6 +30,8 @@ enum sdsi_exit exit_for_error(const struct sdsi_error *err)
 		return SDSI_EXIT_IO;
 	case SDSI_ERR_MALFORMED:
 		return SDSI_EXIT_MALFORMED;
+	case SDSI_ERR_STATE_UNKNOWN:
+		return SDSI_EXIT_STATE_UNKNOWN;
 	case SDSI_ERR_INTERNAL:
 		break;
 	}

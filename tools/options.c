@@ -41,7 +41,7 @@ const struct tool_option tool_options[] = {
 	{ 'C', 'C', "meter_current", NULL, ARG_NONE, GROUP_COMMAND, CMD_METER_CURRENT,
 	  "show current meter values (live, not attested)" },
 	{ 'a', 'a', "akc", "FILE", ARG_FILE, GROUP_COMMAND, CMD_AKC,
-	  "provision socket with AKC FILE" },
+	  "provision socket with AKC FILE; --all -a FILE -c DIR --dry-run plans the CAPs as if the AKC were in place" },
 	{ 'c', 'c', "cap", "FILE", ARG_FILE, GROUP_COMMAND, CMD_CAP,
 	  "provision socket with CAP FILE; with --all, FILE may be a directory of CAPs" },
 	{ 'h', 'h', "help", NULL, ARG_NONE, GROUP_COMMAND, CMD_HELP,
@@ -67,7 +67,7 @@ const struct tool_option tool_options[] = {
 	{ OPT_FORCE, 0, "force", NULL, ARG_NONE, GROUP_MODIFIER, CMD_NONE,
 	  "with -a or -c: write even an AKC or CAP the state certificate shows is already provisioned" },
 	{ OPT_RETRY, 0, "retry", "N", ARG_NUMBER, GROUP_MODIFIER, CMD_NONE,
-	  "with -a or -c: retry up to N times, 500 ms apart, while the mailbox is busy (at most 20)" },
+	  "with -a or -c: retry the write, and the state certificate read that decides it, up to N times, 500 ms apart, while the mailbox is busy (at most 20)" },
 	{ OPT_SYSFS_ROOT, 0, "sysfs-root", "DIR", ARG_FILE, GROUP_MODIFIER, CMD_NONE,
 	  "look for devices under DIR: DIR/devices if it exists (DIR is then a bus directory, as sdsi-emu mount DIR serves), else DIR/bus/auxiliary/devices if it exists (a sysfs), else DIR itself; DIR must be a directory (else exit 2).  Default: $SDSI_SYSFS_ROOT, taken the same way, else /sys/bus/auxiliary/devices" },
 	{ 'v', 'v', "verbose", NULL, ARG_NONE, GROUP_MODIFIER, CMD_NONE,
@@ -154,6 +154,10 @@ static int apply_option(const struct tool_option *opt, const char *arg, struct c
 		cli->command = opt->command;
 		if (opt->command == CMD_AKC || opt->command == CMD_CAP)
 			cli->blob_path = arg;
+		if (opt->command == CMD_AKC)
+			cli->akc_path = arg;
+		else if (opt->command == CMD_CAP)
+			cli->cap_path = arg;
 		return 0;
 	}
 	switch (opt->id) {
@@ -209,6 +213,28 @@ static int apply_option(const struct tool_option *opt, const char *arg, struct c
 		cli->quiet = true;
 		break;
 	}
+	return 0;
+}
+
+/*
+ * -a and -c together: the plan of a whole provisioning, each socket's CAPs
+ * judged as if the AKC were in place.  Only as a dry run: a real run
+ * provisions the AKC first (--all -a), then the CAPs (--all -c), each with
+ * its own report and exit status.
+ */
+static int plan_both(struct cli *cli, char *msg, unsigned long msglen)
+{
+	if ((cli->command != CMD_AKC && cli->command != CMD_CAP) || !cli->akc_path ||
+	    !cli->cap_path)
+		return 0;
+	if (!cli->all || !cli->dry_run) {
+		snprintf(msg, msglen,
+			 "-a with -c is a plan: only with --all and --dry-run (provision with --all -a FILE, then --all -c DIR)");
+		return -1;
+	}
+	cli->command = CMD_CAP;
+	cli->blob_path = cli->cap_path;
+	cli->plan_akc = cli->akc_path;
 	return 0;
 }
 
@@ -300,5 +326,5 @@ int parse_cli(int argc, char **argv, struct cli *cli, char *msg, unsigned long m
 		return -1;
 	}
 	cli->json = cli->format == FORMAT_JSON;
-	return check_combination(cli, msg, msglen);
+	return plan_both(cli, msg, msglen) ? -1 : check_combination(cli, msg, msglen);
 }

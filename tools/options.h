@@ -56,6 +56,8 @@ struct cli {
 	enum command command;
 	const char *devno;
 	const char *blob_path;	/* -a / -c */
+	const char *akc_path, *cap_path;	/* the last -a and -c given */
+	const char *plan_akc;	/* --all -a AKC -c DIR --dry-run: the CAPs' plan assumes it */
 	const char *file;	/* --file */
 	uint32_t guid;		/* --guid, V1 or V2; 0: not given */
 	const char *sysfs_root;	/* --sysfs-root, else libsdsi's default */

@@ -21,6 +21,7 @@ enum sdsi_exit {
 	SDSI_EXIT_REJECTED = 6,		/* an AKC or CAP rejected, a bad signature */
 	SDSI_EXIT_IO = 7,		/* I/O, mailbox, protocol, system failures */
 	SDSI_EXIT_MALFORMED = 8,	/* input that does not decode */
+	SDSI_EXIT_STATE_UNKNOWN = 9,	/* what a socket holds is unknown: nothing written */
 };
 
 /*
@@ -36,7 +37,8 @@ enum sdsi_exit {
 	X(SDSI_EXIT_REFUSED, "refused: a pre-flight or safety check failed (On Demand or metering not enabled, keys that already exist)") \
 	X(SDSI_EXIT_REJECTED, "rejected: the device rejected the AKC or CAP (EIO from the provision write), or its signature does not verify") \
 	X(SDSI_EXIT_IO, "I/O, mailbox or protocol error (EBUSY, ETIMEDOUT, EIO, EPROTO, ...), a file that cannot be written, a mount that fails") \
-	X(SDSI_EXIT_MALFORMED, "malformed input: registers, a certificate, an AKC, CAP, key or NVRAM file that does not decode, or is too large for its format")
+	X(SDSI_EXIT_MALFORMED, "malformed input: registers, a certificate, an AKC, CAP, key or NVRAM file that does not decode, or is too large for its format") \
+	X(SDSI_EXIT_STATE_UNKNOWN, "state unknown (intel_sdsi -a or -c): the state certificate that tells whether the blob is already provisioned could not be read, even with --retry, so nothing was written")
 
 /*
  * The exit status for a failure reported as an errno by a program that reads

@@ -13,10 +13,11 @@ import time
 
 import pytest
 
+from authority import authority  # noqa: F401
 from conftest import AUTHORITY, EMU, TOOL, emu_missing, registers, state_cert
 
 OK, INTERNAL, USAGE, NO_DEVICE, PERMISSION = 0, 1, 2, 3, 4
-REFUSED, REJECTED, IO, MALFORMED = 5, 6, 7, 8
+REFUSED, REJECTED, IO, MALFORMED, STATE_UNKNOWN = 5, 6, 7, 8, 9
 
 DOC = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "exit-codes.md")
 RUNNER = os.path.join(os.path.dirname(__file__), "emu_runner.py")
@@ -59,7 +60,7 @@ def help_table(text):
 def test_one_table_documented_once():
     with open(DOC, encoding="utf-8") as f:
         documented = table_of(f.read())
-    assert [code for code, _ in documented] == list(range(9))
+    assert [code for code, _ in documented] == list(range(10))
     assert help_table(run(TOOL, "--help").stdout) == documented
     assert help_table(run(AUTHORITY, "--help").stdout) == documented
     man = run(TOOL, "--dump-man").stdout
@@ -80,7 +81,7 @@ def saved(tmp_path):
     return path
 
 
-def test_intel_sdsi_classes(sysfs, saved, tmp_path):
+def test_intel_sdsi_classes(sysfs, saved, tmp_path, authority):  # noqa: F811
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     malformed = tmp_path / "bad.bin"
@@ -89,6 +90,8 @@ def test_intel_sdsi_classes(sysfs, saved, tmp_path):
     sysfs.add(1)
     with open(os.path.join(sysfs.root, "intel_vsec.sdsi.1", "registers"), "wb"):
         pass                                             # a read that returns nothing
+    # An AKC provisioned, but no state certificate to tell what else is.
+    sysfs.add(2, regs=registers(ppin=0x77, akc_provisioned=True))
     env = {"SDSI_SYSFS_ROOT": sysfs.root}
     cases = [
         (OK, ["-s", "--file", saved]),
@@ -101,6 +104,7 @@ def test_intel_sdsi_classes(sysfs, saved, tmp_path):
         (IO, ["-d", "1", "-i"]),
         (MALFORMED, ["-s", "--file", malformed]),
         (MALFORMED, ["-i", "--file", "/proc/self/status"]),
+        (STATE_UNKNOWN, ["-d", "2", "-c", authority.cap(0x77)]),
     ]
     for status, args in cases:
         r = run(TOOL, *args, env=env)

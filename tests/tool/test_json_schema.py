@@ -54,6 +54,9 @@ def platform(authority, blobs, tmp_path_factory):  # noqa: F811
     akc, cap = blobs
     garbage = tmp_path_factory.mktemp("json") / "garbage.bin"
     garbage.write_bytes(b"\xff" * 100)
+    # Binary, as a real Intel file would be: it passes the pre-flight checks.
+    foreign = garbage.with_name("foreign.bin")
+    foreign.write_bytes(bytes(range(256)))
     steps = {
         "list": ["-l"],
         "info": ["-d", "0", "-i"],
@@ -73,7 +76,7 @@ def platform(authority, blobs, tmp_path_factory):  # noqa: F811
         # foreign blob the silicon rejects, no such device, a usage error,
         # a missing blob file, a saved file that does not decode.
         "refused": ["-d", "1", "-c", cap],
-        "rejected": ["-d", "1", "-a", str(garbage)],
+        "rejected": ["-d", "1", "-a", str(foreign)],
         "no_device": ["-d", "9", "-i"],
         "usage": ["--nope"],
         "no_command": ["-d", "0"],

@@ -7,6 +7,7 @@ import os
 
 import pytest
 
+import schemas
 from authority import (authority, image_as_printed, key_image, key_revision,  # noqa: F401
                        licence_blob, read)
 from conftest import registers, state_cert
@@ -267,16 +268,100 @@ def test_our_magic_with_another_version_is_foreign(tool, sysfs, authority, tmp_p
     assert written(dev, "akc") == bytes(data)
 
 
-def test_unreadable_state_certificate_skips_the_comparison(tool, sysfs, authority):
+def test_unreadable_state_certificate_writes_nothing(tool, sysfs, authority):
+    """Issue 19, finding 1: without the state certificate the tool cannot tell
+    whether the CAP is already there; it writes nothing and says so (exit 9),
+    unless --force."""
     dev = sysfs.add(0, regs=registers(**WITH_AKC))        # no state_certificate file
     cap = authority.cap(PPIN)
+    for extra in ([], ["--dry-run"]):
+        r = tool("-d", "0", "-c", cap, *extra, root=sysfs.root)
+        assert r.rc == 9, r.err
+        assert "state_certificate" in r.err and "already provisioned is unknown" in r.err
+        assert "nothing is written" in r.err
     r = tool("-d", "0", "-c", cap, "--json", root=sysfs.root)
+    assert r.rc == 9
+    err = schemas.check("error.json", r.out)["error"]
+    assert err["name"] == "ENOENT"              # why the certificate could not be read
+    assert check(err["preflight"], "already_provisioned")["result"] == "fail"
+    assert written(dev, "cap") == b""
+    r = tool("-d", "0", "-c", cap, "--force", "--json", root=sysfs.root)
     assert r.rc == 0, r.err
-    assert "state_certificate" in r.err and "comparison" in r.err
-    assert check(r.json(), "already_provisioned") == {
-        "name": "already_provisioned", "result": "skip",
-        "detail": "state certificate not available"}
+    assert "the comparison with what is provisioned is skipped (--force)" in r.err
+    assert check(r.json(), "already_provisioned")["result"] == "skip"
     assert written(dev, "cap") == read(cap)
+
+
+def test_unchanged_wins_over_refusals_of_writing(tool, sysfs, authority):
+    """Issue 19, finding 2: an identical re-run after the power cycle's updates
+    (or failures) are used up is unchanged, exit 0, in a dry run too."""
+    akc = authority.akc()
+    cap = authority.cap(PPIN)
+    for regs in (dict(updates=(0, 4)), dict(cap=(3, 3)), dict(akc=(3, 3))):
+        sysfs.add(0, regs=registers(**WITH_AKC, **regs), state=provisioned_state(akc, [cap]))
+        for blob, flag in ((akc, "-a"), (cap, "-c")):
+            for extra in ([], ["--dry-run"]):
+                r = tool("-d", "0", flag, blob, "--json", *extra, root=sysfs.root)
+                assert r.rc == 0, (regs, flag, r.err)
+                doc = schemas.check("provision.json", r.out)
+                assert doc["unchanged"] is True and doc["provisioned"] is False
+                assert "fail" not in [c["result"] for c in doc["checks"]]
+            # --force asks for a write, which the refusal is about.
+            other_kind = (flag == "-a" and "cap" in regs) or (flag == "-c" and "akc" in regs)
+            r = tool("-d", "0", flag, blob, "--force", root=sysfs.root)
+            assert r.rc == (0 if other_kind else 5), (regs, flag, r.err)
+
+
+PEM_KEY = ("-----BEGIN EC PRIVATE KEY-----\n"
+           + "MIGkAgEBBDD" + "A" * 53 + "\n" + "B" * 64 + "\n"
+           + "-----END EC PRIVATE KEY-----\n")
+
+
+@pytest.mark.parametrize("content,reason", [
+    (b"hello\n", "6 bytes, fewer than the 96"),
+    (PEM_KEY.encode(), 'a PEM file ("-----BEGIN EC PRIVATE KEY")'),
+    (b"licence for rack 7, socket 0: see the ticket\n" * 4, "text, not a signed blob"),
+    (bytes(512), "every one of its 512 bytes is 0x00"),
+    (b"\xff" * 1016, "every one of its 1016 bytes is 0xff"),
+    (bytes(range(95)), "95 bytes, fewer than the 96"),
+], ids=["6-byte text", "PEM key", "text", "zeros", "erased", "95 bytes"])
+@pytest.mark.parametrize("flag", ["-a", "-c"])
+def test_implausible_foreign_blob_is_not_sent(tool, sysfs, tmp_path, content, reason, flag):
+    """Issue 19, finding 3: junk is refused before any write, named with the
+    reason; --force sends it and says what that risks."""
+    kind = "akc" if flag == "-a" else "cap"
+    dev = sysfs.add(0, regs=registers(**WITH_AKC))
+    junk = tmp_path / "junk.bin"
+    junk.write_bytes(content)
+    for extra in ([], ["--dry-run"]):
+        r = tool("-d", "0", flag, str(junk), *extra, root=sysfs.root)
+        assert r.rc == 5, r.err
+        assert reason in r.err and \
+            f"{junk}: not an AKC or CAP the silicon could accept" in r.err
+    r = tool("-d", "0", flag, str(junk), "--json", root=sysfs.root)
+    assert r.rc == 5
+    err = schemas.check("error.json", r.out)["error"]
+    assert err["name"] == "EBADMSG" and reason in err["message"]
+    assert check(err["preflight"], "format")["result"] == "fail"
+    if "PEM" in reason:
+        assert "MIGk" not in r.out + r.err      # nothing of the key itself
+    assert written(dev, kind) == b""
+    r = tool("-d", "0", flag, str(junk), "--force", root=sysfs.root)
+    assert r.rc == 0, r.err
+    assert "sent because of --force" in r.err and "count a" in r.err
+    assert written(dev, kind) == content
+
+
+@pytest.mark.parametrize("size", [96, 1016])
+def test_foreign_blob_size_bounds_accepted(tool, sysfs, tmp_path, size):
+    """The smallest and the largest plausible foreign blob are sent; one byte
+    fewer or more is refused (above, and EOVERFLOW in test_provision.py)."""
+    dev = sysfs.add(0, regs=registers(**WITH_AKC))
+    blob = tmp_path / "intel.cap"
+    blob.write_bytes(bytes((i * 13 + 0x80) & 0xFF for i in range(size)))
+    r = tool("-d", "0", "-c", str(blob), root=sysfs.root)
+    assert r.rc == 0, r.err
+    assert written(dev, "cap") == blob.read_bytes()
 
 
 def test_force_applies_to_provisioning_only(tool, sysfs):

@@ -52,16 +52,16 @@ def test_dry_run_never_opens_the_provision_file(tool, sysfs, tmp_path):
 
 
 REFUSALS = [
-    ("akc", dict(features=0), 10, "EPERM", "not enabled"),
-    ("akc", dict(updates=(0, 4)), 10, "EDQUOT", "Maximum number of updates (4)"),
-    ("akc", dict(akc=(3, 3)), 10, "EDQUOT", "Maximum number of AKC provision failures (3)"),
-    ("cap", dict(cap=(2, 2), akc_provisioned=True), 10, "EDQUOT",
+    ("akc", dict(features=0), 100, "EPERM", "not enabled"),
+    ("akc", dict(updates=(0, 4)), 100, "EDQUOT", "Maximum number of updates (4)"),
+    ("akc", dict(akc=(3, 3)), 100, "EDQUOT", "Maximum number of AKC provision failures (3)"),
+    ("cap", dict(cap=(2, 2), akc_provisioned=True), 100, "EDQUOT",
      "Maximum number of CAP provision failures (2)"),
-    ("cap", dict(), 10, "ENOKEY", "no AKC is provisioned"),
+    ("cap", dict(), 100, "ENOKEY", "no AKC is provisioned"),
     ("akc", dict(), 0, "ENODATA", "empty"),
     ("cap", dict(akc_provisioned=True), 1017, "EOVERFLOW", "1017 bytes"),
     ("cap", dict(akc_provisioned=True), 5000, "EOVERFLOW", "larger than 4096"),
-    ("akc", dict(layout=1), 10, "EBADMSG", "registers: 72 bytes"),
+    ("akc", dict(layout=1), 100, "EBADMSG", "registers: 72 bytes"),
 ]
 
 
@@ -98,19 +98,19 @@ def test_preflight_refusals_exit_5_and_write_nothing(tool, sysfs, tmp_path, kind
 
 def test_unknown_guid_is_refused(tool, sysfs, tmp_path):
     sysfs.add(0, guid=0x1234, regs=registers(layout=1))
-    r = tool("-d", "0", "-a", blob_file(tmp_path, 8), root=sysfs.root)
+    r = tool("-d", "0", "-a", blob_file(tmp_path, 96), root=sysfs.root)
     assert r.rc == 5 and "unrecognized GUID 0x1234" in r.err
 
 
 def test_v1_socket_provisions(tool, sysfs, tmp_path):
     dev = sysfs.add(0, guid=GUID_V1)
-    assert tool("-d", "0", "-a", blob_file(tmp_path, 8), root=sysfs.root).rc == 0
-    assert len(written(dev)) == 8
+    assert tool("-d", "0", "-a", blob_file(tmp_path, 96), root=sysfs.root).rc == 0
+    assert len(written(dev)) == 96
 
 
 def test_last_attempt_warning_and_quiet(tool, sysfs, tmp_path):
     sysfs.add(0, regs=registers(akc=(2, 3)))
-    akc = blob_file(tmp_path, 8)
+    akc = blob_file(tmp_path, 96)
     r = tool("-d", "0", "-a", akc, "--dry-run", root=sysfs.root)
     assert r.rc == 0 and "2 of 3 AKC failures used" in r.err
     r = tool("-d", "0", "-a", akc, "--dry-run", "-q", root=sysfs.root)

@@ -51,6 +51,7 @@ enum sdsi_error_class {
 	SDSI_ERR_IO,		/* mailbox, I/O or protocol error */
 	SDSI_ERR_MALFORMED,	/* bytes that do not decode */
 	SDSI_ERR_INTERNAL,	/* out of memory and the like */
+	SDSI_ERR_STATE_UNKNOWN,	/* what is provisioned could not be read: nothing written */
 };
 
 struct sdsi_error {
@@ -321,7 +322,8 @@ struct sdsi_check {
 
 struct sdsi_preflight {
 	bool last_attempt;	/* one more failure reaches the threshold */
-	char warning[256];	/* set when last_attempt */
+	/* Set when last_attempt, and for an implausible blob sent by force. */
+	char warning[256];
 	/* Filled by sdsi_preflight_blob(); format FOREIGN after sdsi_preflight(). */
 	struct sdsi_blob_info blob;
 	bool unchanged;		/* already provisioned: nothing needs writing */
@@ -341,21 +343,46 @@ struct sdsi_preflight {
 int sdsi_preflight(const struct sdsi_registers *regs, enum sdsi_blob_kind kind,
 		   size_t blob_len, struct sdsi_preflight *pf, struct sdsi_error *err);
 
-#define SDSI_PREFLIGHT_FORCE	(1u << 0)	/* write even what is unchanged */
+/*
+ * Write even what is unchanged, a foreign blob that does not look like one
+ * (sdsi_foreign_plausible()), or without the state certificate.
+ */
+#define SDSI_PREFLIGHT_FORCE	(1u << 0)
+
+/*
+ * Spend an attempt only on purpose (issue 19): state NULL where the
+ * comparison needs it is an unknown state, and a foreign blob must be
+ * plausible.  Without it, the checks of libsdsi 0.1.0, where both pass with
+ * a "skip", so that its callers see no new refusal (docs/library.md).
+ */
+#define SDSI_PREFLIGHT_STRICT	(1u << 1)
+
+/*
+ * The least a foreign blob must be before it is sent (docs/intel_sdsi.md,
+ * "What a foreign blob must at least be"): SDSI_FOREIGN_MIN to SDSI_BLOB_MAX
+ * bytes, not text, not PEM, not one byte value repeated.
+ */
+#define SDSI_FOREIGN_MIN	96u	/* an ECDSA P-384 signature (r, s), nothing else */
 
 /*
  * sdsi_preflight() plus the checks that read the blob (docs/intel_sdsi.md):
  * an AKC or CAP of the project's format must be the kind being provisioned
  * and well formed (EINVAL, EBADMSG with the offset); a CAP must carry this
- * socket's PPIN (EXDEV).  Against the state certificate (state may be NULL
- * when it could not be read: those checks are skipped), an AKC whose key
+ * socket's PPIN (EXDEV).  Against the state certificate, an AKC whose key
  * image and key revision are the provisioned ones, or a CAP whose licence ID
  * is stored, valid, with the same or a higher revision, is unchanged: 0 with
  * pf->unchanged set, unless SDSI_PREFLIGHT_FORCE.  An AKC with a lower key
  * revision than the provisioned one is a rollback the silicon refuses
  * (ESTALE), as is a CAP whose licence ID is stored only in entries no longer
- * valid with the same or a higher revision.  A foreign blob gets the generic
- * checks only.
+ * valid with the same or a higher revision.  What is unchanged needs no
+ * write: the refusals that concern only writing (no update left, a failure
+ * count at its threshold) become "skip".  A foreign blob gets the generic
+ * checks.  With SDSI_PREFLIGHT_STRICT: state NULL where it is needed (an
+ * sdsi-format blob, an AKC provisioned) means the socket's state is unknown,
+ * -ENODATA, class STATE_UNKNOWN, unless SDSI_PREFLIGHT_FORCE or another check
+ * refuses for a reason that does not concern only writing; and a foreign
+ * blob must be plausible (SDSI_FOREIGN_MIN), else -EBADMSG unless
+ * SDSI_PREFLIGHT_FORCE, which then puts what it risks in pf->warning.
  */
 int sdsi_preflight_blob(const struct sdsi_registers *regs, const struct sdsi_state_cert *state,
 			enum sdsi_blob_kind kind, const uint8_t *blob, size_t len,

@@ -21,6 +21,7 @@
 #include "sdsi/libsdsi.h"
 
 #define PPIN 0x1122334455667788ull
+#define STRICT SDSI_PREFLIGHT_STRICT
 
 static uint8_t blob[SDSI_BLOB_MAX];
 
@@ -332,10 +333,93 @@ static void test_cap_against_the_state_certificate(void **state)
 			 -ESTALE);
 	assert_non_null(strstr(err.message, "no longer valid"));
 
-	/* Without a certificate the comparison is skipped, not guessed. */
-	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, 0, &pf, &err), 0);
+	/* Without a certificate nothing is guessed: the state is unknown, not written. */
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, STRICT, &pf, &err),
+			 -ENODATA);
+	assert_int_equal(err.cls, SDSI_ERR_STATE_UNKNOWN);
 	assert_false(pf.unchanged);
+	assert_status(&pf, "already_provisioned", SDSI_CHECK_FAIL);
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, STRICT | SDSI_PREFLIGHT_FORCE,
+				   &pf, &err), 0);
 	assert_status(&pf, "already_provisioned", SDSI_CHECK_SKIP);
+	/* Callers of libsdsi 0.1, without STRICT, keep its promise: a skip. */
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, 0, &pf, &err), 0);
+	assert_status(&pf, "already_provisioned", SDSI_CHECK_SKIP);
+}
+
+/*
+ * Unchanged needs no write, so no update and no attempt: it wins over the
+ * refusals that concern only writing, not over --force, which writes.
+ */
+static void test_unchanged_wins_over_write_refusals(void **state)
+{
+	static uint8_t stored_cap[SDSI_BLOB_MAX], cert[SDSI_READ_BUF_SIZE];
+	struct sdsi_registers r = socket_regs();
+	struct stored lic = { stored_cap, 0, true };
+	struct sdsi_preflight pf;
+	struct sdsi_error err;
+	uint8_t image[48];
+	size_t len, cert_len;
+
+	maker_akc(0, 1, blob, sizeof(blob), image);
+	lic.len = maker_cap(SDSI_BLOB_TYPE_ONE_TIME, 0x77, PPIN, 2, 1, stored_cap,
+			    sizeof(stored_cap));
+	cert_len = state_bytes(cert, 1, image, &lic, 1);
+	len = maker_cap(SDSI_BLOB_TYPE_ONE_TIME, 0x77, PPIN, 2, 1, blob, sizeof(blob));
+	r.updates_available = 0;
+	r.cap_fail_count = r.cap_fail_threshold;
+	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_CAP, len, 0, &pf, &err), 0);
+	assert_true(pf.unchanged);
+	assert_false(pf.last_attempt);
+	assert_status(&pf, "updates", SDSI_CHECK_SKIP);
+	assert_status(&pf, "failures", SDSI_CHECK_SKIP);
+	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_CAP, len, SDSI_PREFLIGHT_FORCE,
+				   &pf, &err), -EDQUOT);
+	/* One failure short of the threshold: no attempt, so no warning either. */
+	r.updates_available = 1;
+	r.cap_fail_count = r.cap_fail_threshold - 1;
+	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_CAP, len, 0, &pf, &err), 0);
+	assert_false(pf.last_attempt);
+	assert_string_equal(pf.warning, "");
+	/* A new licence needs the update it does not have. */
+	r.updates_available = 0;
+	len = maker_cap(SDSI_BLOB_TYPE_ONE_TIME, 0x78, PPIN, 1, 1, blob, sizeof(blob));
+	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_CAP, len, 0, &pf, &err),
+			 -EDQUOT);
+	assert_status(&pf, "updates", SDSI_CHECK_FAIL);
+}
+
+/*
+ * A state that cannot be read wins over the refusals that concern only
+ * writing (whether a write is needed is what is unknown), not over one that
+ * refuses the blob itself.
+ */
+static void test_unknown_state_writes_nothing(void **state)
+{
+	struct sdsi_registers r = socket_regs();
+	struct sdsi_preflight pf;
+	struct sdsi_error err;
+	uint8_t image[48];
+	size_t len;
+
+	len = maker_cap(SDSI_BLOB_TYPE_ONE_TIME, 5, PPIN, 1, 1, blob, sizeof(blob));
+	r.updates_available = 0;
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, STRICT, &pf, &err), -ENODATA);
+	assert_int_equal(err.cls, SDSI_ERR_STATE_UNKNOWN);
+	assert_non_null(strstr(err.message, "nothing is written"));
+	assert_status(&pf, "updates", SDSI_CHECK_FAIL);
+	/* Forced, the write is wanted: then the update it lacks refuses it. */
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, STRICT | SDSI_PREFLIGHT_FORCE, &pf,
+				   &err), -EDQUOT);
+	r = socket_regs();
+	r.ppin = PPIN + 1;
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, STRICT, &pf, &err), -EXDEV);
+	assert_int_equal(err.cls, SDSI_ERR_REFUSED);
+	/* Without an AKC there is nothing to read: not unknown. */
+	r = socket_regs();
+	r.akc_provisioned = false;
+	len = maker_akc(0, 1, blob, sizeof(blob), image);
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_AKC, len, STRICT, &pf, &err), 0);
 }
 
 static void test_foreign_gets_the_generic_checks(void **state)
@@ -344,7 +428,8 @@ static void test_foreign_gets_the_generic_checks(void **state)
 	struct sdsi_preflight pf;
 	struct sdsi_error err;
 
-	memset(blob, 0x5a, 300);
+	for (unsigned int i = 0; i < 300; i++)
+		blob[i] = (uint8_t)(i * 37 + 11);
 	r.ppin = 0x42;
 	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, 300, 0, &pf, &err), 0);
 	assert_int_equal(pf.blob.format, SDSI_BLOB_FORMAT_FOREIGN);
@@ -352,6 +437,80 @@ static void test_foreign_gets_the_generic_checks(void **state)
 	assert_int_equal(pf.num_checks, 7);	/* layout .. akc_present, no ppin */
 	r.akc_provisioned = false;
 	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, 300, 0, &pf, &err), -ENOKEY);
+}
+
+/* A foreign blob of n bytes that passes: binary, not one byte repeated. */
+static void binary(size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		blob[i] = (uint8_t)(0x80 + i * 13);
+}
+
+static int foreign(size_t len, unsigned int flags, struct sdsi_preflight *pf,
+		   struct sdsi_error *err)
+{
+	struct sdsi_registers r = socket_regs();
+
+	return preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, flags | STRICT, pf, err);
+}
+
+static void assert_implausible(size_t len, const char *reason)
+{
+	struct sdsi_preflight pf;
+	struct sdsi_error err;
+
+	assert_int_equal(foreign(len, 0, &pf, &err), -EBADMSG);
+	assert_status(&pf, "format", SDSI_CHECK_FAIL);
+	if (!strstr(err.message, reason))
+		fail_msg("'%s' does not say '%s'", err.message, reason);
+	/* Forced, it goes, and the warning says what that risks. */
+	assert_int_equal(foreign(len, SDSI_PREFLIGHT_FORCE, &pf, &err), 0);
+	assert_status(&pf, "format", SDSI_CHECK_WARN);
+	assert_non_null(strstr(pf.warning, "--force"));
+	assert_non_null(strstr(pf.warning, reason));
+}
+
+static void test_foreign_must_be_plausible(void **state)
+{
+	static const char pem[] = "-----BEGIN EC PRIVATE KEY-----\nMIGkAgEBBDBn\n";
+	struct sdsi_registers r = socket_regs();
+	struct sdsi_preflight pf;
+	struct sdsi_error err;
+
+	/* Sizes: a signature's 96 bytes to the mailbox's 1016, both ends. */
+	binary(SDSI_FOREIGN_MIN);
+	assert_int_equal(foreign(SDSI_FOREIGN_MIN, 0, &pf, &err), 0);
+	assert_status(&pf, "format", SDSI_CHECK_SKIP);
+	assert_implausible(SDSI_FOREIGN_MIN - 1, "95 bytes, fewer than the 96");
+	binary(SDSI_BLOB_MAX);
+	assert_int_equal(foreign(SDSI_BLOB_MAX, 0, &pf, &err), 0);
+	assert_int_equal(foreign(SDSI_BLOB_MAX + 1, 0, &pf, &err), -EOVERFLOW);
+
+	/* Text, ASCII or UTF-8; PEM wherever it starts; one byte repeated. */
+	memset(blob, 'x', 200);
+	memcpy(blob + 10, "\n\t\r caf\xc3\xa9 \xe2\x82\xac", 13);
+	assert_implausible(200, "text, not a signed blob");
+	binary(200);
+	memcpy(blob + 50, pem, sizeof(pem) - 1);
+	assert_implausible(200, "a PEM file (\"-----BEGIN EC PRIVATE KEY\")");
+	memset(blob, 0, 200);
+	assert_implausible(200, "every one of its 200 bytes is 0x00");
+	memset(blob, 0xff, 200);
+	assert_implausible(200, "every one of its 200 bytes is 0xff");
+	/* One byte that differs, or one that is not UTF-8, makes it binary. */
+	blob[199] = 0xfe;
+	assert_int_equal(foreign(200, 0, &pf, &err), 0);
+	memset(blob, 'x', 200);
+	blob[100] = 0xc3;		/* a lead byte with no continuation */
+	assert_int_equal(foreign(200, 0, &pf, &err), 0);
+	memset(blob, 'x', 200);
+	blob[100] = 0x01;		/* a control character */
+	assert_int_equal(foreign(200, 0, &pf, &err), 0);
+
+	/* Callers of libsdsi 0.1, without STRICT, keep its promise: it passes. */
+	memset(blob, 'x', 6);
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, 6, 0, &pf, &err), 0);
+	assert_status(&pf, "format", SDSI_CHECK_SKIP);
 }
 
 int main(void)
@@ -365,6 +524,9 @@ int main(void)
 		cmocka_unit_test(test_akc_against_the_state_certificate),
 		cmocka_unit_test(test_cap_against_the_state_certificate),
 		cmocka_unit_test(test_foreign_gets_the_generic_checks),
+		cmocka_unit_test(test_foreign_must_be_plausible),
+		cmocka_unit_test(test_unchanged_wins_over_write_refusals),
+		cmocka_unit_test(test_unknown_state_writes_nothing),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * What a foreign blob (not the sdsi AKC/CAP format: every real Intel file)
+ * must at least be before it is written.  The tool cannot read such a blob,
+ * but it can tell one that cannot be an AKC or CAP: the firmware
+ * authenticates every blob with an ECDSA P-384 signature (docs/interface.md
+ * §3.4, §3.5), 96 bytes of r and s that look random, and the mailbox
+ * carries at most SDSI_BLOB_MAX bytes.  Text (a note, a PEM key handed to
+ * the wrong option), a file of one repeated byte (zeros, erased flash) or a
+ * blob shorter than a signature would only be rejected by the silicon, and
+ * a rejection spends one of the few attempts of the power cycle.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "sdsi_internal.h"
+
+/* White space a text file holds; every other control character is binary. */
+static bool text_space(uint8_t c)
+{
+	return c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/*
+ * The length of the UTF-8 sequence of a non-ASCII character at p, or 0 when
+ * it is not one (overlong forms and surrogates included, as UTF-8 forbids).
+ */
+static size_t utf8_char(const uint8_t *p, size_t left)
+{
+	size_t n, i;
+	uint32_t cp;
+
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, cp = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, cp = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, cp = p[0] & 0x07;
+	else
+		return 0;
+	if (n > left)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return n;
+}
+
+/* Printable ASCII, white space and UTF-8 characters only: a text file. */
+static bool is_text(const uint8_t *blob, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		size_t n;
+
+		if ((blob[i] >= 0x20 && blob[i] < 0x7f) || text_space(blob[i])) {
+			i++;
+			continue;
+		}
+		n = utf8_char(blob + i, len - i);
+		if (!n)
+			return false;
+		i += n;
+	}
+	return true;
+}
+
+/* Where "-----BEGIN " starts, or NULL. */
+static const uint8_t *pem_begin(const uint8_t *blob, size_t len)
+{
+	static const char tag[] = "-----BEGIN ";
+	const size_t tlen = sizeof(tag) - 1;
+
+	for (size_t i = 0; i + tlen <= len; i++)
+		if (!memcmp(blob + i, tag, tlen))
+			return blob + i;
+	return NULL;
+}
+
+bool sdsi_foreign_plausible(const uint8_t *blob, size_t len, char *why, size_t why_size)
+{
+	const uint8_t *pem;
+	size_t i;
+
+	if (len < SDSI_FOREIGN_MIN) {
+		snprintf(why, why_size,
+			 "%zu bytes, fewer than the %u of the ECDSA P-384 signature any AKC or CAP carries",
+			 len, SDSI_FOREIGN_MIN);
+		return false;
+	}
+	if (len > SDSI_BLOB_MAX) {
+		snprintf(why, why_size, "%zu bytes, the mailbox takes at most %u", len,
+			 SDSI_BLOB_MAX);
+		return false;
+	}
+	pem = pem_begin(blob, len);
+	if (pem) {
+		/* The label ("EC PRIVATE KEY") says what it is; nothing of the key itself. */
+		size_t label = 0, start = 11;
+
+		while (pem + start + label < blob + len && label < 40 &&
+		       pem[start + label] >= 0x20 && pem[start + label] < 0x7f &&
+		       pem[start + label] != '-')
+			label++;
+		snprintf(why, why_size, "a PEM file (\"-----BEGIN %.*s\"), a key or certificate, not a blob",
+			 (int)label, (const char *)pem + start);
+		return false;
+	}
+	if (is_text(blob, len)) {
+		snprintf(why, why_size, "text, not a signed blob");
+		return false;
+	}
+	for (i = 1; i < len && blob[i] == blob[0]; i++)
+		;
+	if (i == len) {
+		snprintf(why, why_size, "every one of its %zu bytes is 0x%02x", len, blob[0]);
+		return false;
+	}
+	return true;
+}
