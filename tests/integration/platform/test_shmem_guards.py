@@ -19,7 +19,19 @@ from test_shmem_control_page import _shmem_path
 from unix_socket import receive_until_closed
 
 START_S = 20
-NOBODY = 'nobody'
+# Exits 13 when the user nobody may not connect to the socket argv[1]; if it
+# may, it sends a request that would change the platform.
+NOBODY_CONNECTS = [
+    'setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups',
+    '/usr/bin/python3', '-c',
+    'import socket, sys\n'
+    's = socket.socket(socket.AF_UNIX)\n'
+    'try:\n'
+    '    s.connect(sys.argv[1])\n'
+    'except PermissionError:\n'
+    '    sys.exit(13)\n'
+    's.sendall(b"iblock 0 on\\n")\n'
+    'print(s.recv(100))\n']
 
 
 def _start(tmp_path, *args, umask=None, window=None):
@@ -89,22 +101,27 @@ def test_ctl_socket_is_private_under_umask_000(shared_dir):
         _until_served(proc, path)
         assert os.stat(path).st_mode & 0o777 == 0o600
         # Another user can reach the socket, but not connect to it.
-        other = subprocess.run(
-            ['setpriv', f'--reuid={NOBODY}', '--regid=nogroup', '--clear-groups',
-             '/usr/bin/python3', '-c',
-             'import socket, sys\n'
-             's = socket.socket(socket.AF_UNIX)\n'
-             'try:\n'
-             '    s.connect(sys.argv[1])\n'
-             'except PermissionError:\n'
-             '    sys.exit(13)\n'
-             's.sendall(b"iblock 0 on\\n")\n'
-             'print(s.recv(100))\n', path],
-            capture_output=True, text=True, timeout=START_S)
+        other = subprocess.run(NOBODY_CONNECTS + [path], capture_output=True, text=True,
+                               timeout=START_S)
         assert other.returncode == 13, other
     finally:
         _stop(proc)
     assert not os.path.exists(path)
+
+
+def test_emu_socket_is_private_under_umask_000(sdsi, shared_dir):
+    """The same guard in sdsi-emu: a state directory it creates is 0700,
+    and in one others may enter (0755) the socket is still 0600."""
+    made = os.path.join(shared_dir, 'made')
+    done = sdsi.run('run', '--quiet', '--state', made, '--', 'true',
+                    preexec_fn=lambda: os.umask(0))
+    assert done.returncode == 0, done.stderr
+    assert os.stat(made).st_mode & 0o777 == 0o700
+    done = sdsi.run('run', '--quiet', '--state', shared_dir, '--', 'sh', '-c',
+                    'stat -c %a "$SDSI_EMU_CTL"; "$@" "$SDSI_EMU_CTL"; echo "nobody $?"',
+                    'sh', *NOBODY_CONNECTS, preexec_fn=lambda: os.umask(0))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split('\n')[:2] == ['600', 'nobody 13'], done
 
 
 def test_ctl_refuses_a_live_owner_and_replaces_a_stale_socket(tmp_path):
