@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "control_server.h"
+#include "fe_ctl_socket.h"
 
 /* Connections waiting to be accepted; the thread takes them at once. */
 #define LISTEN_BACKLOG		64
@@ -22,101 +23,29 @@
  */
 #define ACCEPT_PAUSE_MS		100
 
-static int set_address(struct sockaddr_un *addr, const char *path)
-{
-	memset(addr, 0, sizeof(*addr));
-	addr->sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof(addr->sun_path))
-		return -ENAMETOOLONG;
-	memcpy(addr->sun_path, path, strlen(path) + 1);
-	return 0;
-}
-
-/* 0 if path is free (or was a stale socket, now removed), else -errno. */
-static int claim_path(const struct sockaddr_un *addr, char *err, size_t errlen)
-{
-	struct stat st;
-	int fd, ret;
-
-	if (lstat(addr->sun_path, &st) < 0) {
-		if (errno == ENOENT)
-			return 0;
-		ret = -errno;
-		snprintf(err, errlen, "%s: %s", addr->sun_path, strerror(errno));
-		return ret;
-	}
-	if (!S_ISSOCK(st.st_mode)) {
-		snprintf(err, errlen, "%s exists and is not a socket", addr->sun_path);
-		return -EEXIST;
-	}
-	/* Non-blocking: a live emulator with a full backlog must not hang us. */
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "socket: %s", strerror(errno));
-		return ret;
-	}
-	/* Refused: nobody listens, the socket is a leftover of a dead emulator. */
-	ret = connect(fd, (const struct sockaddr *)addr, sizeof(*addr));
-	if (ret < 0 && errno == EAGAIN)
-		ret = 0;	/* someone listens, with a full backlog */
-	close(fd);
-	if (ret == 0) {
-		snprintf(err, errlen, "another sdsi-emu is running on this state directory (%s answers)",
-			 addr->sun_path);
-		return -EADDRINUSE;
-	}
-	if (unlink(addr->sun_path) < 0 && errno != ENOENT) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot remove the stale socket %s: %s",
-			 addr->sun_path, strerror(errno));
-		return ret;
-	}
-	return 0;
-}
-
 int emu_control_bind(struct emu_control_server *srv, const char *state_dir,
 		     char *err, size_t errlen)
 {
-	struct sockaddr_un addr;
-	mode_t old_umask;
 	int ret;
 
 	memset(srv, 0, sizeof(*srv));
-	srv->listen_fd = srv->stop_fd = -1;
+	srv->listen_fd = srv->stop_fd = srv->sock.fd = -1;
 	if (snprintf(srv->path, sizeof(srv->path), "%s/" EMU_CONTROL_SOCKET_NAME, state_dir) >=
-	    (int)sizeof(srv->path) || set_address(&addr, srv->path)) {
+	    (int)sizeof(srv->path)) {
 		snprintf(err, errlen, "state directory %s: name too long for a unix socket (at most %zu bytes)",
 			 state_dir, sizeof(srv->path) - sizeof("/" EMU_CONTROL_SOCKET_NAME));
 		srv->path[0] = '\0';
 		return -ENAMETOOLONG;
 	}
-	ret = claim_path(&addr, err, errlen);
+	/* Non-blocking: the thread accepts until none is left waiting. */
+	ret = fe_ctl_socket_listen(&srv->sock, srv->path, "sdsi-emu", LISTEN_BACKLOG,
+				   err, errlen);
 	if (ret) {
 		srv->path[0] = '\0';
 		return ret;
 	}
-
-	/* Non-blocking: the thread accepts until none is left waiting. */
-	srv->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (srv->listen_fd < 0)
-		goto fail;
-	old_umask = umask(0177);
-	ret = bind(srv->listen_fd, (const struct sockaddr *)&addr, sizeof(addr));
-	umask(old_umask);
-	if (ret < 0) {
-		srv->path[0] = '\0';	/* not ours to remove */
-		goto fail;
-	}
-	if (listen(srv->listen_fd, LISTEN_BACKLOG) < 0)
-		goto fail;
+	srv->listen_fd = srv->sock.fd;
 	return 0;
-fail:
-	ret = -errno;
-	snprintf(err, errlen, "control socket %s/" EMU_CONTROL_SOCKET_NAME ": %s",
-		 state_dir, strerror(errno));
-	emu_control_close(srv);
-	return ret;
 }
 
 /* Take every waiting connection; false if out of file descriptors. */
@@ -218,10 +147,7 @@ void emu_control_close(struct emu_control_server *srv)
 	}
 	if (srv->stop_fd >= 0)
 		close(srv->stop_fd);
-	if (srv->listen_fd >= 0)
-		close(srv->listen_fd);
+	fe_ctl_socket_close(&srv->sock, "sdsi-emu");
 	srv->stop_fd = srv->listen_fd = -1;
-	if (srv->path[0] && unlink(srv->path) < 0 && errno != ENOENT)
-		fprintf(stderr, "sdsi-emu: cannot remove %s: %s\n", srv->path, strerror(errno));
 	srv->path[0] = '\0';
 }

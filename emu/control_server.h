@@ -14,11 +14,13 @@
 
 #include "control_clients.h"
 #include "control_commands.h"
+#include "fe_ctl_socket.h"
 
 #define EMU_CONTROL_SOCKET_NAME	"control.sock"
 
 struct emu_control_server {
-	int listen_fd;
+	int listen_fd;		/* sock.fd */
+	struct fe_ctl_socket sock;
 	int stop_fd;		/* eventfd: written to stop the thread */
 	bool running;
 	pthread_t thread;

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "child.h"
+#include "cpuinfo.h"
 #include "namespace.h"
 #include "run.h"
 #include "session.h"
@@ -20,6 +21,7 @@ int emu_run(const struct emu_options *opts, const sigset_t *exec_mask)
 {
 	struct emu_namespace ns;
 	struct emu_session session;
+	bool cpuinfo = false;
 	char err[ERR_MAX];
 	int ret, status;
 
@@ -39,6 +41,12 @@ int emu_run(const struct emu_options *opts, const sigset_t *exec_mask)
 	if (ret)
 		return sdsi_exit_for_errno(ret);
 	ret = emu_ns_prepare(&ns, session.state.path, opts->quiet, err, sizeof(err));
+	if (!ret) {
+		ret = emu_cpuinfo_bind(&cpuinfo, session.state.path, opts->pf.guid,
+				       opts->pf.sockets, err, sizeof(err));
+		if (ret)
+			emu_ns_restore(&ns);
+	}
 	if (ret) {
 		fprintf(stderr, "sdsi-emu: %s\n", err);
 		emu_session_close(&session, true);
@@ -47,6 +55,7 @@ int emu_run(const struct emu_options *opts, const sigset_t *exec_mask)
 	ret = emu_session_serve(&session, EMU_AUXILIARY_BUS);
 	if (ret) {
 		emu_session_close(&session, true);
+		emu_cpuinfo_unbind(&cpuinfo);
 		emu_ns_restore(&ns);
 		return sdsi_exit_for_errno(ret);
 	}
@@ -55,6 +64,7 @@ int emu_run(const struct emu_options *opts, const sigset_t *exec_mask)
 			       exec_mask);
 
 	emu_session_close(&session, false);
+	emu_cpuinfo_unbind(&cpuinfo);
 	emu_ns_restore(&ns);
 	return status;
 }

@@ -22,20 +22,20 @@ int emu_session_open(struct emu_session *s, const struct emu_options *opts)
 
 	memset(s, 0, sizeof(*s));
 	s->opts = opts;
-	s->control.listen_fd = s->control.stop_fd = -1;
+	s->control.listen_fd = s->control.stop_fd = s->control.sock.fd = -1;
 
-	ret = emu_state_dir_open(&s->state, opts->pf.state_dir, err, sizeof(err));
+	ret = fe_state_dir_open(&s->state, "sdsi-emu", opts->pf.state_dir, err, sizeof(err));
 	if (ret)
 		return report(ret, err);
 	ret = emu_control_bind(&s->control, s->state.path, err, sizeof(err));
 	if (ret) {
-		emu_state_dir_close(&s->state, true);
+		fe_state_dir_close(&s->state, true);
 		return report(ret, err);
 	}
 	ret = emu_platform_create(&s->platform, opts, s->state.path, err, sizeof(err));
 	if (ret) {
 		emu_control_close(&s->control);
-		emu_state_dir_close(&s->state, true);
+		fe_state_dir_close(&s->state, true);
 		return report(ret, err);
 	}
 	return 0;
@@ -86,5 +86,5 @@ void emu_session_close(struct emu_session *s, bool failed)
 		s->drv = NULL;
 	}
 	emu_platform_destroy(&s->platform, failed);
-	emu_state_dir_close(&s->state, failed);
+	fe_state_dir_close(&s->state, failed);
 }

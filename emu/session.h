@@ -13,11 +13,11 @@
 #include "control_server.h"
 #include "options.h"
 #include "platform.h"
-#include "state_dir.h"
+#include "fe_state_dir.h"
 
 struct emu_session {
 	const struct emu_options *opts;
-	struct emu_state_dir state;
+	struct fe_state_dir state;
 	struct emu_control_server control;
 	struct emu_platform platform;
 	struct sdsi_fusedrv *drv;

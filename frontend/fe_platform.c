@@ -9,6 +9,7 @@
 #include "sdsi/exit_status.h"
 #include "sdsi/hw.h"
 #include "fe_platform.h"
+#include "fe_trusted_path.h"
 
 #define FEATURES_V1_DEFAULT	SDSI_FEATURE_ON_DEMAND
 
@@ -147,6 +148,18 @@ int fe_platform_option(const char *program, int id, const char *arg,
 	return fe_usage_error(program, "option %d is not a platform option", id);
 }
 
+/* Refused (a safety check), not a usage error: the name was right. */
+static int check_anchor(const char *program, const char *what, const char *path)
+{
+	char err[PATH_MAX + 256];
+
+	/* A missing or unreadable file is reported where it is read. */
+	if (fe_check_trust_anchor(path, what, err, sizeof(err)) != -EPERM)
+		return 0;
+	fprintf(stderr, "%s: %s\n", program, err);
+	return SDSI_EXIT_REFUSED;
+}
+
 /*
  * --authority names the directory 'sdsi-authority init' writes; a key file
  * given there instead is the common slip, so the message names both ways.
@@ -165,7 +178,8 @@ static int check_authority(const char *program, const char *dir)
 		return fe_usage_error(program, "--authority %s: no root.pub in it (%s): make it with "
 				      "'sdsi-authority init %s', or give a public key file with --root-key FILE",
 				      dir, strerror(errno), dir);
-	return 0;
+	return check_anchor(program, "--authority", dir) ?:
+	       check_anchor(program, "--authority", pub);
 }
 
 int fe_platform_finish(const char *program, struct fe_platform *p)
@@ -180,6 +194,8 @@ int fe_platform_finish(const char *program, struct fe_platform *p)
 				      p->nppins, p->sockets);
 	if (p->authority_dir)
 		return check_authority(program, p->authority_dir);
+	if (p->root_key)
+		return check_anchor(program, "--root-key", p->root_key);
 	return 0;
 }
 

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <time.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include "control.h"
@@ -69,34 +68,19 @@ void shmem_control_execute(struct shmem_machine *machine, char *line,
 int shmem_control_listen(struct shmem_control *ctl, const char *path,
 			 char *err, size_t errlen)
 {
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	int fd, saved;
+	int ret;
 
 	memset(ctl, 0, sizeof(*ctl));
-	ctl->listen_fd = -1;
+	ctl->listen_fd = ctl->sock.fd = -1;
 	for (unsigned int i = 0; i < SHMEM_CONTROL_CLIENTS_MAX; i++)
 		ctl->clients[i].fd = -1;
-	if (strlen(path) >= sizeof(addr.sun_path)) {
-		snprintf(err, errlen, "%s: path too long for a Unix socket",
-			 path);
-		return -ENAMETOOLONG;
-	}
-	strcpy(addr.sun_path, path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		goto fail;
-	unlink(path);
-	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) ||
-	    listen(fd, LISTEN_BACKLOG))
-		goto fail;
-	ctl->listen_fd = fd;
-	return 0;
-fail:
-	saved = errno;
-	snprintf(err, errlen, "%s: %s", path, strerror(saved));
-	if (fd >= 0)
-		close(fd);
-	return -saved;
+	/* sdsi-emu's rules for its socket (frontend/fe_ctl_socket.h). */
+	ret = fe_ctl_socket_check_dir(path, err, errlen);
+	if (!ret)
+		ret = fe_ctl_socket_listen(&ctl->sock, path, "sdsi-shmem", LISTEN_BACKLOG,
+					   err, errlen);
+	ctl->listen_fd = ctl->sock.fd;
+	return ret;
 }
 
 static uint64_t now_ms(void)
@@ -227,7 +211,6 @@ void shmem_control_close(struct shmem_control *ctl)
 {
 	for (unsigned int i = 0; i < SHMEM_CONTROL_CLIENTS_MAX; i++)
 		client_close(&ctl->clients[i]);
-	if (ctl->listen_fd >= 0)
-		close(ctl->listen_fd);
+	fe_ctl_socket_close(&ctl->sock, "sdsi-shmem");
 	ctl->listen_fd = -1;
 }

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fe_ctl_socket.h"
 #include "sdsi_shmem.h"
 
 struct shmem_machine {
@@ -38,12 +39,18 @@ struct shmem_control_client {
 };
 
 struct shmem_control {
-	int listen_fd;
+	int listen_fd;		/* sock.fd */
+	struct fe_ctl_socket sock;
 	uint64_t next_serial;
 	struct shmem_control_client clients[SHMEM_CONTROL_CLIENTS_MAX];
 };
 
-/* Listen on a Unix socket at path (replacing a stale one): 0 or -errno. */
+/*
+ * Listen on a Unix socket at path, as sdsi-emu does on its own: its
+ * directory ours and closed to others, the socket 0600, a stale socket
+ * replaced, a live one or any other file refused (fe_ctl_socket.h).
+ * 0 or -errno with a message in err.
+ */
 int shmem_control_listen(struct shmem_control *ctl, const char *path,
 			 char *err, size_t errlen);
 
@@ -56,7 +63,7 @@ int shmem_control_listen(struct shmem_control *ctl, const char *path,
 void shmem_control_serve(struct shmem_control *ctl,
 			 struct shmem_machine *machine);
 
-/* Close every connection and the listening socket. */
+/* Close every connection and the listening socket, and remove its file. */
 void shmem_control_close(struct shmem_control *ctl);
 
 /* Execute one request line; the answer (without newline) goes to reply. */

@@ -16,16 +16,24 @@
 
 #include "machine.h"
 
-/* The window file, mapped shared; a regular file is grown to fit. */
+/*
+ * The window file, mapped shared; a regular file is grown to fit.  Never
+ * through a symbolic link: one planted where the window is to be made
+ * (in /tmp, say) would have us grow and scribble on the file it names.
+ */
 void *map_window(const char *path, uint64_t offset, size_t size)
 {
 	struct stat st;
 	void *base;
 	int fd;
 
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
-		fprintf(stderr, "sdsi-shmem: %s: %s\n", path, strerror(errno));
+		if (errno == ELOOP)
+			fprintf(stderr, "sdsi-shmem: %s: a symbolic link, not followed: name the window itself\n",
+				path);
+		else
+			fprintf(stderr, "sdsi-shmem: %s: %s\n", path, strerror(errno));
 		return NULL;
 	}
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&

@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@
 #include <unistd.h>
 
 #include "ctlpage.h"
+#include "fe_state_dir.h"
 #include "machine.h"
 #include "options.h"
 #include "serve_loop.h"
@@ -82,10 +84,8 @@ static void serve(struct shmem_machine *machine, struct controls *ctl,
 		run(machine, ctl, o, &stats);
 	sdsi_ctlpage_close(ctl->page);
 	print_stats(&stats, o->doorbell);
-	if (ctl->sock) {
+	if (ctl->sock)
 		shmem_control_close(ctl->sock);
-		unlink(o->ctl);
-	}
 }
 
 int main(int argc, char **argv)
@@ -98,14 +98,26 @@ int main(int argc, char **argv)
 	size_t window_size;
 	int status = 1, ret;
 	char *base;
+	static struct fe_state_dir state;
+	char err[PATH_MAX + 256];
 
 	ret = parse_options(argc, argv, &o);
 	if (ret)
 		return ret;
+	/* Checked and locked as sdsi-emu's --state (fe_state_dir.h). */
+	if (o.pf.state_dir) {
+		if (fe_state_dir_open(&state, PROGRAM, o.pf.state_dir, err, sizeof(err))) {
+			fprintf(stderr, "sdsi-shmem: %s\n", err);
+			return 1;
+		}
+		o.pf.state_dir = state.path;
+	}
 	window_size = sdsi_ctlpage_offset(o.pf.sockets) + SDSI_CTLPAGE_SIZE;
 	base = map_window(o.window, o.offset, window_size);
-	if (!base)
+	if (!base) {
+		fe_state_dir_close(&state, true);
 		return 1;
+	}
 	/*
 	 * A window file reused after a killed run still holds that run's
 	 * magic, which would announce readiness before the sockets are laid
@@ -123,5 +135,6 @@ int main(int argc, char **argv)
 	free(machine.models);
 	free(machine.ports);
 	munmap(base, window_size);
+	fe_state_dir_close(&state, status != 0);
 	return status;
 }

@@ -136,6 +136,18 @@ static void fetch_device(enum command cmd, struct sdsi_device *dev, struct devic
 	}
 }
 
+/*
+ * The part lacks the data: metering not enabled for -m or -C, or the
+ * attribute absent while the registers beside it read.  On Demand present
+ * but disabled is not lacking: it is a setting the operator can change.
+ */
+static bool data_lacking(const struct device_read *r)
+{
+	return r->regs_decoded &&
+	       (r->refused_errno == ENOTSUP ||
+		(!r->refusal && !r->have_cert && r->err.errnum == ENOENT));
+}
+
 static enum sdsi_exit render_device(const struct cli *cli, struct output *out,
 				    const struct sdsi_device *dev, const struct device_read *r)
 {
@@ -148,6 +160,14 @@ static enum sdsi_exit render_device(const struct cli *cli, struct output *out,
 		return decode_and_print(cli, out, dev->name, r->regs, r->regs_len, dev->guid);
 	if (r->regs_decoded && out->ops->registers)
 		out->ops->registers(out, dev->name, &r->decoded);
+	if (out->ops->data_available && data_lacking(r)) {
+		out_warn(out, "%s: the part lacks this data: %s", dev->name,
+			 r->refusal ? r->refusal : r->err.message);
+		out->ops->data_available(out, dev->name, false);
+		return SDSI_EXIT_OK;
+	}
+	if (out->ops->data_available && r->have_cert)
+		out->ops->data_available(out, dev->name, true);
 	if (r->refusal)
 		return refuse(out, dev->name, r->refused_errno, r->refusal);
 	if (!r->have_cert)

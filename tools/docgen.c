@@ -102,7 +102,9 @@ static void man_metrics(FILE *f)
 	      "ID) and \\fBppin\\fR come from the registers read before each certificate.  A\n"
 	      "device that fails prints \\fBsdsi_up\\fR 0 and \\fBsdsi_scrape_error\\fR 1 and\n"
 	      "the run goes on; the exit status is then that of the first failure, and the\n"
-	      "output (and \\fB\\-\\-output\\fR \\fIFILE\\fR) is still complete.  Meter counters are\n"
+	      "output (and \\fB\\-\\-output\\fR \\fIFILE\\fR) is still complete.  A socket that lacks\n"
+	      "the data (metering not enabled, as on V1 parts, or the attribute absent) is\n"
+	      "no failure: \\fBsdsi_up\\fR 1 and \\fBsdsi_data_available\\fR 0.  Meter counters are\n"
 	      "converted to seconds with the certificate's counter unit.  The families, by\n"
 	      "the command that prints them (\\fIall\\fR: every command):\n", f);
 	for (unsigned int i = 0; i < PROM_FAMILY_COUNT; i++) {

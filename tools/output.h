@@ -46,6 +46,12 @@ struct output_ops {
 	 */
 	void (*registers)(struct output *out, const char *device,
 			  const struct sdsi_registers *regs);
+	/*
+	 * Optional (NULL: a part that lacks the data is a refusal): whether the
+	 * socket offers the data of -s, -m or -C, for outputs that monitor a
+	 * fleet of mixed parts; a part without it is then healthy, not failed.
+	 */
+	void (*data_available)(struct output *out, const char *device, bool available);
 };
 
 struct output {

@@ -4,7 +4,8 @@
  * family and printed at the end (of the one device, or of --all), so that
  * every family appears once, with its HELP and TYPE, whatever the number of
  * sockets.  A device that fails becomes sdsi_up 0 and sdsi_scrape_error 1:
- * the file stays well formed.  Each value is labelled with the device, and
+ * the file stays well formed.  A part that lacks the data (a V1 socket
+ * without metering asked for -C) is no failure: sdsi_data_available 0.  Each value is labelled with the device, and
  * with the socket ID and PPIN from the registers read before it.  Hex label
  * values and licence type names are those of the JSON contract
  * (docs/schema/README.md), so the two can be joined.
@@ -363,6 +364,20 @@ static void prom_error(struct output *out, const char *device, const struct sdsi
 	done(out);
 }
 
+/* After the registers (prom_registers): the socket's labels are known. */
+static void prom_data_available(struct output *out, const char *device, bool available)
+{
+	struct labels l;
+
+	base_of(out, device, &l);
+	label(&l, "data", out->command);
+	add(out, PROM_DATA_AVAILABLE, &l, available ? "1" : "0");
+	if (available)
+		return;		/* the certificate's own output follows */
+	up(out, device, true);
+	done(out);
+}
+
 static void prom_begin_all(struct output *out)
 {
 	out->in_all = true;
@@ -402,4 +417,5 @@ const struct output_ops prometheus_output_ops = {
 	.refused = prom_refused,
 	.error = prom_error,
 	.registers = prom_registers,
+	.data_available = prom_data_available,
 };

@@ -11,6 +11,8 @@ enum prom_family_id {
 	/* Every command: whether each device could be read. */
 	PROM_UP,
 	PROM_SCRAPE_ERROR,
+	/* -s, -m, -C: whether the part offers what the command reads. */
+	PROM_DATA_AVAILABLE,
 	/* -i: the registers. */
 	PROM_SOCKET_INFO,
 	PROM_ON_DEMAND_ENABLED,

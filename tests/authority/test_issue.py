@@ -73,6 +73,26 @@ def test_init_on_something_else_than_a_directory(tmp_path, kind, what):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["auth"]
 
 
+@pytest.mark.parametrize("mode", [0o777, 0o1777, 0o757])
+def test_init_refuses_a_world_writable_directory(tmp_path, mode):
+    """Others could swap the root key that sockets are to trust."""
+    d = tmp_path / "auth"
+    d.mkdir()
+    d.chmod(mode)
+    r = run("init", d)
+    assert r.returncode == EXIT_REFUSED, r.stderr
+    assert f"authority directory {d} is writable by others (mode {mode:04o})" in r.stderr
+    assert list(d.iterdir()) == []
+
+
+def test_init_takes_a_directory_only_its_group_may_write(tmp_path):
+    """The other side of the bound: only others' write bit refuses."""
+    d = tmp_path / "auth"
+    d.mkdir()
+    d.chmod(0o775)
+    assert run("init", d).returncode == EXIT_OK
+
+
 def test_init_without_parent_directory(tmp_path):
     r = run("init", tmp_path / "no" / "such")
     assert r.returncode == EXIT_IO

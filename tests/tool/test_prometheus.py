@@ -15,7 +15,9 @@ import subprocess
 import pytest
 
 from authority import authority  # noqa: F401
-from conftest import PROMTOOL, PROMTOOL_FROM, emu_missing, meter_cert, registers, state_cert
+from conftest import (GUID_V1, PROMTOOL, PROMTOOL_FROM, emu_missing, meter_cert, registers,
+                      state_cert)
+from conftest import L
 from conftest import blob as lic_blob
 from prom_parse import parse, series, value
 from test_emu import ctl, emu, t
@@ -268,6 +270,35 @@ def test_refusals_and_missing_devices_are_error_metrics(tool, sysfs):
                  reason="ENOENT") == 1
 
 
+def test_data_a_part_lacks_is_no_failure(tool, sysfs):
+    """-C on a socket without metering (V1's default), and on one whose
+    meter_current attribute is absent, is sdsi_up 1 with
+    sdsi_data_available 0; the socket that has it says 1 beside its values.
+    Text and JSON still refuse: there a person asked for missing data."""
+    on_demand = L.FEATURE_ON_DEMAND
+    sysfs.add(0, guid=GUID_V1, regs=registers(layout=1, features=on_demand, socket_id=0))
+    sysfs.add(1, regs=registers(socket_id=1))           # metering, no attribute
+    sysfs.add(2, regs=registers(socket_id=2), current=meter_cert([("CC02", 4)]))
+    r = tool("--all", "-C", "--format", "prometheus", root=sysfs.root)
+    assert r.rc == 0, r.err
+    assert "the part lacks this data: Metering is not supported" in r.err
+    fams = assert_clean(r.out)
+    assert "sdsi_scrape_error" not in fams
+    assert set(series(fams, "sdsi_up").values()) == {1}
+    avail = {dict(k)["device"]: v for k, v in series(fams, "sdsi_data_available").items()
+             if dict(k)["data"] == "meter_current"}
+    assert avail == {"intel_vsec.sdsi.0": 0, "intel_vsec.sdsi.1": 0, "intel_vsec.sdsi.2": 1}
+    assert [dict(k)["device"] for k in
+            series(fams, "sdsi_meter_current_reference_seconds_total")] == ["intel_vsec.sdsi.2"]
+    # One device, --quiet: the same, and silent.
+    r = tool("-d", "0", "-C", "--format", "prometheus", "--quiet", root=sysfs.root)
+    assert (r.rc, r.err) == (0, "")
+    assert value(assert_clean(r.out), "sdsi_data_available", device="intel_vsec.sdsi.0",
+                 socket="0", ppin="0x1122334455667788", data="meter_current") == 0
+    assert tool("-d", "0", "-C", root=sysfs.root).rc == 5
+    assert tool("-d", "1", "-C", "--json", root=sysfs.root).rc == 3
+
+
 @pytest.mark.parametrize("args,message", [
     (["-l", "--format", "prometheus"], "--format prometheus applies to"),
     (["-d", "0", "-a", "x", "--format", "prometheus"], "--format prometheus applies to"),
@@ -293,7 +324,7 @@ def test_man_page_and_docs_list_every_family(tool):
     man = tool("--dump-man").out
     section = man.split(".SH PROMETHEUS METRICS")[1].split(".SH")[0]
     names = re.findall(r"^\\fB(sdsi_[a-z_]+)\\fR \((gauge|counter), ", section, re.M)
-    assert len(names) == 23
+    assert len(names) == 24
     doc = open(os.path.join(os.path.dirname(__file__), "..", "..", "docs",
                             "prometheus.md")).read()
     for name, kind in names:

@@ -12,6 +12,7 @@ import subprocess
 import pytest
 
 from conftest import BUILD_DIR, EMU, TOOL, emu_missing
+from prom_parse import series
 from test_prometheus import assert_clean
 
 UNITS = ("sdsi-textfile.service", "sdsi-textfile.timer")
@@ -54,8 +55,9 @@ def test_units_name_the_installed_tool_and_debian_directory():
     assert "Unit=" not in unit("sdsi-textfile.timer")   # it starts its namesake
 
 
-@pytest.mark.skipif(emu_missing() is not None, reason=str(emu_missing()))
-def test_service_command_writes_one_clean_file_per_command(tmp_path):
+def service_command(tmp_path):
+    """The service's default commands and its command line as systemd runs
+    it, with the built tool; and the directory it writes to."""
     service = unit("sdsi-textfile.service")
     (cmd,) = setting(service, "ExecStart")
     (commands,) = [e.split("=", 1)[1] for e in setting(service, "Environment")
@@ -69,6 +71,45 @@ def test_service_command_writes_one_clean_file_per_command(tmp_path):
     argv = re.sub(r"/\S+/bin/intel_sdsi", TOOL, argv)
     out = tmp_path / "textfile"
     out.mkdir()
+    return commands, argv, out
+
+
+@pytest.mark.skipif(emu_missing() is not None, reason=str(emu_missing()))
+@pytest.mark.parametrize("guid, has_meter_current", [("v1", False), ("v2", True)])
+def test_service_defaults_work_on_every_part(tmp_path, guid, has_meter_current):
+    """Healthy sockets of either generation: the unit succeeds and every
+    socket is up; a V1 part (no metering) says it lacks meter_current
+    instead of failing every minute (issue 19, finding 9)."""
+    commands, argv, out = service_command(tmp_path)
+    script = (f"export SDSI_TEXTFILE_DIR={out} SDSI_TEXTFILE_COMMANDS='{commands}'; "
+              f"({argv}); echo \"status $?\"")
+    proc = subprocess.run([EMU, "run", "--sockets", "2", "--guid", guid, "--",
+                           "/bin/sh", "-c", script],
+                          capture_output=True, text=True, timeout=300)
+    assert "status 0" in proc.stdout, (proc.stdout, proc.stderr)
+    names = commands.split()
+    assert "meter_current" in names
+    for c in names:
+        fams = assert_clean((out / f"sdsi_{c}.prom").read_text())
+        assert "sdsi_scrape_error" not in fams, c
+        ups = list(series(fams, "sdsi_up").values())
+        assert ups == [1, 1], (c, ups)
+        if c == "info":
+            assert "sdsi_data_available" not in fams
+            continue
+        avail = {dict(labels)["device"]: v
+                 for labels, v in series(fams, "sdsi_data_available").items()
+                 if dict(labels)["data"] == c}
+        want = 0 if c == "meter_current" and not has_meter_current else 1
+        assert avail == {f"intel_vsec.sdsi.{n}": want for n in range(2)}, (c, avail)
+        if c == "meter_current":
+            assert ("sdsi_meter_current_reference_seconds_total" in fams) == \
+                has_meter_current
+
+
+@pytest.mark.skipif(emu_missing() is not None, reason=str(emu_missing()))
+def test_service_command_writes_one_clean_file_per_command(tmp_path):
+    commands, argv, out = service_command(tmp_path)
     script = (f"export SDSI_TEXTFILE_DIR={out} SDSI_TEXTFILE_COMMANDS='{commands}'; "
               f"{EMU} ctl fault 1 status-timeout >/dev/null; ({argv}); echo \"status $?\"")
     proc = subprocess.run([EMU, "run", "--sockets", "2", "--", "/bin/sh", "-c", script],

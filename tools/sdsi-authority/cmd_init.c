@@ -17,6 +17,7 @@
 #include "sdsi/input_file.h"
 #include "authority.h"
 #include "name_escape.h"
+#include "fe_trusted_path.h"
 
 static const struct auth_option init_options[] = {
 	{ NULL, 0, NULL, NULL },
@@ -61,7 +62,7 @@ static int make_pair(const char *dir, const char *private_name,
 
 static int run_init(const struct auth_command *cmd, int argc, char **argv)
 {
-	char path[4096];
+	char path[4096], err[4096 + 256];
 	const char *dir;
 	struct stat st;
 	size_t i;
@@ -84,6 +85,15 @@ static int run_init(const struct auth_command *cmd, int argc, char **argv)
 		auth_error("%s: not a directory: it is %s", dir,
 			   S_ISREG(st.st_mode) ? "a regular file" : sdsi_file_kind(st.st_mode));
 		return SDSI_EXIT_USAGE;
+	}
+	/*
+	 * Whoever can write to DIR could swap the root key that sockets
+	 * (sdsi-emu --authority) trust: an existing DIR open to others is
+	 * refused as sdsi-emu refuses it.
+	 */
+	if (fe_check_trust_anchor(dir, "authority directory", err, sizeof(err)) == -EPERM) {
+		auth_error("%s", err);
+		return SDSI_EXIT_REFUSED;
 	}
 	/* Refuse before writing anything, so a refusal leaves DIR as it was. */
 	for (i = 0; i < sizeof(key_files) / sizeof(key_files[0]); i++) {

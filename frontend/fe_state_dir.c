@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "state_dir.h"
-#include "trusted_path.h"
+#include "fe_state_dir.h"
+#include "fe_trusted_path.h"
 
 /* Only what the model writes: socket<N>.nvram.tmp.XXXXXX (see mkostemp). */
 static bool is_nvram_temporary(const char *name)
@@ -40,7 +40,7 @@ static bool is_nvram_temporary(const char *name)
  * killed in between leaves the temporary behind.  Only called with the
  * directory's lock held, so no other emulator is writing one right now.
  */
-static void remove_stale_temporaries(struct emu_state_dir *dir)
+static void remove_stale_temporaries(struct fe_state_dir *dir)
 {
 	int fd = dup(dir->lock_fd);
 	DIR *d = fd < 0 ? NULL : fdopendir(fd);
@@ -48,7 +48,7 @@ static void remove_stale_temporaries(struct emu_state_dir *dir)
 	struct stat st;
 
 	if (!d) {
-		fprintf(stderr, "sdsi-emu: cannot list %s: %s\n", dir->path, strerror(errno));
+		fprintf(stderr, "%s: cannot list %s: %s\n", dir->program, dir->path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return;
@@ -59,21 +59,16 @@ static void remove_stale_temporaries(struct emu_state_dir *dir)
 		    !S_ISREG(st.st_mode) || st.st_uid != geteuid())
 			continue;
 		if (unlinkat(dirfd(d), e->d_name, 0) < 0)
-			fprintf(stderr, "sdsi-emu: cannot remove %s/%s: %s\n",
-				dir->path, e->d_name, strerror(errno));
+			fprintf(stderr, "%s: cannot remove %s/%s: %s\n",
+				dir->program, dir->path, e->d_name, strerror(errno));
 		else
-			fprintf(stderr, "sdsi-emu: removed %s/%s, an NVRAM update left unfinished by an earlier run\n",
-				dir->path, e->d_name);
+			fprintf(stderr, "%s: removed %s/%s, an NVRAM update left unfinished by an earlier run\n",
+				dir->program, dir->path, e->d_name);
 	}
 	closedir(d);
 }
 
-/*
- * Open the directory itself (never through a symbolic link), check it is
- * ours and closed to others, and lock it for as long as we run: one
- * emulator per state directory.
- */
-static int open_and_lock(struct emu_state_dir *dir, const char *path, char *err, size_t errlen)
+int fe_private_dir_open(const char *path, const char *what, char *err, size_t errlen)
 {
 	struct stat st;
 	int fd, e;
@@ -84,43 +79,54 @@ static int open_and_lock(struct emu_state_dir *dir, const char *path, char *err,
 		if (e == ELOOP || e == ENOTDIR) {
 			bool link = lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
 
-			snprintf(err, errlen, "state directory %s: not a directory%s", path,
+			snprintf(err, errlen, "%s %s: not a directory%s", what, path,
 				 link ? " (a symbolic link)" : "");
 			return -ENOTDIR;
 		}
-		snprintf(err, errlen, "state directory %s: %s", path, strerror(e));
+		snprintf(err, errlen, "%s %s: %s", what, path, strerror(e));
 		return -e;
 	}
 	if (fstat(fd, &st) < 0) {
 		e = errno;
-		snprintf(err, errlen, "state directory %s: %s", path, strerror(e));
+		snprintf(err, errlen, "%s %s: %s", what, path, strerror(e));
 		close(fd);
 		return -e;
 	}
 	if (st.st_uid != geteuid()) {
-		snprintf(err, errlen, "state directory %s: owned by uid %u, not by uid %u",
-			 path, (unsigned int)st.st_uid, (unsigned int)geteuid());
+		snprintf(err, errlen, "%s %s: owned by uid %u, not by uid %u",
+			 what, path, (unsigned int)st.st_uid, (unsigned int)geteuid());
 		close(fd);
 		return -EPERM;
 	}
 	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-		snprintf(err, errlen, "state directory %s: writable by %s (mode %04o)", path,
+		snprintf(err, errlen, "%s %s: writable by %s (mode %04o)", what, path,
 			 st.st_mode & S_IWOTH ? "others" : "its group",
 			 (unsigned int)(st.st_mode & 07777));
 		close(fd);
 		return -EPERM;
 	}
+	return fd;
+}
+
+/* Checked as fe_private_dir_open says, and locked while we run: one daemon per directory. */
+static int open_and_lock(struct fe_state_dir *dir, const char *path, char *err, size_t errlen)
+{
+	int fd, e;
+
+	fd = fe_private_dir_open(path, "state directory", err, errlen);
+	if (fd < 0)
+		return fd;
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		e = errno;
 		if (e == EWOULDBLOCK)
-			snprintf(err, errlen, "state directory %s: in use by another sdsi-emu (which holds its lock)",
-				 path);
+			snprintf(err, errlen, "state directory %s: in use by another %s (which holds its lock)",
+				 path, dir->program);
 		else
 			snprintf(err, errlen, "state directory %s: cannot lock it: %s", path,
 				 strerror(e));
 		close(fd);
 		/*
-		 * EADDRINUSE, as when another emulator answers on the control
+		 * EADDRINUSE, as when another daemon answers on the control
 		 * socket: both are "refused" (exit 5, docs/exit-codes.md).
 		 */
 		return e == EWOULDBLOCK ? -EADDRINUSE : -e;
@@ -129,7 +135,7 @@ static int open_and_lock(struct emu_state_dir *dir, const char *path, char *err,
 	return 0;
 }
 
-static int make_temporary(struct emu_state_dir *dir, char *err, size_t errlen)
+static int make_temporary(struct fe_state_dir *dir, char *err, size_t errlen)
 {
 	const char *tmp = getenv("TMPDIR");
 	char templ[PATH_MAX], parent[PATH_MAX];
@@ -142,10 +148,10 @@ static int make_temporary(struct emu_state_dir *dir, char *err, size_t errlen)
 		snprintf(err, errlen, "temporary directory %s: %s", tmp, strerror(-ret));
 		return ret;
 	}
-	ret = emu_check_trusted_path(parent, "temporary directory", err, errlen);
+	ret = fe_check_trusted_path(parent, "temporary directory", err, errlen);
 	if (ret)
 		return ret;
-	if (snprintf(templ, sizeof(templ), "%s/sdsi-emu.XXXXXX", parent) >= (int)sizeof(templ)) {
+	if (snprintf(templ, sizeof(templ), "%s/%s.XXXXXX", parent, dir->program) >= (int)sizeof(templ)) {
 		snprintf(err, errlen, "TMPDIR '%s' is too long", tmp);
 		return -ENAMETOOLONG;
 	}
@@ -212,7 +218,7 @@ static int locate(const char *requested, char *path, char *err, size_t errlen)
 			 strerror(-ret));
 		return ret;
 	}
-	ret = emu_check_trusted_path(parent, "state directory's parent", err, errlen);
+	ret = fe_check_trusted_path(parent, "state directory's parent", err, errlen);
 	if (ret)
 		return ret;
 	if (snprintf(path, PATH_MAX, "%s/%s", strcmp(parent, "/") ? parent : "", leaf) >= PATH_MAX) {
@@ -222,13 +228,14 @@ static int locate(const char *requested, char *path, char *err, size_t errlen)
 	return 0;
 }
 
-int emu_state_dir_open(struct emu_state_dir *dir, const char *requested,
-		       char *err, size_t errlen)
+int fe_state_dir_open(struct fe_state_dir *dir, const char *program, const char *requested,
+		      char *err, size_t errlen)
 {
 	char path[PATH_MAX];
 	int ret;
 
 	memset(dir, 0, sizeof(*dir));
+	dir->program = program;
 	dir->lock_fd = -1;
 	if (!requested)
 		ret = make_temporary(dir, err, errlen);
@@ -259,33 +266,33 @@ done:
 }
 
 /* The directory is flat: NVRAM files, their temporaries and the socket. */
-static void remove_tree(const char *path)
+static void remove_tree(const char *program, const char *path)
 {
 	DIR *d = opendir(path);
 	struct dirent *e;
 
 	if (!d) {
-		fprintf(stderr, "sdsi-emu: cannot remove %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "%s: cannot remove %s: %s\n", program, path, strerror(errno));
 		return;
 	}
 	while ((e = readdir(d))) {
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
 		if (unlinkat(dirfd(d), e->d_name, 0) < 0)
-			fprintf(stderr, "sdsi-emu: cannot remove %s/%s: %s\n",
-				path, e->d_name, strerror(errno));
+			fprintf(stderr, "%s: cannot remove %s/%s: %s\n",
+				program, path, e->d_name, strerror(errno));
 	}
 	closedir(d);
 	if (rmdir(path) < 0)
-		fprintf(stderr, "sdsi-emu: cannot remove %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "%s: cannot remove %s: %s\n", program, path, strerror(errno));
 }
 
-void emu_state_dir_close(struct emu_state_dir *dir, bool failed)
+void fe_state_dir_close(struct fe_state_dir *dir, bool failed)
 {
 	if (!dir->path[0])
 		return;
 	if (dir->temporary || (failed && dir->created))
-		remove_tree(dir->path);
+		remove_tree(dir->program, dir->path);
 	dir->path[0] = '\0';
 	/* Last: the lock covers the removal too. */
 	close(dir->lock_fd);

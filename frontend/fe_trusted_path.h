@@ -7,8 +7,8 @@
  * theirs in its place.  The rule is the one OpenSSH's StrictModes applies
  * to the way to a user's keys.
  */
-#ifndef EMU_TRUSTED_PATH_H
-#define EMU_TRUSTED_PATH_H
+#ifndef FE_TRUSTED_PATH_H
+#define FE_TRUSTED_PATH_H
 
 #include <stddef.h>
 
@@ -22,6 +22,15 @@
  * Returns 0, or -EPERM (or the error of lstat()) with a message naming the
  * offending component and the reason.
  */
-int emu_check_trusted_path(const char *dir, const char *what, char *err, size_t errlen);
+int fe_check_trusted_path(const char *dir, const char *what, char *err, size_t errlen);
 
-#endif /* EMU_TRUSTED_PATH_H */
+/*
+ * A trust anchor (an authority's directory, a root key that every socket
+ * trusts) must not be writable by others: whoever could write there could
+ * swap in their own key.  what names its role ("--authority").  0, or
+ * -EPERM (or stat()'s error) with a message naming path, its mode and the
+ * remedy.
+ */
+int fe_check_trust_anchor(const char *path, const char *what, char *err, size_t errlen);
+
+#endif /* FE_TRUSTED_PATH_H */

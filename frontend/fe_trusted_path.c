@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "trusted_path.h"
+#include "fe_trusted_path.h"
 
 static int check_component(const char *component, const char *dir, const char *what,
 			   char *err, size_t errlen)
@@ -41,7 +41,7 @@ static int check_component(const char *component, const char *dir, const char *w
 	return 0;
 }
 
-int emu_check_trusted_path(const char *dir, const char *what, char *err, size_t errlen)
+int fe_check_trusted_path(const char *dir, const char *what, char *err, size_t errlen)
 {
 	char component[PATH_MAX];
 	size_t len = strlen(dir);
@@ -63,4 +63,23 @@ int emu_check_trusted_path(const char *dir, const char *what, char *err, size_t 
 		ret = check_component(component, dir, what, err, errlen);
 	}
 	return ret;
+}
+
+int fe_check_trust_anchor(const char *path, const char *what, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0) {
+		int e = errno;
+
+		snprintf(err, errlen, "%s %s: %s", what, path, strerror(e));
+		return -e;
+	}
+	if (st.st_mode & S_IWOTH) {
+		snprintf(err, errlen,
+			 "%s %s is writable by others (mode %04o): anyone could replace the key that is trusted; chmod o-w it",
+			 what, path, (unsigned int)(st.st_mode & 07777));
+		return -EPERM;
+	}
+	return 0;
 }

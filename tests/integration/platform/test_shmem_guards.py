@@ -1,0 +1,239 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""sdsi-shmem guards what it creates as sdsi-emu does (issue 19, finding 8):
+its --ctl socket is 0600 whatever the umask, in a directory closed to
+others, never replaces a file that is not a socket, never takes over a
+live daemon's socket; --window is never opened through a symbolic link;
+--state-dir is checked and locked as sdsi-emu's --state.  Both daemons
+refuse a trust anchor (--authority) that others may write to."""
+import os
+import pathlib
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+
+import pytest
+
+from test_shmem_control_page import _shmem_path
+from unix_socket import receive_until_closed
+
+START_S = 20
+# Exits 13 when the user nobody may not connect to the socket argv[1]; if it
+# may, it sends a request that would change the platform.
+NOBODY_CONNECTS = [
+    'setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups',
+    '/usr/bin/python3', '-c',
+    'import socket, sys\n'
+    's = socket.socket(socket.AF_UNIX)\n'
+    'try:\n'
+    '    s.connect(sys.argv[1])\n'
+    'except PermissionError:\n'
+    '    sys.exit(13)\n'
+    's.sendall(b"iblock 0 on\\n")\n'
+    'print(s.recv(100))\n']
+
+
+def _start(tmp_path, *args, umask=None, window=None):
+    window = window or tmp_path / 'window'
+    return subprocess.Popen(
+        [_shmem_path(), '--window', str(window), '--sockets', '1', *args],
+        stderr=subprocess.PIPE, text=True,
+        preexec_fn=(lambda: os.umask(umask)) if umask is not None else None)
+
+
+def _request(path, line):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(START_S)
+    s.connect(str(path))
+    s.sendall(line.encode() + b'\n')
+    return receive_until_closed(s)
+
+
+def _until_served(proc, path):
+    """Wait until proc answers on its control socket at path."""
+    deadline = time.monotonic() + START_S
+    while True:
+        assert proc.poll() is None, proc.stderr.read()
+        try:
+            if _request(path, 'clear 0') == b'ok\n':
+                return
+        except OSError:
+            pass
+        assert time.monotonic() < deadline, 'sdsi-shmem never answered'
+        time.sleep(0.02)
+
+
+def _stop(proc):
+    proc.terminate()
+    _, err = proc.communicate(timeout=START_S)
+    assert proc.returncode == 0, err
+
+
+def _refused(proc):
+    _, err = proc.communicate(timeout=START_S)
+    assert proc.returncode == 1, err
+    return err
+
+
+@pytest.fixture
+def shared_dir():
+    """A fresh directory in /tmp that others may enter (0755): only the
+    socket's own mode can keep them out."""
+    path = tempfile.mkdtemp(prefix='sdsi-guard.')
+    os.chmod(path, 0o755)
+    yield path
+    shutil.rmtree(path)
+
+
+def test_ctl_refuses_a_regular_file(tmp_path):
+    path = tmp_path / 'ctl.sock'
+    path.write_text('not a socket\n')
+    err = _refused(_start(tmp_path, '--ctl', str(path)))
+    assert f'{path} exists and is not a socket' in err
+    assert path.read_text() == 'not a socket\n'
+
+
+def test_ctl_socket_is_private_under_umask_000(shared_dir):
+    path = os.path.join(shared_dir, 'ctl.sock')
+    proc = _start(pathlib.Path(shared_dir), '--ctl', path, umask=0)
+    try:
+        _until_served(proc, path)
+        assert os.stat(path).st_mode & 0o777 == 0o600
+        # Another user can reach the socket, but not connect to it.
+        other = subprocess.run(NOBODY_CONNECTS + [path], capture_output=True, text=True,
+                               timeout=START_S)
+        assert other.returncode == 13, other
+    finally:
+        _stop(proc)
+    assert not os.path.exists(path)
+
+
+def test_emu_socket_is_private_under_umask_000(sdsi, shared_dir):
+    """The same guard in sdsi-emu: a state directory it creates is 0700,
+    and in one others may enter (0755) the socket is still 0600."""
+    made = os.path.join(shared_dir, 'made')
+    done = sdsi.run('run', '--quiet', '--state', made, '--', 'true',
+                    preexec_fn=lambda: os.umask(0))
+    assert done.returncode == 0, done.stderr
+    assert os.stat(made).st_mode & 0o777 == 0o700
+    done = sdsi.run('run', '--quiet', '--state', shared_dir, '--', 'sh', '-c',
+                    'stat -c %a "$SDSI_EMU_CTL"; "$@" "$SDSI_EMU_CTL"; echo "nobody $?"',
+                    'sh', *NOBODY_CONNECTS, preexec_fn=lambda: os.umask(0))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split('\n')[:2] == ['600', 'nobody 13'], done
+
+
+def test_ctl_refuses_a_live_owner_and_replaces_a_stale_socket(tmp_path):
+    path = tmp_path / 'ctl.sock'
+    # A socket nobody listens on: a dead daemon's leftover, replaced.
+    stale = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    stale.bind(str(path))
+    stale.close()
+    first = _start(tmp_path, '--ctl', str(path))
+    try:
+        _until_served(first, path)
+        second = _start(tmp_path, '--ctl', str(path), window=tmp_path / 'window2')
+        err = _refused(second)
+        assert f'another sdsi-shmem is running on {path}' in err
+        # The first still owns and serves its socket.
+        assert _request(path, 'clear 0') == b'ok\n'
+    finally:
+        _stop(first)
+    assert not path.exists()
+
+
+@pytest.mark.parametrize('mode, who', [(0o777, 'others'), (0o770, 'its group')])
+def test_ctl_directory_open_to_others_is_refused(tmp_path, mode, who):
+    d = tmp_path / 'open'
+    d.mkdir()
+    d.chmod(mode)
+    err = _refused(_start(tmp_path, '--ctl', str(d / 'ctl.sock')))
+    assert f"control socket's directory {d}: writable by {who}" in err
+    assert not (d / 'ctl.sock').exists()
+
+
+def test_ctl_directory_that_fits_is_taken(tmp_path):
+    """The other side of the rule: 0755, ours, is enough."""
+    d = tmp_path / 'fits'
+    d.mkdir()
+    d.chmod(0o755)
+    proc = _start(tmp_path, '--ctl', str(d / 'ctl.sock'))
+    _until_served(proc, d / 'ctl.sock')
+    _stop(proc)
+
+
+def test_window_symlink_in_a_sticky_directory_is_refused(shared_dir):
+    sticky = os.path.join(shared_dir, 'sticky')
+    os.mkdir(sticky)
+    os.chmod(sticky, 0o1777)
+    victim = os.path.join(shared_dir, 'victim')
+    with open(victim, 'w') as f:
+        f.write('precious')
+    link = os.path.join(sticky, 'window')
+    os.symlink(victim, link)
+    proc = _start(pathlib.Path(shared_dir), window=link)
+    err = _refused(proc)
+    assert f'{link}: a symbolic link, not followed' in err
+    with open(victim) as f:
+        assert f.read() == 'precious'
+
+
+@pytest.mark.parametrize('mode, who', [(0o777, 'others'), (0o770, 'its group')])
+def test_state_dir_open_to_others_is_refused(tmp_path, mode, who):
+    state = tmp_path / 'state'
+    state.mkdir()
+    state.chmod(mode)
+    err = _refused(_start(tmp_path, '--state-dir', str(state)))
+    assert f'state directory {state}: writable by {who}' in err
+    assert list(state.iterdir()) == []
+
+
+def test_state_dir_symlink_is_refused(tmp_path):
+    real = tmp_path / 'real'
+    real.mkdir(mode=0o700)
+    link = tmp_path / 'state'
+    link.symlink_to(real)
+    err = _refused(_start(tmp_path, '--state-dir', str(link)))
+    assert f'state directory {link}: not a directory (a symbolic link)' in err
+    assert list(real.iterdir()) == []
+
+
+def test_state_dir_private_is_used_and_locked(tmp_path):
+    state = tmp_path / 'state'
+    path = tmp_path / 'ctl.sock'
+    first = _start(tmp_path, '--state-dir', str(state), '--ctl', str(path))
+    try:
+        _until_served(first, path)
+        assert (state / 'socket0.nvram').exists()
+        second = _start(tmp_path, '--state-dir', str(state),
+                        window=tmp_path / 'window2')
+        assert 'in use by another sdsi-shmem' in _refused(second)
+    finally:
+        _stop(first)
+
+
+# --- trust anchors: both daemons, one check ----------------------------------
+
+@pytest.mark.parametrize('loose', ['dir', 'root.pub', None])
+def test_world_writable_authority_is_refused(sdsi, tmp_path, loose):
+    auth = tmp_path / 'auth'
+    authority = sdsi.beside('tools', 'sdsi-authority', 'sdsi-authority')
+    subprocess.run([authority, 'init', str(auth)], check=True, capture_output=True)
+    auth.chmod(0o755)
+    if loose:
+        target = auth if loose == 'dir' else auth / loose
+        target.chmod(target.stat().st_mode | 0o002)
+    emu = sdsi.run('run', '--authority', str(auth), '--', 'true')
+    if not loose:
+        assert emu.returncode == 0, emu.stderr
+        return
+    named = auth if loose == 'dir' else auth / loose
+    assert emu.returncode == 5, emu.stderr
+    assert f'--authority {named} is writable by others' in emu.stderr
+    shmem = subprocess.run([_shmem_path(), '--window', str(tmp_path / 'w'),
+                            '--authority', str(auth)],
+                           capture_output=True, text=True, timeout=START_S)
+    assert shmem.returncode == 5, shmem.stderr
+    assert f'--authority {named} is writable by others' in shmem.stderr
+    assert not (tmp_path / 'w').exists()
