@@ -257,7 +257,7 @@ static uint64_t model_read(struct sdsi_model *m, uint32_t offset, bool checked)
 	} else if (offset < m->ctrl_size) {
 		value = SDSI_MODEL_METER_PERIOD & SDSI_CTRL1_METER_PERIOD_MASK;
 	} else if (offset < mbox_end) {
-		rule = protocol_check_mbox_read(&m->mbox,
+		rule = protocol_check_mbox_read(&m->mbox, m->ctrl_size,
 						(offset - m->ctrl_size) / 8, now);
 		value = mailbox_read(m, (offset - m->ctrl_size) / 8);
 	} else {

@@ -172,7 +172,8 @@ enum sdsi_rule protocol_check_control(const struct model_mailbox *mb,
 enum sdsi_rule protocol_check_mbox_write(const struct model_mailbox *mb,
 					 uint32_t index);
 enum sdsi_rule protocol_check_mbox_read(const struct model_mailbox *mb,
-					uint32_t index, uint64_t now);
+					uint32_t ctrl_size, uint32_t index,
+					uint64_t now);
 /* protocol_rules.c: count and keep a violation (none for SDSI_RULE_COUNT). */
 void protocol_record(struct sdsi_model *m, enum sdsi_rule rule,
 		     uint32_t offset, uint64_t value, bool write, uint64_t now);

@@ -235,6 +235,31 @@ static void test_v2_control_qword1_read_only(void **state)
 	assert_int_equal(v.offset, 8);
 }
 
+/*
+ * Linux 6.1 reads a V2 part's registers at V1 offsets: its PPIN read is the
+ * V2 mailbox's last qword, which is therefore not judged there (only there).
+ */
+static void test_v2_last_qword_is_early_ppin(void **state)
+{
+	struct tsock *ts = *state;
+	struct sdsi_violation v;
+
+	sdsi_model_read64(ts->m, SDSI_CTRL_SIZE_V1 + SDSI_MBOX_SIZE);
+	assert_int_equal(sdsi_model_violation_count(ts->m), 0);
+	mbox_read(ts, SDSI_MBOX_SIZE / 8 - 2);
+	assert_int_equal(sdsi_model_violations(ts->m, &v, 1), 1);
+	assert_int_equal(v.rule, SDSI_RULE_MBOX_READ_NOT_READY);
+}
+
+/* On V1 the last qword is the mailbox's like any other. */
+static void test_v1_last_qword_judged(void **state)
+{
+	struct tsock *ts = *state;
+
+	mbox_read(ts, SDSI_MBOX_SIZE / 8 - 1);
+	assert_int_equal(sdsi_model_violation_count(ts->m), 1);
+}
+
 /* The count goes on; the last 8 are kept, oldest first. */
 static void test_record_keeps_last_eight(void **state)
 {
@@ -332,6 +357,9 @@ int main(void)
 		T(test_record_keeps_last_eight),
 		T(test_peek_is_unchecked),
 		T(test_linux_flows_break_nothing),
+		T(test_v1_last_qword_judged),
+		cmocka_unit_test_setup_teardown(test_v2_last_qword_is_early_ppin,
+						tsock_setup_v2, tsock_teardown),
 		cmocka_unit_test_setup_teardown(test_v2_control_qword1_read_only,
 						tsock_setup_v2, tsock_teardown),
 #undef T
