@@ -119,7 +119,7 @@ static const char help_ctl[] =
 "Options of ctl:\n";
 
 static const char help_outro[] =
-"ctl prints the response (\"ok ...\", JSON lines for status, or\n"
+"ctl prints the response (\"ok ...\", JSON lines for status and violations, or\n"
 "\"error ERRNO: message\") and exits 0 on ok, else with the status of ERRNO.\n"
 "sdsi-shmem --ctl serves the same commands (sdsi-shmem(1)).\n"
 "\n"

@@ -153,11 +153,12 @@ static bool parse_socket_only(int argc, char **argv, struct fe_ctl_args *a,
 	return true;
 }
 
-static bool parse_status(int argc, char **argv, struct fe_ctl_args *a,
+/* The reports: an optional SOCKET. */
+static bool parse_report(int argc, char **argv, struct fe_ctl_args *a,
 			 struct fe_reply *r)
 {
 	if (argc > 2) {
-		fe_reply_error(r, EINVAL, "usage: status [N]");
+		fe_reply_error(r, EINVAL, "usage: %s [N]", argv[0]);
 		return false;
 	}
 	return true;
@@ -281,26 +282,29 @@ static void reply_advance(const struct fe_ctl_args *a, const char *which,
 }
 
 const struct fe_ctl_command fe_ctl_commands[] = {
-	{ "status", "[N]", "one JSON object per socket and line",
-	  parse_status, NULL, NULL },
+	{ "status", "[N]", "one JSON object per socket and line, with its protocol_violations count",
+	  parse_report, NULL, NULL, fe_ctl_status },
+	{ "violations", "[N]",
+	  "one JSON object per socket and line: the count and the last 8 mailbox protocol violations (rule, access, register, value)",
+	  parse_report, NULL, NULL, fe_ctl_violations },
 	{ "power-cycle", "N", "cold power cycle, then the driver reprobes",
-	  parse_socket_only, apply_power_cycle, reply_plain },
+	  parse_socket_only, apply_power_cycle, reply_plain, NULL },
 	{ "fault", "N KIND [--count C] [--param P]",
 	  "arm a fault for C transactions (default 0: until cleared); P is the latency in us of rdy-latency and owner-delay; fault N KIND C P is the same",
-	  parse_fault, apply_fault, reply_fault },
+	  parse_fault, apply_fault, reply_fault, NULL },
 	{ "clear", "N [KIND]", "clear one fault, or all of them",
-	  parse_clear, apply_clear, reply_clear },
+	  parse_clear, apply_clear, reply_clear, NULL },
 	{ "unbind", "N", "as writing to drivers/intel_sdsi/unbind",
-	  parse_socket_only, apply_bind, reply_plain },
+	  parse_socket_only, apply_bind, reply_plain, NULL },
 	{ "bind", "N", "as writing to drivers/intel_sdsi/bind",
-	  parse_socket_only, apply_bind, reply_plain },
+	  parse_socket_only, apply_bind, reply_plain, NULL },
 	{ "features", "N LIST", "set the enabled features, then reprobe",
-	  parse_features, apply_features, reply_features },
+	  parse_features, apply_features, reply_features, NULL },
 	{ "iblock", "N on|off", "set or clear the in-band lock",
-	  parse_iblock, apply_iblock, reply_iblock },
+	  parse_iblock, apply_iblock, reply_iblock, NULL },
 	{ "advance", "N SECONDS",
 	  "move the socket's model time forward by SECONDS (0..315360000); meters count it as powered-up time",
-	  parse_advance, apply_advance, reply_advance },
+	  parse_advance, apply_advance, reply_advance, NULL },
 };
 
 const unsigned int fe_ctl_command_count =
@@ -347,8 +351,8 @@ static void run_on_sockets(const struct fe_ctl_backend *b, struct fe_ctl_args *a
 		return;
 	if (argc >= 2 && !parse_sockets(b, argv[1], &first, &last, r))
 		return;
-	if (!a->cmd->apply) {
-		fe_ctl_status(b, first, last, r);
+	if (a->cmd->report) {
+		a->cmd->report(b, first, last, r);
 		return;
 	}
 	for (unsigned int s = first; s <= last; s++) {

@@ -5,7 +5,7 @@
  * the limits and the answers are the same.  What differs between the two
  * daemons is only how a command reaches a socket: the backend.
  *
- *   status [N] | power-cycle N | unbind N | bind N
+ *   status [N] | violations [N] | power-cycle N | unbind N | bind N
  *   fault N KIND [--count C] [--param P]   (or: fault N KIND C P)
  *   clear N [KIND] | features N LIST | iblock N on|off | advance N SECONDS
  * N is a socket number or "all".
@@ -52,6 +52,9 @@ struct fe_ctl_command {
 	int (*apply)(const struct fe_ctl_backend *b, unsigned int s, struct fe_ctl_args *a);
 	/* The "ok" line; which names the sockets ("socket 0", "sockets 0-3"). */
 	void (*reply)(const struct fe_ctl_args *a, const char *which, struct fe_reply *r);
+	/* Instead of apply: data lines about sockets first..last (status). */
+	void (*report)(const struct fe_ctl_backend *b, unsigned int first,
+		       unsigned int last, struct fe_reply *r);
 };
 
 extern const struct fe_ctl_command fe_ctl_commands[];
@@ -66,5 +69,14 @@ char *fe_ctl_execute(const struct fe_ctl_backend *b, const char *line,
 /* status: one JSON object per socket and line (fe_ctl_status.c). */
 void fe_ctl_status(const struct fe_ctl_backend *b, unsigned int first,
 		   unsigned int last, struct fe_reply *r);
+/* A JSON string "0x..." of at least digits hex digits (fe_ctl_status.c). */
+struct json_object *fe_json_hex(unsigned long long v, int digits);
+
+/*
+ * violations: per socket, one JSON object and line with its count and the
+ * violations the model keeps (fe_ctl_violations.c).
+ */
+void fe_ctl_violations(const struct fe_ctl_backend *b, unsigned int first,
+		       unsigned int last, struct fe_reply *r);
 
 #endif /* SDSI_FE_CTL_H */

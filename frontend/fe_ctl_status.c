@@ -14,6 +14,7 @@ struct socket_snapshot {
 	uint32_t guid;
 	uint64_t ppin;
 	struct sdsi_fault_state faults[SDSI_FAULT_KIND_COUNT];
+	uint64_t violations;
 };
 
 static int snapshot(struct sdsi_model *m, void *arg)
@@ -23,14 +24,15 @@ static int snapshot(struct sdsi_model *m, void *arg)
 
 	snap->guid = sdsi_model_guid(m);
 	regs = sdsi_layout_regs_offset(sdsi_guid_layout_or_v1(snap->guid));
-	snap->ppin = sdsi_model_read64(m, regs + SDSI_REG_PPIN);
+	snap->ppin = sdsi_model_peek64(m, regs + SDSI_REG_PPIN);
+	snap->violations = sdsi_model_violation_count(m);
 	for (int k = 0; k < SDSI_FAULT_KIND_COUNT; k++)
 		sdsi_model_fault_get(m, (enum sdsi_fault_kind)k, &snap->faults[k]);
 	return 0;
 }
 
 /* "0x..." with at least digits hex digits: JSON numbers lose 64-bit values. */
-static json_object *hex_string(unsigned long long v, int digits)
+json_object *fe_json_hex(unsigned long long v, int digits)
 {
 	char text[32];
 
@@ -66,11 +68,13 @@ static json_object *socket_object(const struct fe_ctl_backend *b, unsigned int s
 	if (!o)
 		return NULL;
 	json_object_object_add(o, "socket", json_object_new_int64(s));
-	json_object_object_add(o, "guid", hex_string(snap->guid, 1));
+	json_object_object_add(o, "guid", fe_json_hex(snap->guid, 1));
 	if (b->bound)
 		json_object_object_add(o, "bound", json_object_new_boolean(b->bound(b->ctx, s) > 0));
-	json_object_object_add(o, "ppin", hex_string(snap->ppin, 16));
+	json_object_object_add(o, "ppin", fe_json_hex(snap->ppin, 16));
 	json_object_object_add(o, "faults", faults_array(snap));
+	json_object_object_add(o, "protocol_violations",
+			       json_object_new_int64((int64_t)snap->violations));
 	return o;
 }
 

@@ -383,7 +383,16 @@ boot_guest() {
 	cleanup
 	cat "$results/guest.log" "$results/shmem.log" 2>/dev/null
 	tail -1 "$results/stallmon.log" 2>/dev/null
-	log "$k: guest ran $(( $(date +%s) - start )) s, qemu exit $qemu_status"
+	log "$k: guest ran $(( $(date +%s) - start )) s, qemu exit $qemu_status, violations=$(protocol_violations "$results")"
+}
+
+# The mailbox protocol violations sdsi-shmem counted over the guest's whole
+# run (it prints the total at exit, docs/protocol-rules.md); "?" if it
+# printed none.
+protocol_violations() {
+	local n
+	n=$(sed -n 's/^sdsi-shmem: protocol-violations=\([0-9]*\)$/\1/p' "$1/shmem.log" 2>/dev/null)
+	echo "${n:-?}"
 }
 
 # With the doorbell, a driver store that sdsi-shmem found with no ring for
@@ -488,6 +497,8 @@ for k in "${wanted[@]}"; do
 		tail -20 "$results/console.log" >&2
 	elif doorbell_missed "$results"; then
 		failed+=("$k: driver stores in the window bypassed the doorbell (see $results/shmem.log)")
+	elif [ "$(protocol_violations "$results")" != 0 ]; then
+		failed+=("$k: violations=$(protocol_violations "$results") of the mailbox protocol (see $results/shmem.log)")
 	elif [ "$(cat "$results/status")" != "exit 0" ]; then
 		failed+=("$k: $(cat "$results/status") (see $results/guest.log)")
 	fi

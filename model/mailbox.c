@@ -16,7 +16,7 @@ static uint32_t ctrl_field(uint64_t ctrl, uint64_t mask, unsigned int shift)
 	return (uint32_t)((ctrl & mask) >> shift);
 }
 
-static bool packet_ready(const struct model_mailbox *mb, uint64_t now)
+bool mailbox_packet_ready(const struct model_mailbox *mb, uint64_t now)
 {
 	return mb->phase == MBOX_ACTIVE && !mb->no_rdy && now >= mb->rdy_at;
 }
@@ -182,7 +182,7 @@ static void start_command(struct sdsi_model *m, uint64_t request, uint64_t now)
 /* CPL: next packet of a read in progress, else the end of the transaction. */
 static void complete(struct model_mailbox *mb, uint64_t now)
 {
-	if (packet_ready(mb, now) && !mb->packet_ends) {
+	if (mailbox_packet_ready(mb, now) && !mb->packet_ends) {
 		mb->packet++;
 		present_packet(mb);
 		mb->advancing = true;
@@ -190,6 +190,7 @@ static void complete(struct model_mailbox *mb, uint64_t now)
 		return;
 	}
 	release(mb);
+	mb->released_by_cpl = true;
 }
 
 uint64_t mailbox_read_control(struct sdsi_model *m, uint64_t now)
@@ -210,7 +211,7 @@ uint64_t mailbox_read_control(struct sdsi_model *m, uint64_t now)
 		return ctrl;
 
 	ctrl |= mb->request & SDSI_CTRL_READ_WRITE;
-	if (packet_ready(mb, now)) {
+	if (mailbox_packet_ready(mb, now)) {
 		ctrl |= SDSI_CTRL_RDY | mb->packet_flags |
 			(uint64_t)mb->status << SDSI_CTRL_STATUS_SHIFT |
 			(uint64_t)mb->packet_size << SDSI_CTRL_PACKET_SIZE_SHIFT |
@@ -281,6 +282,7 @@ void mailbox_write(struct sdsi_model *m, uint32_t index, uint64_t value,
 			mb->throttled_until = 0;
 		}
 		mb->phase = MBOX_OWNED;
+		mb->released_by_cpl = false;
 		mb->data[0] = value;
 		return;
 	case MBOX_OWNED:

@@ -235,44 +235,76 @@ static uint64_t register_read(const struct sdsi_model *m, uint32_t offset)
 	}
 }
 
-uint64_t sdsi_model_read64(struct sdsi_model *m, uint32_t offset)
+/* A read; checked: by the driver, so judged against the protocol. */
+static uint64_t model_read(struct sdsi_model *m, uint32_t offset, bool checked)
 {
 	uint32_t mbox_end = m->ctrl_size + SDSI_MBOX_SIZE;
+	enum sdsi_rule rule = SDSI_RULE_COUNT;
 	uint64_t value, now;
 
-	if (offset % 8 || offset >= sdsi_model_mmio_size(m))
+	if (offset >= sdsi_model_mmio_size(m))
 		return MMIO_UNCLAIMED;
 	sdsi_lock_take(&m->lock);
 	now = model_now(m);
+	if (offset % 8) {
+		value = MMIO_UNCLAIMED;
+		rule = SDSI_RULE_UNALIGNED;
+		goto out;
+	}
 	meter_tick(m, now);
-	if (offset == 0)
+	if (offset == 0) {
 		value = mailbox_read_control(m, now);
-	else if (offset < m->ctrl_size)
+	} else if (offset < m->ctrl_size) {
 		value = SDSI_MODEL_METER_PERIOD & SDSI_CTRL1_METER_PERIOD_MASK;
-	else if (offset < mbox_end)
+	} else if (offset < mbox_end) {
+		rule = protocol_check_mbox_read(&m->mbox, m->ctrl_size,
+						(offset - m->ctrl_size) / 8, now);
 		value = mailbox_read(m, (offset - m->ctrl_size) / 8);
-	else
+	} else {
 		value = register_read(m, offset - mbox_end);
+	}
+out:
+	if (checked)
+		protocol_record(m, rule, offset, value, false, now);
 	sdsi_lock_release(&m->lock);
 	return value;
+}
+
+uint64_t sdsi_model_read64(struct sdsi_model *m, uint32_t offset)
+{
+	return model_read(m, offset, true);
+}
+
+uint64_t sdsi_model_peek64(struct sdsi_model *m, uint32_t offset)
+{
+	return model_read(m, offset, false);
 }
 
 void sdsi_model_write64(struct sdsi_model *m, uint32_t offset, uint64_t value)
 {
 	uint32_t mbox_end = m->ctrl_size + SDSI_MBOX_SIZE;
+	enum sdsi_rule rule;
 	uint64_t now;
 
-	/* Qword 1 of the V2 control and the register file are read-only. */
-	if (offset % 8 || (offset && offset < m->ctrl_size) ||
-	    offset >= mbox_end)
-		return;
 	sdsi_lock_take(&m->lock);
 	now = model_now(m);
-	meter_tick(m, now);
-	if (offset == 0)
-		mailbox_write_control(m, value, now);
-	else
-		mailbox_write(m, (offset - m->ctrl_size) / 8, value, now);
+	/* Qword 1 of the V2 control and the register file are read-only. */
+	if (offset % 8) {
+		rule = SDSI_RULE_UNALIGNED;
+	} else if ((offset && offset < m->ctrl_size) || offset >= mbox_end) {
+		rule = SDSI_RULE_READ_ONLY;
+	} else {
+		meter_tick(m, now);
+		if (offset == 0) {
+			rule = protocol_check_control(&m->mbox, value);
+			mailbox_write_control(m, value, now);
+		} else {
+			rule = protocol_check_mbox_write(&m->mbox,
+							 (offset - m->ctrl_size) / 8);
+			mailbox_write(m, (offset - m->ctrl_size) / 8, value, now);
+		}
+	}
+	protocol_record(m, rule, offset, value, true, now);
 	sdsi_lock_release(&m->lock);
 }
 

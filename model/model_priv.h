@@ -96,6 +96,14 @@ struct model_mailbox {
 	bool packet_ends;		/* the next CPL releases the mailbox */
 	bool bad_packet_size;		/* faults taken by this command */
 	bool no_eom;
+	/* The last CPL ended a transaction; cleared by the next grant. */
+	bool released_by_cpl;
+};
+
+/* The protocol violations of the socket (protocol_rules.c). */
+struct model_protocol {
+	uint64_t count;
+	struct sdsi_violation kept[SDSI_MODEL_VIOLATIONS_KEPT];	/* by seq - 1 */
 };
 
 struct model_fault {
@@ -137,6 +145,7 @@ struct sdsi_model {
 	bool licence_active[MODEL_MAX_LICENCES];
 	bool meter_active[MODEL_MAX_METERS];
 	struct model_mailbox mbox;
+	struct model_protocol protocol;	/* kept across power cycles */
 
 	struct model_nvram nv;
 	struct model_fault faults[SDSI_FAULT_KIND_COUNT];
@@ -152,6 +161,22 @@ uint64_t mailbox_read(struct sdsi_model *m, uint32_t index);
 void mailbox_write(struct sdsi_model *m, uint32_t index, uint64_t value,
 		   uint64_t now);
 void mailbox_reset(struct sdsi_model *m);
+bool mailbox_packet_ready(const struct model_mailbox *mb, uint64_t now);
+
+/*
+ * protocol_check.c: the rule (enum sdsi_rule) an access would break in the
+ * mailbox's present state; SDSI_RULE_COUNT when it breaks none.
+ */
+enum sdsi_rule protocol_check_control(const struct model_mailbox *mb,
+				      uint64_t value);
+enum sdsi_rule protocol_check_mbox_write(const struct model_mailbox *mb,
+					 uint32_t index);
+enum sdsi_rule protocol_check_mbox_read(const struct model_mailbox *mb,
+					uint32_t ctrl_size, uint32_t index,
+					uint64_t now);
+/* protocol_rules.c: count and keep a violation (none for SDSI_RULE_COUNT). */
+void protocol_record(struct sdsi_model *m, enum sdsi_rule rule,
+		     uint32_t offset, uint64_t value, bool write, uint64_t now);
 
 /* provision.c: PROVISION_AKC / PROVISION_CAP; returns the status code. */
 uint8_t provision_execute(struct sdsi_model *m, uint64_t command,

@@ -133,6 +133,59 @@ void sdsi_model_discovery(const struct sdsi_model *m, uint32_t mmio_gap,
  */
 int sdsi_model_power_cycle(struct sdsi_model *m);
 
+/*
+ * The mailbox protocol as the model checks it (docs/protocol-rules.md): an
+ * MMIO access that Intel's protocol does not allow is still served as
+ * before, and recorded against the first rule of this list it breaks.
+ */
+enum sdsi_rule {
+	SDSI_RULE_UNALIGNED,		/* access not on a qword boundary */
+	SDSI_RULE_READ_ONLY,		/* write to control qword 1 or the registers */
+	SDSI_RULE_FIRMWARE_BITS,	/* control write sets OWNER, RDY, STATUS or IBLOCK */
+	SDSI_RULE_CPL_TWICE,		/* CPL after the CPL that released the mailbox */
+	SDSI_RULE_CPL_UNOWNED,		/* CPL while nobody owns the mailbox */
+	SDSI_RULE_CPL_NO_COMMAND,	/* CPL while owned, before any command */
+	SDSI_RULE_CPL_NOT_ALONE,	/* CPL together with other bits */
+	SDSI_RULE_RUN_UNOWNED,		/* RUN_BUSY while nobody owns the mailbox */
+	SDSI_RULE_RUN_ACTIVE,		/* RUN_BUSY while a command is under way */
+	SDSI_RULE_CTRL_NO_ACTION,	/* control write with neither RUN_BUSY nor CPL */
+	SDSI_RULE_COMMAND_FRAME,	/* command without both SOM and EOM */
+	SDSI_RULE_PACKET_SIZE,		/* PACKET_SIZE not a read's 8 or a write's 8..1024 qwords */
+	SDSI_RULE_MSG_SIZE,		/* MSG_SIZE neither 0 nor the PACKET_SIZE */
+	SDSI_RULE_MBOX_WRITE_UNOWNED,	/* mailbox write past qword 0 while unowned */
+	SDSI_RULE_MBOX_WRITE_BUSY,	/* mailbox write while a command is under way */
+	SDSI_RULE_MBOX_READ_NOT_READY,	/* mailbox read with no packet presented */
+	SDSI_RULE_MBOX_READ_PAST_PACKET, /* mailbox read beyond PACKET_SIZE */
+	SDSI_RULE_COUNT
+};
+
+/* Violations a socket keeps (the latest); the count goes on past them. */
+#define SDSI_MODEL_VIOLATIONS_KEPT	8u
+
+struct sdsi_violation {
+	uint64_t seq;			/* 1 for the socket's first violation */
+	uint64_t time_ns;		/* model time of the access */
+	uint32_t offset;		/* byte offset in the MMIO region */
+	uint64_t value;			/* written, or returned to the read */
+	bool write;
+	enum sdsi_rule rule;
+};
+
+/* Short stable name ("cpl-twice") and one-line statement of a rule. */
+const char *sdsi_rule_id(enum sdsi_rule rule);
+const char *sdsi_rule_text(enum sdsi_rule rule);
+/* Violations since the model was created (power cycles do not reset it). */
+uint64_t sdsi_model_violation_count(struct sdsi_model *m);
+/* Copy up to max of the kept violations, oldest first; returns how many. */
+unsigned int sdsi_model_violations(struct sdsi_model *m,
+				   struct sdsi_violation *out, unsigned int max);
+/*
+ * A read by an agent that mirrors the region (sdsi-shmem's port copying a
+ * packet into the window), not by the driver: the same value as
+ * sdsi_model_read64, never checked against the protocol.
+ */
+uint64_t sdsi_model_peek64(struct sdsi_model *m, uint32_t offset);
+
 /* BIOS settings that tests change at run time. */
 void sdsi_model_set_features(struct sdsi_model *m, uint64_t features);
 void sdsi_model_set_iblock(struct sdsi_model *m, bool locked);

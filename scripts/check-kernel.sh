@@ -76,7 +76,8 @@ for dir in "$build"/kernel-rig/results-*; do
 	[ -f "$dir/config.env" ] || continue
 	line=$(. "$dir/config.env" && echo "linux ${SDSI_KERNEL_LABEL:-$SDSI_KERNEL}, part ${SDSI_GUID}, driver=$SDSI_DRIVER, abi=$SDSI_ABI")
 	read -r p f s <<<"$(/usr/bin/python3 scripts/junit-sum.py "$dir/*.xml" || echo "0 0 0")"
-	echo "kernel ${dir##*/results-}: $line: $p passed, $f failed, $s skipped"
+	v=$(sed -n 's/^sdsi-shmem: protocol-violations=\([0-9]*\)$/\1/p' "$dir/shmem.log" 2>/dev/null)
+	echo "kernel ${dir##*/results-}: $line: $p passed, $f failed, $s skipped, violations=${v:-?}"
 done
 # The run of each configuration (results-*) is its verdict.
 summary=$(/usr/bin/python3 scripts/junit-sum.py "$build/kernel-rig/results-*/*.xml") || summary="0 0 0"

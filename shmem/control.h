@@ -35,7 +35,7 @@ struct shmem_control_client {
 	bool replying;
 	size_t used, reply_len, sent;
 	char line[256];
-	char reply[256 + 1];
+	char reply[4096 + 1];	/* room for a socket's violations */
 };
 
 struct shmem_control {

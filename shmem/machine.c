@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,4 +92,32 @@ int create_sockets(struct shmem_machine *machine, const struct options *o,
 		}
 	}
 	return 0;
+}
+
+/*
+ * At exit, on stderr: each socket's protocol violations and those it kept,
+ * then the total on a line of its own for scripts (the kernel rig's
+ * violations=N).
+ */
+void print_violations(struct shmem_machine *machine)
+{
+	struct sdsi_violation v[SDSI_MODEL_VIOLATIONS_KEPT];
+	uint64_t total = 0, count;
+
+	for (unsigned int n = 0; n < machine->sockets; n++) {
+		unsigned int kept = sdsi_model_violations(machine->models[n], v,
+							  SDSI_MODEL_VIOLATIONS_KEPT);
+
+		count = sdsi_model_violation_count(machine->models[n]);
+		total += count;
+		if (!count)
+			continue;
+		fprintf(stderr, "sdsi-shmem: socket %u: %" PRIu64 " protocol violations, the last %u:\n",
+			n, count, kept);
+		for (unsigned int i = 0; i < kept; i++)
+			fprintf(stderr, "sdsi-shmem: socket %u: #%" PRIu64 " %s 0x%x value 0x%016" PRIx64 ": %s (%s)\n",
+				n, v[i].seq, v[i].write ? "write" : "read", v[i].offset,
+				v[i].value, sdsi_rule_id(v[i].rule), sdsi_rule_text(v[i].rule));
+	}
+	fprintf(stderr, "sdsi-shmem: protocol-violations=%" PRIu64 "\n", total);
 }

@@ -21,5 +21,7 @@ void *map_window(const char *path, uint64_t offset, size_t size);
  */
 int create_sockets(struct shmem_machine *machine, const struct options *o,
 		   char *base);
+/* At exit: the sockets' protocol violations, on stderr. */
+void print_violations(struct shmem_machine *machine);
 
 #endif

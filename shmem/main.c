@@ -84,6 +84,7 @@ static void serve(struct shmem_machine *machine, struct controls *ctl,
 		run(machine, ctl, o, &stats);
 	sdsi_ctlpage_close(ctl->page);
 	print_stats(&stats, o->doorbell);
+	print_violations(machine);
 	if (ctl->sock)
 		shmem_control_close(ctl->sock);
 }

@@ -103,8 +103,9 @@ static void copy_mailbox(struct sdsi_shmem_port *port)
 	uint32_t i;
 
 	for (i = 0; i < SDSI_MBOX_SIZE / 8; i++) {
+		/* The port's copy, not a driver read: unchecked. */
 		port->shadow[q0 + i] =
-			sdsi_model_read64(port->model, port->mbox_off + 8 * i);
+			sdsi_model_peek64(port->model, port->mbox_off + 8 * i);
 		window_store(&port->mmio[q0 + i], port->shadow[q0 + i]);
 	}
 }

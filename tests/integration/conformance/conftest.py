@@ -70,6 +70,24 @@ def target():
     return targets.load()
 
 
+@pytest.fixture(scope='session', autouse=True)
+def protocol_kept(ctx, target):
+    """The run ends with no mailbox protocol violation on any socket: every
+    access the driver made, through every test, faults included, is one
+    Intel's protocol allows (docs/protocol-rules.md).  Checked once at the
+    end, so a violation fails the run (an error at the last test's
+    teardown) with the daemon's account of it."""
+    yield
+    bad = []
+    for name in ctx.device_names():
+        n = Socket(ctx, name).n
+        count = target.violations(n)
+        if count:
+            bad.append(f'{name}: {count} protocol violations:\n'
+                       f'{target.violation_report(n)}')
+    assert not bad, '\n'.join(bad)
+
+
 @pytest.fixture
 def dev(ctx, dev_name):
     return Socket(ctx, dev_name)

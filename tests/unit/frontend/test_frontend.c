@@ -172,6 +172,42 @@ static void test_status_json(void **state)
 	free(terse);
 }
 
+/* status counts them; violations lists the kept ones, per socket and line. */
+static void test_protocol_violations(void **state)
+{
+	struct rig *r = *state;
+	char *terse, *full = ask(r, "violations 1", &terse);
+
+	assert_string_equal(full, "{\"socket\":1,\"protocol_violations\":0,\"kept\":[]}\n");
+	assert_string_equal(full, terse);
+	free(full);
+	free(terse);
+	/* A CPL to a free V2 mailbox, then a write to control qword 1. */
+	sdsi_model_write64(r->models[1], 0, SDSI_CTRL_CPL);
+	sdsi_model_write64(r->models[1], 8, 5);
+	full = ask(r, "status 1", &terse);
+	assert_non_null(strstr(full, "\"protocol_violations\":2}"));
+	free(full);
+	free(terse);
+	full = ask(r, "status 0", &terse);
+	assert_non_null(strstr(full, "\"protocol_violations\":0}"));
+	free(full);
+	free(terse);
+	full = ask(r, "violations", &terse);
+	assert_non_null(strstr(full, "{\"socket\":0,\"protocol_violations\":0,\"kept\":[]}\n"
+				     "{\"socket\":1,\"protocol_violations\":2,\"kept\":[{\"seq\":1,"
+				     "\"rule\":\"cpl-unowned\",\"text\":\"CPL written while the agent does not own the mailbox\","
+				     "\"access\":\"write\",\"offset\":\"0x0\",\"register\":\"control\","
+				     "\"value\":\"0x0000000000000040\",\"time_ns\":"));
+	assert_non_null(strstr(full, "{\"seq\":2,\"rule\":\"read-only\","));
+	assert_non_null(strstr(full, "\"offset\":\"0x8\",\"register\":\"control+0x8\","
+				     "\"value\":\"0x0000000000000005\""));
+	free(full);
+	free(terse);
+	expect_error(r, "violations 2", "ENODEV");
+	expect_error(r, "violations 0 1", "EINVAL");
+}
+
 static void test_unknown_command_keeps_each_wording(void **state)
 {
 	char *terse, *full = ask(*state, "reboot 0", &terse);
@@ -222,6 +258,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_word_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_served, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_status_json, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_protocol_violations, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_command_keeps_each_wording, setup,
 						teardown),
 		cmocka_unit_test(test_option_bounds),

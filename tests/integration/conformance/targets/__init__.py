@@ -20,6 +20,10 @@ taking the auxiliary instance number N of intel_vsec.sdsi.N:
                                        them at probe, so callers rebind after
     advance(n, seconds)                move that socket's model time forward
                                        (meters count it as powered-up time)
+    violations(n)                      the socket's count of mailbox protocol
+                                       violations (docs/protocol-rules.md)
+    violation_report(n)                the daemon's account of the ones it
+                                       kept, as text for a failure message
 
 A method the target cannot provide raises NotSupported with the reason.
 """

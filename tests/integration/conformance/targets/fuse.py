@@ -43,14 +43,23 @@ class Target:
     def clear(self, n, kind=None):
         self._ctl('clear', n, *([kind] if kind else []))
 
-    def fault_state(self, n, kind):
-        assert kind in FAULT_KINDS, kind
+    def _status(self, n):
         for line in self._ctl('status').splitlines():
             sock = json.loads(line)
             if sock['socket'] == n:
-                return next((f for f in sock['faults'] if f['kind'] == kind),
-                            None)
+                return sock
         raise RuntimeError(f'sdsi-emu ctl status: no socket {n}')
+
+    def fault_state(self, n, kind):
+        assert kind in FAULT_KINDS, kind
+        return next((f for f in self._status(n)['faults']
+                     if f['kind'] == kind), None)
+
+    def violations(self, n):
+        return self._status(n)['protocol_violations']
+
+    def violation_report(self, n):
+        return self._ctl('violations', n)
 
     def set_iblock(self, n, locked):
         self._ctl('iblock', n, 'on' if locked else 'off')

@@ -6,6 +6,7 @@ Control requests go through the control page that follows the sockets'
 slots in that memory (shmem/ctlpage.h), mapped from /dev/sdsi_window
 ($SDSI_WINDOW); kernel/guest-run.sh sets the environment."""
 import fcntl
+import json
 import mmap
 import os
 import struct
@@ -105,6 +106,20 @@ class Target:
 
     def power_cycle(self, n):
         self._request('power-cycle', n)
+
+    def violations(self, n):
+        # One socket's status line fits the page's 256-byte reply once no
+        # fault is armed, as at the end of a run.
+        reply = self.page.request(f'status {n}')
+        try:
+            return json.loads(reply)['protocol_violations']
+        except (ValueError, KeyError) as e:
+            raise RuntimeError(f'sdsi-shmem: status {n}: {reply!r}') from e
+
+    def violation_report(self, n):
+        # Longer than a page's reply once two are kept: the host's
+        # shmem.log has them all (sdsi-shmem prints them at exit).
+        return self.page.request(f'violations {n}')
 
     def fault(self, n, kind, count=None, param=None):
         assert kind in FAULT_KINDS, kind
