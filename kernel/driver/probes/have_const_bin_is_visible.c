@@ -3,9 +3,10 @@
  * attribute_group's is_bin_visible takes a const attribute (6.13 on, before
  * read and write did).
  */
+#include <linux/build_bug.h>
 #include <linux/sysfs.h>
 
-_Static_assert(__builtin_types_compatible_p(typeof(((struct attribute_group *)0)->is_bin_visible),
-					    umode_t (*)(struct kobject *,
-							const struct bin_attribute *, int)),
-	       "is_bin_visible takes a mutable attribute");
+static_assert(__same_type(((struct attribute_group *)0)->is_bin_visible,
+			  umode_t (*)(struct kobject *,
+				      const struct bin_attribute *, int)),
+	      "is_bin_visible takes a mutable attribute");
