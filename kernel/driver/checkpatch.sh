@@ -40,8 +40,10 @@ if [ "$(cat "$dir/.sdsi-packages" 2>/dev/null)" != "$package $version" ]; then
 	echo "$package $version" >"$dir.part/.sdsi-packages" && mv "$dir.part" "$dir" || exit 1
 fi
 
-cd "$repo" || exit 1
-files=(kernel/driver/sdsi_aux.c kernel/driver/probes/*.c kernel/sdsi_window_vsec.h)
+# From WORK: in a git tree checkpatch.pl leaves a cache of CamelCase words
+# in the current directory, which must not be the repository.
+cd "$work" || exit 1
+files=("$repo"/kernel/driver/sdsi_aux.c "$repo"/kernel/driver/probes/*.c "$repo"/kernel/sdsi_window_vsec.h)
 # --no-tree: no kernel tree around the files; the checks that need one
 # (a compatible string's binding, for one) do not concern this module.
 if perl "$dir/checkpatch.pl" --strict --no-tree --terse --show-types -f "${files[@]}" \
