@@ -20,7 +20,7 @@ export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
 
 .PHONY: all deps build build-san build-tsan check check-unit check-integration check-ansible \
         check-san check-tsan check-kernel lint demo bench install clean \
-        soak crash-campaign deps-kernel deb deps-deb
+        soak crash-campaign deps-kernel deb deps-deb check-kernel-build
 .PHONY: build-fuzz fuzz
 
 all: build
@@ -66,7 +66,8 @@ build-tsan: deps $(TSANBUILD)/build.ninja
 # again under ASan+UBSan, the threaded parts under TSan, then the real Linux
 # drivers in QEMU, then the Debian packages: built, installed with apt, run
 # and purged, with intel-sdsi-dkms built by dkms against the kernel headers
-# check-kernel has just fetched.  The last line printed is check-deb's.
+# check-kernel has just fetched.  check-kernel-build fetches those kernels
+# first (and builds our module against each), so the rig finds them there.  The last line printed is check-deb's.
 # check-kernel skips (exit 77, loudly) only where QEMU cannot run at all.
 # The sanitizer build's tool tests reuse the promtool unpacked into the
 # plain build.
@@ -86,6 +87,7 @@ check: deps-kernel deps-deb build build-san lint
 	scripts/run-integration.sh $(SANBUILD)
 	$(MAKE) check-tsan
 	$(MAKE) fuzz FUZZ_SECONDS=3
+	scripts/check-kernel-build.sh $(BUILD)
 	scripts/check-kernel.sh $(BUILD) || [ $$? -eq 77 ]
 	scripts/check-deb.sh $(BUILD)
 
@@ -106,6 +108,14 @@ check-kernel: build
 	KERNEL_IMAGE='$(KERNEL_IMAGE)' KERNEL_MODULES='$(KERNEL_MODULES)' \
 	KERNEL_BUILD='$(KERNEL_BUILD)' DRIVER_MODULE='$(DRIVER_MODULE)' \
 	KERNEL_PART='$(KERNEL_PART)' scripts/check-kernel.sh $(BUILD) $(KERNELS)
+
+# Our intel_sdsi (kernel/driver) built with W=1 and sparse against every
+# kernel Debian offers (6.1, 6.12, 7.2, 7.3), one "kernel-build: RELEASE ok"
+# line each; its compile probes on both answers; checkpatch --strict.  In
+# make check before check-kernel, whose kernels it fetches into the same
+# place (docs/packages.md).  Needs no build of the project.
+check-kernel-build: deps-kernel
+	scripts/check-kernel-build.sh $(BUILD)
 
 # Each libFuzzer harness for FUZZ_SECONDS, seed corpora and every crash
 # found so far first; prints the exec count of each (docs/fuzzing.md).

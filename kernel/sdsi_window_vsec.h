@@ -9,8 +9,10 @@
  * the resource array, so for those kernels those three members suffice;
  * their order is the one both generations share.  Later kernels (7.x)
  * hold the resources in the device itself, a flexible array counted by
- * num_resources (Kbuild defines SDSI_VSEC_RESOURCE_ARRAY for them); before,
- * the device pointed at them.
+ * num_resources (SDSI_HAVE_VSEC_RESOURCE_ARRAY); before, the device pointed
+ * at them.  Both SDSI_HAVE_ macros come from the build: kernel/Kbuild
+ * defines them for the rig's sdsi_window, and for intel_sdsi the compile
+ * probes of kernel/driver/kcompat.sh do, in sdsi_kcompat.h.
  */
 #ifndef SDSI_WINDOW_VSEC_H
 #define SDSI_WINDOW_VSEC_H
@@ -39,7 +41,7 @@ struct intel_vsec_device {
 static inline struct intel_vsec_device *
 sdsi_window_vsec_alloc(const struct resource *res)
 {
-#ifdef SDSI_VSEC_RESOURCE_ARRAY
+#ifdef SDSI_HAVE_VSEC_RESOURCE_ARRAY
 	struct intel_vsec_device *v;
 
 	v = kzalloc(struct_size(v, resource, 1), GFP_KERNEL);

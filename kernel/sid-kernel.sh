@@ -14,6 +14,10 @@
 # host.  Nothing outside WORK changes.
 #   kernel/sid-kernel.sh fetch WORK          unpack image, prepare the root;
 #                                            prints the release (uname -r)
+#   kernel/sid-kernel.sh headers WORK SUITE  the headers of SUITE's kernel
+#                                            (experimental: 7.3) installed
+#                                            in the same root, for builds
+#                                            only; prints the release
 #   kernel/sid-kernel.sh run WORK DIR... -- CMD [ARG]...
 #                                            CMD in the root, DIRs mounted
 set -uo pipefail
@@ -21,7 +25,7 @@ set -uo pipefail
 log() { echo "kernel-rig: sid: $*" >&2; }
 die() { log "$*"; exit 1; }
 
-[ $# -ge 2 ] || { echo "usage: $0 fetch|run WORK ..." >&2; exit 2; }
+[ $# -ge 2 ] || { echo "usage: $0 fetch|headers|run WORK ..." >&2; exit 2; }
 cmd=$1 work=$2
 shift 2
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -96,6 +100,23 @@ root_headers() {
 	echo "$want" >"$root/.sdsi-headers"
 }
 
+# The headers of release $2 at version $3 from suite $1 (experimental, for
+# scripts/check-kernel-build.sh) installed beside unstable's: the suite is
+# added to the root's sources (apt picks its packages only when named, and
+# the headers' own -common and kbuild exist nowhere else), with a stamp of
+# its own so that the rig's stamp and headers stay as they are.
+suite_headers() {
+	local suite=$1 rel=$2 version=$3 want
+	want="linux-headers-$rel=$version"
+	[ "$(cat "$root/.sdsi-headers-$suite" 2>/dev/null)" = "$want" ] && return 0
+	log "installing $want ($suite) in $root"
+	echo "deb $(mirror) $suite main" >"$root/etc/apt/sources.list.d/sdsi-$suite.list" || return 1
+	in_root -- sh -c "apt-get update -q && apt-get install -y -q --no-install-recommends $want make sparse" >&2 ||
+		{ log "cannot install $want in $root"; return 1; }
+	in_root -- apt-get clean >&2
+	echo "$want" >"$root/.sdsi-headers-$suite"
+}
+
 # The release of unstable's linux-image-amd64 and its version.
 release() {
 	local version dep
@@ -149,12 +170,24 @@ fetch)
 	root_headers "$rel" "$hversion" || exit 1
 	echo "$rel"
 	;;
+headers)
+	[ $# -eq 1 ] || { echo "usage: $0 headers WORK SUITE" >&2; exit 2; }
+	suite=$1
+	mkdir -p "$work" || exit 1
+	apt_dir="$work/apt-$suite"
+	setup_private_apt "$suite" || die "cannot set up the private apt in $apt_dir"
+	rel=$(release) || exit 1
+	hversion=$(candidate_version "linux-headers-$rel") || exit 1
+	bootstrap_root || exit 1
+	suite_headers "$suite" "$rel" "$hversion" || exit 1
+	echo "$rel"
+	;;
 run)
 	[ -d "$root/usr" ] || die "no root of unstable in $root (run: $0 fetch $work)"
 	in_root "$@"
 	;;
 *)
-	echo "usage: $0 fetch|run WORK ..." >&2
+	echo "usage: $0 fetch|headers|run WORK ..." >&2
 	exit 2
 	;;
 esac

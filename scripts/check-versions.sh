@@ -5,7 +5,9 @@
 # build checks it):
 #   - <sdsi/libsdsi_version.h> as generated (LIBSDSI_VERSION and its parts);
 #   - debian/changelog's newest entry (its upstream part, before the '-');
-#   - kernel/driver/dkms.conf's PACKAGE_VERSION (the /usr/src directory);
+#   - kernel/driver/dkms.conf's PACKAGE_VERSION (the /usr/src directory),
+#     which kernel/driver/Kbuild also makes the module's MODULE_VERSION
+#     (checked here: Kbuild reads it from there, sdsi_aux.c declares it);
 # and the soname: lib/meson.build's soversion N names the package libsdsiN
 # in debian/control and its symbols file (docs/library.md).
 #   scripts/check-versions.sh SOURCE_DIR VERSION_HEADER PROJECT_VERSION
@@ -31,6 +33,11 @@ changelog=$(sed -n '1s/^sdsi (\([^)-]*\)-[^)]*).*/\1/p' "$src/debian/changelog")
 
 dkms=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$src/kernel/driver/dkms.conf")
 [ "$dkms" = "$version" ] || differs "kernel/driver/dkms.conf PACKAGE_VERSION" "$dkms"
+grep -q '^sdsi_version := $(shell sed .*PACKAGE_VERSION=.* $(src)/dkms.conf)$' "$src/kernel/driver/Kbuild" &&
+	grep -q -- '-DSDSI_MODULE_VERSION=\\"$(sdsi_version)\\"' "$src/kernel/driver/Kbuild" ||
+	{ echo "versions: kernel/driver/Kbuild does not take MODULE_VERSION from dkms.conf's PACKAGE_VERSION" >&2; bad=1; }
+grep -qx 'MODULE_VERSION(SDSI_MODULE_VERSION);' "$src/kernel/driver/sdsi_aux.c" ||
+	{ echo "versions: kernel/driver/sdsi_aux.c declares no MODULE_VERSION(SDSI_MODULE_VERSION)" >&2; bad=1; }
 
 soversion=$(sed -n "s/^[[:space:]]*soversion[[:space:]]*:[[:space:]]*'\([0-9]*\)'.*/\1/p" "$src/lib/meson.build")
 if [ -z "$soversion" ]; then

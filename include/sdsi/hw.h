@@ -15,7 +15,12 @@
 #ifndef SDSI_HW_H
 #define SDSI_HW_H
 
-/* Discovery table (12 bytes used; access type 3 = LOCAL, type 3). */
+/*
+ * Discovery table (12 bytes used; type 3).  Access type 3 (LOCAL): the
+ * region follows the table; 2 (BARID): it is at the offset in the PCI BAR
+ * the TBIR bits name.
+ */
+#define SDSI_DISC_ACCESS_BARID		2u
 #define SDSI_DISC_ACCESS_LOCAL		3u
 #define SDSI_DISC_TYPE			3u
 #define SDSI_DISC_ACCESS_MASK		0xfu		/* dword 0, bits 3:0 */

@@ -14,9 +14,13 @@ command -v sparse >/dev/null || { echo "$0: sparse is not installed" >&2; exit 1
 rm -rf "$out"
 mkdir -p "$out" || exit 1
 ln -s "$repo/kernel/driver/Kbuild" "$repo/kernel/driver/sdsi_aux.c" \
+	"$repo/kernel/driver/dkms.conf" \
 	"$repo/core/sdsi_mbox.c" "$repo/core/sdsi_mbox.h" \
 	"$repo/kernel/sdsi_window_vsec.h" "$out/" || exit 1
 ln -s "$repo/include" "$out/include" || exit 1
+# The kernel's API, by compile probes: sdsi_kcompat.h in OUT_DIR.
+"$repo/kernel/driver/kcompat.sh" "$headers" "$out" >"$out/kcompat.log" 2>&1 ||
+	{ cat "$out/kcompat.log" >&2; exit 1; }
 log="$out/build.log"
 # No module BTF: the headers would run a pahole bookworm lacks (rig.sh).
 # KBUILD_CHECKSRC keeps sparse on where the headers lack the script that

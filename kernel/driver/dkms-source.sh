@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # The source tree DKMS builds intel_sdsi from, and the one list of its
-# files: kernel/driver's dkms.conf, Kbuild and glue, the driver core
+# files: kernel/driver's dkms.conf, Kbuild, glue and compile probes, the driver core
 # (core/sdsi_mbox.[ch]), the window's VSEC header and the one layout header
 # of include/sdsi/ the module includes.
 #   kernel/driver/dkms-source.sh [--link] DEST
@@ -24,14 +24,19 @@ files=(
 	kernel/driver/dkms.conf:dkms.conf
 	kernel/driver/Kbuild:Kbuild
 	kernel/driver/sdsi_aux.c:sdsi_aux.c
+	kernel/driver/kcompat.sh:kcompat.sh
 	core/sdsi_mbox.c:sdsi_mbox.c
 	core/sdsi_mbox.h:sdsi_mbox.h
 	kernel/sdsi_window_vsec.h:sdsi_window_vsec.h
 	include/sdsi/hw.h:include/sdsi/hw.h
 )
+# Each compile probe kcompat.sh runs.
+for probe in "$repo"/kernel/driver/probes/*.c; do
+	files+=("kernel/driver/probes/${probe##*/}:probes/${probe##*/}")
+done
 
 rm -rf "$dest"
-mkdir -p "$dest/include/sdsi"
+mkdir -p "$dest/include/sdsi" "$dest/probes"
 for entry in "${files[@]}"; do
 	from=$repo/${entry%%:*} to=$dest/${entry#*:}
 	[ -f "$from" ] || { echo "$0: $from: no such file" >&2; exit 1; }

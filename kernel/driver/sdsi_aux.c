@@ -8,29 +8,54 @@
  * and turns the core's answers into sysfs files.
  */
 #include <linux/auxiliary_bus.h>
+#include <linux/bitfield.h>
 #include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/io.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/pci.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
+#include "sdsi_kcompat.h"
 #include "sdsi/hw.h"
 #include "sdsi_mbox.h"
 #include "sdsi_window_vsec.h"
 
 /*
- * Newer kernels (7.2 among the rig's) pass binary attributes to their
- * callbacks as const and take const groups of them; Kbuild defines
- * SDSI_CONST_BIN_ATTR where the headers' read callback says so.
+ * The binary attributes' callbacks did not turn const at once: the group's
+ * is_bin_visible did in 6.13, read, write and the group's list only later.
+ * Each is its own probe (kcompat.sh, probes/), so every kernel in between
+ * gets the signature it declares.
  */
-#ifdef SDSI_CONST_BIN_ATTR
-#define SDSI_BIN_CONST const
+#ifdef SDSI_HAVE_CONST_BIN_READ
+#define SDSI_READ_CONST const
 #else
-#define SDSI_BIN_CONST
+#define SDSI_READ_CONST
 #endif
+#ifdef SDSI_HAVE_CONST_BIN_WRITE
+#define SDSI_WRITE_CONST const
+#else
+#define SDSI_WRITE_CONST
+#endif
+#ifdef SDSI_HAVE_CONST_BIN_IS_VISIBLE
+#define SDSI_VISIBLE_CONST const
+#else
+#define SDSI_VISIBLE_CONST
+#endif
+#ifdef SDSI_HAVE_CONST_BIN_ATTRS
+#define SDSI_ATTRS_CONST const
+#else
+#define SDSI_ATTRS_CONST
+#endif
+
+/* The discovery table's fields (include/sdsi/hw.h), as kernel bitfields. */
+#define SDSI_DISC_ACCESS	SDSI_DISC_ACCESS_MASK
+#define SDSI_DISC_DWORDS_FIELD	(SDSI_DISC_SIZE_MASK << SDSI_DISC_SIZE_SHIFT)
+#define SDSI_DISC_TBIR		SDSI_DISC_TBIR_MASK
+#define SDSI_DISC_OFFSET	GENMASK(31, 3)
 
 /* The register file is served from a fixed-size file; reads are clamped. */
 #define SDSI_REGS_FILE_SIZE	SDSI_REGS_SIZE_V2
@@ -44,26 +69,26 @@ struct sdsi_dev {
 	u64 features;		/* ENABLED_FEATURES at probe: file visibility */
 };
 
-static uint64_t sdsi_read64(void *ctx, uint32_t offset)
+static u64 sdsi_read64(void *ctx, u32 offset)
 {
 	struct sdsi_dev *sd = ctx;
 
 	return readq(sd->mmio + offset);
 }
 
-static void sdsi_write64(void *ctx, uint32_t offset, uint64_t value)
+static void sdsi_write64(void *ctx, u32 offset, u64 value)
 {
 	struct sdsi_dev *sd = ctx;
 
 	writeq(value, sd->mmio + offset);
 }
 
-static void sdsi_sleep_us(void *ctx, uint32_t us)
+static void sdsi_sleep_us(void *ctx, u32 us)
 {
 	fsleep(us);
 }
 
-static uint64_t sdsi_now_us(void *ctx)
+static u64 sdsi_now_us(void *ctx)
 {
 	return ktime_to_us(ktime_get());
 }
@@ -99,8 +124,8 @@ static DEVICE_ATTR_RO(guid);
 
 /* A plain copy of the registers: no mailbox, so no lock. */
 static ssize_t registers_read(struct file *filp, struct kobject *kobj,
-			      SDSI_BIN_CONST struct bin_attribute *attr, char *buf,
-			      loff_t off, size_t count)
+			      SDSI_READ_CONST struct bin_attribute *attr,
+			      char *buf, loff_t off, size_t count)
 {
 	struct sdsi_dev *sd = kobj_to_sdsi(kobj);
 	u8 regs[SDSI_REGS_SIZE_V2];
@@ -149,24 +174,24 @@ static ssize_t sdsi_cert_read(struct sdsi_dev *sd, u64 command,
 }
 
 static ssize_t state_certificate_read(struct file *filp, struct kobject *kobj,
-				      SDSI_BIN_CONST struct bin_attribute *attr, char *buf,
-				      loff_t off, size_t count)
+				      SDSI_READ_CONST struct bin_attribute *attr,
+				      char *buf, loff_t off, size_t count)
 {
 	return sdsi_cert_read(kobj_to_sdsi(kobj), SDSI_CMD_READ_STATE, false,
 			      buf, off, count);
 }
 
 static ssize_t meter_certificate_read(struct file *filp, struct kobject *kobj,
-				      SDSI_BIN_CONST struct bin_attribute *attr, char *buf,
-				      loff_t off, size_t count)
+				      SDSI_READ_CONST struct bin_attribute *attr,
+				      char *buf, loff_t off, size_t count)
 {
 	return sdsi_cert_read(kobj_to_sdsi(kobj), SDSI_CMD_READ_METER, false,
 			      buf, off, count);
 }
 
 static ssize_t meter_current_read(struct file *filp, struct kobject *kobj,
-				  SDSI_BIN_CONST struct bin_attribute *attr, char *buf,
-				  loff_t off, size_t count)
+				  SDSI_READ_CONST struct bin_attribute *attr,
+				  char *buf, loff_t off, size_t count)
 {
 	return sdsi_cert_read(kobj_to_sdsi(kobj), SDSI_CMD_READ_METER, true,
 			      buf, off, count);
@@ -198,23 +223,23 @@ static ssize_t sdsi_provision(struct sdsi_dev *sd, u64 command, char *buf,
 }
 
 static ssize_t provision_akc_write(struct file *filp, struct kobject *kobj,
-				   SDSI_BIN_CONST struct bin_attribute *attr, char *buf,
-				   loff_t off, size_t count)
+				   SDSI_WRITE_CONST struct bin_attribute *attr,
+				   char *buf, loff_t off, size_t count)
 {
 	return sdsi_provision(kobj_to_sdsi(kobj), SDSI_CMD_PROVISION_AKC, buf,
 			      off, count);
 }
 
 static ssize_t provision_cap_write(struct file *filp, struct kobject *kobj,
-				   SDSI_BIN_CONST struct bin_attribute *attr, char *buf,
-				   loff_t off, size_t count)
+				   SDSI_WRITE_CONST struct bin_attribute *attr,
+				   char *buf, loff_t off, size_t count)
 {
 	return sdsi_provision(kobj_to_sdsi(kobj), SDSI_CMD_PROVISION_CAP, buf,
 			      off, count);
 }
 
 #define SDSI_BIN_ATTR(_name, _mode, _size, _op)				\
-	static SDSI_BIN_CONST struct bin_attribute bin_attr_##_name = {		\
+	static SDSI_ATTRS_CONST struct bin_attribute bin_attr_##_name = {	\
 		.attr = { .name = #_name, .mode = (_mode) },		\
 		.size = (_size),					\
 		._op = _name##_##_op,					\
@@ -232,7 +257,8 @@ SDSI_BIN_ATTR(provision_cap, 0200, SDSI_MBOX_SIZE, write);
  * registers exist, and the meter files also need metering.
  */
 static umode_t sdsi_bin_visible(struct kobject *kobj,
-				SDSI_BIN_CONST struct bin_attribute *attr, int n)
+				SDSI_VISIBLE_CONST struct bin_attribute *attr,
+				int n)
 {
 	struct sdsi_dev *sd = kobj_to_sdsi(kobj);
 
@@ -252,7 +278,7 @@ static struct attribute *sdsi_attrs[] = {
 	NULL
 };
 
-static SDSI_BIN_CONST struct bin_attribute *SDSI_BIN_CONST sdsi_bin_attrs[] = {
+static SDSI_ATTRS_CONST struct bin_attribute *SDSI_ATTRS_CONST sdsi_bin_attrs[] = {
 	&bin_attr_registers,
 	&bin_attr_state_certificate,
 	&bin_attr_meter_certificate,
@@ -270,16 +296,35 @@ static const struct attribute_group sdsi_group = {
 __ATTRIBUTE_GROUPS(sdsi);
 
 /*
- * The discovery table says where the On Demand region is and which GUID
- * (layout) it has.  Only access type LOCAL exists on the parts: the region
- * then starts just past the table's resource, at the table's offset.
+ * The PCI device whose BAR an access type BARID names, or NULL: the device
+ * used to be held as such (pcidev); from 7.x it is the parent struct
+ * device, which for a VSEC found through ACPI is no PCI device.
  */
-static int sdsi_map(struct sdsi_dev *sd, struct resource *disc_res, u32 *guid)
+static struct pci_dev *sdsi_vsec_pci(struct intel_vsec_device *vsec)
 {
+#ifdef SDSI_HAVE_VSEC_DEV
+	return vsec->dev && dev_is_pci(vsec->dev) ? to_pci_dev(vsec->dev) : NULL;
+#else
+	return vsec->pcidev;
+#endif
+}
+
+/*
+ * Where the On Demand region is, from the discovery table: with access
+ * type LOCAL it starts just past the table's own resource, with BARID in
+ * the PCI BAR the TBIR bits name; either way at the table's offset.  The
+ * GUID is checked first, so that a device of unknown layout is refused
+ * (and logged: a probe failing with EINVAL is) before anything else of it
+ * is mapped, as upstream does.
+ */
+static int sdsi_map(struct sdsi_dev *sd, struct intel_vsec_device *vsec)
+{
+	struct resource *disc_res = &vsec->resource[0];
 	u32 disc[SDSI_DISC_DWORDS], access, bar, offset, size;
 	struct resource res = {};
 	void __iomem *disc_addr;
-	int i;
+	struct pci_dev *pdev;
+	int i, ret;
 
 	disc_addr = devm_ioremap_resource(sd->dev, disc_res);
 	if (IS_ERR(disc_addr))
@@ -287,23 +332,42 @@ static int sdsi_map(struct sdsi_dev *sd, struct resource *disc_res, u32 *guid)
 	for (i = 0; i < SDSI_DISC_DWORDS; i++)
 		disc[i] = readl(disc_addr + i * sizeof(u32));
 
-	access = disc[0] & SDSI_DISC_ACCESS_MASK;
-	size = (disc[0] >> SDSI_DISC_SIZE_SHIFT) & SDSI_DISC_SIZE_MASK;
-	bar = disc[2] & SDSI_DISC_TBIR_MASK;
-	offset = disc[2] & ~SDSI_DISC_TBIR_MASK;
-	*guid = disc[1];
+	ret = sdsi_mbox_init(&sd->mb, disc[1], &sdsi_ops, sd, NULL);
+	if (ret == -ENODEV) {
+		dev_err(sd->dev, "Unrecognized GUID 0x%x\n", disc[1]);
+		return -EINVAL;
+	}
+	if (ret)
+		return ret;
 
-	if (access != SDSI_DISC_ACCESS_LOCAL) {
+	access = FIELD_GET(SDSI_DISC_ACCESS, disc[0]);
+	size = FIELD_GET(SDSI_DISC_DWORDS_FIELD, disc[0]);
+	bar = FIELD_GET(SDSI_DISC_TBIR, disc[2]);
+	offset = disc[2] & SDSI_DISC_OFFSET;
+
+	switch (access) {
+	case SDSI_DISC_ACCESS_LOCAL:
+		if (bar) {
+			dev_err(sd->dev, "Unsupported BAR index %u for access type %u\n",
+				bar, access);
+			return -EINVAL;
+		}
+		res.start = disc_res->end + 1 + offset;
+		break;
+	case SDSI_DISC_ACCESS_BARID:
+		/* A device made without a PCI parent has no BAR to name. */
+		pdev = sdsi_vsec_pci(vsec);
+		if (!pdev) {
+			dev_err(sd->dev, "No PCI device for access type %u\n",
+				access);
+			return -EINVAL;
+		}
+		res.start = pci_resource_start(pdev, bar) + offset;
+		break;
+	default:
 		dev_err(sd->dev, "Unsupported access type %u\n", access);
 		return -EINVAL;
 	}
-	if (bar) {
-		dev_err(sd->dev, "Unsupported BAR index %u for local access\n",
-			bar);
-		return -EINVAL;
-	}
-
-	res.start = disc_res->end + 1 + offset;
 	res.end = res.start + size * sizeof(u32) - 1;
 	res.flags = IORESOURCE_MEM;
 	sd->mmio = devm_ioremap_resource(sd->dev, &res);
@@ -316,8 +380,6 @@ static int sdsi_probe(struct auxiliary_device *auxdev,
 	struct intel_vsec_device *vsec =
 		container_of(auxdev, struct intel_vsec_device, auxdev);
 	struct sdsi_dev *sd;
-	u64 features;
-	u32 guid;
 	int ret;
 
 	sd = devm_kzalloc(&auxdev->dev, sizeof(*sd), GFP_KERNEL);
@@ -326,19 +388,12 @@ static int sdsi_probe(struct auxiliary_device *auxdev,
 	sd->dev = &auxdev->dev;
 	mutex_init(&sd->lock);
 
-	ret = sdsi_map(sd, &vsec->resource[0], &guid);
-	if (ret)
-		return ret;
-
-	ret = sdsi_mbox_init(&sd->mb, guid, &sdsi_ops, sd, NULL);
-	if (ret == -ENODEV)
-		dev_err(sd->dev, "Unrecognized GUID 0x%x\n", guid);
+	ret = sdsi_map(sd, vsec);
 	if (ret)
 		return ret;
 
 	/* The one register the probe needs: which files to show. */
-	features = readq(sd->mmio + sd->mb.regs_off + SDSI_REG_FEATURES);
-	sd->features = features;
+	sd->features = readq(sd->mmio + sd->mb.regs_off + SDSI_REG_FEATURES);
 	auxiliary_set_drvdata(auxdev, sd);
 	return 0;
 }
@@ -360,3 +415,12 @@ module_auxiliary_driver(sdsi_aux_driver);
 
 MODULE_DESCRIPTION("Intel On Demand (SDSi) driver built on sdsi's driver core");
 MODULE_LICENSE("GPL");
+/*
+ * The project's one version (meson.build), which Kbuild reads from
+ * dkms.conf's PACKAGE_VERSION (scripts/check-versions.sh keeps them equal):
+ * with it, DKMS sees ours as newer than the kernel's unversioned module.
+ */
+#ifndef SDSI_MODULE_VERSION
+#error "Kbuild found no PACKAGE_VERSION in dkms.conf"
+#endif
+MODULE_VERSION(SDSI_MODULE_VERSION);
