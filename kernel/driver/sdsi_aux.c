@@ -83,9 +83,18 @@ static void sdsi_write64(void *ctx, u32 offset, u64 value)
 	writeq(value, sd->mmio + offset);
 }
 
+/*
+ * The core asks for half the poll period and expects at most twice that, as
+ * fsleep() gave up to 6.12.  From 6.13 fsleep()'s slack is smaller, so short
+ * sleeps take the range explicitly: the driver then polls as often as
+ * readq_poll_timeout() on every kernel, never more.
+ */
 static void sdsi_sleep_us(void *ctx, u32 us)
 {
-	fsleep(us);
+	if (us < 20 * USEC_PER_MSEC)
+		usleep_range(us, 2 * us);
+	else
+		fsleep(us);
 }
 
 static u64 sdsi_now_us(void *ctx)
