@@ -104,7 +104,8 @@ class Ansible:
                         PYTHONDONTWRITEBYTECODE='1')
 
     def playbook(self, name, *args):
-        """(exit status, the run's JSON document) of one ansible-playbook run."""
+        """(exit status, the run's JSON document) of one ansible-playbook run
+        of NAME, a playbook of this directory or a path."""
         proc = subprocess.run(['ansible-playbook', '-i', self.inventory,
                                os.path.join(HERE, name), *args],
                               capture_output=True, text=True, env=self.env, timeout=600)
@@ -134,7 +135,7 @@ def workdir(tmp_path_factory):
 def fleet(workdir):
     authority('init', os.path.join(workdir, 'authority'))
     f = Fleet(os.path.join(workdir, 'hosts'), EMU, os.path.join(workdir, 'authority'), LAYOUT,
-              FEATURES)
+              FEATURES, TOOL)
     try:
         f.start()
         yield f

@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+import docs_example
 from conftest import FEATURES, LAYOUT, SOCKETS, TOOL, WRONG_NAME, WRONG_PPIN
 
 # The JSON contract's schemas, as tests/tool loads them.
@@ -46,8 +47,13 @@ def sockets_of(doc):
 
 
 @pytest.fixture(scope='session')
-def runs(ansible, fleet, licences):
+def runs(ansible, fleet, licences, workdir):
     out = {}
+    # First of all, on hosts that never saw a licence file: docs/ansible.md's
+    # example in check mode, as its first command runs it.
+    out['docs_dest'] = os.path.exists(docs_example.DEST)
+    out['nvram_docs'] = nvram(fleet)
+    out['docs_check'] = docs_example.check_run(ansible, fleet, licences, workdir)
     out['facts0'] = ansible.playbook('facts.yml')
     out['nvram0'] = nvram(fleet)
     out['check'] = ansible.playbook('provision.yml', '--check', '--diff')
@@ -85,6 +91,41 @@ def test_every_host_has_its_own_platform(runs, fleet):
                 assert 'Metering is not supported' in s['errors']['counters']
     assert set(SOCKETS) == {1, 2, 3, 4} and not all('metering' in f for f in FEATURES)
     assert len({p for ppins in LAYOUT for p in ppins}) == sum(SOCKETS)
+
+
+def test_docs_example_runs_in_check_mode_on_a_fresh_host(runs, fleet):
+    """docs/ansible.md's `--check --diff`: the copy would happen, so the AKC
+    and CAP directory are not there yet; the run still succeeds on every
+    host, predicts the AKC on every socket, warns about what it could not
+    check, reads the facts, and writes nothing anywhere."""
+    rc, doc = runs['docs_check']
+    assert rc == 0, json.dumps(doc)[:3000]
+    tasks = [r['task'] for r in doc['results'] if r['host'] == 'node0']
+    assert tasks == ['The AKC and every CAP of the fleet, on each host',
+                     'The AKC on every socket, each CAP on the socket of its PPIN',
+                     'CAPs bound to no socket of this host', 'Read the inventory',
+                     'One line per socket'], tasks
+    copies = task_results(doc, 'copy')
+    provisions = task_results(doc, 'sdsi_provision')
+    facts = sockets_of(doc)
+    for h in fleet.hosts:
+        assert doc['stats'][h.name]['failures'] == 0
+        assert copies[h.name]['result']['changed'] is True
+        r = provisions[h.name]['result']
+        assert r['changed'] is True
+        assert [s['akc'] for s in r['sockets']] == ['would provision'] * SOCKETS[h.index]
+        assert [ppin(s['ppin']) for s in r['sockets']] == LAYOUT[h.index]
+        assert all(s['caps'] == [] and s['error'] is None for s in r['sockets'])
+        assert r['unused'] == []
+        warnings = ' '.join(r['warnings'])
+        assert '/var/lib/sdsi/licences/licensor.akc is not on the host' in warnings
+        assert '/var/lib/sdsi/licences/caps is not on the host' in warnings
+        assert 'AKC key revision ?' in r['diff']['after'] and 'AKC none' in r['diff']['before']
+        assert [ppin(s['ppin']) for s in facts[h.name]] == LAYOUT[h.index]
+    lines = [r for r in doc['results'] if r['task'] == 'One line per socket']
+    assert sorted(len(r['result']['results']) for r in lines) == sorted(SOCKETS)
+    assert os.path.exists(docs_example.DEST) == runs['docs_dest'] is False
+    assert runs['nvram_docs'] == runs['nvram0']
 
 
 def test_check_mode_reports_changes_and_writes_nothing(runs, fleet):
