@@ -6,6 +6,7 @@
 #   - <sdsi/libsdsi_version.h> as generated (LIBSDSI_VERSION and its parts);
 #   - debian/changelog's newest entry (its upstream part, before the '-');
 #   - kernel/driver/dkms.conf's PACKAGE_VERSION (the /usr/src directory);
+#   - the Ansible collection's galaxy.yml version (its artifact's name);
 # and the soname: lib/meson.build's soversion N names the package libsdsiN
 # in debian/control and its symbols file (docs/library.md).
 #   scripts/check-versions.sh SOURCE_DIR VERSION_HEADER PROJECT_VERSION
@@ -31,6 +32,9 @@ changelog=$(sed -n '1s/^sdsi (\([^)-]*\)-[^)]*).*/\1/p' "$src/debian/changelog")
 
 dkms=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$src/kernel/driver/dkms.conf")
 [ "$dkms" = "$version" ] || differs "kernel/driver/dkms.conf PACKAGE_VERSION" "$dkms"
+
+galaxy=$(sed -n 's/^version: *//p' "$src/ansible/ansible_collections/sdsi/ondemand/galaxy.yml")
+[ "$galaxy" = "$version" ] || differs "ansible/ansible_collections/sdsi/ondemand/galaxy.yml version" "$galaxy"
 
 soversion=$(sed -n "s/^[[:space:]]*soversion[[:space:]]*:[[:space:]]*'\([0-9]*\)'.*/\1/p" "$src/lib/meson.build")
 if [ -z "$soversion" ]; then
