@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The sdsi.ondemand collection against eight hosts over ssh, in one playbook
-run each time: facts, a check-mode run, the first real run, a second real
-run, facts again.  The runs happen once (the `runs` fixture) in that order;
-each test reads what it needs of them."""
-import hashlib
+run each time: the docs' example in check mode, facts, a check-mode run,
+the first real run, a second real run, facts again.  The runs happen once
+(the `runs` fixture, conftest.py) in that order; each test reads what it
+needs of them."""
 import json
 import os
 import sys
@@ -11,58 +11,13 @@ import sys
 import pytest
 
 import docs_example
-from conftest import FEATURES, LAYOUT, SOCKETS, TOOL, WRONG_NAME, WRONG_PPIN
+from conftest import (FEATURES, LAYOUT, SOCKETS, TOOL, WRONG_NAME, WRONG_PPIN, sockets_of,
+                      task_results)
 
 # The JSON contract's schemas, as tests/tool loads them.
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'tool'))
 import schemas  # noqa: E402
 from jsonschema import Draft202012Validator, RefResolver  # noqa: E402
-
-
-def nvram(fleet):
-    """The bytes of every host's NVRAM files: what a write would change."""
-    out = {}
-    for h in fleet.hosts:
-        for name in sorted(os.listdir(h.state)):
-            path = os.path.join(h.state, name)
-            if os.path.isfile(path):
-                with open(path, 'rb') as f:
-                    out[path] = hashlib.sha256(f.read()).hexdigest()
-    return out
-
-
-def task_results(doc, action):
-    """{host: module result} of the one task of ACTION in a run."""
-    out = {}
-    for r in doc['results']:
-        if r['action'].endswith(action):
-            assert r['host'] not in out
-            out[r['host']] = r
-    return out
-
-
-def sockets_of(doc):
-    return {h: r['result']['ansible_facts']['sdsi']['sockets']
-            for h, r in task_results(doc, 'sdsi_facts').items()}
-
-
-@pytest.fixture(scope='session')
-def runs(ansible, fleet, licences, workdir):
-    out = {}
-    # First of all, on hosts that never saw a licence file: docs/ansible.md's
-    # example in check mode, as its first command runs it.
-    out['docs_dest'] = os.path.exists(docs_example.DEST)
-    out['nvram_docs'] = nvram(fleet)
-    out['docs_check'] = docs_example.check_run(ansible, fleet, licences, workdir)
-    out['facts0'] = ansible.playbook('facts.yml')
-    out['nvram0'] = nvram(fleet)
-    out['check'] = ansible.playbook('provision.yml', '--check', '--diff')
-    out['nvram1'] = nvram(fleet)
-    out['facts1'] = ansible.playbook('facts.yml')
-    out['first'] = ansible.playbook('provision.yml', '--diff')
-    out['second'] = ansible.playbook('provision.yml', '--diff')
-    out['facts2'] = ansible.playbook('facts.yml')
-    return out
 
 
 def ppin(value):

@@ -18,8 +18,7 @@ import subprocess
 
 import pytest
 
-from conftest import AUTHORITY, EMU, TOOL
-from test_collection import nvram, task_results
+from conftest import AUTHORITY, EMU, TOOL, nvram, task_results
 
 NODE = 7        # one socket, no metering: its own PPIN and CAPs
 PAIR = 1        # two sockets
@@ -35,6 +34,12 @@ def ctl(h, *args):
     proc = subprocess.run([EMU, 'ctl', '--state', h.state, *args], capture_output=True,
                           text=True, timeout=60)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def power_cycle(h):
+    """A cold power cycle of every socket of H: the updates a power cycle
+    allows (4) back, which the tests before this one may have used."""
+    ctl(h, 'power-cycle', 'all')
 
 
 def new_caps(tmp_path, licences, h, lid, name='caps'):
@@ -140,6 +145,7 @@ def test_fails_naming_the_cause_before_any_write(ansible, runs, fleet, licences,
 def test_a_socket_locked_by_the_bios_fails_then_provisions_unlocked(ansible, runs, fleet,
                                                                     licences, tmp_path):
     h = host(fleet, NODE)
+    power_cycle(h)
     caps = new_caps(tmp_path, licences, h, 0x3100)
     ctl(h, 'iblock', '0', 'on')
     try:
@@ -160,6 +166,7 @@ def test_a_socket_locked_by_the_bios_fails_then_provisions_unlocked(ansible, run
 
 def test_a_busy_mailbox_fails_and_writes_nothing(ansible, runs, fleet, licences, tmp_path):
     h = host(fleet, NODE)
+    power_cycle(h)
     caps = new_caps(tmp_path, licences, h, 0x3200)
     ctl(h, 'fault', '0', 'oob-owner')
     try:
@@ -178,6 +185,7 @@ def test_a_busy_mailbox_fails_and_writes_nothing(ansible, runs, fleet, licences,
 
 def test_an_unbound_socket_fails_naming_it(ansible, runs, fleet, licences, tmp_path):
     h = host(fleet, NODE)
+    power_cycle(h)
     caps = new_caps(tmp_path, licences, h, 0x3300)
     ctl(h, 'unbind', '0')
     try:
@@ -191,6 +199,7 @@ def test_an_unbound_socket_fails_naming_it(ansible, runs, fleet, licences, tmp_p
 
 def test_on_demand_disabled_is_refused_before_writing(ansible, runs, fleet, licences, tmp_path):
     h = host(fleet, NODE)
+    power_cycle(h)
     caps = new_caps(tmp_path, licences, h, 0x3400)
     ctl(h, 'features', '0', 'attestation')
     try:
@@ -211,6 +220,7 @@ def test_an_akc_the_device_rejects_fails_the_socket(ansible, runs, fleet, workdi
     """An AKC signed by another authority: every check passes, the device
     refuses its signature, a failure is counted, nothing else is tried."""
     h = host(fleet, NODE)
+    power_cycle(h)
     other = tmp_path / 'other-authority'
     akc = tmp_path / 'other.akc'
     for args in (('init', str(other)), ('akc', str(other), '-o', str(akc), '--key-rev', '2')):
@@ -228,6 +238,7 @@ def test_one_socket_fails_the_others_are_provisioned(ansible, runs, fleet, licen
     """sdsi_provision goes on past a failed socket: the task fails, says so,
     and is changed by what it wrote on the other."""
     h = host(fleet, PAIR)
+    power_cycle(h)
     caps = new_caps(tmp_path, licences, h, 0x3500)
     ctl(h, 'iblock', '1', 'on')
     try:
@@ -263,6 +274,7 @@ def test_unusable_entries_of_cap_dir_are_unused_not_failed(ansible, runs, fleet,
     """A FIFO (never opened, so never blocking), a subdirectory and a
     truncated CAP in the CAP directory: each unused with its reason."""
     h = host(fleet, NODE)
+    power_cycle(h)
     caps = tmp_path / 'mixed'
     caps.mkdir()
     os.mkfifo(caps / 'a-fifo.cap')

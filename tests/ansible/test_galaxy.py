@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 
 import pytest
 
@@ -75,15 +76,19 @@ def test_the_changelog_has_this_version(tmp_path):
 
 
 def test_ansible_test_sanity_offline(tmp_path):
+    """On a copy outside any git work tree: inside one (the build directory
+    is in ours, and ignored), ansible-test takes its targets from git and
+    would find none."""
     need('ansible-test')
-    copy = tmp_path / 'ansible_collections' / 'sdsi' / 'ondemand'
-    shutil.copytree(SOURCE, copy, ignore=shutil.ignore_patterns('__pycache__', '*.pyc'))
     python = '%d.%d' % sys.version_info[:2]
     argv = ['ansible-test', 'sanity', '--python', python, '--python-interpreter', sys.executable]
     for test in OFFLINE_SANITY:
         argv += ['--test', test]
-    proc = subprocess.run(argv, cwd=copy, capture_output=True, text=True,
-                          env=galaxy_env(tmp_path), timeout=600)
+    with tempfile.TemporaryDirectory(prefix='sdsi-ansible-test-') as top:
+        copy = os.path.join(top, 'ansible_collections', 'sdsi', 'ondemand')
+        shutil.copytree(SOURCE, copy, ignore=shutil.ignore_patterns('__pycache__', '*.pyc'))
+        proc = subprocess.run(argv, cwd=copy, capture_output=True, text=True,
+                              env=galaxy_env(tmp_path), timeout=600)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     for test in OFFLINE_SANITY:
         assert 'Running sanity test "%s"' % test in proc.stdout + proc.stderr
