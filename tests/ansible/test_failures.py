@@ -94,6 +94,16 @@ def not_executable(tmp_path):
     return str(path)
 
 
+def new_akc(tmp_path, licences):
+    """An AKC of the fleet's authority with a new key revision: a write the
+    first intel_sdsi run would make."""
+    path = tmp_path / 'rev3.akc'
+    proc = subprocess.run([AUTHORITY, 'akc', licences.dir, '-o', str(path), '--key-rev', '3'],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return str(path)
+
+
 def truncated_akc(tmp_path, licences):
     path = tmp_path / 'truncated.akc'
     with open(licences.akc, 'rb') as f:
@@ -120,7 +130,8 @@ BEFORE_WRITING = [
     ('executable prints no JSON', lambda t, lic, e, h: {'sdsi_intel_sdsi': '/bin/false'},
      '/bin/false -l --json -q printed no JSON document (exit 1)'),
     ('contract 2', lambda t, lic, e, h: {'sdsi_intel_sdsi': contract_2(t),
-                                      'sdsi_cap_dir': new_caps(t, lic, h, 0x3000)},
+                                         'sdsi_akc': new_akc(t, lic),
+                                         'sdsi_cap_dir': new_caps(t, lic, h, 0x3000)},
      '{t}/intel_sdsi-contract2 speaks JSON contract 2.0; this collection reads 1.x'),
     ('no devices', lambda t, lic, e, h: {'sdsi_sysfs_root': e},
      'no On Demand socket on this host (intel_sdsi -l found none under {e}): '
@@ -133,6 +144,7 @@ BEFORE_WRITING = [
 def test_fails_naming_the_cause_before_any_write(ansible, runs, fleet, licences, tmp_path,
                                                  empty_dir, case, variables, message):
     h = host(fleet, NODE)
+    power_cycle(h)      # a write would be allowed: only the cause stops it
     before = nvram(fleet)
     rc, result, status = provision(ansible, h, **variables(tmp_path, licences, empty_dir, h))
     assert rc == 2 and status == 'failed', result
