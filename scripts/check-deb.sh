@@ -11,7 +11,11 @@
 #     root of unstable, with its dkms); it is never installed
 #     here, which would build against the host's kernel and write
 #     /var/lib/dkms;
-#   - the other four install with apt; the installed intel_sdsi runs
+#   - the other six install with apt; sdsi-authority (the test CA) is its
+#     own package, no file of it in intel-sdsi-tools; the installed Ansible
+#     collection is the one ansible-doc finds with no configuration (the
+#     path ansible-core searches by default), at the project's version;
+#   - the installed intel_sdsi runs
 #     inside the installed `sdsi-emu run` and finds the emulated sockets; a
 #     C program builds with `pkg-config --cflags --libs libsdsi` alone and
 #     runs against the installed libsdsi, whose LIBSDSI_VERSION is the
@@ -32,7 +36,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "$1" 2>/dev/null && pwd) || { echo "$0: no build directory '$1'" >&2; exit 2; }
 [ -f "$build/build.ninja" ] || { echo "$0: $build is not a configured meson build" >&2; exit 2; }
 
-host_packages=(libsdsi0 libsdsi-dev intel-sdsi-tools sdsi-emu)
+host_packages=(libsdsi0 libsdsi-dev intel-sdsi-tools sdsi-authority sdsi-emu ansible-sdsi-ondemand)
 dkms_package=intel-sdsi-dkms
 checks=0
 fail() {
@@ -168,7 +172,7 @@ if [ $dkms_built -eq 0 ]; then
 		"$dkms_package's sources were compared with the repository's, not built"
 fi
 
-# ---- install the four with apt --------------------------------------------
+# ---- install the six with apt ---------------------------------------------
 
 # deb-systemd-helper's records of our units (written on installation,
 # removed on purge), as they are before.
@@ -187,7 +191,7 @@ installed=("${host_packages[@]}")
 	>"$tmp/install.log" 2>&1 ||
 	{ cat "$tmp/install.log" >&2; fail "apt-get install ${debs[*]}"; }
 # What apt unpacked, from its own log (other apt runs on a shared machine
-# do not count): our four and any dependency it had to add, which this test
+# do not count): our six and any dependency it had to add, which this test
 # then owns and purges too.  Nothing of the user's is upgraded or removed.
 mapfile -t installed < <(sed -n 's/^Unpacking \([^ :]*\)\(:[^ ]*\)\? (.*/\1/p' "$tmp/install.log" | sort -u)
 for p in "${host_packages[@]}"; do
@@ -213,6 +217,39 @@ for p in intel_sdsi sdsi-authority sdsi-emu sdsi-shmem; do
 	[ -f "/usr/share/bash-completion/completions/$p" ] || fail "no bash completion for $p"
 	pass
 done
+# The test CA is a package of its own: nothing of it in the production tools.
+for f in /usr/bin/sdsi-authority /usr/share/man/man1/sdsi-authority.1.gz \
+	/usr/share/bash-completion/completions/sdsi-authority; do
+	owner=$(dpkg -S "$f" 2>/dev/null | cut -d: -f1)
+	[ "$owner" = sdsi-authority ] || fail "$f belongs to '${owner:-no package}', not sdsi-authority"
+done
+! dpkg -L intel-sdsi-tools | grep -q authority ||
+	fail "intel-sdsi-tools holds files of sdsi-authority: $(dpkg -L intel-sdsi-tools | grep authority | xargs)"
+pass
+
+# The Ansible collection where ansible-core looks without being told: no
+# configuration file, no collections path, a home of its own (so nothing of
+# the user's ~/.ansible is searched or written).
+collection=/usr/share/ansible/collections/ansible_collections/sdsi/ondemand
+mkdir -p "$tmp/ansible-home"
+: >"$tmp/ansible.cfg"
+ansible_env=(env -u ANSIBLE_COLLECTIONS_PATH -u ANSIBLE_COLLECTIONS_PATHS
+	ANSIBLE_CONFIG="$tmp/ansible.cfg" ANSIBLE_HOME="$tmp/ansible-home"
+	ANSIBLE_LOCAL_TEMP="$tmp/ansible-home/tmp" ANSIBLE_NOCOLOR=1)
+for m in sdsi_facts sdsi_provision; do
+	(cd "$tmp" && "${ansible_env[@]}" ansible-doc "sdsi.ondemand.$m") >"$tmp/doc-$m.txt" 2>&1 ||
+		{ cat "$tmp/doc-$m.txt" >&2; fail "ansible-doc sdsi.ondemand.$m does not find the installed collection"; }
+	head -1 "$tmp/doc-$m.txt" | grep -qF "(/usr/share/ansible/collections/ansible_collections/sdsi/ondemand/plugins/modules/$m.py)" ||
+		fail "ansible-doc sdsi.ondemand.$m reads $(head -1 "$tmp/doc-$m.txt"), not the installed collection"
+done
+(cd "$tmp" && "${ansible_env[@]}" ansible-galaxy collection list sdsi.ondemand) >"$tmp/galaxy-list.txt" 2>&1 ||
+	{ cat "$tmp/galaxy-list.txt" >&2; fail "ansible-galaxy collection list sdsi.ondemand"; }
+grep -Eq "^sdsi\.ondemand +$version *$" "$tmp/galaxy-list.txt" ||
+	{ cat "$tmp/galaxy-list.txt" >&2; fail "ansible-galaxy does not list sdsi.ondemand $version"; }
+[ -f "$collection/MANIFEST.json" ] && [ -f "$collection/FILES.json" ] ||
+	fail "$collection has no MANIFEST.json and FILES.json: not installed from a built collection"
+pass
+
 ldd /usr/bin/intel_sdsi >"$tmp/ldd.txt"
 lib=$(sed -n 's/^[[:space:]]*libsdsi.so.0 => \([^ ]*\) .*/\1/p' "$tmp/ldd.txt")
 [ -n "$lib" ] || { cat "$tmp/ldd.txt" >&2; fail "/usr/bin/intel_sdsi does not find libsdsi.so.0"; }
@@ -286,7 +323,8 @@ while IFS= read -r f; do
 done <"$tmp/files.txt"
 [ $left -eq 0 ] || fail "$left files of the packages remain after apt-get purge"
 for d in /usr/include/sdsi /usr/share/doc/libsdsi0 /usr/share/doc/libsdsi-dev \
-	/usr/share/doc/intel-sdsi-tools /usr/share/doc/sdsi-emu; do
+	/usr/share/doc/intel-sdsi-tools /usr/share/doc/sdsi-authority /usr/share/doc/sdsi-emu \
+	/usr/share/doc/ansible-sdsi-ondemand /usr/share/ansible/collections/ansible_collections/sdsi; do
 	[ ! -e "$d" ] || fail "$d remains after apt-get purge"
 done
 pass

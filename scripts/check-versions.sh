@@ -8,6 +8,7 @@
 #   - kernel/driver/dkms.conf's PACKAGE_VERSION (the /usr/src directory),
 #     which kernel/driver/Kbuild also makes the module's MODULE_VERSION
 #     (checked here: Kbuild reads it from there, sdsi_aux.c declares it);
+#   - the Ansible collection's galaxy.yml version (its artifact's name);
 # and the soname: lib/meson.build's soversion N names the package libsdsiN
 # in debian/control and its symbols file (docs/library.md).
 #   scripts/check-versions.sh SOURCE_DIR VERSION_HEADER PROJECT_VERSION
@@ -38,6 +39,9 @@ grep -q '^sdsi_version := $(shell sed .*PACKAGE_VERSION=.* $(src)/dkms.conf)$' "
 	{ echo "versions: kernel/driver/Kbuild does not take MODULE_VERSION from dkms.conf's PACKAGE_VERSION" >&2; bad=1; }
 grep -qx 'MODULE_VERSION(SDSI_MODULE_VERSION);' "$src/kernel/driver/sdsi_aux.c" ||
 	{ echo "versions: kernel/driver/sdsi_aux.c declares no MODULE_VERSION(SDSI_MODULE_VERSION)" >&2; bad=1; }
+
+galaxy=$(sed -n 's/^version: *//p' "$src/ansible/ansible_collections/sdsi/ondemand/galaxy.yml")
+[ "$galaxy" = "$version" ] || differs "ansible/ansible_collections/sdsi/ondemand/galaxy.yml version" "$galaxy"
 
 soversion=$(sed -n "s/^[[:space:]]*soversion[[:space:]]*:[[:space:]]*'\([0-9]*\)'.*/\1/p" "$src/lib/meson.build")
 if [ -z "$soversion" ]; then

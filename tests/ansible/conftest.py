@@ -4,6 +4,7 @@ each with its own emulated platform, AKCs and CAPs issued for their PPINs by
 the real sdsi-authority, and ansible-playbook from Debian's ansible-core run
 with every file of its own (configuration, home, temporary files) in the
 test's temporary directory."""
+import hashlib
 import json
 import os
 import shutil
@@ -11,6 +12,7 @@ import subprocess
 
 import pytest
 
+import docs_example
 from fleet import Fleet
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -104,7 +106,8 @@ class Ansible:
                         PYTHONDONTWRITEBYTECODE='1')
 
     def playbook(self, name, *args):
-        """(exit status, the run's JSON document) of one ansible-playbook run."""
+        """(exit status, the run's JSON document) of one ansible-playbook run
+        of NAME, a playbook of this directory or a path."""
         proc = subprocess.run(['ansible-playbook', '-i', self.inventory,
                                os.path.join(HERE, name), *args],
                               capture_output=True, text=True, env=self.env, timeout=600)
@@ -134,7 +137,7 @@ def workdir(tmp_path_factory):
 def fleet(workdir):
     authority('init', os.path.join(workdir, 'authority'))
     f = Fleet(os.path.join(workdir, 'hosts'), EMU, os.path.join(workdir, 'authority'), LAYOUT,
-              FEATURES)
+              FEATURES, TOOL)
     try:
         f.start()
         yield f
@@ -150,3 +153,49 @@ def licences(workdir, fleet):
 @pytest.fixture(scope='session')
 def ansible(workdir, fleet, licences):
     return Ansible(workdir, fleet, licences)
+
+
+def nvram(fleet):
+    """The bytes of every host's NVRAM files: what a write would change."""
+    out = {}
+    for h in fleet.hosts:
+        for name in sorted(os.listdir(h.state)):
+            path = os.path.join(h.state, name)
+            if os.path.isfile(path):
+                with open(path, 'rb') as f:
+                    out[path] = hashlib.sha256(f.read()).hexdigest()
+    return out
+
+
+def task_results(doc, action):
+    """{host: module result} of the one task of ACTION in a run."""
+    out = {}
+    for r in doc['results']:
+        if r['action'].endswith(action):
+            assert r['host'] not in out
+            out[r['host']] = r
+    return out
+
+
+def sockets_of(doc):
+    return {h: r['result']['ansible_facts']['sdsi']['sockets']
+            for h, r in task_results(doc, 'sdsi_facts').items()}
+
+
+@pytest.fixture(scope='session')
+def runs(ansible, fleet, licences, workdir):
+    out = {}
+    # First of all, on hosts that never saw a licence file: docs/ansible.md's
+    # example in check mode, as its first command runs it.
+    out['docs_dest'] = os.path.exists(docs_example.DEST)
+    out['nvram_docs'] = nvram(fleet)
+    out['docs_check'] = docs_example.check_run(ansible, fleet, licences, workdir)
+    out['facts0'] = ansible.playbook('facts.yml')
+    out['nvram0'] = nvram(fleet)
+    out['check'] = ansible.playbook('provision.yml', '--check', '--diff')
+    out['nvram1'] = nvram(fleet)
+    out['facts1'] = ansible.playbook('facts.yml')
+    out['first'] = ansible.playbook('provision.yml', '--diff')
+    out['second'] = ansible.playbook('provision.yml', '--diff')
+    out['facts2'] = ansible.playbook('facts.yml')
+    return out

@@ -21,6 +21,9 @@ import time
 
 DROPBEAR = '/usr/sbin/dropbear'
 RUN_NETNS = '/run/netns'
+# On every host's PATH as ansible-core searches it (it adds the sbin
+# directories to the remote PATH), and empty on Debian.
+LOCAL_SBIN = '/usr/local/sbin'
 # The 198.18.0.0/15 benchmarking range (RFC 2544): addresses that belong to
 # no real network, one /30 per host: .1 on our side, .2 in the namespace.
 NET = '198.18.%d.%d'
@@ -60,13 +63,18 @@ class Host:
         run('ip', '-n', self.netns, 'link', 'set', 'eth0', 'up')
         run('ip', '-n', self.netns, 'link', 'set', 'lo', 'up')
         # Inside the emulator's private mount namespace: a /run of its own
-        # for the pid file, a home of its own for authorized_keys, then the
-        # server: foreground, keys only, on this host's address.
+        # for the pid file, a home of its own for authorized_keys, the built
+        # intel_sdsi in /usr/local/sbin (where a module finds it by name, as
+        # an installed one, for playbooks that do not name an executable),
+        # then the server: foreground, keys only, on this host's address.
         inner = ('mount -t tmpfs -o mode=0755,size=1m sdsi-test-run /run && '
                  'mount -t tmpfs -o mode=0700,size=1m sdsi-test-home /root && '
+                 'mount -t tmpfs -o mode=0755,size=1m sdsi-test-bin %s && '
+                 'ln -s %s %s/intel_sdsi && '
                  'mkdir -m 0700 /root/.ssh && cp %s /root/.ssh/authorized_keys && '
                  'exec %s -F -E -s -m -r %s -p %s:22 -P /run/dropbear.pid'
-                 % (fleet.authorized_keys, DROPBEAR, fleet.host_key, self.addr))
+                 % (LOCAL_SBIN, fleet.tool, LOCAL_SBIN, fleet.authorized_keys, DROPBEAR,
+                    fleet.host_key, self.addr))
         ppins = ','.join('%x' % p for p in self.ppins)
         log = open(os.path.join(self.dir, 'server.log'), 'w')
         self.proc = subprocess.Popen(
@@ -105,12 +113,13 @@ class Host:
 
 class Fleet:
     """layout: one list of socket PPINs per host; features: the --features of
-    sdsi-emu for each host."""
+    sdsi-emu for each host; tool: the intel_sdsi every host has on its PATH."""
 
-    def __init__(self, workdir, emu, authority_dir, layout, features):
+    def __init__(self, workdir, emu, authority_dir, layout, features, tool):
         self.dir = workdir
         os.makedirs(workdir, exist_ok=True)
         self.emu = emu
+        self.tool = tool
         self.authority_dir = authority_dir
         self.tag = os.getpid() % 1000
         self.netns = []

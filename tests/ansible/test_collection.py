@@ -1,62 +1,23 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The sdsi.ondemand collection against eight hosts over ssh, in one playbook
-run each time: facts, a check-mode run, the first real run, a second real
-run, facts again.  The runs happen once (the `runs` fixture) in that order;
-each test reads what it needs of them."""
-import hashlib
+run each time: the docs' example in check mode, facts, a check-mode run,
+the first real run, a second real run, facts again.  The runs happen once
+(the `runs` fixture, conftest.py) in that order; each test reads what it
+needs of them."""
 import json
 import os
 import sys
 
 import pytest
 
-from conftest import FEATURES, LAYOUT, SOCKETS, TOOL, WRONG_NAME, WRONG_PPIN
+import docs_example
+from conftest import (FEATURES, LAYOUT, SOCKETS, TOOL, WRONG_NAME, WRONG_PPIN, sockets_of,
+                      task_results)
 
 # The JSON contract's schemas, as tests/tool loads them.
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'tool'))
 import schemas  # noqa: E402
 from jsonschema import Draft202012Validator, RefResolver  # noqa: E402
-
-
-def nvram(fleet):
-    """The bytes of every host's NVRAM files: what a write would change."""
-    out = {}
-    for h in fleet.hosts:
-        for name in sorted(os.listdir(h.state)):
-            path = os.path.join(h.state, name)
-            if os.path.isfile(path):
-                with open(path, 'rb') as f:
-                    out[path] = hashlib.sha256(f.read()).hexdigest()
-    return out
-
-
-def task_results(doc, action):
-    """{host: module result} of the one task of ACTION in a run."""
-    out = {}
-    for r in doc['results']:
-        if r['action'].endswith(action):
-            assert r['host'] not in out
-            out[r['host']] = r
-    return out
-
-
-def sockets_of(doc):
-    return {h: r['result']['ansible_facts']['sdsi']['sockets']
-            for h, r in task_results(doc, 'sdsi_facts').items()}
-
-
-@pytest.fixture(scope='session')
-def runs(ansible, fleet, licences):
-    out = {}
-    out['facts0'] = ansible.playbook('facts.yml')
-    out['nvram0'] = nvram(fleet)
-    out['check'] = ansible.playbook('provision.yml', '--check', '--diff')
-    out['nvram1'] = nvram(fleet)
-    out['facts1'] = ansible.playbook('facts.yml')
-    out['first'] = ansible.playbook('provision.yml', '--diff')
-    out['second'] = ansible.playbook('provision.yml', '--diff')
-    out['facts2'] = ansible.playbook('facts.yml')
-    return out
 
 
 def ppin(value):
@@ -85,6 +46,41 @@ def test_every_host_has_its_own_platform(runs, fleet):
                 assert 'Metering is not supported' in s['errors']['counters']
     assert set(SOCKETS) == {1, 2, 3, 4} and not all('metering' in f for f in FEATURES)
     assert len({p for ppins in LAYOUT for p in ppins}) == sum(SOCKETS)
+
+
+def test_docs_example_runs_in_check_mode_on_a_fresh_host(runs, fleet):
+    """docs/ansible.md's `--check --diff`: the copy would happen, so the AKC
+    and CAP directory are not there yet; the run still succeeds on every
+    host, predicts the AKC on every socket, warns about what it could not
+    check, reads the facts, and writes nothing anywhere."""
+    rc, doc = runs['docs_check']
+    assert rc == 0, json.dumps(doc)[:3000]
+    tasks = [r['task'] for r in doc['results'] if r['host'] == 'node0']
+    assert tasks == ['The AKC and every CAP of the fleet, on each host',
+                     'The AKC on every socket, each CAP on the socket of its PPIN',
+                     'CAPs bound to no socket of this host', 'Read the inventory',
+                     'One line per socket'], tasks
+    copies = task_results(doc, 'copy')
+    provisions = task_results(doc, 'sdsi_provision')
+    facts = sockets_of(doc)
+    for h in fleet.hosts:
+        assert doc['stats'][h.name]['failures'] == 0
+        assert copies[h.name]['result']['changed'] is True
+        r = provisions[h.name]['result']
+        assert r['changed'] is True
+        assert [s['akc'] for s in r['sockets']] == ['would provision'] * SOCKETS[h.index]
+        assert [ppin(s['ppin']) for s in r['sockets']] == LAYOUT[h.index]
+        assert all(s['caps'] == [] and s['error'] is None for s in r['sockets'])
+        assert r['unused'] == []
+        warnings = ' '.join(r['warnings'])
+        assert '/var/lib/sdsi/licences/licensor.akc is not on the host' in warnings
+        assert '/var/lib/sdsi/licences/caps is not on the host' in warnings
+        assert 'AKC key revision ?' in r['diff']['after'] and 'AKC none' in r['diff']['before']
+        assert [ppin(s['ppin']) for s in facts[h.name]] == LAYOUT[h.index]
+    lines = [r for r in doc['results'] if r['task'] == 'One line per socket']
+    assert sorted(len(r['result']['results']) for r in lines) == sorted(SOCKETS)
+    assert os.path.exists(docs_example.DEST) == runs['docs_dest'] is False
+    assert runs['nvram_docs'] == runs['nvram0']
 
 
 def test_check_mode_reports_changes_and_writes_nothing(runs, fleet):

@@ -13,6 +13,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import json
+import os
 
 # The major version of intel_sdsi's JSON contract these modules read.
 SCHEMA_MAJOR = '1'
@@ -31,6 +32,11 @@ class IntelSdsi(object):
         exe = module.params['executable']
         self.path = exe if '/' in exe else module.get_bin_path(exe, required=True)
         self.root = module.params.get('sysfs_root')
+        # Named here rather than by the OSError of a failed start.
+        if not os.path.exists(self.path):
+            module.fail_json(msg='executable %s: No such file or directory' % self.path)
+        if os.path.isdir(self.path) or not os.access(self.path, os.X_OK):
+            module.fail_json(msg='executable %s: not an executable file' % self.path)
 
     def run(self, *args):
         """(exit status, JSON document, stderr) of one --json run; the task fails

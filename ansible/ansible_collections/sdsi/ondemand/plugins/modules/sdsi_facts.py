@@ -25,6 +25,18 @@ author:
   - sdsi project
 extends_documentation_fragment:
   - sdsi.ondemand.intel_sdsi
+  - ansible.builtin.action_common_attributes
+  - ansible.builtin.action_common_attributes.facts
+attributes:
+  check_mode:
+    support: full
+    details: The module only reads; it runs the same way in check mode.
+  diff_mode:
+    support: none
+  facts:
+    support: full
+  platform:
+    platforms: posix
 options:
   counters:
     description:
@@ -34,7 +46,6 @@ options:
     default: true
 notes:
   - Needs root on the managed host, as intel_sdsi reading the sysfs attributes does.
-  - Supports check mode (it changes nothing in either mode).
 seealso:
   - module: sdsi.ondemand.sdsi_provision
 '''

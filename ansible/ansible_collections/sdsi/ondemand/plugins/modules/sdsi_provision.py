@@ -28,8 +28,18 @@ description:
     same task would provision first, the CAPs cannot be checked before that
     AKC is there (intel_sdsi refuses the first with ENOKEY and skips the
     rest); they are reported as C(would provision).
+  - In check mode an I(akc) or I(cap_dir) that is not on the host yet (the
+    task that copies it ran in check mode too, so nothing was copied) does not
+    fail the task; it warns. Without the AKC file, every socket without an AKC
+    is reported as C(would provision) and every other one as C(not checked);
+    without the directory, no CAP is matched. The real run checks everything.
   - Diff mode shows each socket's AKC key revision and stored licences before
     and after (in check mode, the predicted after).
+  - A host without On Demand sockets (none under I(sysfs_root), or the
+    intel_sdsi driver not loaded) fails the task; M(sdsi.ondemand.sdsi_facts)
+    tells such hosts apart without failing.
+  - An I(executable) that is missing or cannot be run, or an intel_sdsi whose
+    JSON contract is not 1.x, fails the task before anything is written.
   - A socket that fails (a pre-flight refusal, a rejection by the device, a
     device error) fails the task with intel_sdsi's messages, after every other
     socket was provisioned; the result still says what was written.
@@ -38,6 +48,20 @@ author:
   - sdsi project
 extends_documentation_fragment:
   - sdsi.ondemand.intel_sdsi
+  - ansible.builtin.action_common_attributes
+attributes:
+  check_mode:
+    support: full
+    details:
+      - intel_sdsi C(--dry-run) - every pre-flight check, nothing written.
+      - An I(akc) or I(cap_dir) not on the host yet (an earlier task that copies
+        it ran in check mode too) is not checked; the task warns and predicts
+        from the sockets' state certificates alone.
+  diff_mode:
+    support: full
+    details: Each socket's AKC key revision and licences, before and after.
+  platform:
+    platforms: posix
 options:
   akc:
     description:
@@ -58,7 +82,6 @@ notes:
   - The AKC and CAP files must already be on the managed host (for instance put
     there by M(ansible.builtin.copy)); the module reads them where it runs.
   - Needs root on the managed host.
-  - Supports check mode and diff mode.
 seealso:
   - module: sdsi.ondemand.sdsi_facts
 '''
@@ -98,7 +121,8 @@ sockets:
       type: str
     akc:
       description: C(provisioned), C(unchanged) (already there), C(would provision)
-        (check mode), or null without I(akc).
+        (check mode), C(not checked) (check mode, I(akc) not on the host yet, and
+        the socket holds an AKC already), or null without I(akc).
       type: str
     caps:
       description: The CAPs bound to this socket's PPIN, each with C(file), C(id),
@@ -119,11 +143,15 @@ unused:
             "reason": "no socket of this host has PPIN 0x0000000000009999"}]
 '''
 
+import os
+
 from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.sdsi.ondemand.plugins.module_utils.intel_sdsi import (
     COMMON_ARGS, IntelSdsi, error_message, licence_line)
 
 WOULD = 'would provision'
+# Check mode, the AKC file not on the host yet: not compared with a socket's AKC.
+UNCHECKED = 'not checked'
 # intel_sdsi's result for one blob of a fleet run, as this module reports it.
 RESULTS = {'written': 'provisioned', 'planned': WOULD, 'unchanged': 'unchanged',
            'refused': 'refused', 'failed': 'failed', 'skipped': 'skipped'}
@@ -163,6 +191,31 @@ class Provisioner(object):
             self.sockets = [{'device': r['device'], 'ppin': r['ppin'], 'akc': None, 'caps': [],
                              'error': None} for r in doc['results']]
         return doc
+
+    def absent_in_check(self, option):
+        """In check mode, the path of OPTION when nothing is there: an earlier
+        task of the play (a copy) would have put it there, but it ran in check
+        mode too.  None otherwise: intel_sdsi then judges the path."""
+        path = self.module.params[option]
+        if self.check and path and not os.path.lexists(path):
+            return path
+        return None
+
+    def plan_without_akc(self, path):
+        """Check mode, the AKC not on the host: every socket without an AKC
+        would get it; one with an AKC cannot be compared with it."""
+        self.module.warn('%s is not on the host (an earlier task would copy it, in check mode '
+                         'nothing was): the sockets that hold an AKC were not compared with it'
+                         % path)
+        info = self.tool.all_of('-i')
+        for device, state in sorted(self.tool.all_of('-s').items()):
+            sock = {'device': device, 'ppin': (info.get(device) or {}).get('ppin'),
+                    'akc': WOULD, 'caps': [], 'error': None}
+            if 'error' in state:
+                sock['akc'], sock['error'] = UNCHECKED, error_message(state)
+            elif state['key_revision'] is not None:
+                sock['akc'] = UNCHECKED
+            self.sockets.append(sock)
 
     def socket(self, device):
         return [s for s in self.sockets if s['device'] == device][0]
@@ -236,10 +289,24 @@ def main():
         required_one_of=[('akc', 'cap_dir')],
         supports_check_mode=True)
     prov = Provisioner(module)
+    # A read first: an intel_sdsi of another JSON contract fails the task
+    # here, before it is given anything to write.
+    if not prov.tool.devices():
+        # As a host whose driver is not loaded: provisioning it cannot succeed.
+        module.fail_json(msg='no On Demand socket on this host (intel_sdsi -l found none%s): '
+                         'nothing can be provisioned'
+                         % (' under %s' % prov.tool.root if prov.tool.root else ''),
+                         changed=False, sockets=[], unused=[])
     before = prov.tool.all_of('-s') if module._diff else None
-    if module.params['akc']:
+    if prov.absent_in_check('akc'):
+        prov.plan_without_akc(module.params['akc'])
+    elif module.params['akc']:
         prov.provision_akc(module.params['akc'])
-    if module.params['cap_dir']:
+    if prov.absent_in_check('cap_dir'):
+        module.warn('%s is not on the host (an earlier task would copy it, in check mode '
+                    'nothing was): its CAPs were neither matched nor checked'
+                    % module.params['cap_dir'])
+    elif module.params['cap_dir']:
         prov.provision_caps(module.params['cap_dir'])
     failed = ['%s: %s' % (s['device'], s['error']) for s in prov.sockets if s['error']]
     result = dict(changed=prov.changed, sockets=prov.sockets, unused=prov.unused)
