@@ -25,7 +25,8 @@ build=$(cd "$1" 2>/dev/null && pwd) || { echo "$0: no build directory '$1'" >&2;
 shift
 wanted=("$@")
 [ ${#wanted[@]} -gt 0 ] ||
-	wanted=(6.12 6.1 6.1-v2 6.12-sdsi 6.1-sdsi-v2 6.1-sdsi sid sid-sdsi user-driver user-kernel)
+	wanted=(6.12 6.1 6.1-v2 6.12-sdsi 6.1-sdsi-v2 6.1-sdsi 6.12-dkms 6.1-dkms sid sid-sdsi
+		user-driver user-kernel)
 repo=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/private-apt.sh
 . "$repo/scripts/private-apt.sh"
@@ -241,7 +242,8 @@ build_initrd() {
 # out-of-tree module (extra/), and the driver under test, if not the
 # kernel's, where DKMS installs an update (updates/dkms/), which depmod
 # ranks above the kernel's.  Also the kernel's lists of built-in and
-# ordered modules, which modprobe consults.
+# ordered modules, which modprobe consults.  For driver=dkms this tree is
+# DKMS's install tree (install_dkms).
 stage_modules() {
 	local k=$1 rel=$2 mods=$3 key=$4 driver_ko=$5 dest path f
 	dest="$work/guestmods-$k/lib/modules/$rel"
@@ -264,10 +266,37 @@ stage_modules() {
 	fi
 }
 
+# The driver=dkms configurations: intel-sdsi-dkms's /usr/src tree, made as
+# debian/rules makes it (kernel/driver/dkms-source.sh; scripts/check-deb.sh
+# holds the built package's tree equal to it), put through `dkms install`
+# as the package's postinst does, with Debian 12's dkms and private trees:
+# DKMS's own and the sources under $work/dkms-install-CONFIG, the install
+# tree the guest's module tree staged in $work/guestmods-CONFIG, which
+# holds the kernel's own intel_sdsi, so DKMS decides beside it as on a
+# user's machine.  Fails if DKMS installed nothing (it exits 0 then).
+install_dkms() {
+	local k=$1 rel=$2 out="$work/dkms-install-$1" version
+	version=$(driver_version) || return 1
+	"$repo/kernel/driver/dkms-source.sh" "$out.pkg/usr/src/intel_sdsi-$version" || return 1
+	"$repo/kernel/driver/dkms-build.sh" --install "$work/guestmods-$k/lib/modules" \
+		"$work/dkms-root/usr/sbin/dkms" "$work/img-$rel/usr/src/linux-headers-$rel" \
+		"$rel" "$out" "$out.pkg/usr/src/intel_sdsi-$version" >&2
+}
+
+# Our driver's MODULE_VERSION: the project's one version, which
+# kernel/driver/Kbuild takes from dkms.conf.
+driver_version() {
+	local v
+	v=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$repo/kernel/driver/dkms.conf")
+	[ -n "$v" ] || { log "kernel/driver/dkms.conf names no PACKAGE_VERSION"; return 1; }
+	echo "$v"
+}
+
 # name | kernel | ABI | GUID | sockets | the driver's RDY deadline in us,
 # read from each module's code (6.1: ktime + 0x1e8480 ns; 6.12:
 # 0x1dcd6500 ns) | driver: upstream, the kernel's own intel_sdsi.ko, or
-# sdsi, ours (kernel/driver), which serves the current ABI on any kernel.
+# sdsi, ours (kernel/driver), which serves the current ABI on any kernel,
+# staged by the rig; or dkms, ours installed by DKMS (install_dkms).
 # 6.1-v2 is the early driver on a V2 part: it assumes the V1 layout for
 # any GUID, which the model says leaves it seeing On Demand disabled; the
 # real driver is the judge of that.  sid is Debian unstable's kernel, the
@@ -279,6 +308,8 @@ configs=(
 	"6.12-sdsi|6.12|current|v2|3|500000|sdsi"
 	"6.1-sdsi-v2|6.1|current|v2|3|500000|sdsi"
 	"6.1-sdsi|6.1|current|v1|3|500000|sdsi"
+	"6.12-dkms|6.12|current|v2|3|500000|dkms"
+	"6.1-dkms|6.1|current|v1|3|500000|dkms"
 	"sid|sid|current|v2|3|500000|upstream"
 	"sid-sdsi|sid|current|v2|3|500000|sdsi"
 )
@@ -353,6 +384,7 @@ boot_guest() {
 		SDSI_AUTHORITY /tmp/results/authority SDSI_DRIVER "$driver" \
 		SDSI_KERNEL "$rel" SDSI_KERNEL_LABEL "$kernel_label" \
 		SDSI_GUESTMODS "$work/guestmods-$k" SDSI_DRIVER_DIR "$driver_dir" \
+		SDSI_DRIVER_VERSION "$driver_version" \
 		>"$results/config.env"
 	start_shmem "$sockets" "$guid" "$results" || die "$k: cannot start sdsi-shmem"
 	# A host-stall monitor for the guest's whole life, independent of the
@@ -478,7 +510,21 @@ for k in "${wanted[@]}"; do
 	build_initrd "$key" "$mods" "$kbuild" || die "$k: cannot build the test module or initramfs"
 	stage_modules "$k" "$rel" "$mods" "$key" "$driver_ko" ||
 		die "$k: cannot stage the guest's modules"
-	if [ -n "$driver_ko" ]; then driver_dir=updates; else driver_dir=kernel; fi
+	# Where modinfo -n must find the driver, and the version the loaded
+	# one must declare (ours; the kernel's own declares none).
+	driver_dir=kernel driver_version=''
+	if [ -n "$driver_ko" ] || [ "$driver" = dkms ]; then driver_dir=updates/dkms; fi
+	if [ "$driver" = sdsi ] || [ "$driver" = dkms ]; then
+		driver_version=$(driver_version) || exit 1
+	elif [ -n "$driver_ko" ]; then
+		# A user's module: the version it declares, if any.
+		driver_version=$(modinfo -F version "$driver_ko") ||
+			die "$k: modinfo cannot read $driver_ko"
+	fi
+	if [ "$driver" = dkms ]; then
+		[ "$kernel" != sid ] || die "$k: driver=dkms runs bookworm's dkms, not on unstable's kernel"
+		install_dkms "$k" "$rel" || die "$k: dkms install of intel-sdsi-dkms's sources failed"
+	fi
 
 	results="$work/results-$k"
 	boot_guest "$rel" "$results"

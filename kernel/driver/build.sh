@@ -13,7 +13,8 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 command -v sparse >/dev/null || { echo "$0: sparse is not installed" >&2; exit 1; }
 rm -rf "$out"
 mkdir -p "$out" || exit 1
-ln -s "$repo/kernel/driver/Kbuild" "$repo/kernel/driver/sdsi_aux.c" \
+ln -s "$repo/kernel/driver/Kbuild" "$repo/kernel/driver/dkms.conf" \
+	"$repo/kernel/driver/sdsi_aux.c" \
 	"$repo/core/sdsi_mbox.c" "$repo/core/sdsi_mbox.h" \
 	"$repo/kernel/sdsi_window_vsec.h" "$out/" || exit 1
 ln -s "$repo/include" "$out/include" || exit 1

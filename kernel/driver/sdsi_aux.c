@@ -360,3 +360,4 @@ module_auxiliary_driver(sdsi_aux_driver);
 
 MODULE_DESCRIPTION("Intel On Demand (SDSi) driver built on sdsi's driver core");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(SDSI_VERSION);
