@@ -59,6 +59,11 @@ initrd_modules=(virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev
 	virtio_pci netfs fscache 9pnet 9pnet_virtio 9p overlay)
 
 log() { echo "kernel-rig: $*" >&2; }
+# Where the rig's time goes: each phase (set-up, and per configuration its
+# fetch, build and guest) ends with "kernel-rig: phase NAME took N s".
+rig_t0=$SECONDS phase_t0=$SECONDS
+phase_begin() { phase_t0=$SECONDS; }
+phase_end() { log "phase $1 took $((SECONDS - phase_t0)) s"; }
 die() { log "$*"; exit 1; }
 
 # A constant of the shared window, read from the one header that defines it.
@@ -430,8 +435,10 @@ doorbell_missed() {
 
 shmem_mode=--spin
 [ "$doorbell" = 0 ] || shmem_mode=--doorbell
+phase_begin
 setup_private_apt || die "cannot set up the private apt in $apt_dir"
 fetch_dkms || die "cannot fetch dkms through the private apt"
+phase_end apt
 failed=()
 # The Debian release of a rig kernel generation, fetched and unpacked.
 debian_kernel() {
@@ -443,6 +450,14 @@ debian_kernel() {
 	rel=$(kernel_release "$1") || die "no Debian $1 kernel found by apt"
 	fetch_kernel "$rel" || die "$rel: cannot fetch the image or headers"
 	echo "$rel"
+}
+
+# debian_kernel once per run for each generation ($1): its release in
+# $gen_rel.
+declare -A release_of=()
+kernel_of() {
+	[ -n "${release_of[$1]-}" ] || release_of[$1]=$(debian_kernel "$1") || exit 1
+	gen_rel=${release_of[$1]}
 }
 
 # A user configuration: kernel/user-kernel.sh checks the variables; a
@@ -461,7 +476,8 @@ user_config() {
 	else
 		local known=()
 		for gen in 6.12 6.1; do
-			r=$(debian_kernel "$gen") || exit 1
+			kernel_of "$gen"
+			r=$gen_rel
 			known+=("$r")
 		done
 		printf '%s\n' "${known[@]}" | grep -q -x -F "$rel" ||
@@ -473,8 +489,12 @@ user_config() {
 	if [ -n "$driver_ko" ]; then driver=$(basename "$driver_ko"); else driver=user; fi
 }
 
+# Our module and the initramfs (with the test module) depend only on the
+# kernel: built once per run for all its configurations.
+declare -A built_ours=() built_initrd=()
 for k in "${wanted[@]}"; do
 	driver_ko=''
+	phase_begin
 	case "$k" in
 	user)
 		user_config "${KERNEL_IMAGE-}" "${KERNEL_MODULES-}" "${KERNEL_BUILD-}" \
@@ -483,31 +503,47 @@ for k in "${wanted[@]}"; do
 	user-driver)
 		# Our module built against Debian's 6.12 as a user builds a
 		# driver change (kernel/driver/build.sh), then handed over.
-		r=$(debian_kernel 6.12) || exit 1
+		kernel_of 6.12
+		r=$gen_rel
+		phase_end "fetch:$k"
+		phase_begin
 		"$repo/kernel/driver/build.sh" "$work/img-$r/usr/src/linux-headers-$r" \
 			"$work/user-driver" || die "cannot build the user-driver module"
 		user_config '' '' '' "$work/user-driver/intel_sdsi.ko" ''
 		;;
 	user-kernel)
 		# Debian's 6.1 given as a local image and unpacked modules.
-		r=$(debian_kernel 6.1) || exit 1
+		kernel_of 6.1
+		r=$gen_rel
+		phase_end "fetch:$k"
+		phase_begin
 		user_config "$work/img-$r/boot/vmlinuz-$r" "$work/img-$r" '' '' v1
 		;;
 	*)
 		entry=$(printf '%s\n' "${configs[@]}" | grep "^$k|") || die "unknown configuration '$k'"
 		IFS='|' read -r _ kernel abi guid sockets deadline driver <<<"$entry"
-		rel=$(debian_kernel "$kernel") || exit 1
+		kernel_of "$kernel"
+		rel=$gen_rel
+		phase_end "fetch:$k"
+		phase_begin
 		image="$work/img-$rel/boot/vmlinuz-$rel" key=$rel kernel_label=$rel
 		mods="$work/img-$rel/lib/modules/$rel"
 		kbuild="$work/img-$rel/usr/src/linux-headers-$rel"
 		[ "$kernel" = sid ] && kbuild=sid
-		build_ours "$rel" "$kernel" || die "$rel: cannot build our intel_sdsi"
+		if [ -z "${built_ours[$rel]-}" ]; then
+			build_ours "$rel" "$kernel" || die "$rel: cannot build our intel_sdsi"
+			built_ours[$rel]=1
+		fi
 		[ "$driver" = sdsi ] && driver_ko="$work/sdsi-$rel/intel_sdsi.ko"
 		;;
 	esac
 	start=$(date +%s)
 	log "$k: kernel $kernel_label, driver=$driver abi=$abi guid=$guid sockets=$sockets rdy-deadline=${deadline}us tcg$tcg_opts sdsi-shmem $shmem_mode"
-	build_initrd "$key" "$mods" "$kbuild" || die "$k: cannot build the test module or initramfs"
+	if [ -z "${built_initrd[$key]-}" ]; then
+		build_initrd "$key" "$mods" "$kbuild" ||
+			die "$k: cannot build the test module or initramfs"
+		built_initrd[$key]=1
+	fi
 	stage_modules "$k" "$rel" "$mods" "$key" "$driver_ko" ||
 		die "$k: cannot stage the guest's modules"
 	# Where modinfo -n must find the driver, and the version the loaded
@@ -526,8 +562,12 @@ for k in "${wanted[@]}"; do
 		install_dkms "$k" "$rel" || die "$k: dkms install of intel-sdsi-dkms's sources failed"
 	fi
 
+	phase_end "build:$k"
+
 	results="$work/results-$k"
+	phase_begin
 	boot_guest "$rel" "$results"
+	phase_end "guest:$k"
 	# The run is the verdict: a failure is a failure.
 	if [ ! -f "$results/status" ]; then
 		failed+=("$k: the guest did not come back (see $results/console.log)")
@@ -539,6 +579,7 @@ for k in "${wanted[@]}"; do
 	fi
 done
 
+log "phase all took $((SECONDS - rig_t0)) s"
 for f in "${failed[@]}"; do
 	log "FAILED $f"
 done
