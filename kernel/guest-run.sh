@@ -61,8 +61,9 @@ done
 cat "$results/uevents.log"
 [ "$bound" -eq "$SDSI_SOCKETS" ] ||
 	fail "intel_sdsi did not autoload and bind $SDSI_SOCKETS devices ($bound bound)"
-echo "guest: intel_sdsi autoloaded from $(modinfo -n intel_sdsi)"
-export SDSI_DRIVER_DIR
+echo "guest: intel_sdsi autoloaded from $(modinfo -n intel_sdsi)," \
+	"version '$(cat /sys/module/intel_sdsi/version 2>/dev/null)'"
+export SDSI_DRIVER_DIR SDSI_DRIVER_VERSION
 ls -l /sys/bus/auxiliary/devices/
 ls -l /sys/bus/auxiliary/devices/intel_vsec.sdsi.0/
 

@@ -25,7 +25,8 @@ build=$(cd "$1" 2>/dev/null && pwd) || { echo "$0: no build directory '$1'" >&2;
 shift
 wanted=("$@")
 [ ${#wanted[@]} -gt 0 ] ||
-	wanted=(6.12 6.1 6.1-v2 6.12-sdsi 6.1-sdsi-v2 6.1-sdsi sid sid-sdsi user-driver user-kernel)
+	wanted=(6.12 6.1 6.1-v2 6.12-sdsi 6.1-sdsi-v2 6.1-sdsi 6.12-dkms 6.1-dkms sid sid-sdsi
+		user-driver user-kernel)
 repo=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/private-apt.sh
 . "$repo/scripts/private-apt.sh"
@@ -58,6 +59,11 @@ initrd_modules=(virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev
 	virtio_pci netfs fscache 9pnet 9pnet_virtio 9p overlay)
 
 log() { echo "kernel-rig: $*" >&2; }
+# Where the rig's time goes: each phase (set-up, and per configuration its
+# fetch, build and guest) ends with "kernel-rig: phase NAME took N s".
+rig_t0=$SECONDS phase_t0=$SECONDS
+phase_begin() { phase_t0=$SECONDS; }
+phase_end() { log "phase $1 took $((SECONDS - phase_t0)) s"; }
 die() { log "$*"; exit 1; }
 
 # A constant of the shared window, read from the one header that defines it.
@@ -184,7 +190,8 @@ build_initrd() {
 # out-of-tree module (extra/), and the driver under test, if not the
 # kernel's, where DKMS installs an update (updates/dkms/), which depmod
 # ranks above the kernel's.  Also the kernel's lists of built-in and
-# ordered modules, which modprobe consults.
+# ordered modules, which modprobe consults.  For driver=dkms this tree is
+# DKMS's install tree (install_dkms).
 stage_modules() {
 	local k=$1 rel=$2 mods=$3 key=$4 driver_ko=$5 dest path f
 	dest="$work/guestmods-$k/lib/modules/$rel"
@@ -207,10 +214,37 @@ stage_modules() {
 	fi
 }
 
+# The driver=dkms configurations: intel-sdsi-dkms's /usr/src tree, made as
+# debian/rules makes it (kernel/driver/dkms-source.sh; scripts/check-deb.sh
+# holds the built package's tree equal to it), put through `dkms install`
+# as the package's postinst does, with Debian 12's dkms and private trees:
+# DKMS's own and the sources under $work/dkms-install-CONFIG, the install
+# tree the guest's module tree staged in $work/guestmods-CONFIG, which
+# holds the kernel's own intel_sdsi, so DKMS decides beside it as on a
+# user's machine.  Fails if DKMS installed nothing (it exits 0 then).
+install_dkms() {
+	local k=$1 rel=$2 out="$work/dkms-install-$1" version
+	version=$(driver_version) || return 1
+	"$repo/kernel/driver/dkms-source.sh" "$out.pkg/usr/src/intel_sdsi-$version" || return 1
+	"$repo/kernel/driver/dkms-build.sh" --install "$work/guestmods-$k/lib/modules" \
+		"$work/dkms-root/usr/sbin/dkms" "$work/img-$rel/usr/src/linux-headers-$rel" \
+		"$rel" "$out" "$out.pkg/usr/src/intel_sdsi-$version" >&2
+}
+
+# Our driver's MODULE_VERSION: the project's one version, which
+# kernel/driver/Kbuild takes from dkms.conf.
+driver_version() {
+	local v
+	v=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$repo/kernel/driver/dkms.conf")
+	[ -n "$v" ] || { log "kernel/driver/dkms.conf names no PACKAGE_VERSION"; return 1; }
+	echo "$v"
+}
+
 # name | kernel | ABI | GUID | sockets | the driver's RDY deadline in us,
 # read from each module's code (6.1: ktime + 0x1e8480 ns; 6.12:
 # 0x1dcd6500 ns) | driver: upstream, the kernel's own intel_sdsi.ko, or
-# sdsi, ours (kernel/driver), which serves the current ABI on any kernel.
+# sdsi, ours (kernel/driver), which serves the current ABI on any kernel,
+# staged by the rig; or dkms, ours installed by DKMS (install_dkms).
 # 6.1-v2 is the early driver on a V2 part: it assumes the V1 layout for
 # any GUID, which the model says leaves it seeing On Demand disabled; the
 # real driver is the judge of that.  sid is Debian unstable's kernel, the
@@ -222,6 +256,8 @@ configs=(
 	"6.12-sdsi|6.12|current|v2|3|500000|sdsi"
 	"6.1-sdsi-v2|6.1|current|v2|3|500000|sdsi"
 	"6.1-sdsi|6.1|current|v1|3|500000|sdsi"
+	"6.12-dkms|6.12|current|v2|3|500000|dkms"
+	"6.1-dkms|6.1|current|v1|3|500000|dkms"
 	"sid|sid|current|v2|3|500000|upstream"
 	"sid-sdsi|sid|current|v2|3|500000|sdsi"
 )
@@ -296,6 +332,7 @@ boot_guest() {
 		SDSI_AUTHORITY /tmp/results/authority SDSI_DRIVER "$driver" \
 		SDSI_KERNEL "$rel" SDSI_KERNEL_LABEL "$kernel_label" \
 		SDSI_GUESTMODS "$work/guestmods-$k" SDSI_DRIVER_DIR "$driver_dir" \
+		SDSI_DRIVER_VERSION "$driver_version" \
 		>"$results/config.env"
 	start_shmem "$sockets" "$guid" "$results" || die "$k: cannot start sdsi-shmem"
 	# A host-stall monitor for the guest's whole life, independent of the
@@ -350,8 +387,10 @@ doorbell_missed() {
 
 shmem_mode=--spin
 [ "$doorbell" = 0 ] || shmem_mode=--doorbell
+phase_begin
 setup_private_apt || die "cannot set up the private apt in $apt_dir"
 fetch_dkms || die "cannot fetch dkms through the private apt"
+phase_end apt
 failed=()
 # The Debian release of a rig kernel generation, fetched and unpacked.
 debian_kernel() {
@@ -363,6 +402,14 @@ debian_kernel() {
 	rel=$(kernel_release "$1") || die "no Debian $1 kernel found by apt"
 	fetch_kernel "$rel" || die "$rel: cannot fetch the image or headers"
 	echo "$rel"
+}
+
+# debian_kernel once per run for each generation ($1): its release in
+# $gen_rel.
+declare -A release_of=()
+kernel_of() {
+	[ -n "${release_of[$1]-}" ] || release_of[$1]=$(debian_kernel "$1") || exit 1
+	gen_rel=${release_of[$1]}
 }
 
 # A user configuration: kernel/user-kernel.sh checks the variables; a
@@ -381,7 +428,8 @@ user_config() {
 	else
 		local known=()
 		for gen in 6.12 6.1; do
-			r=$(debian_kernel "$gen") || exit 1
+			kernel_of "$gen"
+			r=$gen_rel
 			known+=("$r")
 		done
 		printf '%s\n' "${known[@]}" | grep -q -x -F "$rel" ||
@@ -393,8 +441,12 @@ user_config() {
 	if [ -n "$driver_ko" ]; then driver=$(basename "$driver_ko"); else driver=user; fi
 }
 
+# Our module and the initramfs (with the test module) depend only on the
+# kernel: built once per run for all its configurations.
+declare -A built_ours=() built_initrd=()
 for k in "${wanted[@]}"; do
 	driver_ko=''
+	phase_begin
 	case "$k" in
 	user)
 		user_config "${KERNEL_IMAGE-}" "${KERNEL_MODULES-}" "${KERNEL_BUILD-}" \
@@ -403,37 +455,71 @@ for k in "${wanted[@]}"; do
 	user-driver)
 		# Our module built against Debian's 6.12 as a user builds a
 		# driver change (kernel/driver/build.sh), then handed over.
-		r=$(debian_kernel 6.12) || exit 1
+		kernel_of 6.12
+		r=$gen_rel
+		phase_end "fetch:$k"
+		phase_begin
 		"$repo/kernel/driver/build.sh" "$work/img-$r/usr/src/linux-headers-$r" \
 			"$work/user-driver" || die "cannot build the user-driver module"
 		user_config '' '' '' "$work/user-driver/intel_sdsi.ko" ''
 		;;
 	user-kernel)
 		# Debian's 6.1 given as a local image and unpacked modules.
-		r=$(debian_kernel 6.1) || exit 1
+		kernel_of 6.1
+		r=$gen_rel
+		phase_end "fetch:$k"
+		phase_begin
 		user_config "$work/img-$r/boot/vmlinuz-$r" "$work/img-$r" '' '' v1
 		;;
 	*)
 		entry=$(printf '%s\n' "${configs[@]}" | grep "^$k|") || die "unknown configuration '$k'"
 		IFS='|' read -r _ kernel abi guid sockets deadline driver <<<"$entry"
-		rel=$(debian_kernel "$kernel") || exit 1
+		kernel_of "$kernel"
+		rel=$gen_rel
+		phase_end "fetch:$k"
+		phase_begin
 		image="$work/img-$rel/boot/vmlinuz-$rel" key=$rel kernel_label=$rel
 		mods="$work/img-$rel/lib/modules/$rel"
 		kbuild="$work/img-$rel/usr/src/linux-headers-$rel"
 		[ "$kernel" = sid ] && kbuild=sid
-		build_ours "$rel" "$kernel" || die "$rel: cannot build our intel_sdsi"
+		if [ -z "${built_ours[$rel]-}" ]; then
+			build_ours "$rel" "$kernel" || die "$rel: cannot build our intel_sdsi"
+			built_ours[$rel]=1
+		fi
 		[ "$driver" = sdsi ] && driver_ko="$work/sdsi-$rel/intel_sdsi.ko"
 		;;
 	esac
 	start=$(date +%s)
 	log "$k: kernel $kernel_label, driver=$driver abi=$abi guid=$guid sockets=$sockets rdy-deadline=${deadline}us tcg$tcg_opts sdsi-shmem $shmem_mode"
-	build_initrd "$key" "$mods" "$kbuild" || die "$k: cannot build the test module or initramfs"
+	if [ -z "${built_initrd[$key]-}" ]; then
+		build_initrd "$key" "$mods" "$kbuild" ||
+			die "$k: cannot build the test module or initramfs"
+		built_initrd[$key]=1
+	fi
 	stage_modules "$k" "$rel" "$mods" "$key" "$driver_ko" ||
 		die "$k: cannot stage the guest's modules"
-	if [ -n "$driver_ko" ]; then driver_dir=updates; else driver_dir=kernel; fi
+	# Where modinfo -n must find the driver, and the version the loaded
+	# one must declare (ours; the kernel's own declares none).
+	driver_dir=kernel driver_version=''
+	if [ -n "$driver_ko" ] || [ "$driver" = dkms ]; then driver_dir=updates/dkms; fi
+	if [ "$driver" = sdsi ] || [ "$driver" = dkms ]; then
+		driver_version=$(driver_version) || exit 1
+	elif [ -n "$driver_ko" ]; then
+		# A user's module: the version it declares, if any.
+		driver_version=$(modinfo -F version "$driver_ko") ||
+			die "$k: modinfo cannot read $driver_ko"
+	fi
+	if [ "$driver" = dkms ]; then
+		[ "$kernel" != sid ] || die "$k: driver=dkms runs bookworm's dkms, not on unstable's kernel"
+		install_dkms "$k" "$rel" || die "$k: dkms install of intel-sdsi-dkms's sources failed"
+	fi
+
+	phase_end "build:$k"
 
 	results="$work/results-$k"
+	phase_begin
 	boot_guest "$rel" "$results"
+	phase_end "guest:$k"
 	# The run is the verdict: a failure is a failure.
 	if [ ! -f "$results/status" ]; then
 		failed+=("$k: the guest did not come back (see $results/console.log)")
@@ -447,6 +533,7 @@ for k in "${wanted[@]}"; do
 	fi
 done
 
+log "phase all took $((SECONDS - rig_t0)) s"
 for f in "${failed[@]}"; do
 	log "FAILED $f"
 done

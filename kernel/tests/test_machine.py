@@ -16,6 +16,10 @@ RELEASE = os.uname().release
 # Where the configuration installed the driver under test: the kernel's own
 # (kernel/...) or an update, where DKMS puts ours (updates/dkms/...).
 DRIVER_DIR = os.environ.get('SDSI_DRIVER_DIR', 'kernel')
+# The MODULE_VERSION the loaded driver must declare: the project's for ours
+# (DKMS installs it only because it differs from the kernel's, which
+# declares none); empty for the kernel's own.
+DRIVER_VERSION = os.environ.get('SDSI_DRIVER_VERSION', '')
 
 
 def devices():
@@ -47,6 +51,16 @@ def test_driver_installed_where_modprobe_finds_it():
     # depmod indexed the device's alias for it.
     assert run('modprobe', '-R', 'auxiliary:intel_vsec.sdsi').split() == \
         ['intel_sdsi']
+
+
+def test_loaded_driver_is_the_one_modprobe_finds():
+    """The running intel_sdsi declares the version of the module file
+    modinfo -n names: with DKMS's update installed, the kernel's own (no
+    version) is present but not the one loaded."""
+    declared = run('modinfo', '-F', 'version', 'intel_sdsi').strip()
+    version = MODULE / 'version'
+    loaded = version.read_text().strip() if version.exists() else ''
+    assert (loaded, declared) == (DRIVER_VERSION, DRIVER_VERSION)
 
 
 def test_devices_carry_the_modalias():
