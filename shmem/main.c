@@ -30,12 +30,6 @@
 #include "options.h"
 #include "serve_loop.h"
 
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
-
 /*
  * Signals, --exit-with-parent and --ctl.  A parent killed outright (the
  * rig on SIGKILL) must not leave a poller spinning.  A parent that died
@@ -45,11 +39,13 @@ static void on_signal(int sig)
 static int start_controls(const struct options *o, pid_t parent,
 			  struct shmem_control *sock, struct controls *ctl)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
 	char err[256];
 
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	if (stop_signals_block()) {
+		fprintf(stderr, "sdsi-shmem: cannot block SIGINT and SIGTERM: %s\n",
+			strerror(errno));
+		return -EIO;
+	}
 	if (o->exit_with_parent) {
 		if (prctl(PR_SET_PDEATHSIG, SIGTERM)) {
 			fprintf(stderr, "sdsi-shmem: --exit-with-parent: %s\n",

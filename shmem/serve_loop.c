@@ -6,6 +6,7 @@
  * ring, none without one).  Control requests are served between passes.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <inttypes.h>
 #include <sched.h>
 #include <stdio.h>
@@ -24,6 +25,32 @@
 #define UNANNOUNCED_NS		100000000ull
 
 volatile sig_atomic_t stop_requested;
+
+/*
+ * SIGINT and SIGTERM stay blocked and are taken here, synchronously, where
+ * the loops nap or look at their controls: a handler would be run by
+ * ThreadSanitizer's runtime only at some later intercepted call, which a
+ * stopping daemon was seen never to reach (its SIGTERM consumed, the loop
+ * going on).  A pending signal also ends a nap at once.
+ */
+static sigset_t stop_set;
+
+int stop_signals_block(void)
+{
+	sigemptyset(&stop_set);
+	sigaddset(&stop_set, SIGINT);
+	sigaddset(&stop_set, SIGTERM);
+	return sigprocmask(SIG_BLOCK, &stop_set, NULL) ? -errno : 0;
+}
+
+/* Sleep up to ts (zero: only look), ending early on a stop signal. */
+static void nap_or_stop(const struct timespec *ts)
+{
+	if (sigtimedwait(&stop_set, NULL, ts) > 0)
+		stop_requested = 1;
+}
+
+static const struct timespec no_wait;
 
 static uint64_t now_ns(void)
 {
@@ -146,13 +173,15 @@ void run(struct shmem_machine *machine, const struct controls *ctl,
 		if (moved || busy)
 			last_motion = now;
 		if (busy || now - last_motion < BUSY_SPELL_NS) {
-			if (++pass % CONTROL_EVERY == 0)
+			if (++pass % CONTROL_EVERY == 0) {
 				serve_controls(ctl, machine);
+				nap_or_stop(&no_wait);
+			}
 			between_passes(o->spin);
 			last_pass = now;
 		} else {
 			serve_controls(ctl, machine);
-			nanosleep(&nap, NULL);
+			nap_or_stop(&nap);
 			last_pass = 0;
 		}
 	}
@@ -201,6 +230,7 @@ void run_doorbell(struct shmem_machine *machine, const struct controls *ctl,
 	uint32_t answered = __atomic_load_n(&ctl->page->answered,
 					    __ATOMIC_ACQUIRE);
 	uint64_t waiting_since = 0;
+	unsigned int rung = 0;
 
 	while (!stop_requested) {
 		uint32_t ring = sdsi_doorbell_wait(ctl->page, answered,
@@ -212,9 +242,12 @@ void run_doorbell(struct shmem_machine *machine, const struct controls *ctl,
 			st->rings += (uint32_t)(ring - answered);
 			answered = ring;
 			waiting_since = 0;
+			if (++rung % CONTROL_EVERY == 0)
+				nap_or_stop(&no_wait);
 			continue;
 		}
 		serve_controls(ctl, machine);
+		nap_or_stop(&no_wait);
 		if (any_store_waiting(machine)) {
 			/* Left for its ring, which follows at once normally. */
 			if (!waiting_since) {

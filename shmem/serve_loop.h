@@ -18,6 +18,9 @@
 /* Set by SIGINT, SIGTERM or a parent gone; each loop ends at its next look. */
 extern volatile sig_atomic_t stop_requested;
 
+/* Block SIGINT and SIGTERM, which the loops then take themselves: 0 or -errno. */
+int stop_signals_block(void);
+
 /*
  * How promptly the poller looked at the window: a driver gives the silicon
  * a deadline (2 ms for RDY in Linux 6.1), and a gap between two busy passes
