@@ -67,18 +67,33 @@ int fe_check_trusted_path(const char *dir, const char *what, char *err, size_t e
 
 int fe_check_trust_anchor(const char *path, const char *what, char *err, size_t errlen)
 {
+	uid_t me = geteuid();
 	struct stat st;
 
-	if (stat(path, &st) < 0) {
+	/* lstat: the anchor itself, as --state; a link could be re-pointed. */
+	if (lstat(path, &st) < 0) {
 		int e = errno;
 
 		snprintf(err, errlen, "%s %s: %s", what, path, strerror(e));
 		return -e;
 	}
-	if (st.st_mode & S_IWOTH) {
+	if (S_ISLNK(st.st_mode)) {
 		snprintf(err, errlen,
-			 "%s %s is writable by others (mode %04o): anyone could replace the key that is trusted; chmod o-w it",
-			 what, path, (unsigned int)(st.st_mode & 07777));
+			 "%s %s: a symbolic link, not followed: its target could be swapped; name the file or directory itself",
+			 what, path);
+		return -EPERM;
+	}
+	if (st.st_uid != 0 && st.st_uid != me) {
+		snprintf(err, errlen,
+			 "%s %s: owned by uid %u, not by root or uid %u: its owner could replace the key that is trusted",
+			 what, path, (unsigned int)st.st_uid, (unsigned int)me);
+		return -EPERM;
+	}
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		snprintf(err, errlen,
+			 "%s %s: writable by %s (mode %04o): they could replace the key that is trusted; chmod go-w it",
+			 what, path, st.st_mode & S_IWOTH ? "others" : "its group",
+			 (unsigned int)(st.st_mode & 07777));
 		return -EPERM;
 	}
 	return 0;

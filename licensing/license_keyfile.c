@@ -17,6 +17,7 @@
 #include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/pem.h>
+#include <openssl/x509.h>
 
 #include "sdsi/input_file.h"
 #include "sdsi/output_target.h"
@@ -264,4 +265,54 @@ int sdsi_lic_write_file(const char *path, const void *data, size_t len,
 				     "%s: fsync of the directory failed: %s",
 				     path, strerror(-rc));
 	return 0;
+}
+
+/* Where needle first occurs in the n bytes at hay (NULs included), or NULL. */
+static const unsigned char *find_bytes(const unsigned char *hay, size_t n, const char *needle)
+{
+	size_t len = strlen(needle);
+
+	for (size_t i = 0; i + len <= n; i++)
+		if (!memcmp(hay + i, needle, len))
+			return hay + i;
+	return NULL;
+}
+
+/* Whether the whole of buf is a DER private or public key OpenSSL reads. */
+static bool is_der_key(const unsigned char *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	EVP_PKEY *key = d2i_AutoPrivateKey(NULL, &p, (long)len);
+
+	if (!key) {
+		p = buf;
+		key = d2i_PUBKEY(NULL, &p, (long)len);
+	}
+	ERR_clear_error();	/* a failed parse is an answer, not an error */
+	EVP_PKEY_free(key);
+	return key != NULL;
+}
+
+bool sdsi_lic_file_holds_key(const char *path)
+{
+	unsigned char buf[65536];
+	const char *kind;
+	size_t used = 0;
+	ssize_t n;
+	int fd = sdsi_open_regular(path, &kind);
+
+	if (fd < 0)
+		return false;
+	while (used < sizeof(buf) && (n = read(fd, buf + used, sizeof(buf) - used)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+	close(fd);
+	if (find_bytes(buf, used, "-----BEGIN "))
+		return true;
+	/* A DER key is small: a larger file (read up to its end or not) is none. */
+	return used > 0 && used <= KEY_FILE_MAX && is_der_key(buf, used);
 }

@@ -154,6 +154,16 @@ int sdsi_lic_key_save_public(const char *path, EVP_PKEY *key,
 				 struct sdsi_lic_error *err);
 
 /*
+ * Whether the regular file at path holds a key, which an output written
+ * over it must not replace (include/sdsi/output_target.h): a PEM block
+ * ("-----BEGIN " anywhere in its first 64 KiB: a private or public key, a
+ * certificate), or, for a file of at most 16 KiB, a DER private key or
+ * public key that OpenSSL parses.  A file that cannot be read is not
+ * judged a key: the write then fails, or succeeds, on its own terms.
+ */
+bool sdsi_lic_file_holds_key(const char *path);
+
+/*
  * Write a whole file crash-safely: a temporary file in the same directory,
  * fsync, then rename over path (or, with exclusive, link it into place so an
  * existing file is never replaced: -EEXIST), then fsync the directory.

@@ -21,6 +21,9 @@
  * The window file, mapped shared; a regular file is grown to fit.  Never
  * through a symbolic link: one planted where the window is to be made
  * (in /tmp, say) would have us grow and scribble on the file it names.
+ * Its control page serves the commands --ctl does, so an existing window
+ * file must be closed to others as --state is: owned by us or root, and
+ * writable by neither group nor others (one we create is 0600).
  */
 void *map_window(const char *path, uint64_t offset, size_t size)
 {
@@ -37,8 +40,25 @@ void *map_window(const char *path, uint64_t offset, size_t size)
 			fprintf(stderr, "sdsi-shmem: %s: %s\n", path, strerror(errno));
 		return NULL;
 	}
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    (uint64_t)st.st_size < offset + size &&
+	if (fstat(fd, &st) < 0) {
+		fprintf(stderr, "sdsi-shmem: %s: %s\n", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	if (S_ISREG(st.st_mode) && st.st_uid != 0 && st.st_uid != geteuid()) {
+		fprintf(stderr, "sdsi-shmem: window %s: owned by uid %u, not by root or uid %u: its owner could drive the platform through the control page\n",
+			path, (unsigned int)st.st_uid, (unsigned int)geteuid());
+		close(fd);
+		return NULL;
+	}
+	if (S_ISREG(st.st_mode) && (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		fprintf(stderr, "sdsi-shmem: window %s: writable by %s (mode %04o): they could drive the platform through the control page; chmod go-w it\n",
+			path, st.st_mode & S_IWOTH ? "others" : "its group",
+			(unsigned int)(st.st_mode & 07777));
+		close(fd);
+		return NULL;
+	}
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size < offset + size &&
 	    ftruncate(fd, (off_t)(offset + size))) {
 		fprintf(stderr, "sdsi-shmem: %s: cannot grow to %zu bytes: %s\n",
 			path, size, strerror(errno));

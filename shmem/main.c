@@ -57,7 +57,8 @@ static int start_controls(const struct options *o, pid_t parent,
 	}
 	if (o->ctl) {
 		if (shmem_control_listen(sock, o->ctl, err, sizeof(err))) {
-			fprintf(stderr, "sdsi-shmem: control socket %s\n", err);
+			/* err names the socket or its directory itself. */
+			fprintf(stderr, "sdsi-shmem: --ctl: %s\n", err);
 			return -EIO;
 		}
 		ctl->sock = sock;

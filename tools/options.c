@@ -61,7 +61,7 @@ const struct tool_option tool_options[] = {
 	{ OPT_JSON, 0, "json", NULL, ARG_NONE, GROUP_MODIFIER, CMD_NONE,
 	  "the same as --format json: JSON on stdout, errors included; diagnostics go to stderr" },
 	{ OPT_OUTPUT, 0, "output", "FILE", ARG_FILE, GROUP_MODIFIER, CMD_NONE,
-	  "with -l, -i, -s, -m or -C: write the output to FILE atomically (a temporary file in its directory, fsync, rename), so a reader never sees a partial file; FILE must be missing or a regular file that holds no private key" },
+	  "with -l, -i, -s, -m or -C: write the output to FILE atomically (a temporary file in its directory, fsync, rename), so a reader never sees a partial file; FILE must be missing or a regular file that holds no key (no PEM block, private or public, and no DER key)" },
 	{ OPT_DRY_RUN, 0, "dry-run", NULL, ARG_NONE, GROUP_MODIFIER, CMD_NONE,
 	  "with -a or -c: run every pre-flight check, show the decoded blob and each check's result, write nothing" },
 	{ OPT_FORCE, 0, "force", NULL, ARG_NONE, GROUP_MODIFIER, CMD_NONE,

@@ -5,7 +5,7 @@
  * (so the rename itself survives a power loss).  The temporary name starts
  * with a dot and does not end in .prom: node_exporter's textfile collector
  * reads *.prom only, and never picks it up.  FILE must be missing or a
- * regular file that holds no private key (sdsi/output_target.h); the
+ * regular file that holds no key, private or public (sdsi/output_target.h); the
  * temporary name keeps within NAME_MAX whatever FILE's length.
  */
 #define _GNU_SOURCE	/* mkostemp */
@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "sdsi/output_target.h"
+#include "sdsi_lic.h"
 #include "output_file.h"
 
 static int fail(struct sdsi_error *err, int errnum, const char *fmt, ...)
@@ -58,7 +59,7 @@ static int refuse(struct sdsi_error *err, int errnum, enum sdsi_error_class cls,
 	return -1;
 }
 
-/* FILE may be replaced: missing, or a regular file without a private key. */
+/* FILE may be replaced: missing, or a regular file without a key (PEM or DER). */
 static int check_target(const char *path, struct sdsi_error *err)
 {
 	const char *kind;
@@ -69,10 +70,10 @@ static int check_target(const char *path, struct sdsi_error *err)
 			      "refusing to replace it", path, kind);
 	if (rc)
 		return fail(err, -rc, "--output %s", path);
-	if (sdsi_file_holds_private_key(path))
+	if (sdsi_lic_file_holds_key(path))
 		/* A safety check, like those of -a and -c: exit 5. */
 		return refuse(err, EEXIST, SDSI_ERR_REFUSED,
-			      "--output %s: holds a private key; refusing to replace it", path);
+			      "--output %s: holds a key (PEM or DER); refusing to replace it", path);
 	return 0;
 }
 

@@ -5,8 +5,10 @@
  * a FIFO, a device or a symlink to one into a regular file and lose what it
  * was; and an AKC written over a private key loses the key, the authority
  * with it.  So the name must be missing or a regular file (a symlink is
- * judged by what it points to), and a regular file must not hold a private
- * key.  Shared by the tools; not installed.
+ * judged by what it points to), and a regular file must not hold a key:
+ * neither a private one nor a public one (a trust anchor such as root.pub),
+ * in PEM or in DER (sdsi_lic_file_holds_key, licensing/sdsi_lic.h, which
+ * needs OpenSSL).  Shared by the tools; not installed.
  */
 #ifndef SDSI_OUTPUT_TARGET_H
 #define SDSI_OUTPUT_TARGET_H
@@ -35,49 +37,6 @@ static inline int sdsi_output_target_check(const char *path, const char **kind)
 	if (stat(path, &st) < 0)
 		return errno == ENOENT ? 0 : -errno;
 	return S_ISREG(st.st_mode) ? 0 : sdsi_refuse_kind(st.st_mode, kind);
-}
-
-/* Where needle first occurs in the n bytes at hay (NULs included), or NULL. */
-static inline const char *sdsi_bytes_find(const char *hay, size_t n, const char *needle)
-{
-	size_t len = strlen(needle);
-
-	for (size_t i = 0; i + len <= n; i++)
-		if (!memcmp(hay + i, needle, len))
-			return hay + i;
-	return NULL;
-}
-
-/*
- * Whether the regular file at path holds a PEM private key: a line
- * "-----BEGIN ... PRIVATE KEY-----" (PKCS#8, or a traditional EC or RSA
- * key) within its first 64 KiB.  A file that cannot be read is not judged
- * a key: the write then fails, or succeeds, on its own terms.
- */
-static inline bool sdsi_file_holds_private_key(const char *path)
-{
-	char buf[65536];
-	const char *kind, *p, *eol;
-	size_t used = 0;
-	ssize_t n;
-	int fd = sdsi_open_regular(path, &kind);
-
-	if (fd < 0)
-		return false;
-	while (used < sizeof(buf) && (n = read(fd, buf + used, sizeof(buf) - used)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			break;
-		used += (size_t)n;
-	}
-	close(fd);
-	for (p = buf; (p = sdsi_bytes_find(p, used - (size_t)(p - buf), "-----BEGIN ")); p++) {
-		eol = memchr(p, '\n', used - (size_t)(p - buf));
-		if (sdsi_bytes_find(p, (size_t)((eol ? eol : buf + used) - p), "PRIVATE KEY-----"))
-			return true;
-	}
-	return false;
 }
 
 /*

@@ -73,24 +73,49 @@ def test_init_on_something_else_than_a_directory(tmp_path, kind, what):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["auth"]
 
 
-@pytest.mark.parametrize("mode", [0o777, 0o1777, 0o757])
-def test_init_refuses_a_world_writable_directory(tmp_path, mode):
-    """Others could swap the root key that sockets are to trust."""
+@pytest.mark.parametrize("mode,who", [(0o777, "others"), (0o1777, "others"), (0o757, "others"),
+                                      (0o775, "its group"), (0o770, "its group")])
+def test_init_refuses_a_directory_others_may_write(tmp_path, mode, who):
+    """Others could swap the root key that sockets are to trust: refused as
+    sdsi-emu refuses such a --state."""
     d = tmp_path / "auth"
     d.mkdir()
     d.chmod(mode)
     r = run("init", d)
     assert r.returncode == EXIT_REFUSED, r.stderr
-    assert f"authority directory {d} is writable by others (mode {mode:04o})" in r.stderr
+    assert f"authority directory {d}: writable by {who} (mode {mode:04o})" in r.stderr
     assert list(d.iterdir()) == []
 
 
-def test_init_takes_a_directory_only_its_group_may_write(tmp_path):
-    """The other side of the bound: only others' write bit refuses."""
+def test_init_takes_a_directory_only_its_owner_may_write(tmp_path):
+    """The other side of the bound: read and search bits for all are fine."""
     d = tmp_path / "auth"
     d.mkdir()
-    d.chmod(0o775)
+    d.chmod(0o755)
     assert run("init", d).returncode == EXIT_OK
+
+
+def test_init_refuses_a_directory_of_another_user(tmp_path):
+    """nobody could replace the keys in a directory it owns."""
+    d = tmp_path / "auth"
+    d.mkdir()
+    d.chmod(0o755)
+    os.chown(d, 65534, 65534)
+    r = run("init", d)
+    assert r.returncode == EXIT_REFUSED, r.stderr
+    assert f"authority directory {d}: owned by uid 65534, not by root or uid {os.geteuid()}" in r.stderr
+    assert list(d.iterdir()) == []
+
+
+def test_init_does_not_follow_a_directory_symlink(tmp_path):
+    real = tmp_path / "real"
+    real.mkdir(mode=0o700)
+    link = tmp_path / "auth"
+    link.symlink_to(real)
+    r = run("init", link)
+    assert r.returncode == EXIT_REFUSED, r.stderr
+    assert f"authority directory {link}: a symbolic link, not followed" in r.stderr
+    assert list(real.iterdir()) == []
 
 
 def test_init_without_parent_directory(tmp_path):

@@ -2,12 +2,16 @@
 """-o FILE of akc and cap (issue 19, findings 6 and 7): the blob replaces a
 regular file or creates a missing one, and nothing else.  A FIFO, a device,
 a directory or a symlink to one keeps what it is (exit 7); the authority's
-own key files and any file holding a private key keep their key (exit 5);
+own key files and any file holding a key keep their key (exit 5): a PEM
+block of any kind (a public key too: another CA's root.pub), or a DER
+private or public key;
 a file name of NAME_MAX (255) bytes works, one byte more is ENAMETOOLONG."""
 import os
 import stat
 
 import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 
 from conftest import EXIT_IO, EXIT_OK, EXIT_REFUSED, no_temporary_files, run
 
@@ -58,12 +62,64 @@ def test_never_over_another_private_key(kind, authority, tmp_path):
     copy.write_bytes((other / "licensor.key").read_bytes())
     r = issue(kind, authority, copy)
     assert r.returncode == EXIT_REFUSED, r.stderr
-    assert f"-o {copy}: holds a private key; refusing to replace it" in r.stderr
+    assert f"-o {copy}: holds a key (PEM or DER); refusing to replace it" in r.stderr
     assert copy.read_bytes() == (other / "licensor.key").read_bytes()
-    # A public key, or a file that only mentions keys, is an ordinary file.
-    for text in ((other / "root.pub").read_bytes(), b"see PRIVATE KEY----- docs\n"):
-        copy.write_bytes(text)
-        assert issue(kind, authority, copy).returncode == EXIT_OK
+    # A file that only mentions keys is an ordinary file.
+    copy.write_bytes(b"see PRIVATE KEY----- docs\n")
+    assert issue(kind, authority, copy).returncode == EXIT_OK
+
+
+@pytest.mark.parametrize("pem", ["root.pub", "licensor.pub", "block"])
+def test_never_over_a_public_key_or_any_pem_block(kind, authority, tmp_path, pem):
+    """Another CA's root.pub is a trust anchor: by content, whatever its name."""
+    other = tmp_path / "ca2"
+    assert run("init", other).returncode == EXIT_OK
+    target = other / pem if pem != "block" else tmp_path / "cert.crt"
+    if pem == "block":
+        target.write_bytes(b"-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n")
+    before = target.read_bytes()
+    r = issue(kind, authority, target)
+    assert r.returncode == EXIT_REFUSED, r.stderr
+    assert f"-o {target}: holds a key (PEM or DER); refusing to replace it" in r.stderr
+    assert target.read_bytes() == before
+    assert no_temporary_files(target.parent)
+
+
+def der_keys():
+    key = ec.generate_private_key(ec.SECP384R1())
+    return {
+        "private": key.private_bytes(serialization.Encoding.DER,
+                                     serialization.PrivateFormat.PKCS8,
+                                     serialization.NoEncryption()),
+        "traditional": key.private_bytes(serialization.Encoding.DER,
+                                         serialization.PrivateFormat.TraditionalOpenSSL,
+                                         serialization.NoEncryption()),
+        "public": key.public_key().public_bytes(serialization.Encoding.DER,
+                                                serialization.PublicFormat.SubjectPublicKeyInfo),
+    }
+
+
+@pytest.mark.parametrize("form", ["private", "traditional", "public"])
+def test_never_over_a_der_key(kind, authority, tmp_path, form):
+    target = tmp_path / "der.key"
+    target.write_bytes(der_keys()[form])
+    before = target.read_bytes()
+    r = issue(kind, authority, target)
+    assert r.returncode == EXIT_REFUSED, r.stderr
+    assert f"-o {target}: holds a key (PEM or DER); refusing to replace it" in r.stderr
+    assert target.read_bytes() == before
+
+
+def test_a_der_key_is_judged_in_a_file_of_up_to_16_kib(authority, tmp_path):
+    """The bound on both sides: a DER key padded to 16384 bytes is a key,
+    one byte more and the file is too large to be one (it is replaced)."""
+    der = der_keys()["private"]
+    target = tmp_path / "padded.key"
+    for size, refused in ((16384, True), (16385, False)):
+        target.write_bytes(der + b"\0" * (size - len(der)))
+        r = issue("akc", authority, target)
+        assert (r.returncode == EXIT_REFUSED) == refused, (size, r.stderr)
+        assert (target.stat().st_size == size) == refused
 
 
 def char_device(tmp_path):

@@ -94,9 +94,9 @@ int auth_write_output(const char *dir, const char *path, const void *data, size_
 		return SDSI_EXIT_IO;
 	}
 	key = authority_key_at(dir, path);
-	if (key || sdsi_file_holds_private_key(path)) {
+	if (key || sdsi_lic_file_holds_key(path)) {
 		auth_error("-o %s: %s%s; refusing to replace it", path,
-			   key ? "is the authority's key file " : "holds a private key",
+			   key ? "is the authority's key file " : "holds a key (PEM or DER)",
 			   key ? key : "");
 		return SDSI_EXIT_REFUSED;
 	}

@@ -3,8 +3,10 @@
 its --ctl socket is 0600 whatever the umask, in a directory closed to
 others, never replaces a file that is not a socket, never takes over a
 live daemon's socket; --window is never opened through a symbolic link;
---state-dir is checked and locked as sdsi-emu's --state.  Both daemons
-refuse a trust anchor (--authority) that others may write to."""
+--state-dir is checked and locked as sdsi-emu's --state, and an existing
+--window file as well.  Both daemons refuse a trust anchor (--authority,
+--root-key) that others may write to, that another user owns, or that is
+a symbolic link."""
 import os
 import pathlib
 import shutil
@@ -149,7 +151,8 @@ def test_ctl_directory_open_to_others_is_refused(tmp_path, mode, who):
     d.mkdir()
     d.chmod(mode)
     err = _refused(_start(tmp_path, '--ctl', str(d / 'ctl.sock')))
-    assert f"control socket's directory {d}: writable by {who}" in err
+    # Named once, after the option (not "control socket control socket's").
+    assert f"sdsi-shmem: --ctl: control socket's directory {d}: writable by {who}" in err
     assert not (d / 'ctl.sock').exists()
 
 
@@ -230,10 +233,103 @@ def test_world_writable_authority_is_refused(sdsi, tmp_path, loose):
         return
     named = auth if loose == 'dir' else auth / loose
     assert emu.returncode == 5, emu.stderr
-    assert f'--authority {named} is writable by others' in emu.stderr
+    assert f'--authority {named}: writable by others' in emu.stderr
     shmem = subprocess.run([_shmem_path(), '--window', str(tmp_path / 'w'),
                             '--authority', str(auth)],
                            capture_output=True, text=True, timeout=START_S)
     assert shmem.returncode == 5, shmem.stderr
-    assert f'--authority {named} is writable by others' in shmem.stderr
+    assert f'--authority {named}: writable by others' in shmem.stderr
     assert not (tmp_path / 'w').exists()
+
+
+def _authority(sdsi, tmp_path):
+    auth = tmp_path / 'auth'
+    authority = sdsi.beside('tools', 'sdsi-authority', 'sdsi-authority')
+    subprocess.run([authority, 'init', str(auth)], check=True, capture_output=True)
+    return auth
+
+
+def _both_refuse(sdsi, tmp_path, option, path, reason):
+    """sdsi-emu and sdsi-shmem refuse option path alike: status 5, reason."""
+    emu = sdsi.run('run', option, str(path), '--', 'true')
+    assert emu.returncode == 5, emu.stderr
+    assert f'{option} {path}: {reason}' in emu.stderr
+    shmem = subprocess.run([_shmem_path(), '--window', str(tmp_path / 'w'),
+                            option, str(path)],
+                           capture_output=True, text=True, timeout=START_S)
+    assert shmem.returncode == 5, shmem.stderr
+    assert f'{option} {path}: {reason}' in shmem.stderr
+    assert not (tmp_path / 'w').exists()
+
+
+@pytest.mark.parametrize('option, target', [('--authority', 'dir'),
+                                            ('--authority', 'root.pub'),
+                                            ('--root-key', 'root.pub')])
+def test_trust_anchor_of_another_user_is_refused(sdsi, tmp_path, option, target):
+    auth = _authority(sdsi, tmp_path)
+    auth.chmod(0o755)
+    owned = auth if target == 'dir' else auth / target
+    os.chown(owned, 65534, 65534)
+    named = auth if option == '--authority' else auth / 'root.pub'
+    reason = f'owned by uid 65534, not by root or uid {os.geteuid()}'
+    if option == '--authority' and target == 'root.pub':
+        # The directory passes; its root.pub is named in the message.
+        emu = sdsi.run('run', option, str(named), '--', 'true')
+        assert emu.returncode == 5, emu.stderr
+        assert f'{option} {auth / target}: {reason}' in emu.stderr
+        return
+    _both_refuse(sdsi, tmp_path, option, named, reason)
+
+
+@pytest.mark.parametrize('option', ['--authority', '--root-key'])
+def test_trust_anchor_symlink_is_not_followed(sdsi, tmp_path, option):
+    auth = _authority(sdsi, tmp_path)
+    link = tmp_path / 'link'
+    link.symlink_to(auth if option == '--authority' else auth / 'root.pub')
+    _both_refuse(sdsi, tmp_path, option, link, 'a symbolic link, not followed')
+
+
+def test_root_key_group_writable_is_refused(sdsi, tmp_path):
+    key = _authority(sdsi, tmp_path) / 'root.pub'
+    key.chmod(0o664)
+    _both_refuse(sdsi, tmp_path, '--root-key', key, 'writable by its group (mode 0664)')
+
+
+def test_root_key_of_its_owner_and_root_is_taken(sdsi, tmp_path):
+    """The other side: 0644, owned by us (root here) or by root."""
+    key = _authority(sdsi, tmp_path) / 'root.pub'
+    key.chmod(0o644)
+    emu = sdsi.run('run', '--root-key', str(key), '--', 'true')
+    assert emu.returncode == 0, emu.stderr
+
+
+# --- the window: its control page drives the platform as --ctl does -----------
+
+@pytest.mark.parametrize('mode, owner, reason', [
+    (0o666, None, 'writable by others (mode 0666)'),
+    (0o620, None, 'writable by its group (mode 0620)'),
+    (0o600, 65534, 'owned by uid 65534, not by root or uid'),
+])
+def test_window_open_to_others_is_refused(tmp_path, mode, owner, reason):
+    window = tmp_path / 'window'
+    window.write_bytes(b'\xa5' * 4096)
+    window.chmod(mode)
+    if owner is not None:
+        os.chown(window, owner, owner)
+    err = _refused(_start(tmp_path, window=window))
+    assert f'window {window}: {reason}' in err
+    assert window.read_bytes() == b'\xa5' * 4096
+
+
+def test_window_of_its_owner_is_served(tmp_path):
+    """The other side: an existing 0644 window of ours is used (and grown)."""
+    window = tmp_path / 'window'
+    window.write_bytes(b'')
+    window.chmod(0o644)
+    path = tmp_path / 'ctl.sock'
+    proc = _start(tmp_path, '--ctl', str(path), window=window)
+    try:
+        _until_served(proc, path)
+        assert window.stat().st_size > 0
+    finally:
+        _stop(proc)
