@@ -43,6 +43,12 @@ void sdsi_ctlpage_close(struct sdsi_ctlpage *page)
 {
 	store(&page->magic, 0);
 	store(&page->doorbell, 0);
+	/*
+	 * A ringer that still saw 'timed' would ring before loads that no
+	 * server answers; the rig's guest outlives one server and meets the
+	 * next (kernel/rig-boot.sh).
+	 */
+	store(&page->timed, 0);
 }
 
 bool sdsi_ctlpage_serve(struct sdsi_ctlpage *page,
