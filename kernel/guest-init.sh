@@ -4,8 +4,9 @@
 # host's root read-only under a tmpfs overlay (the guest writes its own
 # /lib/modules and /etc/modprobe.d, as a real machine does, and the host
 # sees none of it) and the results export writable, then run
-# kernel/guest-run.sh in a chroot of that userland.  Powers off in
-# every case; the host reads the outcome from the results export.
+# kernel/guest-run.sh, which runs each configuration of the boot, in a
+# chroot of that userland.  Powers off in every case; the host reads the
+# outcome from the results export.
 PATH=/bin
 mount -t proc proc /proc
 mount -t sysfs sys /sys
@@ -49,10 +50,13 @@ chroot /host /bin/bash "$SDSI_REPO/kernel/guest-run.sh" \
 	>/host/tmp/results/guest.log 2>&1
 status=$?
 echo "init: guest-run exited $status"
-# guest-run.sh writes the status; if it could not even start, say so here.
-[ -f /host/tmp/results/status ] ||
-	echo "fail: kernel/guest-run.sh exited $status before writing a status" \
-		>/host/tmp/results/status
+# guest-run.sh writes each configuration's status; for those it did not
+# reach, say so here.
+for k in $SDSI_CONFIGS; do
+	[ -f "/host/tmp/results/$k/status" ] ||
+		echo "fail: kernel/guest-run.sh exited $status before writing a status" \
+			>"/host/tmp/results/$k/status"
+done
 sync
 umount /host/tmp/results
 poweroff -f

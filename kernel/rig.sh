@@ -285,86 +285,8 @@ trap 'exit 143' TERM
 find "$ram_dir" -maxdepth 1 -name 'sdsi-rig-ram.*' \
 	-mmin +$((guest_limit / 60 + 5)) -delete 2>/dev/null
 
-# Start sdsi-shmem on a fresh RAM file; false if it does not come up.
-start_shmem() {
-	local sockets=$1 guid=$2 results=$3 page magic want
-	local dir=$ram_dir avail_mb
-	# The file is sparse, so truncate succeeds anyway; QEMU would die of
-	# SIGBUS once the guest touched more than the filesystem holds.
-	avail_mb=$(df -Pm "$dir" | awk 'NR == 2 {print $4}')
-	if [ "${avail_mb:-0}" -lt "$ram_mb" ]; then
-		log "$dir has ${avail_mb:-no} MiB free, the guest's RAM needs $ram_mb MiB (set SDSI_RIG_RAM_DIR)"
-		return 1
-	fi
-	ram=$(mktemp "$dir/sdsi-rig-ram.XXXXXX") || return 1
-	truncate -s "${ram_mb}M" "$ram" || return 1
-	"$build/tools/sdsi-authority/sdsi-authority" init "$results/authority" \
-		>/dev/null || return 1
-	# --exit-with-parent: a rig killed outright leaves no spinning poller.
-	nice -n -15 "$build/shmem/sdsi-shmem" "$shmem_mode" --exit-with-parent \
-		--window "$ram" --offset "$((phys))" --sockets "$sockets" \
-		--guid "$guid" --authority "$results/authority" \
-		2>"$results/shmem.log" &
-	shmem=$!
-	page=$((phys + sockets * $(window_const SDSI_WINDOW_SLOT_SIZE)))
-	want=$(printf '%08x' "$(window_const SDSI_CTLPAGE_MAGIC)")
-	for _ in $(seq 100); do
-		magic=$(od -An -tx4 -j "$page" -N4 "$ram" | tr -d ' ')
-		[ "$magic" = "$want" ] && return 0
-		kill -0 "$shmem" 2>/dev/null || break
-		sleep 0.1
-	done
-	log "sdsi-shmem did not come up: $(cat "$results/shmem.log")"
-	return 1
-}
-
-# Boot kernel release $1 once with the results export $2; the guest writes
-# $2/status.  The configuration comes from the loop's variables (image,
-# key: the initramfs).  One vCPU per emulated socket, each its own
-# package, so that the guest's topology (lscpu) matches the devices.
-boot_guest() {
-	local rel=$1 results=$2
-	rm -rf "$results"
-	mkdir -p "$results"
-	# Quoted for the guest's shells: the paths may hold spaces.
-	printf '%s=%q\n' SDSI_REPO "$repo" SDSI_BUILD "$build" SDSI_ABI "$abi" \
-		SDSI_GUID "$guid" SDSI_SOCKETS "$sockets" SDSI_PHYS "$phys" \
-		SDSI_AUTHORITY /tmp/results/authority SDSI_DRIVER "$driver" \
-		SDSI_KERNEL "$rel" SDSI_KERNEL_LABEL "$kernel_label" \
-		SDSI_GUESTMODS "$work/guestmods-$k" SDSI_DRIVER_DIR "$driver_dir" \
-		SDSI_DRIVER_VERSION "$driver_version" \
-		>"$results/config.env"
-	start_shmem "$sockets" "$guid" "$results" || die "$k: cannot start sdsi-shmem"
-	# A host-stall monitor for the guest's whole life, independent of the
-	# component under test: its log says how far the host itself fell
-	# behind during a run (diagnostics for whoever reads a failure).
-	"$build/kernel/sdsi-stallmon" --exit-with-parent --period-us 500 \
-		--threshold-us 1000 >"$results/stallmon.log" 2>&1 &
-	stallmon=$!
-	plugin_opts=()
-	[ "$doorbell" = 0 ] ||
-		plugin_opts=(-plugin "$plugin,window=$ram,phys=$((phys)),sockets=$sockets")
-	# In the background and waited for, so that a signal to the rig is
-	# handled at once (cleanup stops QEMU) rather than after the guest.
-	timeout --kill-after=10 "$guest_limit" qemu-system-x86_64 \
-		-accel "tcg$tcg_opts" -smp "$sockets,sockets=$sockets,cores=1,threads=1" -m "$ram_mb" -nographic -no-reboot -nic none \
-		"${plugin_opts[@]}" \
-		-object "memory-backend-file,id=ram,size=${ram_mb}M,mem-path=$ram,share=on" \
-		-machine pc,memory-backend=ram \
-		-kernel "$image" -initrd "$work/initrd-$key.gz" \
-		-append "console=ttyS0 quiet panic=-1 memmap=1M\$$phys" \
-		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
-		-virtfs "local,path=$results,mount_tag=results,security_model=none" \
-		</dev/null >"$results/console.log" 2>&1 &
-	qemu=$!
-	wait "$qemu"
-	qemu_status=$?
-	qemu=''
-	cleanup
-	cat "$results/guest.log" "$results/shmem.log" 2>/dev/null
-	tail -1 "$results/stallmon.log" 2>/dev/null
-	log "$k: guest ran $(( $(date +%s) - start )) s, qemu exit $qemu_status, violations=$(protocol_violations "$results")"
-}
+# shellcheck source=kernel/rig-boot.sh
+. "$repo/kernel/rig-boot.sh"
 
 # The mailbox protocol violations sdsi-shmem counted over the guest's whole
 # run (it prints the total at exit, docs/protocol-rules.md); "?" if it
@@ -444,6 +366,18 @@ user_config() {
 # Our module and the initramfs (with the test module) depend only on the
 # kernel: built once per run for all its configurations.
 declare -A built_ours=() built_initrd=()
+# The boots, in the order of their first configuration: a boot is an
+# image, an initramfs and a socket count; its configurations run in turn
+# in one guest (kernel/rig-boot.sh).  cfg_guid: each one's part.
+declare -A boot_configs=() cfg_guid=()
+boots=()
+add_to_boot() {
+	local k=$1 b="$2|$3|$4"
+	[ -n "${boot_configs[$b]-}" ] || boots+=("$b")
+	boot_configs[$b]="${boot_configs[$b]-} $k"
+}
+# First every configuration is prepared: its kernel fetched, its modules
+# built and staged.
 for k in "${wanted[@]}"; do
 	driver_ko=''
 	phase_begin
@@ -489,7 +423,6 @@ for k in "${wanted[@]}"; do
 		[ "$driver" = sdsi ] && driver_ko="$work/sdsi-$rel/intel_sdsi.ko"
 		;;
 	esac
-	start=$(date +%s)
 	log "$k: kernel $kernel_label, driver=$driver abi=$abi guid=$guid sockets=$sockets rdy-deadline=${deadline}us tcg$tcg_opts sdsi-shmem $shmem_mode"
 	if [ -z "${built_initrd[$key]-}" ]; then
 		build_initrd "$key" "$mods" "$kbuild" ||
@@ -513,24 +446,41 @@ for k in "${wanted[@]}"; do
 		[ "$kernel" != sid ] || die "$k: driver=dkms runs bookworm's dkms, not on unstable's kernel"
 		install_dkms "$k" "$rel" || die "$k: dkms install of intel-sdsi-dkms's sources failed"
 	fi
-
+	# What the guest reads for this configuration (quoted for its shells:
+	# the paths may hold spaces), and what its boot needs.
+	printf '%s=%q\n' SDSI_ABI "$abi" SDSI_GUID "$guid" SDSI_SOCKETS "$sockets" \
+		SDSI_AUTHORITY "/tmp/results/$k/authority" SDSI_DRIVER "$driver" \
+		SDSI_KERNEL "$rel" SDSI_KERNEL_LABEL "$kernel_label" \
+		SDSI_GUESTMODS "$work/guestmods-$k" SDSI_DRIVER_DIR "$driver_dir" \
+		SDSI_DRIVER_VERSION "$driver_version" \
+		>"$work/config-$k.env"
+	cfg_guid[$k]=$guid
+	add_to_boot "$k" "$image" "$work/initrd-$key.gz" "$sockets"
 	phase_end "build:$k"
+done
 
-	results="$work/results-$k"
+# Then each kernel boots once for all its configurations.
+for b in "${boots[@]}"; do
+	IFS='|' read -r image initrd sockets <<<"$b"
+	read -r -a ks <<<"${boot_configs[$b]}"
+	name=${ks[0]}
 	phase_begin
-	boot_guest "$rel" "$results"
-	phase_end "guest:$k"
-	# The run is the verdict: a failure is a failure.
-	if [ ! -f "$results/status" ]; then
-		failed+=("$k: the guest did not come back (see $results/console.log)")
-		tail -20 "$results/console.log" >&2
-	elif doorbell_missed "$results"; then
-		failed+=("$k: driver stores in the window bypassed the doorbell (see $results/shmem.log)")
-	elif [ "$(protocol_violations "$results")" != 0 ]; then
-		failed+=("$k: violations=$(protocol_violations "$results") of the mailbox protocol (see $results/shmem.log)")
-	elif [ "$(cat "$results/status")" != "exit 0" ]; then
-		failed+=("$k: $(cat "$results/status") (see $results/guest.log)")
-	fi
+	run_boot "$image" "$initrd" "$sockets" "$name" "${ks[@]}"
+	phase_end "boot:$name"
+	for k in "${ks[@]}"; do
+		results="$work/results-$k"
+		# The run is the verdict: a failure is a failure.
+		if [ ! -f "$results/status" ]; then
+			failed+=("$k: the guest did not come back (see $work/boot-$name/console.log)")
+			tail -20 "$work/boot-$name/console.log" >&2
+		elif doorbell_missed "$results"; then
+			failed+=("$k: driver stores in the window bypassed the doorbell (see $results/shmem.log)")
+		elif [ "$(protocol_violations "$results")" != 0 ]; then
+			failed+=("$k: violations=$(protocol_violations "$results") of the mailbox protocol (see $results/shmem.log)")
+		elif [ "$(cat "$results/status")" != "exit 0" ]; then
+			failed+=("$k: $(cat "$results/status") (see $results/guest.log)")
+		fi
+	done
 done
 
 log "phase all took $((SECONDS - rig_t0)) s"
