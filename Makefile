@@ -159,7 +159,7 @@ crash-campaign: build
 	/usr/bin/python3 soak/crash_campaign.py $(BUILD) --iterations $(CRASH_ITERATIONS)
 
 # The Debian packages (debian/), built in a copy of the tree under
-# $(BUILD)/deb and checked by lintian; README says how to install them.
+# $(BUILD)/deb and checked by lintian; docs/packages.md says how to install them.
 deb: deps deps-deb
 	scripts/build-deb.sh $(BUILD)/deb
 

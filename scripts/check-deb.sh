@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# What README promises of `make deb`: builds the Debian packages
+# What docs/packages.md promises of `make deb`: builds the Debian packages
 # (scripts/build-deb.sh, lintian clean) into BUILD_DIR/deb, then checks them
 # on this machine as a user would have them:
 #   - no packaged program or library carries a RUNPATH or RPATH;

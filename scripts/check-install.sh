@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# What README promises of `make install`: installs BUILD_DIR into a scratch
+# What docs/packages.md promises of `make install`: installs BUILD_DIR into a scratch
 # DESTDIR (the build's configured prefix is left as it is) and checks that
 # the programs, libsdsi with its headers and pkg-config file, the man pages,
 # the bash completions and the systemd units are where that prefix puts them and work: the
