@@ -237,6 +237,44 @@ static void test_rdy_latency_decided_at_the_ring(void **state)
 	assert_int_equal(owner(r), SDSI_OWNER_NONE);
 }
 
+/*
+ * The kernel rig's guest outlives one server and meets the next: a server
+ * that exits mid-answer leaves no 'timed' behind (a ringer would ring
+ * before loads nobody answers), and the next one on the same window
+ * answers the doorbell from the start.
+ */
+static void test_next_server_takes_over(void **state)
+{
+	struct bell_rig *r = *state;
+	uint64_t deadline;
+	char reply[64], out[1024];
+
+	assert_int_equal(sdsi_ctlpage_request(r->page,
+					      "fault 0 rdy-latency 1 10000000",
+					      reply, sizeof(reply), 5000), 0);
+	assert_string_equal(reply, "ok");
+	store_and_ring(r, MBOX_QWORD, SDSI_CMD_READ_STATE);
+	store_and_ring(r, 0, READ_STATE_CTRL);
+	assert_true(sdsi_doorbell_timed(r->page));
+	stop_server(r, out, sizeof(out));
+	assert_false(sdsi_doorbell_timed(r->page));
+	assert_int_equal(r->page->magic, 0);
+
+	r->server = start_server(r->window, r->log, "--doorbell");
+	deadline = now_ms() + 20000;
+	while (__atomic_load_n(&r->page->magic, __ATOMIC_ACQUIRE) !=
+	       SDSI_CTLPAGE_MAGIC) {
+		assert_true(now_ms() < deadline);
+		nap_ms(5);
+	}
+	store_and_ring(r, MBOX_QWORD, SDSI_CMD_READ_STATE);
+	assert_int_equal(owner(r), SDSI_OWNER_INBAND);
+	store_and_ring(r, 0, READ_STATE_CTRL);
+	assert_true(r->mmio[0] & SDSI_CTRL_RDY);
+	store_and_ring(r, 0, SDSI_CTRL_CPL);
+	assert_int_equal(owner(r), SDSI_OWNER_NONE);
+}
+
 /* A store nobody rang for is served late and counted. */
 static void test_unannounced_store_is_counted(void **state)
 {
@@ -308,6 +346,8 @@ int main(int argc, char **argv)
 			test_rdy_latency_decided_at_the_ring, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_unannounced_store_is_counted, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_next_server_takes_over,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ring_limits, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(
