@@ -78,21 +78,24 @@ void fe_doc_help_item(FILE *f, const char *left, const char *text)
 	fe_doc_wrap(f, text, HELP_COLUMN);
 }
 
+void fe_option_names(const struct fe_option *o, char *buf, size_t len)
+{
+	if (o->short_name)
+		snprintf(buf, len, "-%c, --%s%s%s", o->short_name, o->name,
+			 o->arg ? " " : "", o->arg ? o->arg : "");
+	else
+		snprintf(buf, len, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+}
+
 void fe_doc_help_options(FILE *f, const struct fe_option *opts, size_t count)
 {
 	for (size_t i = 0; i < count; i++) {
-		const struct fe_option *o = &opts[i];
 		char left[64];
 
-		if (!o->help)
+		if (!opts[i].help)
 			continue;
-		if (o->short_name)
-			snprintf(left, sizeof(left), "-%c, --%s%s%s", o->short_name,
-				 o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-		else
-			snprintf(left, sizeof(left), "--%s%s%s", o->name,
-				 o->arg ? " " : "", o->arg ? o->arg : "");
-		fe_doc_help_item(f, left, o->help);
+		fe_option_names(&opts[i], left, sizeof(left));
+		fe_doc_help_item(f, left, opts[i].help);
 	}
 }
 
