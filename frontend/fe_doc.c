@@ -10,16 +10,15 @@
 #define HELP_COLUMN	23
 #define HELP_WIDTH	79
 
-bool fe_getopt_table(const struct fe_option *opts, size_t count,
+bool fe_getopt_table(const struct fe_option *opts, size_t count, const char *prefix,
 		     struct option *longopts, size_t longcap,
 		     char *shortopts, size_t shortcap)
 {
-	size_t s = 0;
+	size_t s = strlen(prefix);
 
-	if (count + 1 > longcap || shortcap < 3)
+	if (count + 1 > longcap || shortcap < s + 1)
 		return false;
-	/* ':' first: a missing value is told apart from an unknown option. */
-	shortopts[s++] = ':';
+	memcpy(shortopts, prefix, s);
 	for (size_t i = 0; i < count; i++) {
 		longopts[i] = (struct option){ opts[i].name,
 			opts[i].arg ? required_argument : no_argument, NULL, opts[i].id };

@@ -62,10 +62,12 @@ struct fe_program {
 };
 
 /*
- * getopt_long's table and short-option string for an option table; false
+ * getopt_long's table and short-option string for an option table, the
+ * string after prefix (getopt's flags: "+" stop at the first argument, ":"
+ * tell a missing value apart, "" let getopt print its own errors); false
  * if they do not fit in the room given.
  */
-bool fe_getopt_table(const struct fe_option *opts, size_t count,
+bool fe_getopt_table(const struct fe_option *opts, size_t count, const char *prefix,
 		     struct option *longopts, size_t longcap,
 		     char *shortopts, size_t shortcap);
 

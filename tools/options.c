@@ -294,25 +294,14 @@ static int check_combination(const struct cli *cli, char *msg, unsigned long msg
 int parse_cli(int argc, char **argv, struct cli *cli, char *msg, unsigned long msglen)
 {
 	struct option longopts[sizeof(tool_options) / sizeof(tool_options[0]) + 1];
-	char shortopts[64] = "+:";
-	size_t n = strlen(shortopts);
+	char shortopts[64];
 	const struct fe_option *opt;
 	int id;
 
 	memset(cli, 0, sizeof(*cli));
-	memset(longopts, 0, sizeof(longopts));
-	for (unsigned int i = 0; i < tool_option_count; i++) {
-		opt = &tool_options[i];
-		longopts[i].name = opt->name;
-		longopts[i].has_arg = opt->arg ? required_argument : no_argument;
-		longopts[i].val = opt->id;
-		if (opt->short_name) {
-			shortopts[n++] = opt->short_name;
-			if (opt->arg)
-				shortopts[n++] = ':';
-		}
-	}
-	shortopts[n] = '\0';
+	/* Stop at the first argument ('+'); tell a missing value apart (':'). */
+	fe_getopt_table(tool_options, tool_option_count, "+:", longopts,
+			sizeof(longopts) / sizeof(longopts[0]), shortopts, sizeof(shortopts));
 
 	opterr = 0;
 	optind = 1;
