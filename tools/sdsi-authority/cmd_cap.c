@@ -26,16 +26,12 @@ enum {
 
 static const struct fe_option cap_options[] = {
 	{ 'o', 'o', "output", "FILE", FE_ARG_FILE, NULL, "write the CAP to FILE (required)" },
-	{ OPT_PPIN, 0, "ppin", "HEX", FE_ARG_NONE, NULL,
-	  "PPIN of the CPU the licence is bound to (required)" },
-	{ OPT_FEATURE, 0, "feature", "CODE", FE_ARG_NONE, NULL,
-	  "4-character feature code; repeat for each bundle (1 to 27)" },
-	{ OPT_TYPE, 0, "type", "TYPE", FE_ARG_WORDS, "one-time metered",
-	  "one-time (default) or metered" },
+	{ OPT_PPIN, 0, "ppin", "HEX", FE_ARG_NONE, NULL, "PPIN of the CPU the licence is bound to (required)" },
+	{ OPT_FEATURE, 0, "feature", "CODE", FE_ARG_NONE, NULL, "4-character feature code; repeat for each bundle (1 to 27)" },
+	{ OPT_TYPE, 0, "type", "TYPE", FE_ARG_WORDS, "one-time metered", "one-time (default) or metered" },
 	{ OPT_ID, 0, "id", "HEX", FE_ARG_NONE, NULL, "64-bit licence ID (default: random)" },
 	{ OPT_REVISION, 0, "revision", "N", FE_ARG_NONE, NULL, "licence revision (default 1)" },
-	{ OPT_PREVIOUS_PPIN, 0, "previous-ppin", "HEX", FE_ARG_NONE, NULL,
-	  "PPIN the licence moved from (default 0: none)" },
+	{ OPT_PREVIOUS_PPIN, 0, "previous-ppin", "HEX", FE_ARG_NONE, NULL, "PPIN the licence moved from (default 0: none)" },
 	AUTH_HELP_OPTION,
 };
 
