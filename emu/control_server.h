@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The control socket, STATE/control.sock (mode 0600): a unix stream socket
- * served by one thread, one request line and one response per connection,
- * every connection served side by side (control_clients.h).
+ * The control socket, STATE/control.sock (mode 0600): the daemons' control
+ * server (frontend/fe_ctl_server.h) in sdsi-emu's reply style, served by a
+ * thread of its own, one request line and one response per connection,
+ * every connection served side by side.
  */
 #ifndef EMU_CONTROL_SERVER_H
 #define EMU_CONTROL_SERVER_H
@@ -12,20 +13,17 @@
 #include <stddef.h>
 #include <sys/un.h>
 
-#include "control_clients.h"
 #include "control_commands.h"
-#include "fe_ctl_socket.h"
+#include "fe_ctl_server.h"
 
 #define EMU_CONTROL_SOCKET_NAME	"control.sock"
 
 struct emu_control_server {
-	int listen_fd;		/* sock.fd */
-	struct fe_ctl_socket sock;
+	struct fe_ctl_server server;
 	int stop_fd;		/* eventfd: written to stop the thread */
 	bool running;
 	pthread_t thread;
-	struct emu_control_target *target;
-	struct emu_control_clients clients;	/* the thread's */
+	struct fe_ctl_handler handler;	/* the thread's */
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 };
 

@@ -289,10 +289,12 @@ int emu_options_parse(enum emu_command command, int argc, char **argv,
 	fe_platform_init(&opts->pf);
 	opts->abi = SDSI_ABI_CURRENT;
 	opts->time_scale = 1;
-	fe_getopt_table(serve_options, COUNT(serve_options), longopts, COUNT(longopts),
-			shortopts + 1, sizeof(shortopts) - 1);
-	/* run stops at CMD, whose options are its own; mount takes DIR anywhere. */
-	shortopts[0] = '+';
+	/*
+	 * run stops at CMD, whose options are its own ('+'); mount takes DIR
+	 * anywhere.  ':': a missing value is told apart from an unknown option.
+	 */
+	fe_getopt_table(serve_options, COUNT(serve_options), "+:", longopts, COUNT(longopts),
+			shortopts, sizeof(shortopts));
 
 	opterr = 0;
 	optind = 1;

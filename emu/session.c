@@ -22,7 +22,7 @@ int emu_session_open(struct emu_session *s, const struct emu_options *opts)
 
 	memset(s, 0, sizeof(*s));
 	s->opts = opts;
-	s->control.listen_fd = s->control.stop_fd = s->control.sock.fd = -1;
+	s->control.stop_fd = s->control.server.sock.fd = -1;
 
 	ret = fe_state_dir_open(&s->state, "sdsi-emu", opts->pf.state_dir, err, sizeof(err));
 	if (ret)

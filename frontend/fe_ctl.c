@@ -199,36 +199,6 @@ static int do_iblock(struct sdsi_model *m, void *arg)
 	return 0;
 }
 
-static int apply_power_cycle(const struct fe_ctl_backend *b, unsigned int s,
-			     struct fe_ctl_args *a)
-{
-	return b->with_model(b->ctx, s, true, do_power_cycle, a);
-}
-
-static int apply_fault(const struct fe_ctl_backend *b, unsigned int s,
-		       struct fe_ctl_args *a)
-{
-	return b->with_model(b->ctx, s, false, do_fault, a);
-}
-
-static int apply_clear(const struct fe_ctl_backend *b, unsigned int s,
-		       struct fe_ctl_args *a)
-{
-	return b->with_model(b->ctx, s, false, do_clear, a);
-}
-
-static int apply_features(const struct fe_ctl_backend *b, unsigned int s,
-			  struct fe_ctl_args *a)
-{
-	return b->with_model(b->ctx, s, true, do_features, a);
-}
-
-static int apply_iblock(const struct fe_ctl_backend *b, unsigned int s,
-			struct fe_ctl_args *a)
-{
-	return b->with_model(b->ctx, s, false, do_iblock, a);
-}
-
 static int apply_bind(const struct fe_ctl_backend *b, unsigned int s,
 		      struct fe_ctl_args *a)
 {
@@ -283,28 +253,28 @@ static void reply_advance(const struct fe_ctl_args *a, const char *which,
 
 const struct fe_ctl_command fe_ctl_commands[] = {
 	{ "status", "[N]", "one JSON object per socket and line, with its protocol_violations count",
-	  parse_report, NULL, NULL, fe_ctl_status },
+	  parse_report, .report = &fe_ctl_status },
 	{ "violations", "[N]",
 	  "one JSON object per socket and line: the count and the last 8 mailbox protocol violations (rule, access, register, value)",
-	  parse_report, NULL, NULL, fe_ctl_violations },
+	  parse_report, .report = &fe_ctl_violations },
 	{ "power-cycle", "N", "cold power cycle, then the driver reprobes",
-	  parse_socket_only, apply_power_cycle, reply_plain, NULL },
+	  parse_socket_only, .change = do_power_cycle, .reprobe = true, .reply = reply_plain },
 	{ "fault", "N KIND [--count C] [--param P]",
 	  "arm a fault for C transactions (default 0: until cleared); P is the latency in us of rdy-latency and owner-delay; fault N KIND C P is the same",
-	  parse_fault, apply_fault, reply_fault, NULL },
+	  parse_fault, .change = do_fault, .reply = reply_fault },
 	{ "clear", "N [KIND]", "clear one fault, or all of them",
-	  parse_clear, apply_clear, reply_clear, NULL },
+	  parse_clear, .change = do_clear, .reply = reply_clear },
 	{ "unbind", "N", "as writing to drivers/intel_sdsi/unbind",
-	  parse_socket_only, apply_bind, reply_plain, NULL },
+	  parse_socket_only, .apply = apply_bind, .reply = reply_plain },
 	{ "bind", "N", "as writing to drivers/intel_sdsi/bind",
-	  parse_socket_only, apply_bind, reply_plain, NULL },
+	  parse_socket_only, .apply = apply_bind, .reply = reply_plain },
 	{ "features", "N LIST", "set the enabled features, then reprobe",
-	  parse_features, apply_features, reply_features, NULL },
+	  parse_features, .change = do_features, .reprobe = true, .reply = reply_features },
 	{ "iblock", "N on|off", "set or clear the in-band lock",
-	  parse_iblock, apply_iblock, reply_iblock, NULL },
+	  parse_iblock, .change = do_iblock, .reply = reply_iblock },
 	{ "advance", "N SECONDS",
 	  "move the socket's model time forward by SECONDS (0..315360000); meters count it as powered-up time",
-	  parse_advance, apply_advance, reply_advance, NULL },
+	  parse_advance, .apply = apply_advance, .reply = reply_advance },
 };
 
 const unsigned int fe_ctl_command_count =
@@ -343,7 +313,7 @@ static void run_on_sockets(const struct fe_ctl_backend *b, struct fe_ctl_args *a
 	unsigned int first = 0, last = b->nsockets - 1;
 	char which[32];
 
-	if (argc < 2 && a->cmd->apply) {
+	if (argc < 2 && !a->cmd->report) {
 		fe_reply_error(r, EINVAL, "%s: no socket given (N or all)", argv[0]);
 		return;
 	}
@@ -352,11 +322,13 @@ static void run_on_sockets(const struct fe_ctl_backend *b, struct fe_ctl_args *a
 	if (argc >= 2 && !parse_sockets(b, argv[1], &first, &last, r))
 		return;
 	if (a->cmd->report) {
-		a->cmd->report(b, first, last, r);
+		fe_ctl_report_lines(b, first, last, a->cmd->report, r);
 		return;
 	}
 	for (unsigned int s = first; s <= last; s++) {
-		int ret = a->cmd->apply(b, s, a);
+		int ret = a->cmd->change ?
+			  b->with_model(b->ctx, s, a->cmd->reprobe, a->cmd->change, a) :
+			  a->cmd->apply(b, s, a);
 
 		if (ret == -EOPNOTSUPP) {
 			fe_reply_error(r, EOPNOTSUPP, "%s: not served by %s", argv[0], b->daemon);

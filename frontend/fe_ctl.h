@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The control commands of sdsi-emu and sdsi-shmem: one table (name, usage,
- * parse, apply, reply) that both control servers execute, so the grammar,
- * the limits and the answers are the same.  What differs between the two
+ * parse, change, reply) that both daemons execute, so the grammar, the
+ * limits and the answers are the same.  What differs between the two
  * daemons is only how a command reaches a socket: the backend.
  *
  *   status [N] | violations [N] | power-cycle N | unbind N | bind N
@@ -14,6 +14,7 @@
 #define SDSI_FE_CTL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sdsi_model.h"
@@ -43,18 +44,43 @@ struct fe_ctl_backend {
 
 struct fe_ctl_args;
 
+/*
+ * What a report (status, violations) says of a socket: take copies it out
+ * of the model between transactions into a record of size bytes (zeroed
+ * first), describe makes the socket's JSON object of that record; what
+ * names the report in errors.
+ */
+struct fe_ctl_report {
+	const char *what;
+	fe_model_fn take;
+	size_t size;
+	struct json_object *(*describe)(const struct fe_ctl_backend *b, unsigned int s,
+					 const void *record);
+};
+
+/* A report's data: one JSON object per socket first..last and line. */
+void fe_ctl_report_lines(const struct fe_ctl_backend *b, unsigned int first,
+			 unsigned int last, const struct fe_ctl_report *report,
+			 struct fe_reply *r);
+
 struct fe_ctl_command {
 	const char *name;
 	const char *usage;	/* the arguments after the name */
 	const char *summary;
 	/* Check the words after SOCKET (argv[0] is the name); false: r has why. */
 	bool (*parse)(int argc, char **argv, struct fe_ctl_args *a, struct fe_reply *r);
+	/*
+	 * A change to socket s's model, made through the backend's with_model
+	 * (with reprobe as it says), or, where the change is not the model's,
+	 * apply.
+	 */
+	fe_model_fn change;
+	bool reprobe;
 	int (*apply)(const struct fe_ctl_backend *b, unsigned int s, struct fe_ctl_args *a);
 	/* The "ok" line; which names the sockets ("socket 0", "sockets 0-3"). */
 	void (*reply)(const struct fe_ctl_args *a, const char *which, struct fe_reply *r);
-	/* Instead of apply: data lines about sockets first..last (status). */
-	void (*report)(const struct fe_ctl_backend *b, unsigned int first,
-		       unsigned int last, struct fe_reply *r);
+	/* Instead of a change: data lines about sockets first..last (status). */
+	const struct fe_ctl_report *report;
 };
 
 extern const struct fe_ctl_command fe_ctl_commands[];
@@ -67,8 +93,7 @@ char *fe_ctl_execute(const struct fe_ctl_backend *b, const char *line,
 		     enum fe_reply_style style);
 
 /* status: one JSON object per socket and line (fe_ctl_status.c). */
-void fe_ctl_status(const struct fe_ctl_backend *b, unsigned int first,
-		   unsigned int last, struct fe_reply *r);
+extern const struct fe_ctl_report fe_ctl_status;
 /* A JSON string "0x..." of at least digits hex digits (fe_ctl_status.c). */
 struct json_object *fe_json_hex(unsigned long long v, int digits);
 
@@ -76,7 +101,6 @@ struct json_object *fe_json_hex(unsigned long long v, int digits);
  * violations: per socket, one JSON object and line with its count and the
  * violations the model keeps (fe_ctl_violations.c).
  */
-void fe_ctl_violations(const struct fe_ctl_backend *b, unsigned int first,
-		       unsigned int last, struct fe_reply *r);
+extern const struct fe_ctl_report fe_ctl_violations;
 
 #endif /* SDSI_FE_CTL_H */

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* ctl status: each socket as one JSON object on a line, built with json-c. */
+/*
+ * ctl status: each socket as one JSON object on a line, built with json-c;
+ * and the walk over the sockets that every report takes.
+ */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
@@ -61,8 +65,9 @@ static json_object *faults_array(const struct socket_snapshot *snap)
 }
 
 static json_object *socket_object(const struct fe_ctl_backend *b, unsigned int s,
-				  const struct socket_snapshot *snap)
+				  const void *record)
 {
+	const struct socket_snapshot *snap = record;
 	json_object *o = json_object_new_object();
 
 	if (!o)
@@ -78,25 +83,39 @@ static json_object *socket_object(const struct fe_ctl_backend *b, unsigned int s
 	return o;
 }
 
-void fe_ctl_status(const struct fe_ctl_backend *b, unsigned int first,
-		   unsigned int last, struct fe_reply *r)
+void fe_ctl_report_lines(const struct fe_ctl_backend *b, unsigned int first,
+			 unsigned int last, const struct fe_ctl_report *report,
+			 struct fe_reply *r)
 {
-	r->data = true;
-	for (unsigned int s = first; s <= last; s++) {
-		struct socket_snapshot snap = { 0 };
-		json_object *o;
-		int ret = b->with_model(b->ctx, s, false, snapshot, &snap);
+	void *record = malloc(report->size);
 
+	r->data = true;
+	if (!record) {
+		r->failed = true;
+		return;
+	}
+	for (unsigned int s = first; s <= last; s++) {
+		json_object *o;
+		int ret;
+
+		memset(record, 0, report->size);
+		ret = b->with_model(b->ctx, s, false, report->take, record);
 		if (ret) {
-			fe_reply_error(r, -ret, "status socket %u: %s", s, strerror(-ret));
-			return;
+			fe_reply_error(r, -ret, "%s socket %u: %s", report->what, s,
+				       strerror(-ret));
+			break;
 		}
-		o = socket_object(b, s, &snap);
+		o = report->describe(b, s, record);
 		if (!o) {
 			r->failed = true;
-			return;
+			break;
 		}
 		fe_reply_add(r, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 		json_object_put(o);
 	}
+	free(record);
 }
+
+const struct fe_ctl_report fe_ctl_status = {
+	"status", snapshot, sizeof(struct socket_snapshot), socket_object,
+};

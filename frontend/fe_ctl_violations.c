@@ -70,8 +70,10 @@ static json_object *violation_object(uint32_t guid, const struct sdsi_violation 
 	return o;
 }
 
-static json_object *socket_object(unsigned int s, const struct socket_record *rec)
+static json_object *socket_object(const struct fe_ctl_backend *b, unsigned int s,
+				  const void *record)
 {
+	const struct socket_record *rec = record;
 	json_object *o = json_object_new_object(), *kept = json_object_new_array();
 
 	if (!o || !kept) {
@@ -87,25 +89,6 @@ static json_object *socket_object(unsigned int s, const struct socket_record *re
 	return o;
 }
 
-void fe_ctl_violations(const struct fe_ctl_backend *b, unsigned int first,
-		       unsigned int last, struct fe_reply *r)
-{
-	r->data = true;
-	for (unsigned int s = first; s <= last; s++) {
-		struct socket_record rec = { 0 };
-		json_object *o;
-		int ret = b->with_model(b->ctx, s, false, take_record, &rec);
-
-		if (ret) {
-			fe_reply_error(r, -ret, "violations socket %u: %s", s, strerror(-ret));
-			return;
-		}
-		o = socket_object(s, &rec);
-		if (!o) {
-			r->failed = true;
-			return;
-		}
-		fe_reply_add(r, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-		json_object_put(o);
-	}
-}
+const struct fe_ctl_report fe_ctl_violations = {
+	"violations", take_record, sizeof(struct socket_record), socket_object,
+};

@@ -10,16 +10,15 @@
 #define HELP_COLUMN	23
 #define HELP_WIDTH	79
 
-bool fe_getopt_table(const struct fe_option *opts, size_t count,
+bool fe_getopt_table(const struct fe_option *opts, size_t count, const char *prefix,
 		     struct option *longopts, size_t longcap,
 		     char *shortopts, size_t shortcap)
 {
-	size_t s = 0;
+	size_t s = strlen(prefix);
 
-	if (count + 1 > longcap || shortcap < 3)
+	if (count + 1 > longcap || shortcap < s + 1)
 		return false;
-	/* ':' first: a missing value is told apart from an unknown option. */
-	shortopts[s++] = ':';
+	memcpy(shortopts, prefix, s);
 	for (size_t i = 0; i < count; i++) {
 		longopts[i] = (struct option){ opts[i].name,
 			opts[i].arg ? required_argument : no_argument, NULL, opts[i].id };
@@ -78,21 +77,24 @@ void fe_doc_help_item(FILE *f, const char *left, const char *text)
 	fe_doc_wrap(f, text, HELP_COLUMN);
 }
 
+void fe_option_names(const struct fe_option *o, char *buf, size_t len)
+{
+	if (o->short_name)
+		snprintf(buf, len, "-%c, --%s%s%s", o->short_name, o->name,
+			 o->arg ? " " : "", o->arg ? o->arg : "");
+	else
+		snprintf(buf, len, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+}
+
 void fe_doc_help_options(FILE *f, const struct fe_option *opts, size_t count)
 {
 	for (size_t i = 0; i < count; i++) {
-		const struct fe_option *o = &opts[i];
 		char left[64];
 
-		if (!o->help)
+		if (!opts[i].help)
 			continue;
-		if (o->short_name)
-			snprintf(left, sizeof(left), "-%c, --%s%s%s", o->short_name,
-				 o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-		else
-			snprintf(left, sizeof(left), "--%s%s%s", o->name,
-				 o->arg ? " " : "", o->arg ? o->arg : "");
-		fe_doc_help_item(f, left, o->help);
+		fe_option_names(&opts[i], left, sizeof(left));
+		fe_doc_help_item(f, left, opts[i].help);
 	}
 }
 

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * An option table, the one description of a program's options: getopt's
- * table, --help, the bash completion and the man page check are all made
- * from it (fe_doc.c), so that none of them can leave an option out.
+ * An option table, the one description of a program's options, for every
+ * program (sdsi-emu, sdsi-shmem, intel_sdsi, sdsi-authority): getopt's
+ * table, --help, the bash completion, the man page or its check are all
+ * made from it (fe_doc.c, and intel_sdsi's own page in tools/docgen.c), so
+ * that none of them can leave an option out.
  */
 #ifndef SDSI_FE_OPTION_H
 #define SDSI_FE_OPTION_H
@@ -18,6 +20,7 @@ enum fe_complete {
 	FE_ARG_FILE,
 	FE_ARG_DIR,
 	FE_ARG_WORDS,		/* one of fe_option.words */
+	FE_ARG_DEVICE,		/* an On Demand device number, as present */
 };
 
 struct fe_option {
@@ -59,10 +62,12 @@ struct fe_program {
 };
 
 /*
- * getopt_long's table and short-option string for an option table; false
+ * getopt_long's table and short-option string for an option table, the
+ * string after prefix (getopt's flags: "+" stop at the first argument, ":"
+ * tell a missing value apart, "" let getopt print its own errors); false
  * if they do not fit in the room given.
  */
-bool fe_getopt_table(const struct fe_option *opts, size_t count,
+bool fe_getopt_table(const struct fe_option *opts, size_t count, const char *prefix,
 		     struct option *longopts, size_t longcap,
 		     char *shortopts, size_t shortcap);
 
@@ -75,6 +80,9 @@ const struct fe_option *fe_option_by_id(const struct fe_option *opts,
  * first indented to col; the first starts where the cursor is, at col.
  */
 void fe_doc_wrap(FILE *f, const char *text, int col);
+
+/* "-a, --akc FILE" or "--all": the option as --help names it. */
+void fe_option_names(const struct fe_option *o, char *buf, size_t len);
 
 /* "  LEFT                 text", the text wrapped under its column. */
 void fe_doc_help_item(FILE *f, const char *left, const char *text);

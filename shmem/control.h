@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fe_ctl_socket.h"
+#include "fe_ctl_server.h"
 #include "sdsi_shmem.h"
 
 struct shmem_machine {
@@ -25,24 +25,8 @@ struct shmem_machine {
 	struct sdsi_shmem_port *ports;
 };
 
-#define SHMEM_CONTROL_CLIENTS_MAX	16
-
-/* One connection: its request line, then its reply. */
-struct shmem_control_client {
-	int fd;			/* -1: slot free */
-	uint64_t serial;	/* order of acceptance: the lowest is the oldest */
-	uint64_t deadline_ms;	/* CLOCK_MONOTONIC: when it is given up */
-	bool replying;
-	size_t used, reply_len, sent;
-	char line[256];
-	char reply[4096 + 1];	/* room for a socket's violations */
-};
-
 struct shmem_control {
-	int listen_fd;		/* sock.fd */
-	struct fe_ctl_socket sock;
-	uint64_t next_serial;
-	struct shmem_control_client clients[SHMEM_CONTROL_CLIENTS_MAX];
+	struct fe_ctl_server server;	/* in the terse reply style */
 };
 
 /*
@@ -57,8 +41,9 @@ int shmem_control_listen(struct shmem_control *ctl, const char *path,
 /*
  * Serve without waiting: take new connections, read what has arrived, send
  * what fits.  A connection has 5 s to send its line and 5 s more to take
- * its reply; past SHMEM_CONTROL_CLIENTS_MAX the oldest is closed, so no
- * client, however idle or slow, holds up another or the poller.
+ * its reply; past 16 connections the oldest is closed, so no client,
+ * however idle or slow, holds up another or the poller
+ * (frontend/fe_ctl_clients.h).
  */
 void shmem_control_serve(struct shmem_control *ctl,
 			 struct shmem_machine *machine);
@@ -67,7 +52,7 @@ void shmem_control_serve(struct shmem_control *ctl,
 void shmem_control_close(struct shmem_control *ctl);
 
 /* Execute one request line; the answer (without newline) goes to reply. */
-void shmem_control_execute(struct shmem_machine *machine, char *line,
+void shmem_control_execute(struct shmem_machine *machine, const char *line,
 			   char *reply, size_t replylen);
 
 #endif /* SDSI_SHMEM_CONTROL_H */

@@ -151,7 +151,8 @@ int parse_options(int argc, char **argv, struct options *o)
 
 	fe_platform_init(&o->pf);
 	o->idle_sleep_us = 50;
-	fe_getopt_table(shmem_options, OPTION_COUNT, longopts, OPTION_COUNT + 1,
+	/* ':': a missing value is told apart from an unknown option. */
+	fe_getopt_table(shmem_options, OPTION_COUNT, ":", longopts, OPTION_COUNT + 1,
 			shortopts, sizeof(shortopts));
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {

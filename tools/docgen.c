@@ -25,15 +25,21 @@ void print_usage(FILE *f)
 		(int)strlen(PROGRAM), "");
 }
 
-static void help_group(FILE *f, const char *title, enum option_group group)
+/* Documented, and among the commands (else among their modifiers). */
+static bool in_group(const struct fe_option *opt, bool commands)
+{
+	return opt->help && (option_command(opt->id) != CMD_NONE) == commands;
+}
+
+static void help_group(FILE *f, const char *title, bool commands)
 {
 	char names[64];
 
 	fprintf(f, "%s:\n", title);
 	for (unsigned int i = 0; i < tool_option_count; i++) {
-		if (tool_options[i].group != group)
+		if (!in_group(&tool_options[i], commands))
 			continue;
-		format_option_names(&tool_options[i], names, sizeof(names));
+		fe_option_names(&tool_options[i], names, sizeof(names));
 		fprintf(f, "  %-22s ", names);
 		fe_doc_wrap(f, tool_options[i].help, 25);	/* within 80 columns */
 	}
@@ -45,9 +51,9 @@ void print_help(FILE *f)
 	fprintf(f, "\nInspect and provision Intel On Demand (SDSi) sockets through\n"
 		   "/sys/bus/auxiliary/devices/intel_vsec.sdsi.N.  Long options work with one or\n"
 		   "two dashes.  One command per run; the last one given wins.\n\n");
-	help_group(f, "Commands", GROUP_COMMAND);
+	help_group(f, "Commands", true);
 	fputc('\n', f);
-	help_group(f, "Options", GROUP_MODIFIER);
+	help_group(f, "Options", false);
 	fprintf(f, "\nExit status:\n");
 	for (unsigned int i = 0; i < exit_code_doc_count; i++)
 	{
@@ -68,22 +74,22 @@ static void roff(FILE *f, const char *text)
 	}
 }
 
-static void man_group(FILE *f, enum option_group group)
+static void man_group(FILE *f, bool commands)
 {
-	const struct tool_option *opt;
+	const struct fe_option *opt;
 
 	for (unsigned int i = 0; i < tool_option_count; i++) {
 		opt = &tool_options[i];
-		if (opt->group != group)
+		if (!in_group(opt, commands))
 			continue;
 		fputs(".TP\n", f);
 		if (opt->short_name)
 			fprintf(f, "\\fB\\-%c\\fR, ", opt->short_name);
 		fputs("\\fB\\-\\-", f);
-		roff(f, opt->long_name);
+		roff(f, opt->name);
 		fputs("\\fR", f);
-		if (opt->arg_name)
-			fprintf(f, " \\fI%s\\fR", opt->arg_name);
+		if (opt->arg)
+			fprintf(f, " \\fI%s\\fR", opt->arg);
 		fputc('\n', f);
 		roff(f, opt->help);
 		fputs(".\n", f);
@@ -175,9 +181,9 @@ void print_man_page(FILE *f)
 		   "when several are given the last one wins.  \\fIDEVNO\\fR is the \\fIN\\fR of\n"
 		   "\\fBintel_vsec.sdsi.\\fR\\fIN\\fR, not the socket ID.\n"
 		   ".SH COMMANDS\n", PROGRAM, SDSI_VERSION);
-	man_group(f, GROUP_COMMAND);
+	man_group(f, true);
 	fputs(".SH OPTIONS\n", f);
-	man_group(f, GROUP_MODIFIER);
+	man_group(f, false);
 	man_metrics(f);
 	fputs(".SH EXIT STATUS\n", f);
 	for (unsigned int i = 0; i < exit_code_doc_count; i++) {
@@ -219,39 +225,53 @@ void print_man_page(FILE *f)
 
 static void completion_words(FILE *f, bool with_args)
 {
-	const struct tool_option *opt;
+	const struct fe_option *opt;
 	const char *sep = "";
 
 	for (unsigned int i = 0; i < tool_option_count; i++) {
 		opt = &tool_options[i];
-		if (opt->group == GROUP_HIDDEN || (opt->arg_name != NULL) != with_args)
+		if (!opt->help || (opt->arg != NULL) != with_args)
 			continue;
 		if (opt->short_name) {
 			fprintf(f, "%s-%c", sep, opt->short_name);
 			sep = " ";
 		}
-		fprintf(f, "%s--%s", sep, opt->long_name);
+		fprintf(f, "%s--%s", sep, opt->name);
 		sep = " ";
 	}
 }
 
-/* "\t-a|--akc|-akc|--cap|..." for a case label; one dash works too. */
-static void completion_case(FILE *f, enum arg_completion kind)
+/*
+ * "\t-a|--akc|-akc|--cap|..." for a case label, the options whose argument
+ * the shell completes as kind; one dash works too.
+ */
+static void completion_case(FILE *f, enum fe_complete kind)
 {
-	const struct tool_option *opt;
+	const struct fe_option *opt;
 	const char *sep = "\t";
 
 	for (unsigned int i = 0; i < tool_option_count; i++) {
 		opt = &tool_options[i];
-		if (opt->completion != kind)
+		if (!opt->arg || opt->complete != kind)
 			continue;
 		if (opt->short_name)
 			fprintf(f, "%s-%c", sep, opt->short_name);
 		else
 			fputs(sep, f);
-		fprintf(f, "%s--%s|-%s", opt->short_name ? "|" : "", opt->long_name, opt->long_name);
+		fprintf(f, "%s--%s|-%s", opt->short_name ? "|" : "", opt->name, opt->name);
 		sep = "|";
 	}
+}
+
+/* --format's words, the one option whose argument is a word of a list. */
+static const char *format_words(void)
+{
+	const struct fe_option *opt = NULL;
+
+	for (unsigned int i = 0; i < tool_option_count && !opt; i++)
+		if (tool_options[i].complete == FE_ARG_WORDS)
+			opt = &tool_options[i];
+	return opt ? opt->words : "";
 }
 
 void print_bash_completion(FILE *f)
@@ -264,22 +284,21 @@ void print_bash_completion(FILE *f)
 		   "\tlocal prev=\"${COMP_WORDS[COMP_CWORD-1]}\"\n"
 		   "\tlocal root=\"${SDSI_SYSFS_ROOT:-%s}\"\n\n"
 		   "\tcase \"$prev\" in\n", PROGRAM, SDSI_DEFAULT_SYSFS_ROOT);
-	completion_case(f, ARG_DEVNO);
+	completion_case(f, FE_ARG_DEVICE);
 	fputs(")\n\t\tlocal d devnos=\n"
 	      "\t\tfor d in \"$root\"/" SDSI_DEVICE_PREFIX "*; do\n"
 	      "\t\t\t[ -e \"$d\" ] && devnos+=\" ${d##*.}\"\n"
 	      "\t\tdone\n"
 	      "\t\tCOMPREPLY=( $(compgen -W \"$devnos\" -- \"$cur\") )\n"
 	      "\t\treturn ;;\n", f);
-	completion_case(f, ARG_FILE);
+	completion_case(f, FE_ARG_FILE);
 	fputs(")\n\t\tcompopt -o filenames 2>/dev/null\n"
 	      "\t\tCOMPREPLY=( $(compgen -f -- \"$cur\") )\n"
 	      "\t\treturn ;;\n", f);
-	completion_case(f, ARG_FORMAT);
-	fprintf(f, ")\n\t\tCOMPREPLY=( $(compgen -W \"%s %s %s\" -- \"$cur\") )\n"
-		   "\t\treturn ;;\n", output_format_names[0], output_format_names[1],
-		output_format_names[2]);
-	completion_case(f, ARG_NUMBER);
+	completion_case(f, FE_ARG_WORDS);
+	fprintf(f, ")\n\t\tCOMPREPLY=( $(compgen -W \"%s\" -- \"$cur\") )\n"
+		   "\t\treturn ;;\n", format_words());
+	completion_case(f, FE_ARG_NONE);
 	fputs(")\n\t\treturn ;;\n\tesac\n\n\tCOMPREPLY=( $(compgen -W \"", f);
 	completion_words(f, false);
 	fputc(' ', f);

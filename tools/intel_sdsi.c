@@ -56,8 +56,8 @@ static const struct output_ops *ops_for(enum output_format format)
 static const char *command_name(enum command cmd)
 {
 	for (unsigned int i = 0; i < tool_option_count; i++)
-		if (tool_options[i].group == GROUP_COMMAND && tool_options[i].command == cmd)
-			return tool_options[i].long_name;
+		if (option_command(tool_options[i].id) == cmd)
+			return tool_options[i].name;
 	return "";
 }
 

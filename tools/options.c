@@ -29,77 +29,88 @@ enum long_only_ids {
 	OPT_DUMP_COMPLETION,
 };
 
-const struct tool_option tool_options[] = {
-	{ 'l', 'l', "list", NULL, ARG_NONE, GROUP_COMMAND, CMD_LIST,
+const struct fe_option tool_options[] = {
+	{ 'l', 'l', "list", NULL, FE_ARG_NONE, NULL,
 	  "list available On Demand devices" },
-	{ 'i', 'i', "info", NULL, ARG_NONE, GROUP_COMMAND, CMD_INFO,
+	{ 'i', 'i', "info", NULL, FE_ARG_NONE, NULL,
 	  "show socket information (the registers)" },
-	{ 's', 's', "state", NULL, ARG_NONE, GROUP_COMMAND, CMD_STATE,
+	{ 's', 's', "state", NULL, FE_ARG_NONE, NULL,
 	  "show state certificate" },
-	{ 'm', 'm', "meter", NULL, ARG_NONE, GROUP_COMMAND, CMD_METER,
+	{ 'm', 'm', "meter", NULL, FE_ARG_NONE, NULL,
 	  "show meter certificate (attested, refreshed every 8 hours)" },
-	{ 'C', 'C', "meter_current", NULL, ARG_NONE, GROUP_COMMAND, CMD_METER_CURRENT,
+	{ 'C', 'C', "meter_current", NULL, FE_ARG_NONE, NULL,
 	  "show current meter values (live, not attested)" },
-	{ 'a', 'a', "akc", "FILE", ARG_FILE, GROUP_COMMAND, CMD_AKC,
+	{ 'a', 'a', "akc", "FILE", FE_ARG_FILE, NULL,
 	  "provision socket with AKC FILE; --all -a FILE -c DIR --dry-run plans the CAPs as if the AKC were in place" },
-	{ 'c', 'c', "cap", "FILE", ARG_FILE, GROUP_COMMAND, CMD_CAP,
+	{ 'c', 'c', "cap", "FILE", FE_ARG_FILE, NULL,
 	  "provision socket with CAP FILE; with --all, FILE may be a directory of CAPs" },
-	{ 'h', 'h', "help", NULL, ARG_NONE, GROUP_COMMAND, CMD_HELP,
+	{ 'h', 'h', "help", NULL, FE_ARG_NONE, NULL,
 	  "show this help and exit" },
-	{ OPT_VERSION, 0, "version", NULL, ARG_NONE, GROUP_COMMAND, CMD_VERSION,
+	{ OPT_VERSION, 0, "version", NULL, FE_ARG_NONE, NULL,
 	  "show the version and exit" },
-	{ 'd', 'd', "devno", "DEVNO", ARG_DEVNO, GROUP_MODIFIER, CMD_NONE,
+	{ 'd', 'd', "devno", "DEVNO", FE_ARG_DEVICE, NULL,
 	  "On Demand device number N of intel_vsec.sdsi.N (not the socket ID)" },
-	{ OPT_ALL, 0, "all", NULL, ARG_NONE, GROUP_MODIFIER, CMD_NONE,
+	{ OPT_ALL, 0, "all", NULL, FE_ARG_NONE, NULL,
 	  "apply -i, -s, -m, -C, -a or -c to every On Demand device, all at once, printed in device order; with -c, each device gets the CAPs bound to its PPIN" },
-	{ OPT_FILE, 0, "file", "PATH", ARG_FILE, GROUP_MODIFIER, CMD_NONE,
+	{ OPT_FILE, 0, "file", "PATH", FE_ARG_FILE, NULL,
 	  "decode a saved registers file or certificate instead of a device" },
-	{ OPT_GUID, 0, "guid", "GUID", ARG_NUMBER, GROUP_MODIFIER, CMD_NONE,
+	{ OPT_GUID, 0, "guid", "GUID", FE_ARG_NONE, NULL,
 	  "with --file and -i: the GUID of the socket the registers come from, v1 (0x006dd191, 72 bytes) or v2 (0xf210d9ef, 80 bytes); default: the size tells" },
-	{ OPT_FORMAT, 0, "format", "FORMAT", ARG_FORMAT, GROUP_MODIFIER, CMD_NONE,
+	{ OPT_FORMAT, 0, "format", "FORMAT", FE_ARG_WORDS, "text json prometheus",
 	  "output format: text (the default), json, or prometheus (the text exposition format, with -i, -s, -m or -C and -d or --all; its metrics are listed in intel_sdsi(1))" },
-	{ OPT_JSON, 0, "json", NULL, ARG_NONE, GROUP_MODIFIER, CMD_NONE,
+	{ OPT_JSON, 0, "json", NULL, FE_ARG_NONE, NULL,
 	  "the same as --format json: JSON on stdout, errors included; diagnostics go to stderr" },
-	{ OPT_OUTPUT, 0, "output", "FILE", ARG_FILE, GROUP_MODIFIER, CMD_NONE,
+	{ OPT_OUTPUT, 0, "output", "FILE", FE_ARG_FILE, NULL,
 	  "with -l, -i, -s, -m or -C: write the output to FILE atomically (a temporary file in its directory, fsync, rename), so a reader never sees a partial file; FILE must be missing or a regular file that holds no key (no PEM block, private or public, and no DER key)" },
-	{ OPT_DRY_RUN, 0, "dry-run", NULL, ARG_NONE, GROUP_MODIFIER, CMD_NONE,
+	{ OPT_DRY_RUN, 0, "dry-run", NULL, FE_ARG_NONE, NULL,
 	  "with -a or -c: run every pre-flight check, show the decoded blob and each check's result, write nothing" },
-	{ OPT_FORCE, 0, "force", NULL, ARG_NONE, GROUP_MODIFIER, CMD_NONE,
+	{ OPT_FORCE, 0, "force", NULL, FE_ARG_NONE, NULL,
 	  "with -a or -c: write even an AKC or CAP the state certificate shows is already provisioned" },
-	{ OPT_RETRY, 0, "retry", "N", ARG_NUMBER, GROUP_MODIFIER, CMD_NONE,
+	{ OPT_RETRY, 0, "retry", "N", FE_ARG_NONE, NULL,
 	  "with -a or -c: retry the write, and the state certificate read that decides it, up to N times, 500 ms apart, while the mailbox is busy (at most 20)" },
-	{ OPT_SYSFS_ROOT, 0, "sysfs-root", "DIR", ARG_FILE, GROUP_MODIFIER, CMD_NONE,
+	{ OPT_SYSFS_ROOT, 0, "sysfs-root", "DIR", FE_ARG_FILE, NULL,
 	  "look for devices under DIR: DIR/devices if it exists (DIR is then a bus directory, as sdsi-emu mount DIR serves), else DIR/bus/auxiliary/devices if it exists (a sysfs), else DIR itself; DIR must be a directory (else exit 2).  Default: $SDSI_SYSFS_ROOT, taken the same way, else /sys/bus/auxiliary/devices" },
-	{ 'v', 'v', "verbose", NULL, ARG_NONE, GROUP_MODIFIER, CMD_NONE,
+	{ 'v', 'v', "verbose", NULL, FE_ARG_NONE, NULL,
 	  "print what is read and checked on stderr" },
-	{ 'q', 'q', "quiet", NULL, ARG_NONE, GROUP_MODIFIER, CMD_NONE,
+	{ 'q', 'q', "quiet", NULL, FE_ARG_NONE, NULL,
 	  "print nothing on stderr but errors (not the note that no device was found, which names the directory searched and, from /proc/modules, whether the driver is loaded)" },
-	{ OPT_DUMP_MAN, 0, "dump-man", NULL, ARG_NONE, GROUP_HIDDEN, CMD_DUMP_MAN, NULL },
-	{ OPT_DUMP_COMPLETION, 0, "dump-bash-completion", NULL, ARG_NONE, GROUP_HIDDEN,
-	  CMD_DUMP_COMPLETION, NULL },
+	{ OPT_DUMP_MAN, 0, "dump-man", NULL, FE_ARG_NONE, NULL, NULL },
+	{ OPT_DUMP_COMPLETION, 0, "dump-bash-completion", NULL, FE_ARG_NONE, NULL, NULL },
 };
 
 const char *const output_format_names[3] = { "text", "json", "prometheus" };
 
 const unsigned int tool_option_count = sizeof(tool_options) / sizeof(tool_options[0]);
 
-void format_option_names(const struct tool_option *opt, char *buf, unsigned long len)
+/* The command an option gives; CMD_NONE: it modifies the command. */
+enum command option_command(int id)
 {
-	const char *arg = opt->arg_name ? opt->arg_name : "";
-	const char *sep = opt->arg_name ? " " : "";
-
-	if (opt->short_name)
-		snprintf(buf, len, "-%c, --%s%s%s", opt->short_name, opt->long_name, sep, arg);
-	else
-		snprintf(buf, len, "--%s%s%s", opt->long_name, sep, arg);
-}
-
-static const struct tool_option *find_option(int id)
-{
-	for (unsigned int i = 0; i < tool_option_count; i++)
-		if (tool_options[i].id == id)
-			return &tool_options[i];
-	return NULL;
+	switch (id) {
+	case 'l':
+		return CMD_LIST;
+	case 'i':
+		return CMD_INFO;
+	case 's':
+		return CMD_STATE;
+	case 'm':
+		return CMD_METER;
+	case 'C':
+		return CMD_METER_CURRENT;
+	case 'a':
+		return CMD_AKC;
+	case 'c':
+		return CMD_CAP;
+	case 'h':
+		return CMD_HELP;
+	case OPT_VERSION:
+		return CMD_VERSION;
+	case OPT_DUMP_MAN:
+		return CMD_DUMP_MAN;
+	case OPT_DUMP_COMPLETION:
+		return CMD_DUMP_COMPLETION;
+	default:
+		return CMD_NONE;
+	}
 }
 
 static bool parse_count(const char *text, unsigned int *value)
@@ -147,16 +158,18 @@ static bool parse_format(const char *text, enum output_format *format)
 	return false;
 }
 
-static int apply_option(const struct tool_option *opt, const char *arg, struct cli *cli,
+static int apply_option(const struct fe_option *opt, const char *arg, struct cli *cli,
 			char *msg, unsigned long msglen)
 {
-	if (opt->group != GROUP_MODIFIER) {
-		cli->command = opt->command;
-		if (opt->command == CMD_AKC || opt->command == CMD_CAP)
+	enum command command = option_command(opt->id);
+
+	if (command != CMD_NONE) {
+		cli->command = command;
+		if (command == CMD_AKC || command == CMD_CAP)
 			cli->blob_path = arg;
-		if (opt->command == CMD_AKC)
+		if (command == CMD_AKC)
 			cli->akc_path = arg;
-		else if (opt->command == CMD_CAP)
+		else if (command == CMD_CAP)
 			cli->cap_path = arg;
 		return 0;
 	}
@@ -281,25 +294,14 @@ static int check_combination(const struct cli *cli, char *msg, unsigned long msg
 int parse_cli(int argc, char **argv, struct cli *cli, char *msg, unsigned long msglen)
 {
 	struct option longopts[sizeof(tool_options) / sizeof(tool_options[0]) + 1];
-	char shortopts[64] = "+:";
-	size_t n = strlen(shortopts);
-	const struct tool_option *opt;
+	char shortopts[64];
+	const struct fe_option *opt;
 	int id;
 
 	memset(cli, 0, sizeof(*cli));
-	memset(longopts, 0, sizeof(longopts));
-	for (unsigned int i = 0; i < tool_option_count; i++) {
-		opt = &tool_options[i];
-		longopts[i].name = opt->long_name;
-		longopts[i].has_arg = opt->arg_name ? required_argument : no_argument;
-		longopts[i].val = opt->id;
-		if (opt->short_name) {
-			shortopts[n++] = opt->short_name;
-			if (opt->arg_name)
-				shortopts[n++] = ':';
-		}
-	}
-	shortopts[n] = '\0';
+	/* Stop at the first argument ('+'); tell a missing value apart (':'). */
+	fe_getopt_table(tool_options, tool_option_count, "+:", longopts,
+			sizeof(longopts) / sizeof(longopts[0]), shortopts, sizeof(shortopts));
 
 	opterr = 0;
 	optind = 1;
@@ -313,7 +315,7 @@ int parse_cli(int argc, char **argv, struct cli *cli, char *msg, unsigned long m
 				snprintf(msg, msglen, "unknown option '%s'", bad);
 			return -1;
 		}
-		opt = find_option(id);
+		opt = fe_option_by_id(tool_options, tool_option_count, id);
 		if (!opt) {
 			snprintf(msg, msglen, "unknown option '%s'", argv[optind - 1]);
 			return -1;

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "fe_option.h"
+
 enum command {
 	CMD_NONE,
 	CMD_LIST,
@@ -24,32 +26,16 @@ enum command {
 	CMD_DUMP_COMPLETION,
 };
 
-enum option_group {
-	GROUP_COMMAND,		/* one per run; the last one given wins */
-	GROUP_MODIFIER,
-	GROUP_HIDDEN,		/* build-time generators, not documented */
-};
-
-/* What the shell should complete an option's argument with. */
-enum arg_completion { ARG_NONE, ARG_DEVNO, ARG_FILE, ARG_NUMBER, ARG_FORMAT };
-
 enum output_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_PROMETHEUS };
 
 /* "text json prometheus": the words --format takes, in enum order. */
 extern const char *const output_format_names[3];
 
-struct tool_option {
-	int id;			/* the short letter, or a value >= 256 */
-	char short_name;	/* 0: long form only */
-	const char *long_name;
-	const char *arg_name;	/* NULL: takes no argument */
-	enum arg_completion completion;
-	enum option_group group;
-	enum command command;	/* for GROUP_COMMAND */
-	const char *help;
-};
-
-extern const struct tool_option tool_options[];
+/*
+ * The options in the front end's form (fe_option.h), commands first, then
+ * what modifies them, then the build's generators (hidden: no help).
+ */
+extern const struct fe_option tool_options[];
 extern const unsigned int tool_option_count;
 
 struct cli {
@@ -80,7 +66,7 @@ struct cli {
  */
 int parse_cli(int argc, char **argv, struct cli *cli, char *msg, unsigned long msglen);
 
-/* "-a, --akc FILE" */
-void format_option_names(const struct tool_option *opt, char *buf, unsigned long len);
+/* The command an option gives; CMD_NONE: it modifies the command. */
+enum command option_command(int id);
 
 #endif /* INTEL_SDSI_OPTIONS_H */

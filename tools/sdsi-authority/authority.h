@@ -20,6 +20,7 @@
  * output that cannot be written 7, existing keys 5, a bad signature 6.
  */
 #include "sdsi/exit_status.h"
+#include "fe_option.h"
 
 /* Key files of an authority directory. */
 #define AUTH_ROOT_KEY		"root.key"
@@ -30,20 +31,21 @@
 /* Largest file inspect reads; anything bigger is reported as oversized. */
 #define AUTH_INPUT_MAX		(64u * 1024u)
 
-struct auth_option {
-	const char *name;
-	int id;			/* getopt value: a short option letter or >= 256 */
-	const char *arg;	/* placeholder of the argument, NULL for a flag */
-	const char *help;
-};
+/* Every command's last option: auth_getopt answers it with the command's help. */
+#define AUTH_HELP_OPTION \
+	{ 'h', 'h', "help", NULL, FE_ARG_NONE, NULL, "show this help and exit" }
 
 struct auth_command {
 	const char *name;
 	const char *synopsis;
 	const char *summary;
-	const struct auth_option *options;	/* ends with a NULL name */
+	/* The front end's description (fe_option.h), AUTH_HELP_OPTION last. */
+	const struct fe_option *options;
+	size_t count;
 	int (*run)(const struct auth_command *cmd, int argc, char **argv);
 };
+
+#define AUTH_OPTIONS(table)	.options = (table), .count = sizeof(table) / sizeof((table)[0])
 
 extern const struct auth_command auth_cmd_init;
 extern const struct auth_command auth_cmd_akc;
@@ -51,8 +53,8 @@ extern const struct auth_command auth_cmd_cap;
 extern const struct auth_command auth_cmd_inspect;
 
 /*
- * getopt_long over cmd->options (plus -h/--help, which prints the command's
- * help and exits 0).  Returns the option id, -1 at the end, or '?' after
+ * getopt_long over cmd->options (-h/--help prints the command's help and
+ * exits 0).  Returns the option id, -1 at the end, or '?' after
  * printing a usage error.
  */
 int auth_getopt(const struct auth_command *cmd, int argc, char **argv);

@@ -17,17 +17,13 @@
 
 #define MAX_OPTIONS	16
 
-static const struct auth_option help_option = {
-	"help", 'h', NULL, "show this help and exit",
-};
-
-static void print_option(const struct auth_option *opt)
+static void print_option(const struct fe_option *opt)
 {
 	char left[64];
 	int n;
 
-	if (opt->id < 256)
-		n = snprintf(left, sizeof(left), "  -%c, --%s", opt->id, opt->name);
+	if (opt->short_name)
+		n = snprintf(left, sizeof(left), "  -%c, --%s", opt->short_name, opt->name);
 	else
 		n = snprintf(left, sizeof(left), "      --%s", opt->name);
 	if (opt->arg && n > 0 && (size_t)n < sizeof(left))
@@ -38,41 +34,26 @@ static void print_option(const struct auth_option *opt)
 
 void auth_print_help(const struct auth_command *cmd)
 {
-	const struct auth_option *opt;
-
 	int col = printf("Usage: sdsi-authority %s ", cmd->name);
 
 	fe_doc_wrap(stdout, cmd->synopsis, col);
 	printf("\n%s\n\nOptions:\n", cmd->summary);
-	for (opt = cmd->options; opt->name; opt++)
-		print_option(opt);
-	print_option(&help_option);
+	for (size_t i = 0; i < cmd->count; i++)
+		print_option(&cmd->options[i]);
 }
 
 int auth_getopt(const struct auth_command *cmd, int argc, char **argv)
 {
-	struct option longopts[MAX_OPTIONS + 2];
-	char shortopts[2 * MAX_OPTIONS + 4];
-	const struct auth_option *opt;
-	size_t n = 0, s = 0;
+	struct option longopts[MAX_OPTIONS + 1];
+	char shortopts[2 * MAX_OPTIONS + 1];
 	int c;
 
-	shortopts[s++] = 'h';
-	for (opt = cmd->options; opt->name && n < MAX_OPTIONS; opt++, n++) {
-		longopts[n] = (struct option){
-			opt->name, opt->arg ? required_argument : no_argument,
-			NULL, opt->id,
-		};
-		if (opt->id < 256) {
-			shortopts[s++] = (char)opt->id;
-			if (opt->arg)
-				shortopts[s++] = ':';
-		}
+	/* No flags: getopt itself says what is wrong with an option. */
+	if (!fe_getopt_table(cmd->options, cmd->count, "", longopts, MAX_OPTIONS + 1,
+			     shortopts, sizeof(shortopts))) {
+		fprintf(stderr, "sdsi-authority %s: too many options\n", cmd->name);
+		return '?';
 	}
-	longopts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
-	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
-	shortopts[s] = '\0';
-
 	c = getopt_long(argc, argv, shortopts, longopts, NULL);
 	if (c == 'h') {
 		auth_print_help(cmd);

@@ -15,10 +15,10 @@
 
 enum { OPT_KEY_REV = 256 };
 
-static const struct auth_option akc_options[] = {
-	{ "output", 'o', "FILE", "write the AKC to FILE (required)" },
-	{ "key-rev", OPT_KEY_REV, "N", "key revision recorded in the AKC (default 1)" },
-	{ NULL, 0, NULL, NULL },
+static const struct fe_option akc_options[] = {
+	{ 'o', 'o', "output", "FILE", FE_ARG_FILE, NULL, "write the AKC to FILE (required)" },
+	{ OPT_KEY_REV, 0, "key-rev", "N", FE_ARG_NONE, NULL, "key revision recorded in the AKC (default 1)" },
+	AUTH_HELP_OPTION,
 };
 
 static int issue_akc(const char *dir, uint32_t key_rev, const char *output)
@@ -103,6 +103,6 @@ const struct auth_command auth_cmd_akc = {
 		   "(DIR/licensor.pub) and a key revision, signed with the root key\n"
 		   "(DIR/root.key).  Prints the License Key Image the state certificate\n"
 		   "will show once the AKC is provisioned.",
-	.options = akc_options,
+	AUTH_OPTIONS(akc_options),
 	.run = run_akc,
 };

@@ -24,15 +24,15 @@ enum {
 	OPT_PREVIOUS_PPIN,
 };
 
-static const struct auth_option cap_options[] = {
-	{ "output", 'o', "FILE", "write the CAP to FILE (required)" },
-	{ "ppin", OPT_PPIN, "HEX", "PPIN of the CPU the licence is bound to (required)" },
-	{ "feature", OPT_FEATURE, "CODE", "4-character feature code; repeat for each bundle (1 to 27)" },
-	{ "type", OPT_TYPE, "TYPE", "one-time (default) or metered" },
-	{ "id", OPT_ID, "HEX", "64-bit licence ID (default: random)" },
-	{ "revision", OPT_REVISION, "N", "licence revision (default 1)" },
-	{ "previous-ppin", OPT_PREVIOUS_PPIN, "HEX", "PPIN the licence moved from (default 0: none)" },
-	{ NULL, 0, NULL, NULL },
+static const struct fe_option cap_options[] = {
+	{ 'o', 'o', "output", "FILE", FE_ARG_FILE, NULL, "write the CAP to FILE (required)" },
+	{ OPT_PPIN, 0, "ppin", "HEX", FE_ARG_NONE, NULL, "PPIN of the CPU the licence is bound to (required)" },
+	{ OPT_FEATURE, 0, "feature", "CODE", FE_ARG_NONE, NULL, "4-character feature code; repeat for each bundle (1 to 27)" },
+	{ OPT_TYPE, 0, "type", "TYPE", FE_ARG_WORDS, "one-time metered", "one-time (default) or metered" },
+	{ OPT_ID, 0, "id", "HEX", FE_ARG_NONE, NULL, "64-bit licence ID (default: random)" },
+	{ OPT_REVISION, 0, "revision", "N", FE_ARG_NONE, NULL, "licence revision (default 1)" },
+	{ OPT_PREVIOUS_PPIN, 0, "previous-ppin", "HEX", FE_ARG_NONE, NULL, "PPIN the licence moved from (default 0: none)" },
+	AUTH_HELP_OPTION,
 };
 
 struct cap_request {
@@ -195,6 +195,6 @@ const struct auth_command auth_cmd_cap = {
 	.summary = "Issue a Capability Activation Payload: a licence for the CPU with\n"
 		   "the given PPIN enabling the given feature bundles, signed with the\n"
 		   "licensor key (DIR/licensor.key).",
-	.options = cap_options,
+	AUTH_OPTIONS(cap_options),
 	.run = run_cap,
 };

@@ -19,8 +19,8 @@
 #include "name_escape.h"
 #include "fe_trusted_path.h"
 
-static const struct auth_option init_options[] = {
-	{ NULL, 0, NULL, NULL },
+static const struct fe_option init_options[] = {
+	AUTH_HELP_OPTION,
 };
 
 static const char *const key_files[] = {
@@ -117,6 +117,6 @@ const struct auth_command auth_cmd_init = {
 		   "(root.key, root.pub) and a licensor key pair (licensor.key,\n"
 		   "licensor.pub), ECDSA P-384 in PEM.  Private keys get mode 0600.\n"
 		   "Existing keys are never overwritten.",
-	.options = init_options,
+	AUTH_OPTIONS(init_options),
 	.run = run_init,
 };

@@ -19,10 +19,10 @@
 
 enum { OPT_DIR = 256, OPT_JSON };
 
-static const struct auth_option inspect_options[] = {
-	{ "dir", OPT_DIR, "DIR", "verify the signature with DIR/root.pub (AKC) or DIR/licensor.pub (CAP)" },
-	{ "json", OPT_JSON, NULL, "print one JSON object on stdout, errors included" },
-	{ NULL, 0, NULL, NULL },
+static const struct fe_option inspect_options[] = {
+	{ OPT_DIR, 0, "dir", "DIR", FE_ARG_DIR, NULL, "verify the signature with DIR/root.pub (AKC) or DIR/licensor.pub (CAP)" },
+	{ OPT_JSON, 0, "json", NULL, FE_ARG_NONE, NULL, "print one JSON object on stdout, errors included" },
+	AUTH_HELP_OPTION,
 };
 
 /* The whole file into buf (AUTH_INPUT_MAX + 1 bytes); a FIFO is refused, not waited on. */
@@ -201,6 +201,6 @@ const struct auth_command auth_cmd_inspect = {
 		   "or foreign (not this project's format); 6: a signature that does not\n"
 		   "verify; 2: the file or the key file is missing, unreadable or not a\n"
 		   "regular file (docs/exit-codes.md).",
-	.options = inspect_options,
+	AUTH_OPTIONS(inspect_options),
 	.run = run_inspect,
 };

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The connections of a daemon's control socket (fe_ctl_server.h), each a
+ * small state machine served without blocking, so that a client that is
+ * silent, slow to send or slow to read delays nobody else.
+ *
+ * A connection reads one request line (at most the dialect's request_max
+ * - 1 bytes with its newline, within FE_CTL_REQUEST_MS of connecting),
+ * gets its response (within FE_CTL_RESPONSE_MS), then is drained briefly
+ * and closed.  At most the dialect's clients_max are open at once: one
+ * more closes the oldest, told why, so that a flood of idle connections
+ * cannot lock a working client out.
+ *
+ * What a connection is told when it breaks a limit is said in the daemon's
+ * reply style (fe_reply.h), as its commands' answers are: sdsi-emu's
+ * "error ERRNO: message", sdsi-shmem's terse "error: message", whose
+ * clients match those words.
+ */
+#ifndef SDSI_FE_CTL_CLIENTS_H
+#define SDSI_FE_CTL_CLIENTS_H
+
+#include <poll.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fe_reply.h"
+
+/* The most any style allows (the slots and their buffers are this big). */
+#define FE_CTL_CLIENTS_MAX	32
+#define FE_CTL_REQUEST_MAX	1024
+#define FE_CTL_REQUEST_MS	5000
+#define FE_CTL_RESPONSE_MS	5000
+
+/* The limits of one reply style and what a connection breaking them is told. */
+struct fe_ctl_dialect {
+	const char *busy;	/* the oldest, closed to make room */
+	const char *too_long;	/* request_max - 1 bytes without a newline */
+	const char *timeout;	/* no request line within FE_CTL_REQUEST_MS */
+	const char *empty;	/* closed without sending a byte */
+	/* Closed after a line without its newline; NULL: that is the request. */
+	const char *unterminated;
+	const char *nomem;
+	unsigned int clients_max;	/* at most FE_CTL_CLIENTS_MAX */
+	size_t request_max;		/* with the NUL; at most FE_CTL_REQUEST_MAX */
+};
+
+const struct fe_ctl_dialect *fe_ctl_dialect(enum fe_reply_style style);
+
+/* What the daemon does with a request: its seam into the server. */
+struct fe_ctl_handler {
+	void *ctx;
+	/*
+	 * The answer to one request (without its newline), every line ending
+	 * in '\n', in a buffer the server frees; NULL if out of memory.
+	 */
+	char *(*execute)(void *ctx, const char *request);
+};
+
+enum fe_ctl_client_phase {
+	FE_CTL_CLIENT_FREE,
+	FE_CTL_CLIENT_READING,	/* waiting for the request line */
+	FE_CTL_CLIENT_WRITING,	/* sending the response */
+	FE_CTL_CLIENT_DRAINING,	/* our side shut: reading until the client closes */
+};
+
+struct fe_ctl_client {
+	enum fe_ctl_client_phase phase;
+	int fd;
+	uint64_t serial;	/* order of acceptance: the lowest is the oldest */
+	uint64_t deadline_ms;	/* CLOCK_MONOTONIC: when this phase gives up */
+	size_t used;
+	char request[FE_CTL_REQUEST_MAX];
+	const char *out;	/* the response: owned, or a constant message */
+	char *owned;
+	size_t out_len, sent;
+	size_t drained;
+};
+
+struct fe_ctl_clients {
+	const struct fe_ctl_dialect *dialect;
+	struct fe_ctl_client slot[FE_CTL_CLIENTS_MAX];
+	uint64_t next_serial;
+};
+
+uint64_t fe_ctl_now_ms(void);
+
+void fe_ctl_clients_init(struct fe_ctl_clients *c, enum fe_reply_style style);
+
+/* Take a new non-blocking connection (closing the oldest one if full). */
+void fe_ctl_clients_add(struct fe_ctl_clients *c, int fd, uint64_t now);
+
+/* The events to poll for on a client's fd (0 for a free slot). */
+short fe_ctl_client_events(const struct fe_ctl_client *cl);
+
+/* Act on what poll() reported for the client; requests go to handler. */
+void fe_ctl_client_ready(const struct fe_ctl_clients *c, struct fe_ctl_client *cl,
+			 short revents, const struct fe_ctl_handler *handler, uint64_t now);
+
+/* Move on every client whose deadline has passed; returns ms to the next
+ * deadline, or -1 when no client is open. */
+int fe_ctl_clients_expire(struct fe_ctl_clients *c, uint64_t now);
+
+/* Close every connection (the daemon is stopping). */
+void fe_ctl_clients_close_all(struct fe_ctl_clients *c);
+
+#endif /* SDSI_FE_CTL_CLIENTS_H */
