@@ -6,7 +6,6 @@ import hashlib
 import os
 import struct
 import subprocess
-import sys
 
 import pytest
 from cryptography.exceptions import InvalidSignature
@@ -14,14 +13,14 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
+# The constants of the formats come from the one Python copy of the layouts,
+# which a meson test checks against include/sdsi/.
+import sdsikit.layout as sdsi_layout
+
 BUILD_DIR = os.environ.get("SDSI_BUILD_DIR", "")
 AUTHORITY = os.path.join(BUILD_DIR, "tools/sdsi-authority/sdsi-authority")
 MAN_PAGE = os.path.join(os.path.dirname(__file__), "..", "..", "man", "sdsi-authority.1")
 
-# The constants of the formats come from the one Python copy of the layouts,
-# which a meson test checks against include/sdsi/.
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "integration", "conformance"))
-import sdsi_layout  # noqa: E402
 
 # The magics as stored: the little-endian four-character codes.
 AKC_MAGIC = sdsi_layout.fourcc_bytes(sdsi_layout.AKC_MAGIC)

@@ -7,27 +7,21 @@ import os
 import shutil
 import struct
 import subprocess
-import sys
 
 import pytest
 
 # The GUIDs from the one Python copy of the layouts (checked against
 # include/sdsi/ by a meson test).
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "integration", "conformance"))
-import sdsi_layout as L  # noqa: E402
-from sdsi_layout import GUID_V1, GUID_V2  # noqa: E402,F401
-
-BUILD_DIR = os.environ.get("SDSI_BUILD_DIR", "")
-
-
-def _built(relpath):
-    path = os.path.join(BUILD_DIR, relpath)
-    return path if BUILD_DIR and os.access(path, os.X_OK) else None
+import sdsikit.layout as L
+from authority import Authority
+from fleet_steps import PPINS
+from prom_parse import parse
+from sdsikit.layout import GUID_V1, GUID_V2  # noqa: F401
+# The programs under test, as the test modules import them from here.
+from sdsikit.programs import AUTHORITY, BUILD_DIR, EMU, TOOL  # noqa: F401
+from sdsikit.programs import built as _built  # noqa: F401
 
 
-TOOL = _built("tools/intel_sdsi")
-EMU = _built("emu/sdsi-emu")
-AUTHORITY = _built("tools/sdsi-authority/sdsi-authority")
 
 
 def _promtool():
@@ -57,6 +51,23 @@ def _promtool_line():
 
 # Which promtool judged the --format prometheus output, in every run's log:
 # in the header, and (as -q hides the header) before the closing line.
+def promtool(text):
+    """promtool check metrics on text: its exit status and what it said."""
+    # A missing promtool fails, never skips: the format would go unchecked.
+    if PROMTOOL is None:
+        pytest.fail(f"no promtool: {PROMTOOL_FROM}")
+    proc = subprocess.run([PROMTOOL, "check", "metrics"], input=text, capture_output=True,
+                          text=True, timeout=60)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def assert_clean(text):
+    """TEXT passes promtool; returns it parsed (prom_parse)."""
+    rc, said = promtool(text)
+    assert (rc, said) == (0, ""), f"promtool: {said}\n{text}"
+    return parse(text)
+
+
 def pytest_report_header(config):
     return _promtool_line()
 
@@ -171,6 +182,28 @@ def run_tool(*args, root=None, env=None):
 @pytest.fixture
 def tool():
     return run_tool
+
+
+@pytest.fixture(scope="module")
+def authority(tmp_path_factory):
+    """A directory of sdsi-authority's, one per test module."""
+    return Authority(str(tmp_path_factory.mktemp("authority")))
+
+
+@pytest.fixture
+def caps(authority, tmp_path):
+    """A CAP directory: one CAP for socket 0, two for socket 1 (file name
+    order: b then c), none for socket 2 or 3, one for a PPIN no socket has,
+    and a file that is not a CAP."""
+    d = tmp_path / "caps"
+    d.mkdir()
+    shutil.copy(authority.cap(PPINS[0], licence_id=0xA0), d / "a-socket0.cap")
+    shutil.copy(authority.cap(PPINS[1], licence_id=0xB1, features=("SGX1",)),
+                d / "b-socket1.cap")
+    shutil.copy(authority.cap(PPINS[1], licence_id=0xC1, metered=True), d / "c-socket1.cap")
+    shutil.copy(authority.cap(0xDEAD, licence_id=0xD0), d / "d-elsewhere.cap")
+    (d / "notes.txt").write_text("the CAPs of rack 7\n")
+    return str(d)
 
 
 def emu_missing():

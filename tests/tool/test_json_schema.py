@@ -13,11 +13,11 @@ import subprocess
 
 import pytest
 
-import schemas
-from authority import authority, image_as_printed, key_image  # noqa: F401
+from sdsikit import schemas
+from authority import image_as_printed, key_image
 from conftest import (AUTHORITY, TOOL, FakeSysfs, emu_missing, meter_cert, registers, run_tool,
                       state_cert)
-from test_emu import ctl, emu, t
+from emu_steps import ctl, emu, t
 
 needs_emu = pytest.mark.skipif(emu_missing() is not None, reason=str(emu_missing()))
 

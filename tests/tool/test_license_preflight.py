@@ -7,9 +7,8 @@ import os
 
 import pytest
 
-import schemas
-from authority import (authority, image_as_printed, key_image, key_revision,  # noqa: F401
-                       licence_blob, read)
+from sdsikit import schemas
+from authority import image_as_printed, key_image, key_revision, licence_blob, read
 from conftest import registers, state_cert
 
 PPIN = 0x1122334455667788

@@ -11,9 +11,8 @@ import subprocess
 
 import pytest
 
-from conftest import BUILD_DIR, EMU, TOOL, emu_missing
+from conftest import BUILD_DIR, EMU, TOOL, assert_clean, emu_missing
 from prom_parse import series
-from test_prometheus import assert_clean
 
 UNITS = ("sdsi-textfile.service", "sdsi-textfile.timer")
 

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from test_shmem_control_page import _shmem_path
+from sdsikit.programs import shmem_path
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
@@ -26,7 +26,7 @@ def _authority_path():
 
 PROGRAMS = {
     'sdsi-emu': lambda: os.environ['SDSI_EMU'],
-    'sdsi-shmem': _shmem_path,
+    'sdsi-shmem': shmem_path,
     'sdsi-authority': _authority_path,
 }
 # Options each table must hold, lest an empty table pass every test.

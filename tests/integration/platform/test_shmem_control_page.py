@@ -3,34 +3,24 @@
 tests use in the guest) against a real sdsi-shmem on the host, over a
 plain file window: requests change what the window shows, errors come
 back as errors, and a server that exits is noticed at once."""
-import os
 import signal
-import struct
 import subprocess
 import time
 
 import pytest
 
-from sdsi_layout import CTRL_IBLOCK as IBLOCK
-from sdsi_layout import WINDOW_MMIO_OFFSET as MMIO_OFFSET
-from targets.kernel import SLOT_SIZE, ControlPage
+from sdsikit.layout import CTRL_IBLOCK as IBLOCK
+from sdsikit.programs import shmem_path
+from sdsikit.targets.kernel import SLOT_SIZE, ControlPage
+from sdsikit.window import control
 
 SOCKETS = 2
-
-
-def _shmem_path():
-    emu = os.environ.get('SDSI_EMU', '')
-    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
-        emu))), 'shmem', 'sdsi-shmem')
-    if not os.access(path, os.X_OK):
-        raise pytest.UsageError(f'no sdsi-shmem beside $SDSI_EMU ({path})')
-    return path
 
 
 @pytest.fixture
 def served(tmp_path):
     window = tmp_path / 'window'
-    proc = subprocess.Popen([_shmem_path(), '--window', str(window),
+    proc = subprocess.Popen([shmem_path(), '--window', str(window),
                              '--sockets', str(SOCKETS)],
                             stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 20
@@ -46,12 +36,6 @@ def served(tmp_path):
     _, err = proc.communicate(timeout=20)
     assert proc.returncode == 0, err
     assert 'deadline-stalls=' in err, err
-
-
-def control(window, n):
-    with open(window, 'rb') as f:
-        f.seek(n * SLOT_SIZE + MMIO_OFFSET)
-        return struct.unpack('<Q', f.read(8))[0]
 
 
 def test_requests_change_the_window(served):

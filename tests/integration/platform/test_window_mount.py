@@ -10,10 +10,10 @@ import time
 
 import pytest
 
-from conftest import mounts_under
-from emu_proc import stop, wait_for_tree
-from sdsi_layout import GUID_V1, decode_state_certificate
-from targets.kernel import SLOT_SIZE, ControlPage
+from sdsikit.emu import mounts_under
+from sdsikit.daemon import stop, wait_for_tree
+from sdsikit.layout import GUID_V1, decode_state_certificate
+from sdsikit.targets.kernel import SLOT_SIZE, ControlPage
 
 SOCKETS = 2
 PAGE = 4096
