@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from targets.kernel import SLOT_SIZE, ControlPage
+from sdsikit.targets.kernel import SLOT_SIZE, ControlPage
 
 QEMU = 'qemu-system-x86_64'
 
@@ -72,6 +72,14 @@ def run_qemu(args):
     return proc.returncode, proc.stderr
 
 
+def refused_by_qemu(window, sockets, reason):
+    """QEMU with the plugin on WINDOW for SOCKETS sockets fails, saying
+    REASON."""
+    code, err = run_qemu([f'window={window}', 'phys=0', f'sockets={sockets}'])
+    assert code != 0
+    assert reason in err, err
+
+
 @pytest.fixture
 def server(tmp_path):
     window = tmp_path / 'ram'
@@ -102,24 +110,16 @@ def test_installs_beside_a_doorbell_server(server):
 def test_refuses_without_a_doorbell_server(tmp_path):
     window = tmp_path / 'ram'
     window.write_bytes(bytes(2 * SLOT_SIZE))
-    code, err = run_qemu([f'window={window}', 'phys=0', 'sockets=2'])
-    assert code != 0
-    assert 'too short for a window of 2 sockets' in err, err
-    code, err = run_qemu([f'window={window}', 'phys=0', 'sockets=1'])
-    assert code != 0
-    assert 'no sdsi-shmem --doorbell with 1 sockets' in err, err
+    refused_by_qemu(window, 2, 'too short for a window of 2 sockets')
+    refused_by_qemu(window, 1, 'no sdsi-shmem --doorbell with 1 sockets')
 
 
 def test_socket_count_bounds(server):
     # 8 is the most the plugin takes: it then looks for an 8-socket window,
     # which a one-socket file is too short to hold (mapped, QEMU would die
     # of SIGBUS).
-    code, err = run_qemu([f'window={server}', 'phys=0', 'sockets=8'])
-    assert code != 0
-    assert 'too short for a window of 8 sockets' in err, err
-    code, err = run_qemu([f'window={server}', 'phys=0', 'sockets=9'])
-    assert code != 0
-    assert "bad argument 'sockets=9'" in err, err
+    refused_by_qemu(server, 8, 'too short for a window of 8 sockets')
+    refused_by_qemu(server, 9, "bad argument 'sockets=9'")
 
 
 @pytest.mark.parametrize('args,named', [

@@ -17,6 +17,7 @@ import time
 
 import pytest
 
+from sdsikit.paths import directory, linked_directory
 from sdsikit.programs import shmem_path
 from sdsikit.sockets import request
 
@@ -180,19 +181,14 @@ def test_window_symlink_in_a_sticky_directory_is_refused(shared_dir):
 
 @pytest.mark.parametrize('mode, who', [(0o777, 'others'), (0o770, 'its group')])
 def test_state_dir_open_to_others_is_refused(tmp_path, mode, who):
-    state = tmp_path / 'state'
-    state.mkdir()
-    state.chmod(mode)
+    state = directory(tmp_path / 'state', mode)
     err = _refused(_start(tmp_path, '--state-dir', str(state)))
     assert f'state directory {state}: writable by {who}' in err
     assert list(state.iterdir()) == []
 
 
 def test_state_dir_symlink_is_refused(tmp_path):
-    real = tmp_path / 'real'
-    real.mkdir(mode=0o700)
-    link = tmp_path / 'state'
-    link.symlink_to(real)
+    link, real = linked_directory(tmp_path, 'state')
     err = _refused(_start(tmp_path, '--state-dir', str(link)))
     assert f'state directory {link}: not a directory (a symbolic link)' in err
     assert list(real.iterdir()) == []
