@@ -7,9 +7,8 @@ import os
 import subprocess
 import sys
 
-import pytest
-
 from sdsikit.daemon import wait_for_tree
+from sdsikit.programs import beside
 
 # The directory holding sdsikit: the runner started inside `sdsi-emu run`
 # is a new interpreter, which finds the kit through PYTHONPATH.
@@ -64,12 +63,8 @@ class Emu:
                               text=True, timeout=timeout, env=self.env, **kw)
 
     def beside(self, *parts):
-        """A program of this sdsi-emu's build tree (BUILD/emu/sdsi-emu):
-        BUILD/PARTS..., which must be executable."""
-        path = os.path.join(os.path.dirname(os.path.dirname(self.path)), *parts)
-        if not os.access(path, os.X_OK):
-            raise pytest.UsageError(f'no {parts[-1]} beside sdsi-emu ({path})')
-        return path
+        """A program of this sdsi-emu's build tree (programs.beside)."""
+        return beside(self.path, *parts)
 
     def inside(self, opts, *steps, timeout=60):
         """`sdsi-emu run OPTS -- python3 -m sdsikit.inside STEPS`; returns

@@ -30,11 +30,26 @@ def emu_path():
     return os.path.abspath(path)
 
 
-def shmem_path():
-    """sdsi-shmem of $SDSI_EMU's build tree (BUILD/shmem/sdsi-shmem)."""
-    emu = os.environ.get('SDSI_EMU', '')
-    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
-        emu))), 'shmem', 'sdsi-shmem')
+def build_of(emu):
+    """The build tree of the sdsi-emu at EMU (BUILD/emu/sdsi-emu)."""
+    return os.path.dirname(os.path.dirname(os.path.abspath(emu)))
+
+
+def beside(emu, *parts):
+    """A program of EMU's build tree: BUILD/PARTS..., which must be
+    executable."""
+    path = os.path.join(build_of(emu), *parts)
     if not os.access(path, os.X_OK):
-        raise pytest.UsageError(f'no sdsi-shmem beside $SDSI_EMU ({path})')
+        raise pytest.UsageError(f'no {parts[-1]} beside sdsi-emu ({path})')
     return path
+
+
+def shmem_path():
+    """sdsi-shmem beside $SDSI_EMU (BUILD/shmem/sdsi-shmem)."""
+    return beside(os.environ.get('SDSI_EMU', ''), 'shmem', 'sdsi-shmem')
+
+
+def authority_path():
+    """sdsi-authority beside $SDSI_EMU."""
+    return beside(os.environ.get('SDSI_EMU', ''), 'tools', 'sdsi-authority',
+                  'sdsi-authority')

@@ -8,6 +8,12 @@ from sdsikit.layout import WINDOW_MMIO_OFFSET
 from sdsikit.targets.kernel import SLOT_SIZE
 
 
+def window_holds(window, sockets):
+    """Whether the file WINDOW exists and is long enough for the slots of
+    SOCKETS sockets (sdsi-shmem sizes it before it serves them)."""
+    return window.exists() and window.stat().st_size >= sockets * SLOT_SIZE
+
+
 def control(window, n):
     """The qword at the start of socket N's registers (the control
     register; IBLOCK and the mailbox bits live there)."""

@@ -11,22 +11,20 @@ import os
 import shutil
 import signal
 import subprocess
-import time
 
 import pytest
 
+from sdsikit.daemon import wait_until
+from sdsikit.programs import build_of, shmem_path
 from sdsikit.targets.kernel import SLOT_SIZE, ControlPage
+from sdsikit.window import window_holds
 
 QEMU = 'qemu-system-x86_64'
 
 
-def _build_dir():
-    emu = os.environ.get('SDSI_EMU', '')
-    return os.path.dirname(os.path.dirname(os.path.abspath(emu)))
-
-
 def _plugin():
-    path = os.path.join(_build_dir(), 'shmem', 'libsdsi-doorbell.so')
+    path = os.path.join(build_of(os.environ.get('SDSI_EMU', '')), 'shmem',
+                        'libsdsi-doorbell.so')
     if not os.path.isfile(path):
         raise pytest.UsageError(f'no sdsi-doorbell plugin in the build ({path})')
     return path
@@ -84,14 +82,10 @@ def refused_by_qemu(window, sockets, reason):
 def server(tmp_path):
     window = tmp_path / 'ram'
     proc = subprocess.Popen(
-        [os.path.join(_build_dir(), 'shmem', 'sdsi-shmem'), '--doorbell',
+        [shmem_path(), '--doorbell',
          '--window', str(window), '--sockets', '1'],
         stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 20
-    while not window.exists() or window.stat().st_size < SLOT_SIZE:
-        assert proc.poll() is None, proc.stderr.read()
-        assert time.monotonic() < deadline, 'sdsi-shmem made no window'
-        time.sleep(0.01)
+    wait_until(proc, lambda: window_holds(window, 1), 'sdsi-shmem made no window')
     ControlPage(str(window), 1).wait_ready(20)
     yield str(window)
     proc.send_signal(signal.SIGTERM)

@@ -9,10 +9,11 @@ import time
 
 import pytest
 
+from sdsikit.daemon import wait_until
 from sdsikit.layout import CTRL_IBLOCK as IBLOCK
 from sdsikit.programs import shmem_path
-from sdsikit.targets.kernel import SLOT_SIZE, ControlPage
-from sdsikit.window import control
+from sdsikit.targets.kernel import ControlPage
+from sdsikit.window import control, window_holds
 
 SOCKETS = 2
 
@@ -23,11 +24,8 @@ def served(tmp_path):
     proc = subprocess.Popen([shmem_path(), '--window', str(window),
                              '--sockets', str(SOCKETS)],
                             stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 20
-    while not window.exists() or window.stat().st_size < SOCKETS * SLOT_SIZE:
-        assert proc.poll() is None, proc.stderr.read()
-        assert time.monotonic() < deadline, 'sdsi-shmem made no window'
-        time.sleep(0.01)
+    wait_until(proc, lambda: window_holds(window, SOCKETS),
+               'sdsi-shmem made no window')
     page = ControlPage(str(window), SOCKETS)
     page.wait_ready(20)
     yield proc, page, window
