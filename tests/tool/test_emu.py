@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from conftest import emu_missing
 from emu_steps import ctl, emu, t
 from sdsikit import schemas
+from tool_runs import emu_missing
 
 pytestmark = pytest.mark.skipif(emu_missing() is not None, reason=str(emu_missing()))
 

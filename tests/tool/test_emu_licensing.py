@@ -11,7 +11,7 @@ import pytest
 
 from authority import image_as_printed, key_image, read
 from emu_steps import emu, t
-from conftest import emu_missing
+from tool_runs import emu_missing
 
 pytestmark = pytest.mark.skipif(emu_missing() is not None, reason=str(emu_missing()))
 

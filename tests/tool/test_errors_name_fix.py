@@ -8,8 +8,9 @@ import subprocess
 
 import pytest
 
-from conftest import EMU, emu_missing
 from emu_steps import emu
+from sdsikit.programs import EMU
+from tool_runs import emu_missing
 
 NONE = "No On Demand devices found."
 

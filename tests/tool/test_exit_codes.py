@@ -12,8 +12,10 @@ import time
 
 import pytest
 
-from conftest import AUTHORITY, EMU, TOOL, emu_missing, registers, state_cert
+from abi_bytes import registers, state_cert
 from emu_steps import emu
+from sdsikit.programs import AUTHORITY, EMU, TOOL
+from tool_runs import emu_missing
 
 OK, INTERNAL, USAGE, NO_DEVICE, PERMISSION = 0, 1, 2, 3, 4
 REFUSED, REJECTED, IO, MALFORMED, STATE_UNKNOWN = 5, 6, 7, 8, 9

@@ -11,11 +11,11 @@ import shutil
 import pytest
 
 from authority import read
-from conftest import emu_missing
 from emu_steps import ctl, t
 from fleet_steps import (NAMES, PPINS, fleet, hex64, info, licences, per_device, platform,
                          results, spent, staggered)
 from sdsikit import schemas
+from tool_runs import emu_missing
 
 pytestmark = pytest.mark.skipif(emu_missing() is not None, reason=str(emu_missing()))
 

@@ -7,9 +7,9 @@ import os
 
 import pytest
 
-from sdsikit import schemas
+from abi_bytes import registers, state_cert
 from authority import image_as_printed, key_image, key_revision, licence_blob, read
-from conftest import registers, state_cert
+from sdsikit import schemas
 
 PPIN = 0x1122334455667788
 WITH_AKC = dict(akc_provisioned=True)

@@ -8,8 +8,10 @@ import subprocess
 
 import pytest
 
-from conftest import EMU, TOOL, emu_missing, registers, state_cert
+from abi_bytes import registers, state_cert
 from sdsikit.keys import key_encodings
+from sdsikit.programs import EMU, TOOL
+from tool_runs import emu_missing
 
 OLD = "old complete content\n"
 

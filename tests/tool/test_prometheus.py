@@ -13,12 +13,13 @@ import re
 
 import pytest
 
-from conftest import (GUID_V1, assert_clean, emu_missing, meter_cert, registers,
-                      state_cert)
-from conftest import L
-from conftest import blob as lic_blob
-from prom_parse import parse, series, value
+from abi_bytes import blob as lic_blob
+from abi_bytes import meter_cert, registers, state_cert
 from emu_steps import ctl, emu, t
+from prom_parse import parse, series, value
+from sdsikit.layout import GUID_V1
+import sdsikit.layout as L
+from tool_runs import assert_clean, emu_missing
 
 PPINS = (0xABCDEF0123, 0x5566778899)
 COMMANDS = {"-i": "info", "-s": "state", "-m": "meter", "-C": "meter_current"}

@@ -9,11 +9,11 @@ import shutil
 
 import pytest
 
-from sdsikit import schemas
 from authority import read
-from conftest import emu_missing
 from emu_steps import ctl, emu, t
 from fleet_steps import NAMES, fleet, hex64, info, platform, results, spent
+from sdsikit import schemas
+from tool_runs import emu_missing
 
 pytestmark = pytest.mark.skipif(emu_missing() is not None, reason=str(emu_missing()))
 

@@ -11,8 +11,9 @@ import subprocess
 
 import pytest
 
-from conftest import BUILD_DIR, EMU, TOOL, assert_clean, emu_missing
 from prom_parse import series
+from sdsikit.programs import BUILD_DIR, EMU, TOOL
+from tool_runs import assert_clean, emu_missing
 
 UNITS = ("sdsi-textfile.service", "sdsi-textfile.timer")
 
