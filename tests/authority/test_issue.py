@@ -7,10 +7,10 @@ import stat
 
 import pytest
 
-from conftest import (AKC_MAGIC, CAP_MAGIC, EXIT_IO, EXIT_MALFORMED, EXIT_OK, EXIT_REFUSED,
-                      EXIT_USAGE, fourcc,
-                      key_image, load_public, no_temporary_files, parse_akc, parse_cap,
-                      raw_point, run, verify_signature)
+from authority_files import (AKC_MAGIC, CAP_MAGIC, EXIT_IO, EXIT_MALFORMED, EXIT_OK,
+                             EXIT_REFUSED, EXIT_USAGE, fourcc, key_image, load_public,
+                             no_temporary_files, parse_akc, parse_cap, raw_point, run,
+                             verify_signature)
 from sdsikit.paths import directory, linked_directory
 
 KEY_FILES = ["root.key", "root.pub", "licensor.key", "licensor.pub"]

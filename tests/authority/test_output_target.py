@@ -11,7 +11,7 @@ import stat
 
 import pytest
 
-from conftest import EXIT_IO, EXIT_OK, EXIT_REFUSED, no_temporary_files, run
+from authority_files import EXIT_IO, EXIT_OK, EXIT_REFUSED, no_temporary_files, run
 from sdsikit.keys import key_encodings
 
 NAME_MAX = 255
