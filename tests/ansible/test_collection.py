@@ -8,13 +8,11 @@ import json
 import os
 
 import pytest
-
-import docs_example
-from conftest import (FEATURES, LAYOUT, SOCKETS, TOOL, WRONG_NAME, WRONG_PPIN, sockets_of,
-                      task_results)
-
 from jsonschema import Draft202012Validator, RefResolver
 
+import docs_example
+from fleet_facts import (FEATURES, LAYOUT, SOCKETS, TOOL, WRONG_NAME, WRONG_PPIN, sockets_of,
+                         task_results)
 # The JSON contract's schemas, as tests/tool loads them.
 from sdsikit import schemas
 

@@ -19,7 +19,7 @@ import subprocess
 
 import pytest
 
-from conftest import AUTHORITY, EMU, TOOL, nvram, task_results
+from fleet_facts import AUTHORITY, EMU, TOOL, nvram, task_results
 
 NODE = 7        # one socket, no metering: its own PPIN and CAPs
 PAIR = 1        # two sockets
