@@ -8,16 +8,26 @@ for every bound a decoder checks, the input that exactly fits and the one a
 unit too large.  Run it from anywhere; it rewrites only the seed-*.bin files,
 so crash reproducers added by hand stay.
 """
+import importlib.util
 import os
 import struct
-import sys
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# The GUIDs from the one Python copy of the layouts (checked against
-# include/sdsi/ by a meson test).
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), 'tests', 'integration', 'conformance'))
-from sdsi_layout import GUID_V1, GUID_V2  # noqa: E402
+
+
+def _layout():
+    """The one Python copy of the layouts (tests/sdsikit/layout.py, checked
+    against include/sdsi/ by a meson test), loaded from its file."""
+    path = os.path.join(os.path.dirname(HERE), 'tests', 'sdsikit', 'layout.py')
+    spec = importlib.util.spec_from_file_location('sdsikit_layout', path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+LAYOUT = _layout()
+GUID_V1, GUID_V2 = LAYOUT.GUID_V1, LAYOUT.GUID_V2
 LATCH_NS = 8 * 3600 * 10**9
 
 

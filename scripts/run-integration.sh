@@ -78,7 +78,7 @@ for entry in "${matrix[@]}"; do
 done
 
 # name | socket count | ABI | sdsi-shmem options (the FUSE driver over the
-# window that the kernel rig's guest reaches; targets/window.py)
+# window that the kernel rig's guest reaches; tests/sdsikit/targets/window.py)
 window_matrix=(
 	"window-current-v2-3s|3|current|--guid v2"
 	"window-current-v1-3s|3|current|--guid v1"

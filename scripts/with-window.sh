@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Run CMD against the window target (tests/integration/conformance/targets/
-# window.py): sdsi-shmem --doorbell plays SOCKETS sockets in a fresh window
-# file, `sdsi-emu mount --window` serves them through our FUSE driver at a
+# Run CMD against the window target (tests/sdsikit/targets/window.py):
+# sdsi-shmem --doorbell plays SOCKETS sockets in a fresh window file,
+# `sdsi-emu mount --window` serves them through our FUSE driver at a
 # fresh directory, and CMD runs with SDSI_TARGET=window, SDSI_WINDOW,
 # SDSI_SOCKETS and SDSI_SYSFS_ROOT pointing there.  Both servers are
 # stopped afterwards; a driver store that sdsi-shmem found without its ring

@@ -9,8 +9,8 @@ import pathlib
 import pytest
 
 from guest import SOCKETS, Tool, driver_sees_on_demand
-from licplatform import Authority, Programs
-from targets import kernel
+from sdsikit.licplatform import Authority, Programs
+from sdsikit.targets import kernel
 
 
 def pytest_configure(config):

@@ -1,18 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """What the guest's end-to-end tests share: where the kernel's files are,
-the configuration guest-run.sh exports, intel_sdsi as an operator runs it,
-and the import paths of the conformance and licensing helpers."""
+the configuration guest-run.sh exports, intel_sdsi as an operator runs it.
+The layouts come from the test kit (tests/sdsikit, on the import path
+by the root pytest.ini)."""
 import json
 import os
-import pathlib
 import subprocess
-import sys
 
-REPO = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / 'tests/integration/conformance'))
-sys.path.insert(0, str(REPO / 'tests/integration/licensing'))
-from sdsi_layout import (  # noqa: E402
-    FEATURE_METERING, FEATURE_ON_DEMAND, REG_FEATURES)
+from sdsikit.layout import FEATURE_METERING, FEATURE_ON_DEMAND, REG_FEATURES
 
 ROOT = '/sys/bus/auxiliary/devices'
 DRIVER = '/sys/bus/auxiliary/drivers/intel_sdsi'

@@ -11,9 +11,9 @@ import os
 import pytest
 
 from guest import KEY_REV, ROOT, SOCKETS
-from licplatform import Authority, Programs, cap_blob, key_image, licences
+from sdsikit.licplatform import Authority, Programs, cap_blob, key_image, licences
 
-import sdsi_layout
+import sdsikit.layout as sdsi_layout
 
 pytestmark = pytest.mark.mailbox
 

@@ -8,7 +8,7 @@ import os
 import pytest
 
 from guest import ABI, DRIVER, KEY_REV, ROOT
-from licplatform import Authority, Programs
+from sdsikit.licplatform import Authority, Programs
 
 # fault kind -> (errno the kernel gives a state certificate read, exit)
 READ_FAULTS = {

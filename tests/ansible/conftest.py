@@ -4,7 +4,6 @@ each with its own emulated platform, AKCs and CAPs issued for their PPINs by
 the real sdsi-authority, and ansible-playbook from Debian's ansible-core run
 with every file of its own (configuration, home, temporary files) in the
 test's temporary directory."""
-import hashlib
 import json
 import os
 import shutil
@@ -14,24 +13,8 @@ import pytest
 
 import docs_example
 from fleet import Fleet
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
-COLLECTIONS = os.path.join(REPO, 'ansible')
-BUILD_DIR = os.environ.get('SDSI_BUILD_DIR', '')
-TOOL = os.path.join(BUILD_DIR, 'tools', 'intel_sdsi')
-EMU = os.path.join(BUILD_DIR, 'emu', 'sdsi-emu')
-AUTHORITY = os.path.join(BUILD_DIR, 'tools', 'sdsi-authority', 'sdsi-authority')
-
-# Sockets per host, 1 to 4, and each socket's PPIN: distinct across the fleet.
-SOCKETS = [1, 2, 3, 4, 4, 3, 2, 1]
-LAYOUT = [[0x5D5100000000 + (h << 8) + s + 1 for s in range(n)] for h, n in enumerate(SOCKETS)]
-# The last host's part has no metering: its sockets have no counters to read.
-FEATURES = ['on-demand,attestation,metering'] * 7 + ['on-demand,attestation']
-# Bound to a PPIN no socket of the fleet has.
-WRONG_PPIN = 0xBAD000000001
-WRONG_NAME = 'zz-other-host.cap'
-
+from fleet_facts import (AUTHORITY, COLLECTIONS, EMU, FEATURES, HERE, LAYOUT, TOOL, WRONG_NAME,
+                         WRONG_PPIN, nvram)
 
 def missing():
     needs = [what for what, absent in (
@@ -153,33 +136,6 @@ def licences(workdir, fleet):
 @pytest.fixture(scope='session')
 def ansible(workdir, fleet, licences):
     return Ansible(workdir, fleet, licences)
-
-
-def nvram(fleet):
-    """The bytes of every host's NVRAM files: what a write would change."""
-    out = {}
-    for h in fleet.hosts:
-        for name in sorted(os.listdir(h.state)):
-            path = os.path.join(h.state, name)
-            if os.path.isfile(path):
-                with open(path, 'rb') as f:
-                    out[path] = hashlib.sha256(f.read()).hexdigest()
-    return out
-
-
-def task_results(doc, action):
-    """{host: module result} of the one task of ACTION in a run."""
-    out = {}
-    for r in doc['results']:
-        if r['action'].endswith(action):
-            assert r['host'] not in out
-            out[r['host']] = r
-    return out
-
-
-def sockets_of(doc):
-    return {h: r['result']['ansible_facts']['sdsi']['sockets']
-            for h, r in task_results(doc, 'sdsi_facts').items()}
 
 
 @pytest.fixture(scope='session')

@@ -6,18 +6,15 @@ the first real run, a second real run, facts again.  The runs happen once
 needs of them."""
 import json
 import os
-import sys
 
 import pytest
+from jsonschema import Draft202012Validator, RefResolver
 
 import docs_example
-from conftest import (FEATURES, LAYOUT, SOCKETS, TOOL, WRONG_NAME, WRONG_PPIN, sockets_of,
-                      task_results)
-
+from fleet_facts import (FEATURES, LAYOUT, SOCKETS, TOOL, WRONG_NAME, WRONG_PPIN, sockets_of,
+                         task_results)
 # The JSON contract's schemas, as tests/tool loads them.
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'tool'))
-import schemas  # noqa: E402
-from jsonschema import Draft202012Validator, RefResolver  # noqa: E402
+from sdsikit import schemas
 
 
 def ppin(value):

@@ -10,6 +10,7 @@ cause; those caught before a write leave the NVRAM byte for byte as it was.
 These run after test_collection.py's runs (the `runs` fixture), on hosts
 that already hold their AKC and CAPs; each test puts back any fault it
 made, then shows the host provisions again."""
+import contextlib
 import json
 import os
 import shutil
@@ -18,7 +19,7 @@ import subprocess
 
 import pytest
 
-from conftest import AUTHORITY, EMU, TOOL, nvram, task_results
+from fleet_facts import AUTHORITY, EMU, TOOL, nvram, task_results
 
 NODE = 7        # one socket, no metering: its own PPIN and CAPs
 PAIR = 1        # two sockets
@@ -40,6 +41,25 @@ def power_cycle(h):
     """A cold power cycle of every socket of H: the updates a power cycle
     allows (4) back, which the tests before this one may have used."""
     ctl(h, 'power-cycle', 'all')
+
+
+@contextlib.contextmanager
+def disturbed(h, on, off):
+    """H's emulator told ON (a ctl command line) for the duration of the
+    with block, and OFF after it, whatever happened in it."""
+    ctl(h, *on)
+    try:
+        yield
+    finally:
+        ctl(h, *off)
+
+
+def cycled_with_caps(fleet, index, tmp_path, licences, lid):
+    """The fleet's host INDEX power-cycled, and new CAPs for it (new_caps):
+    (host, the CAP directory)."""
+    h = host(fleet, index)
+    power_cycle(h)
+    return h, new_caps(tmp_path, licences, h, lid)
 
 
 def new_caps(tmp_path, licences, h, lid, name='caps'):
@@ -156,14 +176,9 @@ def test_fails_naming_the_cause_before_any_write(ansible, runs, fleet, licences,
 
 def test_a_socket_locked_by_the_bios_fails_then_provisions_unlocked(ansible, runs, fleet,
                                                                     licences, tmp_path):
-    h = host(fleet, NODE)
-    power_cycle(h)
-    caps = new_caps(tmp_path, licences, h, 0x3100)
-    ctl(h, 'iblock', '0', 'on')
-    try:
+    h, caps = cycled_with_caps(fleet, NODE, tmp_path, licences, 0x3100)
+    with disturbed(h, ('iblock', '0', 'on'), ('iblock', '0', 'off')):
         rc, result, status = provision(ansible, h, sdsi_cap_dir=caps)
-    finally:
-        ctl(h, 'iblock', '0', 'off')
     assert rc == 2 and status == 'failed'
     assert result['msg'] == ('intel_vsec.sdsi.0: %s/provision_cap: provisioning is locked by '
                              'the BIOS (in-band lock) or On Demand is not enabled' % (DEV % 0))
@@ -177,14 +192,9 @@ def test_a_socket_locked_by_the_bios_fails_then_provisions_unlocked(ansible, run
 
 
 def test_a_busy_mailbox_fails_and_writes_nothing(ansible, runs, fleet, licences, tmp_path):
-    h = host(fleet, NODE)
-    power_cycle(h)
-    caps = new_caps(tmp_path, licences, h, 0x3200)
-    ctl(h, 'fault', '0', 'oob-owner')
-    try:
+    h, caps = cycled_with_caps(fleet, NODE, tmp_path, licences, 0x3200)
+    with disturbed(h, ('fault', '0', 'oob-owner'), ('clear', '0')):
         rc, result, status = provision(ansible, h, sdsi_cap_dir=caps)
-    finally:
-        ctl(h, 'clear', '0')
     assert rc == 2 and status == 'failed'
     assert result['msg'].startswith('intel_vsec.sdsi.0: ')
     assert 'mailbox' in result['msg'], result['msg']
@@ -196,30 +206,20 @@ def test_a_busy_mailbox_fails_and_writes_nothing(ansible, runs, fleet, licences,
 
 
 def test_an_unbound_socket_fails_naming_it(ansible, runs, fleet, licences, tmp_path):
-    h = host(fleet, NODE)
-    power_cycle(h)
-    caps = new_caps(tmp_path, licences, h, 0x3300)
-    ctl(h, 'unbind', '0')
-    try:
+    h, caps = cycled_with_caps(fleet, NODE, tmp_path, licences, 0x3300)
+    with disturbed(h, ('unbind', '0'), ('bind', '0')):
         rc, result, status = provision(ansible, h, sdsi_cap_dir=caps)
-    finally:
-        ctl(h, 'bind', '0')
     assert rc == 2 and status == 'failed'
     assert result['msg'].startswith('intel_vsec.sdsi.0: %s: no driver is bound to it' % (DEV % 0))
     assert result['changed'] is False
 
 
 def test_on_demand_disabled_is_refused_before_writing(ansible, runs, fleet, licences, tmp_path):
-    h = host(fleet, NODE)
-    power_cycle(h)
-    caps = new_caps(tmp_path, licences, h, 0x3400)
-    ctl(h, 'features', '0', 'attestation')
-    try:
+    h, caps = cycled_with_caps(fleet, NODE, tmp_path, licences, 0x3400)
+    with disturbed(h, ('features', '0', 'attestation'), ('features', '0', h.features)):
         before = nvram(fleet)
         rc, result, status = provision(ansible, h, sdsi_cap_dir=caps)
         after = nvram(fleet)
-    finally:
-        ctl(h, 'features', '0', h.features)
     assert rc == 2 and status == 'failed'
     assert result['msg'].startswith('intel_vsec.sdsi.0: ')
     assert 'On Demand' in result['msg'] and 'not enabled' in result['msg'], result['msg']
@@ -249,14 +249,9 @@ def test_an_akc_the_device_rejects_fails_the_socket(ansible, runs, fleet, workdi
 def test_one_socket_fails_the_others_are_provisioned(ansible, runs, fleet, licences, tmp_path):
     """sdsi_provision goes on past a failed socket: the task fails, says so,
     and is changed by what it wrote on the other."""
-    h = host(fleet, PAIR)
-    power_cycle(h)
-    caps = new_caps(tmp_path, licences, h, 0x3500)
-    ctl(h, 'iblock', '1', 'on')
-    try:
+    h, caps = cycled_with_caps(fleet, PAIR, tmp_path, licences, 0x3500)
+    with disturbed(h, ('iblock', '1', 'on'), ('iblock', '1', 'off')):
         rc, result, status = provision(ansible, h, sdsi_cap_dir=caps)
-    finally:
-        ctl(h, 'iblock', '1', 'off')
     assert rc == 2 and status == 'failed'
     assert result['msg'].startswith('intel_vsec.sdsi.1: %s/provision_cap: provisioning is locked'
                                     % (DEV % 1))

@@ -16,7 +16,7 @@ import tempfile
 
 import pytest
 
-from conftest import COLLECTIONS, REPO
+from fleet_facts import COLLECTIONS, REPO
 
 SOURCE = os.path.join(COLLECTIONS, 'ansible_collections', 'sdsi', 'ondemand')
 # ansible-test's sanity tests that run offline (the others install their

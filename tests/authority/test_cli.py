@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from conftest import EXIT_OK, EXIT_USAGE, MAN_PAGE, run
+from authority_files import EXIT_OK, EXIT_USAGE, MAN_PAGE, run
 
 COMMANDS = ["init", "akc", "cap", "inspect"]
 

@@ -7,8 +7,8 @@ import struct
 
 import pytest
 
-from conftest import (EXIT_MALFORMED, EXIT_OK, EXIT_REJECTED, EXIT_USAGE, key_image,
-                      load_public, raw_point, run)
+from authority_files import (EXIT_MALFORMED, EXIT_OK, EXIT_REJECTED, EXIT_USAGE, key_image,
+                             load_public, raw_point, run)
 
 
 @pytest.fixture

@@ -7,10 +7,11 @@ import stat
 
 import pytest
 
-from conftest import (AKC_MAGIC, CAP_MAGIC, EXIT_IO, EXIT_MALFORMED, EXIT_OK, EXIT_REFUSED,
-                      EXIT_USAGE, fourcc,
-                      key_image, load_public, no_temporary_files, parse_akc, parse_cap,
-                      raw_point, run, verify_signature)
+from authority_files import (AKC_MAGIC, CAP_MAGIC, EXIT_IO, EXIT_MALFORMED, EXIT_OK,
+                             EXIT_REFUSED, EXIT_USAGE, fourcc, key_image, load_public,
+                             no_temporary_files, parse_akc, parse_cap, raw_point, run,
+                             verify_signature)
+from sdsikit.paths import directory, linked_directory
 
 KEY_FILES = ["root.key", "root.pub", "licensor.key", "licensor.pub"]
 
@@ -73,48 +74,41 @@ def test_init_on_something_else_than_a_directory(tmp_path, kind, what):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["auth"]
 
 
+def init_refused(d):
+    """sdsi-authority init D refused (exit 5): what it said."""
+    r = run("init", d)
+    assert r.returncode == EXIT_REFUSED, r.stderr
+    return r.stderr
+
+
 @pytest.mark.parametrize("mode,who", [(0o777, "others"), (0o1777, "others"), (0o757, "others"),
                                       (0o775, "its group"), (0o770, "its group")])
 def test_init_refuses_a_directory_others_may_write(tmp_path, mode, who):
     """Others could swap the root key that sockets are to trust: refused as
     sdsi-emu refuses such a --state."""
-    d = tmp_path / "auth"
-    d.mkdir()
-    d.chmod(mode)
-    r = run("init", d)
-    assert r.returncode == EXIT_REFUSED, r.stderr
-    assert f"authority directory {d}: writable by {who} (mode {mode:04o})" in r.stderr
+    d = directory(tmp_path / "auth", mode)
+    assert f"authority directory {d}: writable by {who} (mode {mode:04o})" in init_refused(d)
     assert list(d.iterdir()) == []
 
 
 def test_init_takes_a_directory_only_its_owner_may_write(tmp_path):
     """The other side of the bound: read and search bits for all are fine."""
-    d = tmp_path / "auth"
-    d.mkdir()
-    d.chmod(0o755)
+    d = directory(tmp_path / "auth", 0o755)
     assert run("init", d).returncode == EXIT_OK
 
 
 def test_init_refuses_a_directory_of_another_user(tmp_path):
     """nobody could replace the keys in a directory it owns."""
-    d = tmp_path / "auth"
-    d.mkdir()
-    d.chmod(0o755)
+    d = directory(tmp_path / "auth", 0o755)
     os.chown(d, 65534, 65534)
-    r = run("init", d)
-    assert r.returncode == EXIT_REFUSED, r.stderr
-    assert f"authority directory {d}: owned by uid 65534, not by root or uid {os.geteuid()}" in r.stderr
+    assert f"authority directory {d}: owned by uid 65534, not by root or uid {os.geteuid()}" \
+        in init_refused(d)
     assert list(d.iterdir()) == []
 
 
 def test_init_does_not_follow_a_directory_symlink(tmp_path):
-    real = tmp_path / "real"
-    real.mkdir(mode=0o700)
-    link = tmp_path / "auth"
-    link.symlink_to(real)
-    r = run("init", link)
-    assert r.returncode == EXIT_REFUSED, r.stderr
-    assert f"authority directory {link}: a symbolic link, not followed" in r.stderr
+    link, real = linked_directory(tmp_path, "auth")
+    assert f"authority directory {link}: a symbolic link, not followed" in init_refused(link)
     assert list(real.iterdir()) == []
 
 

@@ -10,10 +10,9 @@ import os
 import stat
 
 import pytest
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec
 
-from conftest import EXIT_IO, EXIT_OK, EXIT_REFUSED, no_temporary_files, run
+from authority_files import EXIT_IO, EXIT_OK, EXIT_REFUSED, no_temporary_files, run
+from sdsikit.keys import key_encodings
 
 NAME_MAX = 255
 
@@ -85,24 +84,10 @@ def test_never_over_a_public_key_or_any_pem_block(kind, authority, tmp_path, pem
     assert no_temporary_files(target.parent)
 
 
-def der_keys():
-    key = ec.generate_private_key(ec.SECP384R1())
-    return {
-        "private": key.private_bytes(serialization.Encoding.DER,
-                                     serialization.PrivateFormat.PKCS8,
-                                     serialization.NoEncryption()),
-        "traditional": key.private_bytes(serialization.Encoding.DER,
-                                         serialization.PrivateFormat.TraditionalOpenSSL,
-                                         serialization.NoEncryption()),
-        "public": key.public_key().public_bytes(serialization.Encoding.DER,
-                                                serialization.PublicFormat.SubjectPublicKeyInfo),
-    }
-
-
 @pytest.mark.parametrize("form", ["private", "traditional", "public"])
 def test_never_over_a_der_key(kind, authority, tmp_path, form):
     target = tmp_path / "der.key"
-    target.write_bytes(der_keys()[form])
+    target.write_bytes(key_encodings()[f"der-{form}"])
     before = target.read_bytes()
     r = issue(kind, authority, target)
     assert r.returncode == EXIT_REFUSED, r.stderr
@@ -113,7 +98,7 @@ def test_never_over_a_der_key(kind, authority, tmp_path, form):
 def test_a_der_key_is_judged_in_a_file_of_up_to_16_kib(authority, tmp_path):
     """The bound on both sides: a DER key padded to 16384 bytes is a key,
     one byte more and the file is too large to be one (it is replaced)."""
-    der = der_keys()["private"]
+    der = key_encodings()["der-private"]
     target = tmp_path / "padded.key"
     for size, refused in ((16384, True), (16385, False)):
         target.write_bytes(der + b"\0" * (size - len(der)))

@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Compare tests/integration/conformance/sdsi_layout.py with the C headers
-of include/sdsi/, as printed by layout_constants (built by meson):
+"""Compare tests/sdsikit/layout.py with the C headers of include/sdsi/, as
+printed by layout_constants (built by meson):
 
-    check_layout.py LAYOUT_CONSTANTS MODULE_DIR
+    check_layout.py LAYOUT_CONSTANTS LAYOUT_PY
 
 Fails when a printed constant differs from the module's or is missing from
 it, and when the module has an upper-case int or bytes constant that the C
 side does not print (a copy nobody checks).  Exit 0 when they agree."""
-import importlib
+import importlib.util
 import subprocess
 import sys
 
@@ -48,8 +48,10 @@ def compare(c_side, py_side):
 def main(argv):
     if len(argv) != 3:
         raise SystemExit(__doc__)
-    sys.path.insert(0, argv[2])
-    module = importlib.import_module('sdsi_layout')
+    # The module is loaded from its file: it imports nothing of the kit.
+    spec = importlib.util.spec_from_file_location('sdsikit_layout', argv[2])
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
     c_side = c_constants(argv[1])
     problems = compare(c_side, module_constants(module))
     for problem in problems:

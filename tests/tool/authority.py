@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from conftest import AUTHORITY
+from sdsikit.programs import AUTHORITY
 
 AKC_KEY = slice(0x10, 0x70)     # the licensor public key X||Y
 CAP_HEADER = 12
@@ -73,8 +73,3 @@ def licence_blob(cap_path):
 def image_as_printed(image):
     """The key image as intel_sdsi prints it (-s): byte 47 first."""
     return "0x" + image[::-1].hex()
-
-
-@pytest.fixture(scope="module")
-def authority(tmp_path_factory):
-    return Authority(str(tmp_path_factory.mktemp("authority")))

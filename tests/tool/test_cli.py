@@ -6,7 +6,8 @@ import subprocess
 
 import pytest
 
-from conftest import TOOL, registers, state_cert
+from abi_bytes import registers, state_cert
+from sdsikit.programs import TOOL
 
 USAGE_CASES = [
     ([], "No device specified"),

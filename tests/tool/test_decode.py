@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from conftest import GUID_V1, GUID_V2, blob, meter_cert, registers, state_cert
+from abi_bytes import blob, meter_cert, registers, state_cert
+from sdsikit.layout import GUID_V1, GUID_V2
 
 INFO_KEYS = {"schema_version", "device", "file", "guid", "ppin", "socket_id", "features",
              "akc_provisioned", "akc_failures", "cap_failures", "updates", "nvram_limits",

@@ -5,33 +5,14 @@ emulated silicon trusts no root key and refuses every AKC and CAP (EIO,
 failure counter + 1), which is what these tests assert for provisioning;
 test_emu_licensing.py provisions with real keys."""
 import json
-import os
-import subprocess
 
 import pytest
 
-import schemas
-from conftest import EMU, TOOL, emu_missing
+from emu_steps import ctl, emu, t
+from sdsikit import schemas
+from tool_runs import emu_missing
 
 pytestmark = pytest.mark.skipif(emu_missing() is not None, reason=str(emu_missing()))
-
-RUNNER = os.path.join(os.path.dirname(__file__), "emu_runner.py")
-
-
-def emu(steps, *emu_args):
-    """Run steps in one emulated platform; returns a list of results."""
-    proc = subprocess.run([EMU, "run", *emu_args, "--", "/usr/bin/python3", RUNNER, TOOL, EMU,
-                           json.dumps(steps)], capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)
-
-
-def t(*args):
-    return {"tool": list(args)}
-
-
-def ctl(*args):
-    return {"ctl": list(args)}
 
 
 @pytest.fixture

@@ -9,9 +9,9 @@ import json
 
 import pytest
 
-from authority import authority, key_image, image_as_printed, read  # noqa: F401
-from test_emu import ctl, emu, t  # noqa: F401
-from conftest import emu_missing
+from authority import image_as_printed, key_image, read
+from emu_steps import emu, t
+from tool_runs import emu_missing
 
 pytestmark = pytest.mark.skipif(emu_missing() is not None, reason=str(emu_missing()))
 

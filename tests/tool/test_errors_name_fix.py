@@ -4,15 +4,14 @@ device and what to check; a --sysfs-root that is no directory (exit 2);
 the three directories --sysfs-root accepts; --all naming an unbound
 driver as -d N does; EPERM under the in-band lock named as the lock; and
 sdsi-emu --authority given a file instead of the directory it wants."""
-import json
-import os
 import subprocess
 
 import pytest
 
-from conftest import EMU, TOOL, emu_missing
+from emu_steps import emu
+from sdsikit.programs import EMU
+from tool_runs import emu_missing
 
-RUNNER = os.path.join(os.path.dirname(__file__), "emu_runner.py")
 NONE = "No On Demand devices found."
 
 
@@ -94,13 +93,6 @@ def test_sysfs_root_takes_three_directories(tool, tmp_path, sysfs, below):
 
 
 needs_emu = pytest.mark.skipif(emu_missing() is not None, reason=str(emu_missing()))
-
-
-def emu(steps, *emu_args):
-    proc = subprocess.run([EMU, "run", *emu_args, "--", "/usr/bin/python3", RUNNER, TOOL, EMU,
-                           json.dumps(steps)], capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)
 
 
 @needs_emu

@@ -3,7 +3,6 @@
 (docs/exit-codes.md): the page and both --help outputs list the same codes
 in the same words, and each class of failure exits with its code in each
 program that can meet it."""
-import json
 import os
 import re
 import socket
@@ -13,14 +12,15 @@ import time
 
 import pytest
 
-from authority import authority  # noqa: F401
-from conftest import AUTHORITY, EMU, TOOL, emu_missing, registers, state_cert
+from abi_bytes import registers, state_cert
+from emu_steps import emu
+from sdsikit.programs import AUTHORITY, EMU, TOOL
+from tool_runs import emu_missing
 
 OK, INTERNAL, USAGE, NO_DEVICE, PERMISSION = 0, 1, 2, 3, 4
 REFUSED, REJECTED, IO, MALFORMED, STATE_UNKNOWN = 5, 6, 7, 8, 9
 
 DOC = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "exit-codes.md")
-RUNNER = os.path.join(os.path.dirname(__file__), "emu_runner.py")
 
 
 def run(binary, *args, env=None, stdout=subprocess.PIPE, timeout=20):
@@ -120,11 +120,8 @@ def test_intel_sdsi_classes_on_the_emulator(tmp_path):
     blob.write_bytes(bytes(range(200)))
     steps = [{"tool": ["-d", "0", "-a", str(blob)]}]
     for emu_args, status in [(["--iblock"], PERMISSION), ([], REJECTED)]:
-        proc = subprocess.run([EMU, "run", *emu_args, "--", "/usr/bin/python3", RUNNER, TOOL,
-                               EMU, json.dumps(steps)], capture_output=True, text=True,
-                              timeout=120)
-        assert proc.returncode == 0, proc.stderr
-        assert json.loads(proc.stdout)[0]["rc"] == status, (emu_args, proc.stdout)
+        r = emu(steps, *emu_args, timeout=120)
+        assert r[0]["rc"] == status, (emu_args, r)
 
 
 # sdsi-authority -----------------------------------------------------------

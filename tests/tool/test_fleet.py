@@ -10,62 +10,14 @@ import shutil
 
 import pytest
 
-import schemas
-from authority import authority, read  # noqa: F401
-from test_emu import ctl, emu, t  # noqa: F401
-from conftest import emu_missing
+from authority import read
+from emu_steps import ctl, t
+from fleet_steps import (NAMES, PPINS, fleet, hex64, info, licences, per_device, platform,
+                         results, spent, staggered)
+from sdsikit import schemas
+from tool_runs import emu_missing
 
 pytestmark = pytest.mark.skipif(emu_missing() is not None, reason=str(emu_missing()))
-
-PPINS = (0xF1EE70, 0xF1EE71, 0xF1EE72, 0xF1EE73)
-NAMES = [f"intel_vsec.sdsi.{n}" for n in range(4)]
-# Latencies that make the sockets finish in another order than their own:
-# printing as they finish would put socket 2 first and socket 0 last.
-LATENCY_US = (400000, 200000, 0, 100000)
-
-
-def platform(authority, steps, sockets=4):
-    ppins = ",".join(f"{p:x}" for p in PPINS[:sockets])
-    return emu(steps, "--authority", authority.dir, "--sockets", str(sockets), "--ppin", ppins)
-
-
-def doc(result):
-    return json.loads(result["out"])
-
-
-def fleet(result):
-    """A fleet provisioning document, checked against docs/schema/fleet.json."""
-    return schemas.check("fleet.json", result["out"])
-
-
-def per_device(result):
-    """An --all document (docs/schema/all.json) as (device, object) pairs in
-    the order printed."""
-    return [(o["device"], o) for o in schemas.check("all.json", result["out"])["results"]]
-
-
-def hex64(value):
-    return f"0x{value:016x}"
-
-
-def staggered():
-    return [ctl("fault", str(n), "rdy-latency", "--param", str(us))
-            for n, us in enumerate(LATENCY_US) if us]
-
-
-def info(devno):
-    return t("-d", str(devno), "-i", "--json")
-
-
-def spent(result):
-    d = doc(result)
-    return (d["akc_failures"]["count"], d["cap_failures"]["count"], d["updates"]["available"])
-
-
-def licences(result):
-    return [(lic["license"]["id"], lic["license"]["revision"], lic["valid"])
-            for lic in doc(result)["licenses"]]
-
 
 def test_reads_printed_in_device_order_whatever_order_they_finish(authority):
     r = platform(authority, staggered() + [
@@ -90,27 +42,6 @@ def test_a_failing_socket_is_reported_in_its_place_and_sets_the_status(authority
     assert all("error" not in o for n, o in devices if n != NAMES[1])
     assert "intel_vsec.sdsi.1/state_certificate" in r[-1]["err"]
     assert r[-1]["out"].count("State certificate for device") == 3
-
-
-@pytest.fixture
-def caps(authority, tmp_path):
-    """A CAP directory: one CAP for socket 0, two for socket 1 (file name
-    order: b then c), none for socket 2 or 3, one for a PPIN no socket has,
-    and a file that is not a CAP."""
-    d = tmp_path / "caps"
-    d.mkdir()
-    shutil.copy(authority.cap(PPINS[0], licence_id=0xA0), d / "a-socket0.cap")
-    shutil.copy(authority.cap(PPINS[1], licence_id=0xB1, features=("SGX1",)),
-                d / "b-socket1.cap")
-    shutil.copy(authority.cap(PPINS[1], licence_id=0xC1, metered=True), d / "c-socket1.cap")
-    shutil.copy(authority.cap(0xDEAD, licence_id=0xD0), d / "d-elsewhere.cap")
-    (d / "notes.txt").write_text("the CAPs of rack 7\n")
-    return str(d)
-
-
-def results(report):
-    return [(s["device"], s["result"], [(os.path.basename(b["file"]), b["result"])
-                                        for b in s["blobs"]]) for s in report["results"]]
 
 
 def test_provision_a_fleet_then_again_unchanged(authority, caps):

@@ -10,7 +10,9 @@ import subprocess
 
 import pytest
 
-from conftest import GUID_V1, GUID_V2, TOOL, registers, state_cert
+from abi_bytes import registers, state_cert
+from sdsikit.layout import GUID_V1, GUID_V2
+from sdsikit.programs import TOOL
 
 EXIT_USAGE, EXIT_MALFORMED = 2, 8
 

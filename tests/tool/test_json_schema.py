@@ -13,11 +13,12 @@ import subprocess
 
 import pytest
 
-import schemas
-from authority import authority, image_as_printed, key_image  # noqa: F401
-from conftest import (AUTHORITY, TOOL, FakeSysfs, emu_missing, meter_cert, registers, run_tool,
-                      state_cert)
-from test_emu import ctl, emu, t
+from abi_bytes import FakeSysfs, meter_cert, registers, state_cert
+from authority import image_as_printed, key_image
+from emu_steps import ctl, emu, t
+from sdsikit import schemas
+from sdsikit.programs import AUTHORITY, TOOL
+from tool_runs import emu_missing, run_tool
 
 needs_emu = pytest.mark.skipif(emu_missing() is not None, reason=str(emu_missing()))
 

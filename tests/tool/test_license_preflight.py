@@ -7,10 +7,9 @@ import os
 
 import pytest
 
-import schemas
-from authority import (authority, image_as_printed, key_image, key_revision,  # noqa: F401
-                       licence_blob, read)
-from conftest import registers, state_cert
+from abi_bytes import registers, state_cert
+from authority import image_as_printed, key_image, key_revision, licence_blob, read
+from sdsikit import schemas
 
 PPIN = 0x1122334455667788
 WITH_AKC = dict(akc_provisioned=True)

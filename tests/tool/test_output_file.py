@@ -7,10 +7,11 @@ import stat
 import subprocess
 
 import pytest
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec
 
-from conftest import EMU, TOOL, emu_missing, registers, state_cert
+from abi_bytes import registers, state_cert
+from sdsikit.keys import key_encodings
+from sdsikit.programs import EMU, TOOL
+from tool_runs import emu_missing
 
 OLD = "old complete content\n"
 
@@ -173,25 +174,12 @@ def test_a_private_key_is_never_replaced(tool, sysfs, tmp_path):
     assert key.read_bytes() == pem
 
 
-def _der_keys():
-    key = ec.generate_private_key(ec.SECP384R1())
-    return {
-        "der-private": key.private_bytes(serialization.Encoding.DER,
-                                         serialization.PrivateFormat.PKCS8,
-                                         serialization.NoEncryption()),
-        "der-public": key.public_key().public_bytes(
-            serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo),
-        "pem-public": key.public_key().public_bytes(
-            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo),
-    }
-
-
 @pytest.mark.parametrize("form", ["pem-public", "der-private", "der-public"])
 def test_a_public_or_der_key_is_never_replaced(tool, sysfs, tmp_path, form):
     """A licensor.pub is a trust anchor; a DER key is a key (exit 5)."""
     sysfs.add(0, state=state_cert([]))
     key = tmp_path / "licensor.pub"
-    key.write_bytes(_der_keys()[form])
+    key.write_bytes(key_encodings()[form])
     before = key.read_bytes()
     r = tool("-d", "0", "-i", "--output", str(key), root=sysfs.root)
     assert r.rc == 5, r.err

@@ -7,7 +7,8 @@ import subprocess
 
 import pytest
 
-from conftest import AUTHORITY, EMU, TOOL, _built
+from sdsikit.programs import AUTHORITY, EMU, TOOL
+from sdsikit.programs import built as _built
 
 SHMEM = _built("shmem/sdsi-shmem")
 PROGRAMS = {"intel_sdsi": TOOL, "sdsi-authority": AUTHORITY, "sdsi-emu": EMU,

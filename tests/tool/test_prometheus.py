@@ -10,37 +10,20 @@ values needing escapes, a repeated code)."""
 import json
 import os
 import re
-import subprocess
 
 import pytest
 
-from authority import authority  # noqa: F401
-from conftest import (GUID_V1, PROMTOOL, PROMTOOL_FROM, emu_missing, meter_cert, registers,
-                      state_cert)
-from conftest import L
-from conftest import blob as lic_blob
+from abi_bytes import blob as lic_blob
+from abi_bytes import meter_cert, registers, state_cert
+from emu_steps import ctl, emu, t
 from prom_parse import parse, series, value
-from test_emu import ctl, emu, t
+from sdsikit.layout import GUID_V1
+import sdsikit.layout as L
+from tool_runs import assert_clean, emu_missing
 
 PPINS = (0xABCDEF0123, 0x5566778899)
 COMMANDS = {"-i": "info", "-s": "state", "-m": "meter", "-C": "meter_current"}
 needs_emu = pytest.mark.skipif(emu_missing() is not None, reason=str(emu_missing()))
-
-
-def promtool(text):
-    """promtool check metrics on text: its exit status and what it said."""
-    # A missing promtool fails, never skips: the format would go unchecked.
-    if PROMTOOL is None:
-        pytest.fail(f"no promtool: {PROMTOOL_FROM}")
-    proc = subprocess.run([PROMTOOL, "check", "metrics"], input=text, capture_output=True,
-                          text=True, timeout=60)
-    return proc.returncode, proc.stdout + proc.stderr
-
-
-def assert_clean(text):
-    rc, said = promtool(text)
-    assert (rc, said) == (0, ""), f"promtool: {said}\n{text}"
-    return parse(text)
 
 
 def seconds(count, unit_ms):

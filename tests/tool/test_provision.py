@@ -5,7 +5,8 @@ import os
 
 import pytest
 
-from conftest import GUID_V1, registers
+from abi_bytes import registers
+from sdsikit.layout import GUID_V1
 
 
 def blob_file(tmp_path, size, name="blob.bin"):

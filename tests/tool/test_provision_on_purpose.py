@@ -9,11 +9,11 @@ import shutil
 
 import pytest
 
-import schemas
-from authority import authority, read  # noqa: F401
-from conftest import emu_missing
-from test_emu import ctl, emu, t  # noqa: F401
-from test_fleet import NAMES, caps, fleet, hex64, info, platform, results, spent  # noqa: F401
+from authority import read
+from emu_steps import ctl, emu, t
+from fleet_steps import NAMES, fleet, hex64, info, platform, results, spent
+from sdsikit import schemas
+from tool_runs import emu_missing
 
 pytestmark = pytest.mark.skipif(emu_missing() is not None, reason=str(emu_missing()))
 

@@ -11,9 +11,9 @@ import subprocess
 
 import pytest
 
-from conftest import BUILD_DIR, EMU, TOOL, emu_missing
 from prom_parse import series
-from test_prometheus import assert_clean
+from sdsikit.programs import BUILD_DIR, EMU, TOOL
+from tool_runs import assert_clean, emu_missing
 
 UNITS = ("sdsi-textfile.service", "sdsi-textfile.timer")
 

@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Fixtures of the ABI conformance suite.  It runs where the tree is
 (inside `sdsi-emu run`, or later in a guest with the real driver) and reads
-its configuration from the environment (sdsi_sysfs.Context)."""
+its configuration from the environment (sdsikit.sysfs.Context)."""
 import pytest
 
-import targets
-from sdsi_sysfs import Context, Socket
+from sdsikit import targets
+from sdsikit.sysfs import Context, Socket
 
 _CTX = Context()
 NO_MAILBOX = ('the driver sees On Demand disabled here, so '

@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from sdsi_layout import decode_registers, decode_state_certificate
-from sdsi_sysfs import ATTRIBUTES, errno_of, errname
+from sdsikit.layout import decode_registers, decode_state_certificate
+from sdsikit.sysfs import ATTRIBUTES, errno_of, errname
 
 
 @pytest.fixture

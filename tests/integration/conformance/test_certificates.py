@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-from sdsi_layout import (STATE_CONTENT_EMPTY, STATE_HEADER_SIZE,
+from sdsikit.layout import (STATE_CONTENT_EMPTY, STATE_HEADER_SIZE,
                          decode_meter_certificate, decode_state_certificate)
-from sdsi_sysfs import Socket
-from targets import NotSupported
+from sdsikit.sysfs import Socket
+from sdsikit.targets import NotSupported
 
 # Model time a target that can jump it moves between the two MMRC samples.
 ADVANCE_S = 60

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from sdsi_layout import decode_meter_certificate, decode_state_certificate
-from sdsi_sysfs import Socket, errname
+from sdsikit.layout import decode_meter_certificate, decode_state_certificate
+from sdsikit.sysfs import Socket, errname
 
 THREADS = 16
 SECONDS = 3.0

@@ -6,9 +6,9 @@ import time
 
 import pytest
 
-from sdsi_layout import decode_state_certificate
-from sdsi_sysfs import MAILBOX_READS, errno_of, errname
-from targets import NotSupported
+from sdsikit.layout import decode_state_certificate
+from sdsikit.sysfs import MAILBOX_READS, errno_of, errname
+from sdsikit.targets import NotSupported
 
 FAULTS = (
     ('oob-owner', errno.EBUSY),

@@ -8,8 +8,8 @@ import os
 
 import pytest
 
-from sdsi_layout import FEATURE_BITS, FEATURES_KNOWN
-from sdsi_sysfs import ATTRIBUTES, PROVISION_FILES, errno_of
+from sdsikit.layout import FEATURE_BITS, FEATURES_KNOWN
+from sdsikit.sysfs import ATTRIBUTES, PROVISION_FILES, errno_of
 
 ON_DEMAND = FEATURE_BITS['on-demand']
 NO_METERING = ON_DEMAND | FEATURE_BITS['attestation']

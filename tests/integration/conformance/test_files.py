@@ -7,8 +7,8 @@ import stat
 
 import pytest
 
-from sdsi_layout import GUID_V1, GUID_V2, decode_state_certificate
-from sdsi_sysfs import (ATTRIBUTES, MAILBOX_READS, MODES, PROVISION_FILES,
+from sdsikit.layout import GUID_V1, GUID_V2, decode_state_certificate
+from sdsikit.sysfs import (ATTRIBUTES, MAILBOX_READS, MODES, PROVISION_FILES,
                         ST_SIZES, errno_of, errname)
 
 

@@ -8,8 +8,8 @@ import os
 
 import pytest
 
-from sdsi_layout import AUTH_ERR_CONTENT, decode_state_certificate
-from sdsi_sysfs import PROVISION_FILES, Socket, errname
+from sdsikit.layout import AUTH_ERR_CONTENT, decode_state_certificate
+from sdsikit.sysfs import PROVISION_FILES, Socket, errname
 
 COUNTS = {'provision_akc': 'akc_count', 'provision_cap': 'cap_count'}
 BLOB = bytes(range(256)) * 3    # 768 bytes no silicon would authenticate

@@ -3,9 +3,9 @@
 what it says after a cold boot (docs/interface.md §2.3, 2.7)."""
 import os
 
-from sdsi_layout import (AUTH_ERR_CONTENT, FEATURES_KNOWN, GUID_V2,
+from sdsikit.layout import (AUTH_ERR_CONTENT, FEATURES_KNOWN, GUID_V2,
                          STATE_CONTENT_EMPTY, decode_state_certificate)
-from sdsi_sysfs import Socket
+from sdsikit.sysfs import Socket
 
 
 def test_whole_read(dev):

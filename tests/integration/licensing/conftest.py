@@ -3,7 +3,7 @@
 emulated platforms whose root of trust is that authority's root key."""
 import pytest
 
-from licplatform import Authority, Platform, Programs
+from sdsikit.licplatform import Authority, Platform, Programs
 
 
 @pytest.fixture(scope='session')

@@ -6,7 +6,7 @@ there: unchanged (exit 0, nothing written) unless --force, --dry-run
 writes nothing."""
 import shutil
 
-from licplatform import Authority, auth_error, cap_blob, key_image, licences
+from sdsikit.licplatform import Authority, auth_error, cap_blob, key_image, licences
 
 EXIT_REFUSED = 5
 EXIT_REJECTED = 6

@@ -8,7 +8,7 @@ time.  Model time is moved with `sdsi-emu ctl advance`; the wall-clock time
 the test takes bounds what the model added on its own."""
 import time
 
-from licplatform import Stopwatch
+from sdsikit.licplatform import Stopwatch
 
 HOUR = 3600
 LATCH = 8 * HOUR

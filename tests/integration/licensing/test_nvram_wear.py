@@ -7,8 +7,8 @@ refused blob writes nothing, the region revision of the state certificate
 counts the writes, writes beyond the endurance still succeed, and the count
 is NVRAM (it survives power cycles and restarts) while the endurance is a
 setting of each start."""
-import sdsi_layout
-from licplatform import cap_blob, licences
+import sdsikit.layout as sdsi_layout
+from sdsikit.licplatform import cap_blob, licences
 
 ENDURANCE = 4
 NONE = 0

@@ -2,8 +2,8 @@
 """What a cold power cycle resets (failure counts, CONTENT_AUTH_ERROR,
 updates), what it starts (licences provisioned before it), and what an
 emulator restart on the same --state keeps (everything in NVRAM)."""
-import sdsi_layout
-from licplatform import auth_error, cap_blob, licences
+import sdsikit.layout as sdsi_layout
+from sdsikit.licplatform import auth_error, cap_blob, licences
 
 
 def metered_codes(platform, n):

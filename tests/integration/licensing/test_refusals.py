@@ -3,8 +3,8 @@
 CAP before AKC, replay), the limits that refuse even a good blob
 (failure threshold, updates), and intel_sdsi refusing before an attempt
 is spent wherever it can tell (docs/intel_sdsi.md, exit 5)."""
-import sdsi_layout
-from licplatform import auth_error, cap_blob, licences
+import sdsikit.layout as sdsi_layout
+from sdsikit.licplatform import auth_error, cap_blob, licences
 
 EXIT_REFUSED = 5
 EXIT_REJECTED = 6

@@ -6,24 +6,18 @@ CAP refused by pre-flight; then a second run on the same --state finds it
 all again."""
 import json
 import os
-import subprocess
-import sys
 
-from licplatform import Stopwatch, key_image
+from sdsikit.emu import run_commands
+from sdsikit.licplatform import Stopwatch, key_image
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 EXIT_REFUSED = 5
 
 
 def run_inside(programs, opts, steps):
-    done = subprocess.run(
-        [programs.emu, 'run', *opts, '--', sys.executable,
-         os.path.join(HERE, 'inside.py'), programs.tool, json.dumps(steps)],
-        capture_output=True, text=True, timeout=240)
-    assert done.returncode == 0, (done.returncode, done.stderr)
-    results = json.loads(done.stdout)
-    assert len(results) == len(steps)
-    return results
+    """STEPS (command lines) in turn inside one `sdsi-emu run OPTS`; a word
+    {ppin:N} is the PPIN intel_sdsi reads there (sdsikit/inside.py)."""
+    return run_commands(programs.emu, opts, steps, timeout=240,
+                        env=dict(os.environ, SDSI_TOOL=programs.tool))
 
 
 def expect(result, rc=0):

@@ -5,8 +5,8 @@ CAP for it, provision both with intel_sdsi, and find the licensor key's
 image and the licence in the state certificate."""
 import pytest
 
-import sdsi_layout
-from licplatform import LICENCE_ONE_TIME, auth_error, cap_blob, key_image, \
+import sdsikit.layout as sdsi_layout
+from sdsikit.licplatform import LICENCE_ONE_TIME, auth_error, cap_blob, key_image, \
     licences
 
 

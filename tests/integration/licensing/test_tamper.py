@@ -6,7 +6,7 @@ The blobs are written to the sysfs files directly, so that no pre-flight
 check of intel_sdsi stands between them and the silicon."""
 import pytest
 
-from licplatform import AKC_SIZE, auth_error, cap_blob, cap_size, licences
+from sdsikit.licplatform import AKC_SIZE, auth_error, cap_blob, cap_size, licences
 
 # Offsets in a 208-byte AKC (docs/formats.md section 2)
 AKC_OFFSETS = {

@@ -4,14 +4,13 @@ half-sent connections delay no other client, each is closed by the server
 after its idle limit, and past the connection limit the oldest gives way."""
 import json
 import signal
-import socket
 import subprocess
 import time
 
 import pytest
 
-from conftest import start_mount
-from unix_socket import receive_until_closed
+from sdsikit import sockets
+from sdsikit.emu import start_mount
 
 SOCKETS = 2
 CLIENTS_MAX = 32        # emu/control_clients.h
@@ -42,18 +41,12 @@ def mounted(sdsi, tmp_path):
 
 
 def connect(path, send=b''):
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.settimeout(ANSWER_WITHIN_S)
-    s.connect(str(path))
-    if send:
-        s.sendall(send)
-    return s
+    return sockets.connect(path, send, ANSWER_WITHIN_S)
 
 
 def until_closed(s):
     """Everything the server sends until it closes the connection."""
-    s.settimeout(CLOSED_WITHIN_S)
-    return receive_until_closed(s)
+    return sockets.receive_until_closed(s, CLOSED_WITHIN_S)
 
 
 def status(sdsi):

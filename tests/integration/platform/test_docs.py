@@ -9,25 +9,16 @@ import subprocess
 
 import pytest
 
-from test_shmem_control_page import _shmem_path
+from sdsikit.programs import authority_path, shmem_path
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
 
 
-def _authority_path():
-    build = os.path.dirname(os.path.dirname(os.path.abspath(
-        os.environ['SDSI_EMU'])))
-    path = os.path.join(build, 'tools', 'sdsi-authority', 'sdsi-authority')
-    if not os.access(path, os.X_OK):
-        raise pytest.UsageError(f'no sdsi-authority in {build}')
-    return path
-
-
 PROGRAMS = {
     'sdsi-emu': lambda: os.environ['SDSI_EMU'],
-    'sdsi-shmem': _shmem_path,
-    'sdsi-authority': _authority_path,
+    'sdsi-shmem': shmem_path,
+    'sdsi-authority': authority_path,
 }
 # Options each table must hold, lest an empty table pass every test.
 EXPECTED = {

@@ -11,22 +11,20 @@ import os
 import shutil
 import signal
 import subprocess
-import time
 
 import pytest
 
-from targets.kernel import SLOT_SIZE, ControlPage
+from sdsikit.daemon import wait_until
+from sdsikit.programs import build_of, shmem_path
+from sdsikit.targets.kernel import SLOT_SIZE, ControlPage
+from sdsikit.window import window_holds
 
 QEMU = 'qemu-system-x86_64'
 
 
-def _build_dir():
-    emu = os.environ.get('SDSI_EMU', '')
-    return os.path.dirname(os.path.dirname(os.path.abspath(emu)))
-
-
 def _plugin():
-    path = os.path.join(_build_dir(), 'shmem', 'libsdsi-doorbell.so')
+    path = os.path.join(build_of(os.environ.get('SDSI_EMU', '')), 'shmem',
+                        'libsdsi-doorbell.so')
     if not os.path.isfile(path):
         raise pytest.UsageError(f'no sdsi-doorbell plugin in the build ({path})')
     return path
@@ -72,18 +70,22 @@ def run_qemu(args):
     return proc.returncode, proc.stderr
 
 
+def refused_by_qemu(window, sockets, reason):
+    """QEMU with the plugin on WINDOW for SOCKETS sockets fails, saying
+    REASON."""
+    code, err = run_qemu([f'window={window}', 'phys=0', f'sockets={sockets}'])
+    assert code != 0
+    assert reason in err, err
+
+
 @pytest.fixture
 def server(tmp_path):
     window = tmp_path / 'ram'
     proc = subprocess.Popen(
-        [os.path.join(_build_dir(), 'shmem', 'sdsi-shmem'), '--doorbell',
+        [shmem_path(), '--doorbell',
          '--window', str(window), '--sockets', '1'],
         stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 20
-    while not window.exists() or window.stat().st_size < SLOT_SIZE:
-        assert proc.poll() is None, proc.stderr.read()
-        assert time.monotonic() < deadline, 'sdsi-shmem made no window'
-        time.sleep(0.01)
+    wait_until(proc, lambda: window_holds(window, 1), 'sdsi-shmem made no window')
     ControlPage(str(window), 1).wait_ready(20)
     yield str(window)
     proc.send_signal(signal.SIGTERM)
@@ -102,24 +104,16 @@ def test_installs_beside_a_doorbell_server(server):
 def test_refuses_without_a_doorbell_server(tmp_path):
     window = tmp_path / 'ram'
     window.write_bytes(bytes(2 * SLOT_SIZE))
-    code, err = run_qemu([f'window={window}', 'phys=0', 'sockets=2'])
-    assert code != 0
-    assert 'too short for a window of 2 sockets' in err, err
-    code, err = run_qemu([f'window={window}', 'phys=0', 'sockets=1'])
-    assert code != 0
-    assert 'no sdsi-shmem --doorbell with 1 sockets' in err, err
+    refused_by_qemu(window, 2, 'too short for a window of 2 sockets')
+    refused_by_qemu(window, 1, 'no sdsi-shmem --doorbell with 1 sockets')
 
 
 def test_socket_count_bounds(server):
     # 8 is the most the plugin takes: it then looks for an 8-socket window,
     # which a one-socket file is too short to hold (mapped, QEMU would die
     # of SIGBUS).
-    code, err = run_qemu([f'window={server}', 'phys=0', 'sockets=8'])
-    assert code != 0
-    assert 'too short for a window of 8 sockets' in err, err
-    code, err = run_qemu([f'window={server}', 'phys=0', 'sockets=9'])
-    assert code != 0
-    assert "bad argument 'sockets=9'" in err, err
+    refused_by_qemu(server, 8, 'too short for a window of 8 sockets')
+    refused_by_qemu(server, 9, "bad argument 'sockets=9'")
 
 
 @pytest.mark.parametrize('args,named', [

@@ -11,8 +11,8 @@ import os
 
 import pytest
 
-from conftest import start_mount
-from emu_proc import stop
+from sdsikit.emu import start_mount
+from sdsikit.daemon import stop
 
 SOCKETS = 2
 DRIVER_FILES = ['bind', 'module', 'uevent', 'unbind']

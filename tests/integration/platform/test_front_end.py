@@ -16,9 +16,10 @@ import time
 
 import pytest
 
-from conftest import start_mount
-from test_shmem_control_page import _shmem_path
-from unix_socket import receive_until_closed
+from sdsikit.daemon import stop, wait_until
+from sdsikit.emu import start_mount
+from sdsikit.programs import shmem_path
+from sdsikit.sockets import request
 
 SOCKETS = 2
 WITHIN_S = 30
@@ -35,7 +36,7 @@ def emu_accepts(sdsi, *opts):
 
 
 def shmem_accepts(*opts):
-    return subprocess.run([_shmem_path(), *opts, '--help'],
+    return subprocess.run([shmem_path(), *opts, '--help'],
                           capture_output=True, timeout=WITHIN_S).returncode
 
 
@@ -78,7 +79,7 @@ def test_state_dir_is_state_in_both(sdsi, tmp_path):
 def test_authority_and_root_key_exclude_each_other(sdsi, tmp_path):
     both = ('--authority', str(tmp_path), '--root-key', str(tmp_path / 'k'))
     assert sdsi.run('run', *both, '--', 'true').returncode == 2
-    done = subprocess.run([_shmem_path(), '--window', str(tmp_path / 'w'),
+    done = subprocess.run([shmem_path(), '--window', str(tmp_path / 'w'),
                            *both], capture_output=True, timeout=WITHIN_S)
     assert done.returncode == 2
 
@@ -87,27 +88,32 @@ def test_authority_and_root_key_exclude_each_other(sdsi, tmp_path):
 
 @pytest.fixture
 def daemons(sdsi, tmp_path):
-    """sdsi-emu mount and sdsi-shmem --ctl, SOCKETS sockets each."""
+    """sdsi-emu mount and sdsi-shmem --ctl, SOCKETS sockets each.  Both
+    are stopped and reaped whatever happens: a daemon that did not come up
+    in time, or did not stop on SIGTERM, is killed, not left running."""
     emu_dir, shmem_dir = tmp_path / 'emu', tmp_path / 'shmem'
     emu_dir.mkdir()
     shmem_dir.mkdir()
     proc, mnt, state = start_mount(sdsi, emu_dir, SOCKETS)
-    ctl = shmem_dir / 'ctl.sock'
-    shmem = subprocess.Popen([_shmem_path(), '--window',
-                              str(shmem_dir / 'window'), '--sockets',
-                              str(SOCKETS), '--ctl', str(ctl)],
-                             stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 20
-    # The file appears at bind(), before listen(): wait for an answer.
-    while not ctl.exists() or not answers(ctl):
-        assert shmem.poll() is None, shmem.stderr.read()
-        assert time.monotonic() < deadline, 'sdsi-shmem made no socket'
-        time.sleep(0.01)
-    yield state / 'control.sock', ctl
-    shmem.send_signal(signal.SIGTERM)
-    proc.send_signal(signal.SIGTERM)
-    assert shmem.wait(timeout=20) == 0
-    assert proc.wait(timeout=20) == 0, proc.stderr.read()
+    shmem = None
+    try:
+        ctl = shmem_dir / 'ctl.sock'
+        shmem = subprocess.Popen([shmem_path(), '--window',
+                                  str(shmem_dir / 'window'), '--sockets',
+                                  str(SOCKETS), '--ctl', str(ctl)],
+                                 stderr=subprocess.PIPE, text=True)
+        # The file appears at bind(), before listen(): wait for an answer.
+        wait_until(shmem, lambda: ctl.exists() and answers(ctl),
+                   'sdsi-shmem made no socket')
+        yield state / 'control.sock', ctl
+        shmem.send_signal(signal.SIGTERM)
+        proc.send_signal(signal.SIGTERM)
+        assert shmem.wait(timeout=20) == 0
+        assert proc.wait(timeout=20) == 0, proc.stderr.read()
+    finally:
+        if shmem is not None:
+            stop(shmem)
+        stop(proc, unmount=mnt)
 
 
 def answers(path):
@@ -118,11 +124,7 @@ def answers(path):
 
 
 def ask(path, line):
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.settimeout(WITHIN_S)
-    s.connect(str(path))
-    s.sendall(line.encode() + b'\n')
-    return receive_until_closed(s).decode()
+    return request(path, line, WITHIN_S).decode()
 
 
 def reason(answer):

@@ -8,9 +8,9 @@ import signal
 
 import pytest
 
-from conftest import mounts_under, start_mount
-from emu_proc import stop
-from sdsi_layout import decode_state_certificate
+from sdsikit.emu import mounts_under, start_mount
+from sdsikit.daemon import stop
+from sdsikit.layout import decode_state_certificate
 
 SOCKETS = 2
 

@@ -17,8 +17,8 @@ import textwrap
 
 import pytest
 
-from conftest import mounts_under
-from emu_proc import stop
+from sdsikit.emu import mounts_under
+from sdsikit.daemon import stop
 
 BUILD = os.environ.get('SDSI_BUILD', '')
 READY = re.compile(r'^sdsi-emu: (\d+) sockets? mounted at (\S+) '

@@ -10,8 +10,8 @@ import tempfile
 
 import pytest
 
-from conftest import mounts_under
-from emu_proc import wait_for_tree
+from sdsikit.emu import mounts_under
+from sdsikit.daemon import wait_for_tree
 
 
 @pytest.mark.parametrize('status', (0, 3))

@@ -3,41 +3,29 @@
 tests use in the guest) against a real sdsi-shmem on the host, over a
 plain file window: requests change what the window shows, errors come
 back as errors, and a server that exits is noticed at once."""
-import os
 import signal
-import struct
 import subprocess
 import time
 
 import pytest
 
-from sdsi_layout import CTRL_IBLOCK as IBLOCK
-from sdsi_layout import WINDOW_MMIO_OFFSET as MMIO_OFFSET
-from targets.kernel import SLOT_SIZE, ControlPage
+from sdsikit.daemon import wait_until
+from sdsikit.layout import CTRL_IBLOCK as IBLOCK
+from sdsikit.programs import shmem_path
+from sdsikit.targets.kernel import ControlPage
+from sdsikit.window import control, window_holds
 
 SOCKETS = 2
-
-
-def _shmem_path():
-    emu = os.environ.get('SDSI_EMU', '')
-    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
-        emu))), 'shmem', 'sdsi-shmem')
-    if not os.access(path, os.X_OK):
-        raise pytest.UsageError(f'no sdsi-shmem beside $SDSI_EMU ({path})')
-    return path
 
 
 @pytest.fixture
 def served(tmp_path):
     window = tmp_path / 'window'
-    proc = subprocess.Popen([_shmem_path(), '--window', str(window),
+    proc = subprocess.Popen([shmem_path(), '--window', str(window),
                              '--sockets', str(SOCKETS)],
                             stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 20
-    while not window.exists() or window.stat().st_size < SOCKETS * SLOT_SIZE:
-        assert proc.poll() is None, proc.stderr.read()
-        assert time.monotonic() < deadline, 'sdsi-shmem made no window'
-        time.sleep(0.01)
+    wait_until(proc, lambda: window_holds(window, SOCKETS),
+               'sdsi-shmem made no window')
     page = ControlPage(str(window), SOCKETS)
     page.wait_ready(20)
     yield proc, page, window
@@ -46,12 +34,6 @@ def served(tmp_path):
     _, err = proc.communicate(timeout=20)
     assert proc.returncode == 0, err
     assert 'deadline-stalls=' in err, err
-
-
-def control(window, n):
-    with open(window, 'rb') as f:
-        f.seek(n * SLOT_SIZE + MMIO_OFFSET)
-        return struct.unpack('<Q', f.read(8))[0]
 
 
 def test_requests_change_the_window(served):

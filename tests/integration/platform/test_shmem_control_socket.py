@@ -3,14 +3,19 @@
 by side from the poller without waiting for any of them, so idle
 connections hold up neither other clients nor the poller."""
 import signal
-import socket
 import subprocess
 import time
 
 import pytest
 
-from test_shmem_control_page import IBLOCK, SOCKETS, _shmem_path, control
+from sdsikit import sockets
+from sdsikit.daemon import wait_until
+from sdsikit.layout import CTRL_IBLOCK as IBLOCK
+from sdsikit.programs import shmem_path
+from sdsikit.sockets import receive_until_closed as until_closed
+from sdsikit.window import control
 
+SOCKETS = 2
 CLIENTS_MAX = 16        # shmem/control.h
 IDLE_LIMIT = b'error: no complete request line\n'
 BUSY = b'error: too many control connections, the oldest is closed\n'
@@ -24,14 +29,10 @@ WITHIN_S = 30
 @pytest.fixture
 def ctl_socket(tmp_path):
     window, path = tmp_path / 'window', tmp_path / 'ctl.sock'
-    proc = subprocess.Popen([_shmem_path(), '--window', str(window),
+    proc = subprocess.Popen([shmem_path(), '--window', str(window),
                              '--sockets', str(SOCKETS), '--ctl', str(path)],
                             stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 20
-    while not path.exists():
-        assert proc.poll() is None, proc.stderr.read()
-        assert time.monotonic() < deadline, 'sdsi-shmem made no socket'
-        time.sleep(0.01)
+    wait_until(proc, path.exists, 'sdsi-shmem made no socket')
     yield path, window
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=20)
@@ -39,27 +40,11 @@ def ctl_socket(tmp_path):
 
 
 def connect(path, send=b''):
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.settimeout(WITHIN_S)
-    s.connect(str(path))
-    if send:
-        s.sendall(send)
-    return s
-
-
-def until_closed(s):
-    data = b''
-    while True:
-        chunk = s.recv(4096)
-        if not chunk:
-            break
-        data += chunk
-    s.close()
-    return data
+    return sockets.connect(path, send, WITHIN_S)
 
 
 def request(path, line):
-    return until_closed(connect(path, line.encode() + b'\n'))
+    return sockets.request(path, line, WITHIN_S)
 
 
 def test_idle_connections_delay_nobody(ctl_socket):

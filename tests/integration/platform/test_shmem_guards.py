@@ -17,8 +17,9 @@ import time
 
 import pytest
 
-from test_shmem_control_page import _shmem_path
-from unix_socket import receive_until_closed
+from sdsikit.paths import directory, linked_directory
+from sdsikit.programs import shmem_path
+from sdsikit.sockets import request
 
 START_S = 20
 # Exits 13 when the user nobody may not connect to the socket argv[1]; if it
@@ -39,17 +40,13 @@ NOBODY_CONNECTS = [
 def _start(tmp_path, *args, umask=None, window=None):
     window = window or tmp_path / 'window'
     return subprocess.Popen(
-        [_shmem_path(), '--window', str(window), '--sockets', '1', *args],
+        [shmem_path(), '--window', str(window), '--sockets', '1', *args],
         stderr=subprocess.PIPE, text=True,
         preexec_fn=(lambda: os.umask(umask)) if umask is not None else None)
 
 
 def _request(path, line):
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.settimeout(START_S)
-    s.connect(str(path))
-    s.sendall(line.encode() + b'\n')
-    return receive_until_closed(s)
+    return request(path, line, START_S)
 
 
 def _until_served(proc, path):
@@ -184,19 +181,14 @@ def test_window_symlink_in_a_sticky_directory_is_refused(shared_dir):
 
 @pytest.mark.parametrize('mode, who', [(0o777, 'others'), (0o770, 'its group')])
 def test_state_dir_open_to_others_is_refused(tmp_path, mode, who):
-    state = tmp_path / 'state'
-    state.mkdir()
-    state.chmod(mode)
+    state = directory(tmp_path / 'state', mode)
     err = _refused(_start(tmp_path, '--state-dir', str(state)))
     assert f'state directory {state}: writable by {who}' in err
     assert list(state.iterdir()) == []
 
 
 def test_state_dir_symlink_is_refused(tmp_path):
-    real = tmp_path / 'real'
-    real.mkdir(mode=0o700)
-    link = tmp_path / 'state'
-    link.symlink_to(real)
+    link, real = linked_directory(tmp_path, 'state')
     err = _refused(_start(tmp_path, '--state-dir', str(link)))
     assert f'state directory {link}: not a directory (a symbolic link)' in err
     assert list(real.iterdir()) == []
@@ -234,7 +226,7 @@ def test_world_writable_authority_is_refused(sdsi, tmp_path, loose):
     named = auth if loose == 'dir' else auth / loose
     assert emu.returncode == 5, emu.stderr
     assert f'--authority {named}: writable by others' in emu.stderr
-    shmem = subprocess.run([_shmem_path(), '--window', str(tmp_path / 'w'),
+    shmem = subprocess.run([shmem_path(), '--window', str(tmp_path / 'w'),
                             '--authority', str(auth)],
                            capture_output=True, text=True, timeout=START_S)
     assert shmem.returncode == 5, shmem.stderr
@@ -254,7 +246,7 @@ def _both_refuse(sdsi, tmp_path, option, path, reason):
     emu = sdsi.run('run', option, str(path), '--', 'true')
     assert emu.returncode == 5, emu.stderr
     assert f'{option} {path}: {reason}' in emu.stderr
-    shmem = subprocess.run([_shmem_path(), '--window', str(tmp_path / 'w'),
+    shmem = subprocess.run([shmem_path(), '--window', str(tmp_path / 'w'),
                             option, str(path)],
                            capture_output=True, text=True, timeout=START_S)
     assert shmem.returncode == 5, shmem.stderr

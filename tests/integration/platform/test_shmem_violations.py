@@ -6,16 +6,16 @@ kernel rig reads.  The "driver" here is this test storing into a plain file
 window, as a guest's driver stores into its RAM."""
 import json
 import signal
-import struct
 import subprocess
 import time
 
 import pytest
 
-from sdsi_layout import WINDOW_MMIO_OFFSET as MMIO_OFFSET
-from targets.kernel import SLOT_SIZE, ControlPage
-from test_shmem_control_page import _shmem_path
-from test_shmem_control_socket import request
+from sdsikit.daemon import wait_until
+from sdsikit.programs import shmem_path
+from sdsikit.sockets import request
+from sdsikit.targets.kernel import ControlPage
+from sdsikit.window import store
 
 SOCKETS = 2
 CPL = 1 << 6
@@ -25,26 +25,16 @@ V1_CONTROL = 8          # GUID V1: the mailbox starts 8 bytes in
 @pytest.fixture
 def shmem(tmp_path):
     window, path = tmp_path / 'window', tmp_path / 'ctl.sock'
-    proc = subprocess.Popen([_shmem_path(), '--window', str(window),
+    proc = subprocess.Popen([shmem_path(), '--window', str(window),
                              '--sockets', str(SOCKETS), '--guid', 'v1',
                              '--ctl', str(path)],
                             stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 20
-    while not path.exists():
-        assert proc.poll() is None, proc.stderr.read()
-        assert time.monotonic() < deadline, 'sdsi-shmem made no socket'
-        time.sleep(0.01)
+    wait_until(proc, path.exists, 'sdsi-shmem made no socket')
     ControlPage(str(window), SOCKETS).wait_ready(20)
     yield proc, path, window
     if proc.poll() is None:
         proc.kill()
         proc.communicate(timeout=20)
-
-
-def store(window, n, offset, value):
-    with open(window, 'r+b') as f:
-        f.seek(n * SLOT_SIZE + MMIO_OFFSET + offset)
-        f.write(struct.pack('<Q', value))
 
 
 def count(path, n):

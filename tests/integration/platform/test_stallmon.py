@@ -52,12 +52,18 @@ def stop(proc):
     return out, [int(x) for x in summary.groups()]
 
 
+def held_up(proc, running_s, stopped_s):
+    """PROC left to run RUNNING_S seconds, then stopped (SIGSTOP) for
+    STOPPED_S: the stall of a host that did not schedule it."""
+    time.sleep(running_s)
+    os.kill(proc.pid, signal.SIGSTOP)
+    time.sleep(stopped_s)
+    os.kill(proc.pid, signal.SIGCONT)
+
+
 def test_a_stall_is_reported_with_its_length(stallmon):
     proc = start(stallmon, '--period-us', '500', '--threshold-us', '50000')
-    time.sleep(0.3)
-    os.kill(proc.pid, signal.SIGSTOP)
-    time.sleep(0.2)
-    os.kill(proc.pid, signal.SIGCONT)
+    held_up(proc, 0.3, 0.2)
     time.sleep(0.1)
     out, (cpus, wakeups, over, max_late, _) = stop(proc)
     # Every watcher slept through the stop: each reports it, 200 ms less
@@ -71,10 +77,7 @@ def test_a_stall_is_reported_with_its_length(stallmon):
 
 def test_lateness_under_the_threshold_is_counted_not_printed(stallmon):
     proc = start(stallmon, '--period-us', '500', '--threshold-us', '60000000')
-    time.sleep(0.2)
-    os.kill(proc.pid, signal.SIGSTOP)
-    time.sleep(0.1)
-    os.kill(proc.pid, signal.SIGCONT)
+    held_up(proc, 0.2, 0.1)
     out, (_, _, over, max_late, _) = stop(proc)
     assert not LATE.findall(out) and over == 0, out
     assert max_late >= 99000, out

@@ -7,7 +7,7 @@ import struct
 import zlib
 
 import pytest
-from sdsi_layout import (NVRAM_HEADER_LEN, NVRAM_MAGIC_LEN, NVRAM_OFF_BODY_LEN,
+from sdsikit.layout import (NVRAM_HEADER_LEN, NVRAM_MAGIC_LEN, NVRAM_OFF_BODY_LEN,
                          NVRAM_OFF_SOCKET, NVRAM_OFF_VERSION)
 
 

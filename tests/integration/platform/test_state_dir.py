@@ -12,7 +12,7 @@ import tempfile
 
 import pytest
 
-from emu_proc import wait_for_tree
+from sdsikit.daemon import wait_for_tree
 
 NOBODY = 65534
 

@@ -10,17 +10,14 @@ import time
 
 import pytest
 
-from conftest import mounts_under
-from emu_proc import stop, wait_for_tree
-from sdsi_layout import GUID_V1, decode_state_certificate
-from targets.kernel import SLOT_SIZE, ControlPage
+from sdsikit.daemon import stop, wait_for_tree
+from sdsikit.emu import mounts_under
+from sdsikit.layout import GUID_V1, decode_state_certificate
+from sdsikit.programs import shmem_path
+from sdsikit.targets.kernel import SLOT_SIZE, ControlPage
 
 SOCKETS = 2
 PAGE = 4096
-
-
-def _shmem_path(sdsi):
-    return sdsi.beside('shmem', 'sdsi-shmem')
 
 
 @pytest.fixture
@@ -31,7 +28,7 @@ def shmem(sdsi, tmp_path):
 
     def start(sockets=SOCKETS, offset=0, *opts):
         window = tmp_path / 'window'
-        proc = subprocess.Popen([_shmem_path(sdsi), '--doorbell',
+        proc = subprocess.Popen([shmem_path(), '--doorbell',
                                  '--window', str(window), '--offset',
                                  str(offset), '--sockets', str(sockets),
                                  *opts], stderr=subprocess.PIPE, text=True)

@@ -9,7 +9,7 @@ FILE[:OFFSET], as sdsi-emu takes it; $SDSI_SOCKETS the socket count;
 scripts/run-integration.sh sets both."""
 import os
 
-from targets import kernel
+from sdsikit.targets import kernel
 
 # A server still laying out its sockets gets this long to announce them.
 READY_S = 10

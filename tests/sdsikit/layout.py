@@ -232,13 +232,19 @@ class StateCertificate:
     key_image: object = None
 
 
+def _check_certificate_size(what, data, header_size):
+    """Both certificates are read whole, at most STATE_CERT_MAX bytes, and
+    hold at least their header."""
+    if len(data) > STATE_CERT_MAX:
+        raise ValueError(f'{what} of {len(data)} bytes, max 4096')
+    if len(data) < header_size:
+        raise ValueError(f'{what} of {len(data)} bytes is '
+                         f'shorter than its {header_size}-byte header')
+
+
 def decode_state_certificate(data):
     """Header, blob-size words and, when a key is present, the key info."""
-    if len(data) > STATE_CERT_MAX:
-        raise ValueError(f'state certificate of {len(data)} bytes, max 4096')
-    if len(data) < STATE_HEADER_SIZE:
-        raise ValueError(f'state certificate of {len(data)} bytes is '
-                         f'shorter than its {STATE_HEADER_SIZE}-byte header')
+    _check_certificate_size('state certificate', data, STATE_HEADER_SIZE)
     fields = struct.unpack_from('<6I', data, 0)
     cert = StateCertificate(*fields)
     words_end = STATE_HEADER_SIZE + 4 * cert.num_licenses
@@ -278,11 +284,7 @@ class MeterCertificate:
 
 def decode_meter_certificate(data):
     """Fixed 40-byte header, then bundle_length/8 (code, counter) pairs."""
-    if len(data) > STATE_CERT_MAX:
-        raise ValueError(f'meter certificate of {len(data)} bytes, max 4096')
-    if len(data) < METER_HEADER_SIZE:
-        raise ValueError(f'meter certificate of {len(data)} bytes is '
-                         f'shorter than its {METER_HEADER_SIZE}-byte header')
+    _check_certificate_size('meter certificate', data, METER_HEADER_SIZE)
     (_, version, ppin, unit, length, _, _, counter) = \
         struct.unpack_from('<IIQIIQII', data, 0)
     if length % METER_PAIR_SIZE:

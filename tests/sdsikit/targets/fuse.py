@@ -6,8 +6,8 @@ import os
 import shutil
 import subprocess
 
-from sdsi_layout import FEATURE_BITS
-from targets import FAULT_KINDS
+from sdsikit.layout import FEATURE_BITS
+from sdsikit.targets import FAULT_KINDS
 
 
 class Target:

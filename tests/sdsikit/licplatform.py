@@ -14,12 +14,10 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), 'conformance'))
-import sdsi_layout  # noqa: E402
+import sdsikit.layout as sdsi_layout
+
 
 # The AKC and CAP (docs/formats.md sections 2 and 3) as laid out in
 # include/sdsi/license_blob.h, under this module's names.

@@ -13,12 +13,12 @@ import struct
 import threading
 import time
 
-from sdsi_layout import (CTLPAGE_MAGIC, CTLPAGE_OFF_MAGIC, CTLPAGE_OFF_REPLY,
+from sdsikit.layout import (CTLPAGE_MAGIC, CTLPAGE_OFF_MAGIC, CTLPAGE_OFF_REPLY,
                          CTLPAGE_OFF_REPLY_TEXT, CTLPAGE_OFF_REQUEST,
                          CTLPAGE_OFF_REQUEST_TEXT, CTLPAGE_OFF_VERSION,
                          CTLPAGE_SIZE, CTLPAGE_TEXT, CTLPAGE_VERSION,
                          WINDOW_SLOT_SIZE)
-from targets import FAULT_KINDS, NotSupported
+from sdsikit.targets import FAULT_KINDS, NotSupported
 
 # The window's layout (include/sdsi/window.h), under this module's names.
 SLOT_SIZE = WINDOW_SLOT_SIZE

@@ -42,7 +42,7 @@ class NotSupported(Exception):
 def load():
     name = os.environ.get('SDSI_TARGET', 'fuse')
     try:
-        module = importlib.import_module(f'targets.{name}')
+        module = importlib.import_module(f'sdsikit.targets.{name}')
     except ModuleNotFoundError as e:
         raise RuntimeError(f'SDSI_TARGET={name}: no module targets/{name}.py '
                            f'({e})') from e

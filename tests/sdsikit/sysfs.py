@@ -7,7 +7,7 @@ import os
 import re
 import struct
 
-from sdsi_layout import (FEATURES_KNOWN, GUID_V1, REGS_SIZE, REGS_ST_SIZE,
+from sdsikit.layout import (FEATURES_KNOWN, GUID_V1, REGS_SIZE, REGS_ST_SIZE,
                          decode_registers, parse_features)
 
 DEVICE_RE = re.compile(r'^intel_vsec\.sdsi\.(\d+)$')

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Runs inside `sdsi-emu run` for the platform tests.  Each argument is a
-step; one JSON line per step goes to stdout:
+"""The one runner the suites start inside `sdsi-emu run` (sdsikit.emu
+starts it as `python3 -m sdsikit.inside STEP...`).  Each argument is a
+step; one JSON line per step goes to stdout, as soon as the step is done:
     regs:N          decoded registers of intel_vsec.sdsi.N
     akc:N           errno name of an 8-byte write to provision_akc ('ok')
     ctl:ARG,ARG..   `sdsi-emu ctl ARG ARG..`, its exit status
@@ -8,23 +9,47 @@ step; one JSON line per step goes to stdout:
     module          intel_sdsi's module directory: its driver link, where
                     that link and the driver's module link lead, what a
                     new entry there fails with
-    env             SDSI_EMU_CTL and SDSI_EMU_STATE"""
+    env             SDSI_EMU_CTL and SDSI_EMU_STATE
+    exec:JSON       the command line JSON (a list of words) run to its end:
+                    {"argv", "rc", "out", "err"}; the test decides what
+                    should have failed.  A word "{ppin:N}" is replaced by
+                    the PPIN of intel_vsec.sdsi.N as `$SDSI_TOOL -d N -i
+                    --json` reports it at that moment (hex, no 0x), so the
+                    authority can issue a CAP for a socket whose PPIN the
+                    test cannot know in advance."""
 import dataclasses
 import errno
 import json
 import os
+import re
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))), 'conformance'))
-from sdsi_layout import decode_registers  # noqa: E402
+from sdsikit.layout import decode_registers
 
 ROOT = '/sys/bus/auxiliary/devices'
+PPIN_WORD = re.compile(r'\{ppin:(\d+)\}')
 
 
 def device(n):
     return os.path.join(ROOT, f'intel_vsec.sdsi.{n}')
+
+
+def ppin(n):
+    tool = os.environ['SDSI_TOOL']
+    done = subprocess.run([tool, '-d', n, '-i', '--json'],
+                          capture_output=True, text=True, timeout=60)
+    if done.returncode != 0:
+        raise SystemExit(f'inside.py: intel_sdsi -d {n} -i: exit '
+                         f'{done.returncode}: {done.stderr}')
+    return f'{int(json.loads(done.stdout)["ppin"], 16):x}'
+
+
+def command(argv):
+    argv = [PPIN_WORD.sub(lambda m: ppin(m.group(1)), w) for w in argv]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    return {'argv': argv, 'rc': done.returncode, 'out': done.stdout,
+            'err': done.stderr}
 
 
 def step(text):
@@ -65,8 +90,11 @@ def step(text):
     if kind == 'env':
         return {k: os.environ.get(k) for k in ('SDSI_EMU_CTL',
                                                'SDSI_EMU_STATE')}
+    if kind == 'exec':
+        return command(json.loads(arg))
     raise SystemExit(f'inside.py: unknown step {text!r}')
 
 
-for arg in sys.argv[1:]:
-    print(json.dumps(step(arg)), flush=True)
+if __name__ == '__main__':
+    for arg in sys.argv[1:]:
+        print(json.dumps(step(arg)), flush=True)

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The platform tests' handling of a long-running sdsi-emu (or sdsi-shmem)
-they started with Popen(stderr=PIPE): waiting until what it serves appears,
-and stopping it as a service manager would."""
+"""The handling of a long-running sdsi-emu (or sdsi-shmem) a test started
+with Popen(stderr=PIPE): waiting until what it serves appears, and
+stopping it as a service manager would."""
 import os
 import signal
 import subprocess
@@ -40,6 +40,23 @@ def wait_for_tree(proc, path, timeout=20):
                         f'{timeout} s; {proc.args[0]} stopped, its stderr: '
                         f'{_stderr(proc)}')
         time.sleep(0.05)
+
+
+def wait_until(proc, ready, what, timeout=20):
+    """Wait until ready() is true while PROC runs.  Fails the test, with
+    PROC's exit status and stderr, if PROC exits first; kills and reaps PROC
+    and fails saying WHAT (what never came) after TIMEOUT seconds."""
+    deadline = time.monotonic() + timeout
+    while not ready():
+        if proc.poll() is not None:
+            pytest.fail(f'{proc.args[0]} exited {proc.returncode}; its '
+                        f'stderr: {_stderr(proc)}')
+        if time.monotonic() >= deadline:
+            proc.kill()
+            proc.wait()
+            pytest.fail(f'{what} within {timeout} s; {proc.args[0]} killed, '
+                        f'its stderr: {_stderr(proc)}')
+        time.sleep(0.01)
 
 
 def _stderr(proc):
