@@ -72,8 +72,8 @@ run_config() {
 	export SDSI_ABI SDSI_SOCKETS SDSI_BUILD SDSI_AUTHORITY
 	export SDSI_TOOL="$SDSI_BUILD/tools/intel_sdsi"
 	# The control page's magic says every socket is laid out.
-	PYTHONPATH=tests/integration/conformance /usr/bin/python3 -c \
-		'from targets import kernel; kernel.Target().page.wait_ready(30)' ||
+	PYTHONPATH=tests /usr/bin/python3 -c \
+		'from sdsikit.targets import kernel; kernel.Target().page.wait_ready(30)' ||
 		fail "sdsi-shmem's control page did not appear in /dev/sdsi_window"
 	# The devices' uevents load intel_sdsi (modinfo -n: the kernel's own
 	# or the update), which binds every socket.

@@ -11,7 +11,7 @@
  * (doorbell, ring, answered, timed), then the request text and the reply
  * text ("ok" or "error: REASON"), each NUL-terminated.
  * One client at a time: clients on the far side serialise among themselves
- * (tests/integration/conformance/targets/kernel.py takes a flock).  A
+ * (tests/sdsikit/targets/kernel.py takes a flock).  A
  * client never rewrites the request text while a request is unanswered
  * (reply != request), and the server executes a text only if request did
  * not move while it copied it, so a client that gave up on a reply cannot

@@ -11,7 +11,7 @@
  * sockets * SDSI_WINDOW_SLOT_SIZE.  Little-endian u32 words.
  *
  * Integer constants only: the kernel module builds with this header too,
- * and tests/integration/conformance/sdsi_layout.py is checked against it.
+ * and tests/sdsikit/layout.py is checked against it.
  */
 #ifndef SDSI_WINDOW_H
 #define SDSI_WINDOW_H

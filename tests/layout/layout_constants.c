@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Prints, one per line, every constant of include/sdsi/ that the Python
- * tests copy into tests/integration/conformance/sdsi_layout.py, under the
+ * tests copy into tests/sdsikit/layout.py, under the
  * Python name: "NAME int VALUE" or "NAME bytes HEX".  check_layout.py
  * compares the two, so a layout changed on one side only fails the build's
  * tests instead of a test that then judges by the wrong bytes.

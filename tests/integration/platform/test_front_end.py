@@ -23,7 +23,7 @@ from sdsikit.sockets import request
 
 SOCKETS = 2
 WITHIN_S = 30
-CLIENTS_MAX = 32        # emu/control_clients.h
+CLIENTS_MAX = 32        # frontend/fe_ctl_clients.h (FE_CTL_CLIENTS_MAX)
 COMMANDS = ('status', 'power-cycle', 'fault', 'clear', 'unbind', 'bind',
             'features', 'iblock', 'advance')
 
