@@ -49,13 +49,7 @@ const char *sdsi_lic_kind_name(enum sdsi_lic_kind kind)
 
 const char *sdsi_lic_type_name(uint32_t type)
 {
-	switch (type) {
-	case SDSI_BLOB_TYPE_ONE_TIME:
-		return "one-time";
-	case SDSI_BLOB_TYPE_METERED:
-		return "metered";
-	}
-	return NULL;
+	return sdsi_license_type_name(type);
 }
 
 static bool code_char_valid(unsigned int c)
@@ -107,8 +101,9 @@ static int license_check(const struct sdsi_lic_blob *lic, size_t base,
 
 	if (!sdsi_lic_type_name(lic->type))
 		return sdsi_lic_fail(err, -EINVAL, base + SDSI_BLOB_OFF_TYPE,
-				     "licence type %u is neither 1 (one-time) nor 2 (metered)",
-				     lic->type);
+				     "licence type %u is neither %u (%s) nor %u (%s)", lic->type,
+				     SDSI_LICENSE_ONE_TIME, sdsi_license_type_name(SDSI_LICENSE_ONE_TIME),
+				     SDSI_LICENSE_METERED, sdsi_license_type_name(SDSI_LICENSE_METERED));
 	if (lic->bundle_count == 0)
 		return sdsi_lic_fail(err, -EINVAL, base + SDSI_BLOB_OFF_NUM_BUNDLES,
 				     "bundle count is 0: a licence enables at least one feature");

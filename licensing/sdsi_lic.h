@@ -28,6 +28,7 @@
 #include <openssl/types.h>
 
 #include <sdsi/license_blob.h>
+#include <sdsi/license_type.h>
 
 /* Marks an error that is not about one byte (a key file, a buffer size). */
 #define SDSI_LIC_NO_OFFSET		((size_t)-1)

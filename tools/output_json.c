@@ -13,6 +13,7 @@
 
 #include "sdsi/json_contract.h"
 #include "output.h"
+#include "sdsi/license_type.h"
 #include "output_json.h"
 #include "name_escape.h"
 
@@ -35,8 +36,9 @@ static json_object *hex32(uint32_t v)
 /* Licence types as sdsi-authority names them; null for a value the format does not define. */
 static json_object *type_name(uint32_t type)
 {
-	return type == 1 ? json_object_new_string("one-time") :
-	       type == 2 ? json_object_new_string("metered") : NULL;
+	const char *name = sdsi_license_type_name(type);
+
+	return name ? json_object_new_string(name) : NULL;
 }
 
 /* The blob kinds in lower case, as sdsi-authority inspect prints them. */

@@ -28,7 +28,7 @@ static const struct auth_option cap_options[] = {
 	{ "output", 'o', "FILE", "write the CAP to FILE (required)" },
 	{ "ppin", OPT_PPIN, "HEX", "PPIN of the CPU the licence is bound to (required)" },
 	{ "feature", OPT_FEATURE, "CODE", "4-character feature code; repeat for each bundle (1 to 27)" },
-	{ "type", OPT_TYPE, "TYPE", "one-time (default) or metered" },
+	{ "type", OPT_TYPE, "TYPE", SDSI_LICENSE_WORD_ONE_TIME " (default) or " SDSI_LICENSE_WORD_METERED },
 	{ "id", OPT_ID, "HEX", "64-bit licence ID (default: random)" },
 	{ "revision", OPT_REVISION, "N", "licence revision (default 1)" },
 	{ "previous-ppin", OPT_PREVIOUS_PPIN, "HEX", "PPIN the licence moved from (default 0: none)" },
@@ -92,13 +92,10 @@ static int parse_option(const struct auth_command *cmd, struct cap_request *req,
 						arg);
 		return SDSI_EXIT_OK;
 	case OPT_TYPE:
-		if (!strcmp(arg, "one-time"))
-			lic->type = SDSI_BLOB_TYPE_ONE_TIME;
-		else if (!strcmp(arg, "metered"))
-			lic->type = SDSI_BLOB_TYPE_METERED;
-		else
-			return auth_usage_error(cmd, "--type '%s': expected one-time or metered",
-						arg);
+		if (sdsi_license_type_parse(arg, &lic->type))
+			return auth_usage_error(cmd, "--type '%s': expected %s or %s", arg,
+						sdsi_license_type_name(SDSI_LICENSE_ONE_TIME),
+						sdsi_license_type_name(SDSI_LICENSE_METERED));
 		return SDSI_EXIT_OK;
 	case OPT_FEATURE:
 		return add_feature(cmd, req, arg);
@@ -167,7 +164,7 @@ static int run_cap(const struct auth_command *cmd, int argc, char **argv)
 	int c, rc;
 
 	memset(&req, 0, sizeof(req));
-	req.cap.license.type = SDSI_BLOB_TYPE_ONE_TIME;
+	req.cap.license.type = SDSI_LICENSE_ONE_TIME;
 	req.cap.license.revision = 1;
 	while ((c = auth_getopt(cmd, argc, argv)) != -1) {
 		rc = parse_option(cmd, &req, c, optarg);

@@ -18,8 +18,8 @@ static const char *type_words(void)
 {
 	static char words[64];
 
-	snprintf(words, sizeof(words), "%s %s", sdsi_lic_type_name(SDSI_BLOB_TYPE_ONE_TIME),
-		 sdsi_lic_type_name(SDSI_BLOB_TYPE_METERED));
+	snprintf(words, sizeof(words), "%s %s", sdsi_license_type_name(SDSI_LICENSE_ONE_TIME),
+		 sdsi_license_type_name(SDSI_LICENSE_METERED));
 	return words;
 }
 
