@@ -18,33 +18,25 @@ _Static_assert(SDSI_CAP_SIZE(SDSI_CAP_MAX_BUNDLES) <= SDSI_LICENSE_BLOB_MAX &&
 	       SDSI_CAP_SIZE(SDSI_CAP_MAX_BUNDLES + 1) > SDSI_LICENSE_BLOB_MAX,
 	       "SDSI_CAP_MAX_BUNDLES is the most that fit one mailbox write");
 
-enum sdsi_lic_kind sdsi_lic_blob_kind(const void *buf, size_t len)
+enum sdsi_payload_kind sdsi_lic_blob_kind(const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
 	uint32_t magic;
 
 	if (len < SDSI_LICENSE_OFF_TOTAL_SIZE ||
 	    sdsi_le32(p + SDSI_LICENSE_OFF_VERSION) != SDSI_LICENSE_FORMAT_VERSION)
-		return SDSI_LIC_FOREIGN;
+		return SDSI_PAYLOAD_FOREIGN;
 	magic = sdsi_le32(p + SDSI_LICENSE_OFF_MAGIC);
 	if (magic == SDSI_AKC_MAGIC)
-		return SDSI_LIC_AKC;
+		return SDSI_PAYLOAD_AKC;
 	if (magic == SDSI_CAP_MAGIC)
-		return SDSI_LIC_CAP;
-	return SDSI_LIC_FOREIGN;
+		return SDSI_PAYLOAD_CAP;
+	return SDSI_PAYLOAD_FOREIGN;
 }
 
-const char *sdsi_lic_kind_name(enum sdsi_lic_kind kind)
+const char *sdsi_lic_kind_name(enum sdsi_payload_kind kind)
 {
-	switch (kind) {
-	case SDSI_LIC_AKC:
-		return "akc";
-	case SDSI_LIC_CAP:
-		return "cap";
-	case SDSI_LIC_FOREIGN:
-		break;
-	}
-	return "foreign";
+	return sdsi_payload_lower_name(kind);
 }
 
 const char *sdsi_lic_type_name(uint32_t type)

@@ -13,6 +13,7 @@
 
 #include "sdsi/json_contract.h"
 #include "output.h"
+#include "sdsi/blob_kind.h"
 #include "sdsi/license_type.h"
 #include "output_json.h"
 #include "name_escape.h"
@@ -44,8 +45,7 @@ static json_object *type_name(uint32_t type)
 /* The blob kinds in lower case, as sdsi-authority inspect prints them. */
 static const char *format_name(enum sdsi_blob_format format)
 {
-	return format == SDSI_BLOB_FORMAT_AKC ? "akc" :
-	       format == SDSI_BLOB_FORMAT_CAP ? "cap" : "foreign";
+	return sdsi_payload_lower_name((enum sdsi_payload_kind)format);
 }
 
 static json_object *fourcc(uint32_t code)
