@@ -66,7 +66,7 @@ static void mbox_warn(void *ctx, const char *msg)
 	if (s->backend.ops->warn)
 		s->backend.ops->warn(s->backend.ctx, msg);
 	else
-		fprintf(stderr, "sdsi_fusedrv: " FUSEDRV_DEVICE_PREFIX "%u: %s\n",
+		fprintf(stderr, "sdsi_fusedrv: " SDSI_DEVICE_PREFIX "%u: %s\n",
 			s->index, msg);
 }
 

@@ -31,6 +31,12 @@
 #define SDSI_DISC_TBIR_MASK		0x7u		/* dword 2, bits 2:0 */
 #define SDSI_DISC_BYTES			16u		/* resource size Linux maps */
 
+/*
+ * What Linux names each On Demand device on the auxiliary bus: the prefix
+ * and the device number, "intel_vsec.sdsi.0".
+ */
+#define SDSI_DEVICE_PREFIX		"intel_vsec.sdsi."
+
 /* GUIDs naming the MMIO layout. */
 #define SDSI_GUID_V1			0x006DD191u
 #define SDSI_GUID_V2			0xF210D9EFu
