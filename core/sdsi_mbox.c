@@ -323,7 +323,7 @@ void sdsi_mbox_default_params(struct sdsi_mbox_params *params)
 	params->acquire_retries = 5;
 	params->acquire_retry_delay_ms = 500;
 	params->rdy_timeout_us = 500000;
-	params->flavor = SDSI_MBOX_CURRENT;
+	params->flavor = SDSI_ABI_CURRENT;
 }
 
 int sdsi_mbox_init(struct sdsi_mbox *mb, uint32_t guid,
@@ -347,10 +347,10 @@ int sdsi_mbox_init(struct sdsi_mbox *mb, uint32_t guid,
 	    chosen.acquire_retry_delay_ms > MBOX_MAX_RETRY_DELAY_MS)
 		return -EINVAL;
 
-	if (chosen.flavor == SDSI_MBOX_EARLY)
+	if (chosen.flavor == SDSI_ABI_EARLY)
 		/* The early driver knew one layout and used it for any GUID. */
 		layout = 1;
-	else if (chosen.flavor != SDSI_MBOX_CURRENT)
+	else if (chosen.flavor != SDSI_ABI_CURRENT)
 		return -EINVAL;
 	else if (!(layout = sdsi_guid_layout(guid)))
 		return -ENODEV;
@@ -371,7 +371,7 @@ int sdsi_mbox_init(struct sdsi_mbox *mb, uint32_t guid,
 bool sdsi_mbox_iblocked(const struct sdsi_mbox *mb)
 {
 	/* The early driver never looked at the lock. */
-	if (mb->params.flavor == SDSI_MBOX_EARLY)
+	if (mb->params.flavor == SDSI_ABI_EARLY)
 		return false;
 	return ctrl_read(mb) & SDSI_CTRL_IBLOCK;
 }
@@ -427,7 +427,7 @@ int sdsi_mbox_write(struct sdsi_mbox *mb, uint64_t command,
 	ctrl = SDSI_CTRL_EOM | SDSI_CTRL_SOM | SDSI_CTRL_RUN_BUSY |
 	       SDSI_CTRL_READ_WRITE | (size << SDSI_CTRL_PACKET_SIZE_SHIFT);
 	/* Newer firmware wants the message size of every command. */
-	if (mb->params.flavor == SDSI_MBOX_CURRENT)
+	if (mb->params.flavor == SDSI_ABI_CURRENT)
 		ctrl |= size << SDSI_CTRL_MSG_SIZE_SHIFT;
 	ctrl_write(mb, ctrl);
 

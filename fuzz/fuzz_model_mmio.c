@@ -346,7 +346,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t updates;
 
 	sdsi_mbox_default_params(&params);
-	params.flavor = c1 & 0x40 ? SDSI_MBOX_EARLY : SDSI_MBOX_CURRENT;
+	params.flavor = c1 & 0x40 ? SDSI_ABI_EARLY : SDSI_ABI_CURRENT;
 	if (sdsi_mbox_init(&mb, sdsi_model_guid(m), &core_ops, m, &params))
 		abort();
 	for (int n = 0; n < MAX_OPS && in.len; n++) {

@@ -104,12 +104,12 @@ const struct sdsi_mbox_ops rig_ops = {
 	.warn = rig_warn,
 };
 
-struct core_rig *rig_new(uint32_t guid, enum sdsi_mbox_flavor flavor)
+struct core_rig *rig_new(uint32_t guid, enum sdsi_abi flavor)
 {
 	return rig_new_rooted(guid, flavor, NULL);
 }
 
-struct core_rig *rig_new_rooted(uint32_t guid, enum sdsi_mbox_flavor flavor,
+struct core_rig *rig_new_rooted(uint32_t guid, enum sdsi_abi flavor,
 				const char *root_key_path)
 {
 	struct sdsi_model_config cfg = {
@@ -261,7 +261,7 @@ unsigned int rig_trace_cpls(const struct core_rig *rig)
 }
 
 static int rig_setup(void **state, uint32_t guid,
-		     enum sdsi_mbox_flavor flavor)
+		     enum sdsi_abi flavor)
 {
 	*state = rig_new(guid, flavor);
 	return 0;
@@ -269,17 +269,17 @@ static int rig_setup(void **state, uint32_t guid,
 
 int rig_setup_v1(void **state)
 {
-	return rig_setup(state, SDSI_GUID_V1, SDSI_MBOX_CURRENT);
+	return rig_setup(state, SDSI_GUID_V1, SDSI_ABI_CURRENT);
 }
 
 int rig_setup_v2(void **state)
 {
-	return rig_setup(state, SDSI_GUID_V2, SDSI_MBOX_CURRENT);
+	return rig_setup(state, SDSI_GUID_V2, SDSI_ABI_CURRENT);
 }
 
 int rig_setup_v1_early(void **state)
 {
-	return rig_setup(state, SDSI_GUID_V1, SDSI_MBOX_EARLY);
+	return rig_setup(state, SDSI_GUID_V1, SDSI_ABI_EARLY);
 }
 
 int rig_teardown(void **state)

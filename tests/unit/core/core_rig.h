@@ -74,9 +74,9 @@ struct core_rig {
 extern const struct sdsi_mbox_ops rig_ops;
 
 /* Build a model of the GUID and bind a core of the flavour to it. */
-struct core_rig *rig_new(uint32_t guid, enum sdsi_mbox_flavor flavor);
+struct core_rig *rig_new(uint32_t guid, enum sdsi_abi flavor);
 /* The same, with a model that trusts the root key in root_key_path. */
-struct core_rig *rig_new_rooted(uint32_t guid, enum sdsi_mbox_flavor flavor,
+struct core_rig *rig_new_rooted(uint32_t guid, enum sdsi_abi flavor,
 				const char *root_key_path);
 void rig_free(struct core_rig *rig);
 

@@ -222,7 +222,7 @@ static void test_write_accepted(void **state)
 
 	(void)state;
 	authority_init(&auth);
-	rig = rig_new_rooted(SDSI_GUID_V2, SDSI_MBOX_CURRENT, auth.root_pub);
+	rig = rig_new_rooted(SDSI_GUID_V2, SDSI_ABI_CURRENT, auth.root_pub);
 	len = authority_akc(auth.root, auth.licensor, 1, akc, sizeof(akc));
 	assert_int_equal(len % 8, 0);
 
@@ -317,7 +317,7 @@ static void test_error_paths_write_one_cpl(void **state)
 	for (i = 0; i < sizeof(error_paths) / sizeof(error_paths[0]); i++) {
 		const struct error_path *e = &error_paths[i];
 		struct core_rig *rig = rig_new(SDSI_GUID_V2,
-					       SDSI_MBOX_CURRENT);
+					       SDSI_ABI_CURRENT);
 		const struct rig_access *last, *before;
 		size_t len;
 

@@ -113,7 +113,7 @@ static void test_state_certificate_packets(void **state)
 
 	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		struct core_rig *rig = rig_new(SDSI_GUID_V2,
-					       SDSI_MBOX_CURRENT);
+					       SDSI_ABI_CURRENT);
 		size_t len;
 
 		rig_install_licence(rig, cases[c].blob_len);
