@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "license_internal.h"
+#include "sdsi/license_header.h"
 
 _Static_assert(SDSI_AKC_SIG_OFFSET == SDSI_AKC_KEY_OFFSET + SDSI_LICENSE_PUBKEY_SIZE,
 	       "AKC signature follows the key");
@@ -151,12 +152,8 @@ static int license_get(const uint8_t *p, size_t avail, size_t base,
 				     "truncated: the licence header needs %u bytes from offset %zu, %zu present",
 				     SDSI_BLOB_HEADER_SIZE, base, avail);
 	memset(lic, 0, sizeof(*lic));
-	lic->type = sdsi_le32(p + SDSI_BLOB_OFF_TYPE);
-	lic->id = sdsi_le64(p + SDSI_BLOB_OFF_ID);
-	lic->ppin = sdsi_le64(p + SDSI_BLOB_OFF_PPIN);
-	lic->previous_ppin = sdsi_le64(p + SDSI_BLOB_OFF_PREV_PPIN);
-	lic->revision = sdsi_le32(p + SDSI_BLOB_OFF_REVISION);
-	lic->bundle_count = sdsi_le32(p + SDSI_BLOB_OFF_NUM_BUNDLES);
+	sdsi_license_header_get(p, &lic->type, &lic->id, &lic->ppin, &lic->previous_ppin,
+				&lic->revision, &lic->bundle_count);
 	if (lic->bundle_count > SDSI_CAP_MAX_BUNDLES)
 		return sdsi_lic_fail(err, -EINVAL, base + SDSI_BLOB_OFF_NUM_BUNDLES,
 				     "bundle count %u exceeds the %u that fit in %u bytes",
