@@ -7,6 +7,7 @@
  */
 #include "sdsi_mbox.h"
 
+#include <sdsi/bitfield.h>
 #include <sdsi/hw.h>
 
 #ifdef __KERNEL__
@@ -33,15 +34,9 @@ static size_t qword_align(size_t bytes)
 	return (bytes + MBOX_QWORD - 1) & ~(size_t)(MBOX_QWORD - 1);
 }
 
-static uint64_t ctrl_field(uint64_t ctrl, uint64_t mask, unsigned int shift)
-{
-	return (ctrl & mask) >> shift;
-}
-
 static unsigned int ctrl_owner(uint64_t ctrl)
 {
-	return (unsigned int)ctrl_field(ctrl, SDSI_CTRL_OWNER_MASK,
-					SDSI_CTRL_OWNER_SHIFT);
+	return (unsigned int)SDSI_FIELD_GET(SDSI_CTRL_OWNER_MASK, ctrl);
 }
 
 static uint64_t ctrl_read(const struct sdsi_mbox *mb)
@@ -241,15 +236,11 @@ static int mbox_transfer(const struct sdsi_mbox *mb, unsigned char *buf,
 			break;
 
 		eom = ctrl & SDSI_CTRL_EOM;
-		packet_size = (uint32_t)ctrl_field(ctrl,
-						   SDSI_CTRL_PACKET_SIZE_MASK,
-						   SDSI_CTRL_PACKET_SIZE_SHIFT);
-		msg_size = (uint32_t)ctrl_field(ctrl, SDSI_CTRL_MSG_SIZE_MASK,
-						SDSI_CTRL_MSG_SIZE_SHIFT);
+		packet_size = (uint32_t)SDSI_FIELD_GET(SDSI_CTRL_PACKET_SIZE_MASK, ctrl);
+		msg_size = (uint32_t)SDSI_FIELD_GET(SDSI_CTRL_MSG_SIZE_MASK, ctrl);
 
-		ret = status_to_errno((unsigned int)ctrl_field(ctrl,
-						SDSI_CTRL_STATUS_MASK,
-						SDSI_CTRL_STATUS_SHIFT));
+		ret = status_to_errno((unsigned int)SDSI_FIELD_GET(SDSI_CTRL_STATUS_MASK,
+								   ctrl));
 		if (ret)
 			break;
 
@@ -391,7 +382,7 @@ int sdsi_mbox_read(struct sdsi_mbox *mb, uint64_t command, bool meter_current,
 		return ret;
 
 	ctrl = SDSI_CTRL_EOM | SDSI_CTRL_SOM | SDSI_CTRL_RUN_BUSY |
-	       ((uint64_t)SDSI_CMD_SIZE << SDSI_CTRL_PACKET_SIZE_SHIFT);
+	       SDSI_FIELD_PREP(SDSI_CTRL_PACKET_SIZE_MASK, SDSI_CMD_SIZE);
 	if (meter_current)
 		ctrl |= SDSI_CTRL_METER_CURRENT;
 	ctrl_write(mb, ctrl);
@@ -425,10 +416,10 @@ int sdsi_mbox_write(struct sdsi_mbox *mb, uint64_t command,
 						    index));
 
 	ctrl = SDSI_CTRL_EOM | SDSI_CTRL_SOM | SDSI_CTRL_RUN_BUSY |
-	       SDSI_CTRL_READ_WRITE | (size << SDSI_CTRL_PACKET_SIZE_SHIFT);
+	       SDSI_CTRL_READ_WRITE | SDSI_FIELD_PREP(SDSI_CTRL_PACKET_SIZE_MASK, size);
 	/* Newer firmware wants the message size of every command. */
 	if (mb->params.flavor == SDSI_ABI_CURRENT)
-		ctrl |= size << SDSI_CTRL_MSG_SIZE_SHIFT;
+		ctrl |= SDSI_FIELD_PREP(SDSI_CTRL_MSG_SIZE_MASK, size);
 	ctrl_write(mb, ctrl);
 
 	/* The transfer writes the transaction's one CPL, on every path. */
