@@ -184,7 +184,7 @@ static uint32_t blob_code(const void *blob, uint32_t k)
 }
 
 /* The licence fields, named and encoded as sdsi-authority inspect's "license". */
-static void add_licence_fields(json_object *obj, uint32_t type, uint64_t id, uint64_t ppin,
+static void add_license_fields(json_object *obj, uint32_t type, uint64_t id, uint64_t ppin,
 			       uint64_t previous_ppin, uint32_t revision, json_object *list)
 {
 	add(obj, "type", json_object_new_int64(type));
@@ -198,17 +198,17 @@ static void add_licence_fields(json_object *obj, uint32_t type, uint64_t id, uin
 
 static json_object *json_license(const struct sdsi_license *lic)
 {
-	json_object *obj = json_object_new_object(), *licence = NULL;
+	json_object *obj = json_object_new_object(), *license = NULL;
 
 	add(obj, "index", json_object_new_int(lic->index));
 	add(obj, "size", json_object_new_int64(lic->size));
 	add(obj, "valid", json_object_new_boolean(lic->valid));
 	if (lic->present) {
-		licence = json_object_new_object();
-		add_licence_fields(licence, lic->type, lic->id, lic->ppin, lic->previous_ppin,
+		license = json_object_new_object();
+		add_license_fields(license, lic->type, lic->id, lic->ppin, lic->previous_ppin,
 				   lic->revision, bundles(lic->num_features, license_code, lic));
 	}
-	add(obj, "license", licence);
+	add(obj, "license", license);
 	return obj;
 }
 
@@ -270,7 +270,7 @@ static json_object *json_blob(const struct sdsi_blob_info *b)
 		add(obj, "akc", part);
 		return obj;
 	}
-	add_licence_fields(part, b->type, b->id, b->ppin, b->previous_ppin, b->revision,
+	add_license_fields(part, b->type, b->id, b->ppin, b->previous_ppin, b->revision,
 			   bundles(b->num_features, blob_code, b));
 	add(obj, "license", part);
 	return obj;

@@ -188,7 +188,7 @@ uint64_t rig_last_ctrl_write(const struct core_rig *rig)
 	return rig->ctrl_log[rig->ctrl_writes - 1];
 }
 
-void rig_install_licence(struct core_rig *rig, size_t blob_len)
+void rig_install_license(struct core_rig *rig, size_t blob_len)
 {
 	static unsigned char blob[SDSI_READ_MSG_MAX];
 	size_t i;
@@ -198,7 +198,7 @@ void rig_install_licence(struct core_rig *rig, size_t blob_len)
 	for (i = 0; i < blob_len; i++)
 		blob[i] = (unsigned char)(i * 7 + 1);
 	sdsi_lock_take(&rig->model->lock);
-	ret = nvram_append_licence(rig->model, blob, blob_len);
+	ret = nvram_append_license(rig->model, blob, blob_len);
 	sdsi_lock_release(&rig->model->lock);
 	assert_int_equal(ret, 0);
 }

@@ -94,7 +94,7 @@ uint64_t rig_last_ctrl_write(const struct core_rig *rig);
  * Give the socket one licence of blob_len bytes, so that its state
  * certificate is 80 + blob_len bytes rounded up to 16.
  */
-void rig_install_licence(struct core_rig *rig, size_t blob_len);
+void rig_install_license(struct core_rig *rig, size_t blob_len);
 /* The state certificate the model would present now; returns its length. */
 size_t rig_state_cert(struct core_rig *rig, unsigned char *out);
 

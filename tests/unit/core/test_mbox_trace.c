@@ -105,7 +105,7 @@ static void test_read_of_two_packets(void **state)
 	struct core_rig *rig = *state;
 	size_t cert_len, len;
 
-	rig_install_licence(rig, 1500);
+	rig_install_license(rig, 1500);
 	cert_len = rig_state_cert(rig, cert);
 	assert_int_equal(cert_len, 1584);
 	read_state(rig, &len);
@@ -261,7 +261,7 @@ struct error_path {
 	const char *name;
 	enum sdsi_fault_kind fault;
 	uint32_t param;
-	size_t licence;		/* bytes of licence installed first, or 0 */
+	size_t license;		/* bytes of licence installed first, or 0 */
 	bool write;
 	int err;
 	const char *warning;	/* Linux's message, or NULL for none */
@@ -322,8 +322,8 @@ static void test_error_paths_write_one_cpl(void **state)
 		size_t len;
 
 		print_message("error path: %s\n", e->name);
-		if (e->licence)
-			rig_install_licence(rig, e->licence);
+		if (e->license)
+			rig_install_license(rig, e->license);
 		assert_int_equal(sdsi_model_fault_set(rig->model, e->fault,
 						      e->param, 1), 0);
 		rig_clear_log(rig);
