@@ -64,9 +64,12 @@ emulated() {
 	step "akc dry run" "$tool" -d 0 -a "$work/ca.akc" --dry-run
 	step "akc" "$tool" -d 0 -a "$work/ca.akc" --json
 	step "akc again" "$tool" -d 0 -a "$work/ca.akc"
+	step "cap dry run json" "$tool" -d 0 -c "$cap" --dry-run --json
 	step "cap" "$tool" -d 0 -c "$cap"
 	step "cap again json" "$tool" -d 0 -c "$cap" --json
 	step "cap wrong socket" "$tool" -d 1 -c "$cap"
+	step "akc other socket" "$tool" -d 1 -a "$work/ca.akc" -q
+	step "one-time cap other socket" "$tool" -d 1 -c "$work/one.cap" --json
 	step "state after" "$tool" -d 0 -s
 	step "state after json" "$tool" -d 0 -s --json
 	step "state prometheus" "$tool" -d 0 -s --format prometheus
@@ -75,6 +78,7 @@ emulated() {
 	step "missing blob" "$tool" -d 0 -c "$work/missing.cap"
 	step "blob too large" "$tool" -d 0 -a "$work/big.bin" --json
 	step "ctl status" "$emu" ctl status
+	step "state other socket" "$tool" -d 1 -s
 	step "ctl fault" "$emu" ctl fault 1 status-timeout
 	step "faulted state" "$tool" -d 1 -s --json
 	step "ctl bad fault" "$emu" ctl fault 0 no-such-fault
@@ -135,6 +139,11 @@ printf 'not a blob' >"$work/junk.bin"
 	step "authority cap" "$auth" cap "$work/ca" --ppin abcdef0123 --feature CC02 \
 		--feature SGX1 --id 51 --revision 1 --type metered -o "$work/cap.bin"
 	step "authority cap help" "$auth" cap --help
+	step "authority cap bad type" "$auth" cap "$work/ca" --ppin 1 --feature CC02 \
+		--type yearly -o "$work/x.cap"
+	step "authority one-time cap" "$auth" cap "$work/ca" --ppin 5566778899 --feature CC02 \
+		--id 7 -o "$work/one.cap"
+	step "authority inspect one-time" "$auth" inspect "$work/one.cap"
 	step "authority cap no ppin" "$auth" cap "$work/ca" --feature CC02 -o "$work/x.cap"
 	step "authority inspect akc" "$auth" inspect "$work/ca.akc" --dir "$work/ca"
 	step "authority inspect cap json" "$auth" inspect "$work/cap.bin" --json
@@ -142,6 +151,10 @@ printf 'not a blob' >"$work/junk.bin"
 	step "authority inspect big" "$auth" inspect "$work/big.bin"
 	step "authority inspect missing" "$auth" inspect "$work/missing.akc"
 	step "tool decode cap" "$tool" --file "$work/cap.bin" -s
+	step "tool decode akc as registers" "$tool" --file "$work/ca.akc" -i --json
+	step "emu mount state is a file" "$emu" mount --state "$work/junk.bin" "$work"
+	step "emu ctl no state" "$emu" ctl --state "$work/nostate" status
+	step "emu bad abi" "$emu" mount --abi middle "$work"
 	step "emu run no sockets" "$emu" run --sockets 0 -- true
 	step "emu ctl nobody" "$emu" ctl --ctl "$work/nobody.sock" status
 	step "emu mount missing key" "$emu" mount --root-key "$work/none.pub" "$work"
