@@ -7,6 +7,7 @@
  */
 #include "sdsi_mbox.h"
 
+#include <sdsi/bitfield.h>
 #include <sdsi/hw.h>
 
 #ifdef __KERNEL__
@@ -33,15 +34,9 @@ static size_t qword_align(size_t bytes)
 	return (bytes + MBOX_QWORD - 1) & ~(size_t)(MBOX_QWORD - 1);
 }
 
-static uint64_t ctrl_field(uint64_t ctrl, uint64_t mask, unsigned int shift)
-{
-	return (ctrl & mask) >> shift;
-}
-
 static unsigned int ctrl_owner(uint64_t ctrl)
 {
-	return (unsigned int)ctrl_field(ctrl, SDSI_CTRL_OWNER_MASK,
-					SDSI_CTRL_OWNER_SHIFT);
+	return (unsigned int)SDSI_FIELD_GET(SDSI_CTRL_OWNER_MASK, ctrl);
 }
 
 static uint64_t ctrl_read(const struct sdsi_mbox *mb)
@@ -241,15 +236,11 @@ static int mbox_transfer(const struct sdsi_mbox *mb, unsigned char *buf,
 			break;
 
 		eom = ctrl & SDSI_CTRL_EOM;
-		packet_size = (uint32_t)ctrl_field(ctrl,
-						   SDSI_CTRL_PACKET_SIZE_MASK,
-						   SDSI_CTRL_PACKET_SIZE_SHIFT);
-		msg_size = (uint32_t)ctrl_field(ctrl, SDSI_CTRL_MSG_SIZE_MASK,
-						SDSI_CTRL_MSG_SIZE_SHIFT);
+		packet_size = (uint32_t)SDSI_FIELD_GET(SDSI_CTRL_PACKET_SIZE_MASK, ctrl);
+		msg_size = (uint32_t)SDSI_FIELD_GET(SDSI_CTRL_MSG_SIZE_MASK, ctrl);
 
-		ret = status_to_errno((unsigned int)ctrl_field(ctrl,
-						SDSI_CTRL_STATUS_MASK,
-						SDSI_CTRL_STATUS_SHIFT));
+		ret = status_to_errno((unsigned int)SDSI_FIELD_GET(SDSI_CTRL_STATUS_MASK,
+								   ctrl));
 		if (ret)
 			break;
 
@@ -323,7 +314,7 @@ void sdsi_mbox_default_params(struct sdsi_mbox_params *params)
 	params->acquire_retries = 5;
 	params->acquire_retry_delay_ms = 500;
 	params->rdy_timeout_us = 500000;
-	params->flavor = SDSI_MBOX_CURRENT;
+	params->flavor = SDSI_ABI_CURRENT;
 }
 
 int sdsi_mbox_init(struct sdsi_mbox *mb, uint32_t guid,
@@ -347,10 +338,10 @@ int sdsi_mbox_init(struct sdsi_mbox *mb, uint32_t guid,
 	    chosen.acquire_retry_delay_ms > MBOX_MAX_RETRY_DELAY_MS)
 		return -EINVAL;
 
-	if (chosen.flavor == SDSI_MBOX_EARLY)
+	if (chosen.flavor == SDSI_ABI_EARLY)
 		/* The early driver knew one layout and used it for any GUID. */
 		layout = 1;
-	else if (chosen.flavor != SDSI_MBOX_CURRENT)
+	else if (chosen.flavor != SDSI_ABI_CURRENT)
 		return -EINVAL;
 	else if (!(layout = sdsi_guid_layout(guid)))
 		return -ENODEV;
@@ -371,7 +362,7 @@ int sdsi_mbox_init(struct sdsi_mbox *mb, uint32_t guid,
 bool sdsi_mbox_iblocked(const struct sdsi_mbox *mb)
 {
 	/* The early driver never looked at the lock. */
-	if (mb->params.flavor == SDSI_MBOX_EARLY)
+	if (mb->params.flavor == SDSI_ABI_EARLY)
 		return false;
 	return ctrl_read(mb) & SDSI_CTRL_IBLOCK;
 }
@@ -391,7 +382,7 @@ int sdsi_mbox_read(struct sdsi_mbox *mb, uint64_t command, bool meter_current,
 		return ret;
 
 	ctrl = SDSI_CTRL_EOM | SDSI_CTRL_SOM | SDSI_CTRL_RUN_BUSY |
-	       ((uint64_t)SDSI_CMD_SIZE << SDSI_CTRL_PACKET_SIZE_SHIFT);
+	       SDSI_FIELD_PREP(SDSI_CTRL_PACKET_SIZE_MASK, SDSI_CMD_SIZE);
 	if (meter_current)
 		ctrl |= SDSI_CTRL_METER_CURRENT;
 	ctrl_write(mb, ctrl);
@@ -425,10 +416,10 @@ int sdsi_mbox_write(struct sdsi_mbox *mb, uint64_t command,
 						    index));
 
 	ctrl = SDSI_CTRL_EOM | SDSI_CTRL_SOM | SDSI_CTRL_RUN_BUSY |
-	       SDSI_CTRL_READ_WRITE | (size << SDSI_CTRL_PACKET_SIZE_SHIFT);
+	       SDSI_CTRL_READ_WRITE | SDSI_FIELD_PREP(SDSI_CTRL_PACKET_SIZE_MASK, size);
 	/* Newer firmware wants the message size of every command. */
-	if (mb->params.flavor == SDSI_MBOX_CURRENT)
-		ctrl |= size << SDSI_CTRL_MSG_SIZE_SHIFT;
+	if (mb->params.flavor == SDSI_ABI_CURRENT)
+		ctrl |= SDSI_FIELD_PREP(SDSI_CTRL_MSG_SIZE_MASK, size);
 	ctrl_write(mb, ctrl);
 
 	/* The transfer writes the transaction's one CPL, on every path. */

@@ -18,6 +18,8 @@
 #include <stdint.h>
 #endif
 
+#include <sdsi/abi.h>
+
 /* Transport seam: MMIO offsets are bytes from the start of the MMIO region. */
 struct sdsi_mbox_ops {
 	uint64_t (*read64)(void *ctx, uint32_t offset);
@@ -38,11 +40,6 @@ struct sdsi_mbox_ops {
 	void (*warn)(void *ctx, const char *msg);
 };
 
-/* Which generation of the Linux driver to behave like (section 9.1). */
-enum sdsi_mbox_flavor {
-	SDSI_MBOX_CURRENT = 0,	/* 6.2+: MSG_SIZE on writes, IB lock checked */
-	SDSI_MBOX_EARLY = 1,	/* 5.18-6.1: MSG_SIZE left 0, no IB lock check */
-};
 
 struct sdsi_mbox_params {
 	/*
@@ -54,7 +51,7 @@ struct sdsi_mbox_params {
 	uint32_t acquire_retries;	/* 5 */
 	uint32_t acquire_retry_delay_ms;/* 500 */
 	uint32_t rdy_timeout_us;	/* 500000 */
-	enum sdsi_mbox_flavor flavor;
+	enum sdsi_abi flavor;
 };
 
 struct sdsi_mbox {

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "control_commands.h"
+#include "sdsi/hw.h"
 #include "fe_ctl.h"
 
 static int with_model(void *ctx, unsigned int s, bool reprobe, fe_model_fn fn, void *arg)
@@ -43,7 +44,7 @@ static int socket_bound(void *ctx, unsigned int s)
 
 	/* The driver link exists exactly while the socket is bound, however it
 	 * was unbound (here or through drivers/intel_sdsi/unbind). */
-	snprintf(path, sizeof(path), "%s/devices/intel_vsec.sdsi.%u/driver", t->tree, s);
+	snprintf(path, sizeof(path), "%s/devices/" SDSI_DEVICE_PREFIX "%u/driver", t->tree, s);
 	return lstat(path, &st) == 0;
 }
 

@@ -293,7 +293,7 @@ out:
 
 int fusedrv_parse_device_name(const char *buf, size_t len, unsigned int *socket)
 {
-	const size_t prefix_len = strlen(FUSEDRV_DEVICE_PREFIX);
+	const size_t prefix_len = strlen(SDSI_DEVICE_PREFIX);
 	unsigned long n = 0;
 	size_t i;
 
@@ -304,7 +304,7 @@ int fusedrv_parse_device_name(const char *buf, size_t len, unsigned int *socket)
 		len = (size_t)(nul - buf);
 	if (len > 0 && buf[len - 1] == '\n')
 		len--;
-	if (len <= prefix_len || memcmp(buf, FUSEDRV_DEVICE_PREFIX, prefix_len) != 0)
+	if (len <= prefix_len || memcmp(buf, SDSI_DEVICE_PREFIX, prefix_len) != 0)
 		return -ENODEV;
 	/* device names are canonical: "01" names nothing */
 	if (buf[prefix_len] == '0' && len > prefix_len + 1)

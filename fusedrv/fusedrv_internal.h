@@ -114,7 +114,6 @@ struct sdsi_fusedrv {
 	uint64_t requests[FUSEDRV_OPCODE_SLOTS];
 };
 
-#define FUSEDRV_DEVICE_PREFIX	"intel_vsec.sdsi."
 #define FUSEDRV_DRIVER_NAME	"intel_sdsi"
 /* drivers/intel_sdsi/module: where /sys/module/intel_sdsi is from the driver's directory */
 #define FUSEDRV_MODULE_LINK	"../../../../module/" FUSEDRV_DRIVER_NAME

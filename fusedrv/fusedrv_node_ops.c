@@ -70,7 +70,7 @@ void fusedrv_op_readlink(fuse_req_t req, fuse_ino_t ino)
 	else if (node.kind == FUSEDRV_NODE_DRIVER_MODULE)
 		snprintf(target, sizeof(target), FUSEDRV_MODULE_LINK);
 	else if (node.kind == FUSEDRV_NODE_DRIVER_DEVICE)
-		snprintf(target, sizeof(target), "../../devices/" FUSEDRV_DEVICE_PREFIX "%u",
+		snprintf(target, sizeof(target), "../../devices/" SDSI_DEVICE_PREFIX "%u",
 			 node.socket);
 	else {
 		fuse_reply_err(req, EINVAL);

@@ -197,7 +197,7 @@ void fusedrv_node_name(const struct fusedrv_node *node, char *buf, size_t len)
 	case FUSEDRV_NODE_DEVICE_DRIVER: snprintf(buf, len, "driver"); break;
 	case FUSEDRV_NODE_DEVICE_DIR:
 	case FUSEDRV_NODE_DRIVER_DEVICE:
-		snprintf(buf, len, FUSEDRV_DEVICE_PREFIX "%u", node->socket);
+		snprintf(buf, len, SDSI_DEVICE_PREFIX "%u", node->socket);
 		break;
 	case FUSEDRV_NODE_ATTR:
 		snprintf(buf, len, "%s", attr_descs[node->attr].name);

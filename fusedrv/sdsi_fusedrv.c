@@ -66,7 +66,7 @@ static void mbox_warn(void *ctx, const char *msg)
 	if (s->backend.ops->warn)
 		s->backend.ops->warn(s->backend.ctx, msg);
 	else
-		fprintf(stderr, "sdsi_fusedrv: " FUSEDRV_DEVICE_PREFIX "%u: %s\n",
+		fprintf(stderr, "sdsi_fusedrv: " SDSI_DEVICE_PREFIX "%u: %s\n",
 			s->index, msg);
 }
 
@@ -255,7 +255,8 @@ static struct sdsi_fusedrv *drv_alloc(const struct sdsi_fusedrv_config *cfg)
 	else
 		sdsi_mbox_default_params(&drv->params);
 	/* the ABI names the driver generation; the params only its timing */
-	drv->params.flavor = cfg->abi == SDSI_ABI_EARLY ? SDSI_MBOX_EARLY : SDSI_MBOX_CURRENT;
+	/* A generation outside the enum plays the current one, not an error. */
+	drv->params.flavor = cfg->abi == SDSI_ABI_EARLY ? SDSI_ABI_EARLY : SDSI_ABI_CURRENT;
 	clock_gettime(CLOCK_REALTIME, &drv->mount_time);
 	fusedrv_stats_init(drv);
 	drv->sockets = calloc(cfg->nsockets ? cfg->nsockets : 1, sizeof(*drv->sockets));

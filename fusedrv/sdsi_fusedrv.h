@@ -24,11 +24,6 @@
 #include "sdsi_lock.h"
 #include "sdsi_mbox.h"
 
-enum sdsi_abi {
-	SDSI_ABI_CURRENT = 0,	/* Linux 6.2+ (Debian's 6.12 backports kernel) */
-	SDSI_ABI_EARLY = 1,	/* Linux 5.18-6.1 (Debian 12's stock kernel) */
-};
-
 /*
  * One socket as the driver reaches it.  ops->read64 and ops->write64 are
  * required; sleep_us and now_us may be NULL (the driver's real-time ones,

@@ -48,7 +48,7 @@ static void fuzz_akc(const uint8_t *p, size_t len)
 
 	check_error(ret, &err);
 	if (!ret) {
-		FUZZ_CHECK(sdsi_lic_blob_kind(p, len) == SDSI_LIC_AKC, "kind");
+		FUZZ_CHECK(sdsi_lic_blob_kind(p, len) == SDSI_PAYLOAD_AKC, "kind");
 		FUZZ_CHECK(sdsi_lic_akc_encode(&akc, again, sizeof(again), &out_len) == 0, "encode");
 		FUZZ_CHECK(out_len == len && memcmp(again, p, len) == 0,
 			   "%zu bytes decode, re-encode to %zu different ones", len, out_len);
@@ -70,7 +70,7 @@ static void fuzz_cap(const uint8_t *p, size_t len)
 
 	check_error(ret, &err);
 	if (!ret) {
-		FUZZ_CHECK(sdsi_lic_blob_kind(p, len) == SDSI_LIC_CAP, "kind");
+		FUZZ_CHECK(sdsi_lic_blob_kind(p, len) == SDSI_PAYLOAD_CAP, "kind");
 		FUZZ_CHECK(cap.license.bundle_count >= 1 &&
 			   cap.license.bundle_count <= SDSI_CAP_MAX_BUNDLES,
 			   "%u bundles", cap.license.bundle_count);

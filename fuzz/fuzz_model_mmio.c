@@ -77,8 +77,8 @@ static bool provisioned_equal(const struct model_nvram *a, const struct model_nv
 	return a->key_provisioned == b->key_provisioned && a->key_rev == b->key_rev &&
 	       !memcmp(a->key_image, b->key_image, sizeof(a->key_image)) &&
 	       !memcmp(a->licensor_key, b->licensor_key, sizeof(a->licensor_key)) &&
-	       a->num_licences == b->num_licences && a->blobs_len == b->blobs_len &&
-	       !memcmp(a->licence_words, b->licence_words, sizeof(a->licence_words)) &&
+	       a->num_licenses == b->num_licenses && a->blobs_len == b->blobs_len &&
+	       !memcmp(a->license_words, b->license_words, sizeof(a->license_words)) &&
 	       !memcmp(a->blobs, b->blobs, a->blobs_len);
 }
 
@@ -114,7 +114,7 @@ static void check_authenticated(const struct sdsi_model *m, const struct model_n
 		FUZZ_CHECK(sdsi_lic_key_image(akc.licensor_key, image) == 0, "image");
 		FUZZ_CHECK(m->nv.key_provisioned && m->nv.key_rev == akc.key_revision &&
 			   !memcmp(m->nv.key_image, image, sizeof(image)) &&
-			   m->nv.num_licences == before->num_licences,
+			   m->nv.num_licenses == before->num_licenses,
 			   "the AKC installed something else than its key");
 	} else {
 		struct sdsi_lic_cap cap;
@@ -132,7 +132,7 @@ static void check_authenticated(const struct sdsi_model *m, const struct model_n
 		FUZZ_CHECK(ret == 0, "NVRAM changed by a CAP the licensor did not sign: %d", ret);
 		FUZZ_CHECK(cap.license.ppin == FUZZ_PPIN, "a CAP for PPIN 0x%llx was taken",
 			   (unsigned long long)cap.license.ppin);
-		FUZZ_CHECK(m->nv.num_licences == before->num_licences + 1 &&
+		FUZZ_CHECK(m->nv.num_licenses == before->num_licenses + 1 &&
 			   m->nv.key_rev == before->key_rev,
 			   "the CAP did not add exactly one licence");
 	}
@@ -346,7 +346,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t updates;
 
 	sdsi_mbox_default_params(&params);
-	params.flavor = c1 & 0x40 ? SDSI_MBOX_EARLY : SDSI_MBOX_CURRENT;
+	params.flavor = c1 & 0x40 ? SDSI_ABI_EARLY : SDSI_ABI_CURRENT;
 	if (sdsi_mbox_init(&mb, sdsi_model_guid(m), &core_ops, m, &params))
 		abort();
 	for (int n = 0; n < MAX_OPS && in.len; n++) {

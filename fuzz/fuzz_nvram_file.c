@@ -108,9 +108,9 @@ static bool same_content(const struct model_nvram *a, const struct model_nvram *
 	       !memcmp(a->key_image, b->key_image, sizeof(a->key_image)) &&
 	       (!a->licensor_key_known ||
 		!memcmp(a->licensor_key, b->licensor_key, sizeof(a->licensor_key))) &&
-	       a->wear == b->wear && a->num_licences == b->num_licences &&
-	       !memcmp(a->licence_words, b->licence_words,
-		       a->num_licences * sizeof(a->licence_words[0])) &&
+	       a->wear == b->wear && a->num_licenses == b->num_licenses &&
+	       !memcmp(a->license_words, b->license_words,
+		       a->num_licenses * sizeof(a->license_words[0])) &&
 	       a->blobs_len == b->blobs_len && !memcmp(a->blobs, b->blobs, a->blobs_len);
 }
 

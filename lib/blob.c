@@ -14,17 +14,14 @@
 _Static_assert(SDSI_BLOB_MAX_FEATURES == SDSI_CAP_MAX_BUNDLES, "one feature per bundle");
 _Static_assert(SDSI_KEY_IMAGE_SIZE == SDSI_LICENSE_KEY_IMAGE_SIZE, "SHA-384");
 
+/* libsdsi's public enum is the vocabulary's, value for value. */
+_Static_assert(SDSI_BLOB_FORMAT_FOREIGN == (int)SDSI_PAYLOAD_FOREIGN &&
+	       SDSI_BLOB_FORMAT_AKC == (int)SDSI_PAYLOAD_AKC &&
+	       SDSI_BLOB_FORMAT_CAP == (int)SDSI_PAYLOAD_CAP, "enum sdsi_blob_format");
+
 const char *sdsi_blob_format_name(enum sdsi_blob_format format)
 {
-	switch (format) {
-	case SDSI_BLOB_FORMAT_AKC:
-		return "AKC";
-	case SDSI_BLOB_FORMAT_CAP:
-		return "CAP";
-	case SDSI_BLOB_FORMAT_FOREIGN:
-		break;
-	}
-	return "foreign";
+	return sdsi_payload_name((enum sdsi_payload_kind)format);
 }
 
 /* A decoder's refusal, with the offset when it is about one byte. */
@@ -81,16 +78,14 @@ int sdsi_decode_blob(const uint8_t *buf, size_t len, struct sdsi_blob_info *info
 	sdsi_clear_error(err);
 	memset(info, 0, sizeof(*info));
 	info->size = len;
-	switch (sdsi_lic_blob_kind(buf, len)) {
-	case SDSI_LIC_AKC:
-		info->format = SDSI_BLOB_FORMAT_AKC;
+	info->format = (enum sdsi_blob_format)sdsi_lic_blob_kind(buf, len);
+	switch (info->format) {
+	case SDSI_BLOB_FORMAT_AKC:
 		return decode_akc(buf, len, info, err);
-	case SDSI_LIC_CAP:
-		info->format = SDSI_BLOB_FORMAT_CAP;
+	case SDSI_BLOB_FORMAT_CAP:
 		return decode_cap(buf, len, info, err);
-	case SDSI_LIC_FOREIGN:
+	case SDSI_BLOB_FORMAT_FOREIGN:
 		break;
 	}
-	info->format = SDSI_BLOB_FORMAT_FOREIGN;
 	return 0;
 }

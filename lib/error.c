@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sdsi/errno_class.h"
 #include "sdsi_internal.h"
 
 struct errno_entry {
@@ -95,23 +96,19 @@ const char *sdsi_errno_meaning(int errnum, bool provisioning)
 
 enum sdsi_error_class sdsi_errno_class(int errnum, bool provisioning)
 {
+	enum sdsi_errno_context context = provisioning ? SDSI_ERRNO_WRITE : SDSI_ERRNO_READ;
+
+#define CLASS_ROW(e, read, write, program, input) \
+	SDSI_ERRNO_CLASS_ROW(SDSI_ERR_, context, e, read, write, program, input)
+#define CLASS_OTHER(e, read, write, program, input) \
+	return sdsi_errno_context_pick(context, SDSI_ERR_##read, SDSI_ERR_##write, \
+				       SDSI_ERR_##program, SDSI_ERR_##input);
 	switch (errnum) {
-	case ENOENT:
-	case ENODEV:
-	case ENOTDIR:
-		return SDSI_ERR_NO_DEVICE;
-	case EACCES:
-	case EPERM:
-		return SDSI_ERR_PERMISSION;
-	case EIO:
-		return provisioning ? SDSI_ERR_REJECTED : SDSI_ERR_IO;
-	case EOVERFLOW:
-		return provisioning ? SDSI_ERR_REFUSED : SDSI_ERR_IO;
-	case ENOMEM:
-		return SDSI_ERR_INTERNAL;
-	default:
-		return SDSI_ERR_IO;
+	SDSI_ERRNO_CLASS_TABLE(CLASS_ROW)
 	}
+	SDSI_ERRNO_CLASS_OTHER(CLASS_OTHER)
+#undef CLASS_ROW
+#undef CLASS_OTHER
 }
 
 void sdsi_clear_error(struct sdsi_error *err)

@@ -10,17 +10,24 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sdsi/blob_kind.h"
 #include "sdsi/hw.h"
 #include "sdsi_internal.h"
 
+/* The public enum counts AKC from 0: the vocabulary's kinds start at foreign. */
+static enum sdsi_payload_kind payload_kind(enum sdsi_blob_kind kind)
+{
+	return kind == SDSI_BLOB_AKC ? SDSI_PAYLOAD_AKC : SDSI_PAYLOAD_CAP;
+}
+
 const char *sdsi_blob_file(enum sdsi_blob_kind kind)
 {
-	return kind == SDSI_BLOB_AKC ? "provision_akc" : "provision_cap";
+	return sdsi_payload_names(payload_kind(kind))->attribute;
 }
 
 const char *sdsi_blob_name(enum sdsi_blob_kind kind)
 {
-	return kind == SDSI_BLOB_AKC ? "AKC" : "CAP";
+	return sdsi_payload_name(payload_kind(kind));
 }
 
 static void sleep_ms(unsigned int ms)

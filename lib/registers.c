@@ -8,13 +8,9 @@
 #include <errno.h>
 #include <string.h>
 
+#include "sdsi/bitfield.h"
 #include "sdsi/hw.h"
 #include "sdsi_internal.h"
-
-static unsigned int field3(uint64_t value, unsigned int shift)
-{
-	return (unsigned int)((value >> shift) & SDSI_FIELD3_MASK);
-}
 
 int sdsi_decode_registers(const uint8_t *buf, size_t len, uint32_t guid,
 			  struct sdsi_registers *regs, struct sdsi_error *err)
@@ -58,14 +54,14 @@ int sdsi_decode_registers(const uint8_t *buf, size_t len, uint32_t guid,
 	regs->akc_provisioned = sdsi_le64(buf + SDSI_REG_KEY_PROV) & SDSI_KEY_PROVISIONED;
 
 	v = sdsi_le64(buf + SDSI_REG_FAIL_COUNT);
-	regs->akc_fail_count = field3(v, SDSI_FAIL_AKC_COUNT_SHIFT);
-	regs->akc_fail_threshold = field3(v, SDSI_FAIL_AKC_THRESH_SHIFT);
-	regs->cap_fail_count = field3(v, SDSI_FAIL_CAP_COUNT_SHIFT);
-	regs->cap_fail_threshold = field3(v, SDSI_FAIL_CAP_THRESH_SHIFT);
+	regs->akc_fail_count = (unsigned int)SDSI_FIELD_GET(SDSI_FAIL_AKC_COUNT_MASK, v);
+	regs->akc_fail_threshold = (unsigned int)SDSI_FIELD_GET(SDSI_FAIL_AKC_THRESH_MASK, v);
+	regs->cap_fail_count = (unsigned int)SDSI_FIELD_GET(SDSI_FAIL_CAP_COUNT_MASK, v);
+	regs->cap_fail_threshold = (unsigned int)SDSI_FIELD_GET(SDSI_FAIL_CAP_THRESH_MASK, v);
 
 	v = sdsi_le64(buf + SDSI_REG_AVAILABILITY);
-	regs->updates_available = field3(v, SDSI_AVAIL_UPDATES_SHIFT);
-	regs->updates_threshold = field3(v, SDSI_AVAIL_THRESH_SHIFT);
+	regs->updates_available = (unsigned int)SDSI_FIELD_GET(SDSI_AVAIL_UPDATES_MASK, v);
+	regs->updates_threshold = (unsigned int)SDSI_FIELD_GET(SDSI_AVAIL_THRESH_MASK, v);
 
 	v = sdsi_le64(buf + SDSI_REG_NVRAM_LIMITS);
 	regs->nvram_50 = v & SDSI_NVRAM_50_PCT;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sdsi/hw.h"
+#include "sdsi/license_header.h"
 #include "sdsi_internal.h"
 
 void sdsi_state_cert_free(struct sdsi_state_cert *cert)
@@ -56,12 +57,8 @@ static int decode_license(const uint8_t *buf, size_t len, uint32_t index,
 				 index, (unsigned long long)start, (unsigned long long)size, len);
 	blob = buf + start;
 	lic->present = true;
-	lic->type = sdsi_le32(blob + SDSI_BLOB_OFF_TYPE);
-	lic->id = sdsi_le64(blob + SDSI_BLOB_OFF_ID);
-	lic->ppin = sdsi_le64(blob + SDSI_BLOB_OFF_PPIN);
-	lic->previous_ppin = sdsi_le64(blob + SDSI_BLOB_OFF_PREV_PPIN);
-	lic->revision = sdsi_le32(blob + SDSI_BLOB_OFF_REVISION);
-	lic->num_features = sdsi_le32(blob + SDSI_BLOB_OFF_NUM_BUNDLES);
+	sdsi_license_header_get(blob, &lic->type, &lic->id, &lic->ppin, &lic->previous_ppin,
+				&lic->revision, &lic->num_features);
 	bundles_end = SDSI_BLOB_HEADER_SIZE + (uint64_t)lic->num_features * SDSI_BUNDLE_SIZE;
 	if (bundles_end > size)
 		return sdsi_fail(err, EBADMSG, SDSI_ERR_MALFORMED,

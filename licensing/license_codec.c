@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "license_internal.h"
+#include "sdsi/license_header.h"
 
 _Static_assert(SDSI_AKC_SIG_OFFSET == SDSI_AKC_KEY_OFFSET + SDSI_LICENSE_PUBKEY_SIZE,
 	       "AKC signature follows the key");
@@ -18,44 +19,30 @@ _Static_assert(SDSI_CAP_SIZE(SDSI_CAP_MAX_BUNDLES) <= SDSI_LICENSE_BLOB_MAX &&
 	       SDSI_CAP_SIZE(SDSI_CAP_MAX_BUNDLES + 1) > SDSI_LICENSE_BLOB_MAX,
 	       "SDSI_CAP_MAX_BUNDLES is the most that fit one mailbox write");
 
-enum sdsi_lic_kind sdsi_lic_blob_kind(const void *buf, size_t len)
+enum sdsi_payload_kind sdsi_lic_blob_kind(const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
 	uint32_t magic;
 
 	if (len < SDSI_LICENSE_OFF_TOTAL_SIZE ||
 	    sdsi_le32(p + SDSI_LICENSE_OFF_VERSION) != SDSI_LICENSE_FORMAT_VERSION)
-		return SDSI_LIC_FOREIGN;
+		return SDSI_PAYLOAD_FOREIGN;
 	magic = sdsi_le32(p + SDSI_LICENSE_OFF_MAGIC);
 	if (magic == SDSI_AKC_MAGIC)
-		return SDSI_LIC_AKC;
+		return SDSI_PAYLOAD_AKC;
 	if (magic == SDSI_CAP_MAGIC)
-		return SDSI_LIC_CAP;
-	return SDSI_LIC_FOREIGN;
+		return SDSI_PAYLOAD_CAP;
+	return SDSI_PAYLOAD_FOREIGN;
 }
 
-const char *sdsi_lic_kind_name(enum sdsi_lic_kind kind)
+const char *sdsi_lic_kind_name(enum sdsi_payload_kind kind)
 {
-	switch (kind) {
-	case SDSI_LIC_AKC:
-		return "akc";
-	case SDSI_LIC_CAP:
-		return "cap";
-	case SDSI_LIC_FOREIGN:
-		break;
-	}
-	return "foreign";
+	return sdsi_payload_lower_name(kind);
 }
 
 const char *sdsi_lic_type_name(uint32_t type)
 {
-	switch (type) {
-	case SDSI_BLOB_TYPE_ONE_TIME:
-		return "one-time";
-	case SDSI_BLOB_TYPE_METERED:
-		return "metered";
-	}
-	return NULL;
+	return sdsi_license_type_name(type);
 }
 
 static bool code_char_valid(unsigned int c)
@@ -107,8 +94,9 @@ static int license_check(const struct sdsi_lic_blob *lic, size_t base,
 
 	if (!sdsi_lic_type_name(lic->type))
 		return sdsi_lic_fail(err, -EINVAL, base + SDSI_BLOB_OFF_TYPE,
-				     "licence type %u is neither 1 (one-time) nor 2 (metered)",
-				     lic->type);
+				     "licence type %u is neither %u (%s) nor %u (%s)", lic->type,
+				     SDSI_LICENSE_ONE_TIME, sdsi_license_type_name(SDSI_LICENSE_ONE_TIME),
+				     SDSI_LICENSE_METERED, sdsi_license_type_name(SDSI_LICENSE_METERED));
 	if (lic->bundle_count == 0)
 		return sdsi_lic_fail(err, -EINVAL, base + SDSI_BLOB_OFF_NUM_BUNDLES,
 				     "bundle count is 0: a licence enables at least one feature");
@@ -164,12 +152,8 @@ static int license_get(const uint8_t *p, size_t avail, size_t base,
 				     "truncated: the licence header needs %u bytes from offset %zu, %zu present",
 				     SDSI_BLOB_HEADER_SIZE, base, avail);
 	memset(lic, 0, sizeof(*lic));
-	lic->type = sdsi_le32(p + SDSI_BLOB_OFF_TYPE);
-	lic->id = sdsi_le64(p + SDSI_BLOB_OFF_ID);
-	lic->ppin = sdsi_le64(p + SDSI_BLOB_OFF_PPIN);
-	lic->previous_ppin = sdsi_le64(p + SDSI_BLOB_OFF_PREV_PPIN);
-	lic->revision = sdsi_le32(p + SDSI_BLOB_OFF_REVISION);
-	lic->bundle_count = sdsi_le32(p + SDSI_BLOB_OFF_NUM_BUNDLES);
+	sdsi_license_header_get(p, &lic->type, &lic->id, &lic->ppin, &lic->previous_ppin,
+				&lic->revision, &lic->bundle_count);
 	if (lic->bundle_count > SDSI_CAP_MAX_BUNDLES)
 		return sdsi_lic_fail(err, -EINVAL, base + SDSI_BLOB_OFF_NUM_BUNDLES,
 				     "bundle count %u exceeds the %u that fit in %u bytes",

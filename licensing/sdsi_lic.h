@@ -27,7 +27,9 @@
 
 #include <openssl/types.h>
 
+#include <sdsi/blob_kind.h>
 #include <sdsi/license_blob.h>
+#include <sdsi/license_type.h>
 
 /* Marks an error that is not about one byte (a key file, a buffer size). */
 #define SDSI_LIC_NO_OFFSET		((size_t)-1)
@@ -37,11 +39,6 @@ struct sdsi_lic_error {
 	char reason[256];
 };
 
-enum sdsi_lic_kind {
-	SDSI_LIC_FOREIGN = 0,	/* not this format and version: pass it through */
-	SDSI_LIC_AKC,
-	SDSI_LIC_CAP,
-};
 
 struct sdsi_lic_akc {
 	uint32_t key_revision;
@@ -72,8 +69,8 @@ struct sdsi_lic_cap {
 };
 
 /* Kind by magic and format version; anything shorter than 8 bytes is foreign. */
-enum sdsi_lic_kind sdsi_lic_blob_kind(const void *buf, size_t len);
-const char *sdsi_lic_kind_name(enum sdsi_lic_kind kind);
+enum sdsi_payload_kind sdsi_lic_blob_kind(const void *buf, size_t len);
+const char *sdsi_lic_kind_name(enum sdsi_payload_kind kind);
 
 /* Four-character codes: "CC02" <-> SDSI_FOURCC('C','C','0','2'). */
 bool sdsi_lic_code_valid(uint32_t code);

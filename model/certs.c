@@ -18,14 +18,14 @@ static uint32_t align_up(uint32_t v, uint32_t to)
 /* Total size counts the whole region, bytes, padded to 16 like the NVRAM. */
 uint32_t certs_state_size(const struct model_nvram *nv)
 {
-	return align_up(SDSI_STATE_HEADER_SIZE + 4 * nv->num_licences +
+	return align_up(SDSI_STATE_HEADER_SIZE + 4 * nv->num_licenses +
 			SDSI_STATE_KEY_INFO_SIZE + nv->blobs_len,
 			SDSI_STATE_REGION_ALIGN);
 }
 
 static uint32_t content_type(const struct model_nvram *nv)
 {
-	if (nv->num_licences)
+	if (nv->num_licenses)
 		return SDSI_STATE_CONTENT_KEY_BLOBS;
 	if (nv->key_provisioned)
 		return SDSI_STATE_CONTENT_KEY;
@@ -42,15 +42,15 @@ uint32_t certs_state(const struct sdsi_model *m, uint8_t *out)
 	sdsi_put_le32(out + SDSI_STATE_OFF_CONTENT_TYPE, content_type(nv));
 	/* The region is rewritten once per provisioning write. */
 	sdsi_put_le32(out + SDSI_STATE_OFF_REGION_REV, nv->wear);
-	sdsi_put_le32(out + SDSI_STATE_OFF_HEADER_SIZE, STATE_HEADER_DWORDS + nv->num_licences);
+	sdsi_put_le32(out + SDSI_STATE_OFF_HEADER_SIZE, STATE_HEADER_DWORDS + nv->num_licenses);
 	sdsi_put_le32(out + SDSI_STATE_OFF_TOTAL_SIZE, size);
 	sdsi_put_le32(out + SDSI_STATE_OFF_KEY_SIZE, SDSI_STATE_KEY_SIZE_DWORDS);
-	sdsi_put_le32(out + SDSI_STATE_OFF_NUM_LICENSES, nv->num_licences);
-	for (i = 0; i < nv->num_licences; i++)
+	sdsi_put_le32(out + SDSI_STATE_OFF_NUM_LICENSES, nv->num_licenses);
+	for (i = 0; i < nv->num_licenses; i++)
 		sdsi_put_le32(out + SDSI_STATE_OFF_SIZE_WORDS + 4 * i,
-			      nv->licence_words[i]);
+			      nv->license_words[i]);
 
-	body = SDSI_STATE_HEADER_SIZE + 4 * nv->num_licences;
+	body = SDSI_STATE_HEADER_SIZE + 4 * nv->num_licenses;
 	sdsi_put_le32(out + body, nv->key_rev);
 	memcpy(out + body + SDSI_STATE_KEY_OFF_IMAGE, nv->key_image,
 	       SDSI_STATE_KEY_IMAGE_SIZE);

@@ -7,14 +7,10 @@
  * read, so the driver-written owner, RDY, status and IBLOCK bits never stick.
  */
 #include "model_priv.h"
+#include "sdsi/bitfield.h"
 
 /* PACKET_SIZE reported by the bad-packet-size fault: one qword too many. */
 #define FAULT_PACKET_SIZE	(SDSI_MBOX_SIZE + SDSI_CMD_SIZE)
-
-static uint32_t ctrl_field(uint64_t ctrl, uint64_t mask, unsigned int shift)
-{
-	return (uint32_t)((ctrl & mask) >> shift);
-}
 
 bool mailbox_packet_ready(const struct model_mailbox *mb, uint64_t now)
 {
@@ -94,10 +90,8 @@ static void mailbox_bytes(const struct model_mailbox *mb, uint8_t *out,
 static uint8_t run_write(struct sdsi_model *m)
 {
 	struct model_mailbox *mb = &m->mbox;
-	uint32_t size = ctrl_field(mb->request, SDSI_CTRL_PACKET_SIZE_MASK,
-				   SDSI_CTRL_PACKET_SIZE_SHIFT);
-	uint32_t msg = ctrl_field(mb->request, SDSI_CTRL_MSG_SIZE_MASK,
-				  SDSI_CTRL_MSG_SIZE_SHIFT);
+	uint32_t size = (uint32_t)SDSI_FIELD_GET(SDSI_CTRL_PACKET_SIZE_MASK, mb->request);
+	uint32_t msg = (uint32_t)SDSI_FIELD_GET(SDSI_CTRL_MSG_SIZE_MASK, mb->request);
 	uint8_t packet[SDSI_MBOX_SIZE];
 
 	if ((mb->request & (SDSI_CTRL_SOM | SDSI_CTRL_EOM)) !=
@@ -131,10 +125,8 @@ static uint32_t build_answer(struct sdsi_model *m, uint64_t command,
 static void run_read(struct sdsi_model *m, uint64_t now)
 {
 	struct model_mailbox *mb = &m->mbox;
-	uint32_t size = ctrl_field(mb->request, SDSI_CTRL_PACKET_SIZE_MASK,
-				   SDSI_CTRL_PACKET_SIZE_SHIFT);
-	uint32_t msg = ctrl_field(mb->request, SDSI_CTRL_MSG_SIZE_MASK,
-				  SDSI_CTRL_MSG_SIZE_SHIFT);
+	uint32_t size = (uint32_t)SDSI_FIELD_GET(SDSI_CTRL_PACKET_SIZE_MASK, mb->request);
+	uint32_t msg = (uint32_t)SDSI_FIELD_GET(SDSI_CTRL_MSG_SIZE_MASK, mb->request);
 	uint32_t len = 0;
 
 	if (size == SDSI_CMD_SIZE && (!msg || msg == SDSI_CMD_SIZE))
@@ -202,20 +194,19 @@ uint64_t mailbox_read_control(struct sdsi_model *m, uint64_t now)
 	if (mb->phase == MBOX_FREE) {
 		/* Each look at a free mailbox is one in-band attempt turned away. */
 		if (fault_take(m, SDSI_FAULT_OOB_OWNER, NULL))
-			ctrl |= (uint64_t)SDSI_OWNER_OUT_OF_BAND
-				<< SDSI_CTRL_OWNER_SHIFT;
+			ctrl |= SDSI_FIELD_PREP(SDSI_CTRL_OWNER_MASK, SDSI_OWNER_OUT_OF_BAND);
 		return ctrl;
 	}
-	ctrl |= (uint64_t)SDSI_OWNER_INBAND << SDSI_CTRL_OWNER_SHIFT;
+	ctrl |= SDSI_FIELD_PREP(SDSI_CTRL_OWNER_MASK, SDSI_OWNER_INBAND);
 	if (mb->phase == MBOX_OWNED)
 		return ctrl;
 
 	ctrl |= mb->request & SDSI_CTRL_READ_WRITE;
 	if (mailbox_packet_ready(mb, now)) {
 		ctrl |= SDSI_CTRL_RDY | mb->packet_flags |
-			(uint64_t)mb->status << SDSI_CTRL_STATUS_SHIFT |
-			(uint64_t)mb->packet_size << SDSI_CTRL_PACKET_SIZE_SHIFT |
-			(uint64_t)mb->message_len << SDSI_CTRL_MSG_SIZE_SHIFT;
+			SDSI_FIELD_PREP(SDSI_CTRL_STATUS_MASK, mb->status) |
+			SDSI_FIELD_PREP(SDSI_CTRL_PACKET_SIZE_MASK, mb->packet_size) |
+			SDSI_FIELD_PREP(SDSI_CTRL_MSG_SIZE_MASK, mb->message_len);
 	} else if (mb->advancing) {
 		ctrl |= SDSI_CTRL_CPL;
 	} else {

@@ -52,14 +52,14 @@ void meter_power_on(struct sdsi_model *m, uint64_t now)
 	uint32_t off = 0, i;
 
 	sdsi_assert_held(&m->lock);
-	memset(m->licence_active, 0, sizeof(m->licence_active));
+	memset(m->license_active, 0, sizeof(m->license_active));
 	memset(m->meter_active, 0, sizeof(m->meter_active));
-	for (i = 0; i < nv->num_licences; i++) {
-		uint32_t word = nv->licence_words[i];
+	for (i = 0; i < nv->num_licenses; i++) {
+		uint32_t word = nv->license_words[i];
 		uint32_t len = (word & SDSI_BLOB_SIZE_MASK) * 4;
 
-		m->licence_active[i] = word & SDSI_BLOB_VALID;
-		if (m->licence_active[i])
+		m->license_active[i] = word & SDSI_BLOB_VALID;
+		if (m->license_active[i])
 			activate_metered_codes(m, nv->blobs + off, len);
 		off += len;
 	}

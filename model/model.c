@@ -14,6 +14,7 @@
 #include <openssl/evp.h>
 
 #include "model_priv.h"
+#include "sdsi/bitfield.h"
 #include "sdsi_lic.h"
 
 /* Reads nobody decodes return all ones, as a PCIe master abort would. */
@@ -211,13 +212,13 @@ static uint64_t register_read(const struct sdsi_model *m, uint32_t offset)
 	case SDSI_REG_KEY_PROV:
 		return m->nv.key_provisioned ? SDSI_KEY_PROVISIONED : 0;
 	case SDSI_REG_FAIL_COUNT:
-		return (uint64_t)m->akc_failures << SDSI_FAIL_AKC_COUNT_SHIFT |
-		       (uint64_t)m->akc_threshold << SDSI_FAIL_AKC_THRESH_SHIFT |
-		       (uint64_t)m->cap_failures << SDSI_FAIL_CAP_COUNT_SHIFT |
-		       (uint64_t)m->cap_threshold << SDSI_FAIL_CAP_THRESH_SHIFT;
+		return SDSI_FIELD_PREP(SDSI_FAIL_AKC_COUNT_MASK, m->akc_failures) |
+		       SDSI_FIELD_PREP(SDSI_FAIL_AKC_THRESH_MASK, m->akc_threshold) |
+		       SDSI_FIELD_PREP(SDSI_FAIL_CAP_COUNT_MASK, m->cap_failures) |
+		       SDSI_FIELD_PREP(SDSI_FAIL_CAP_THRESH_MASK, m->cap_threshold);
 	case SDSI_REG_AVAILABILITY:
-		return (uint64_t)m->updates_available << SDSI_AVAIL_UPDATES_SHIFT |
-		       (uint64_t)m->updates_threshold << SDSI_AVAIL_THRESH_SHIFT;
+		return SDSI_FIELD_PREP(SDSI_AVAIL_UPDATES_MASK, m->updates_available) |
+		       SDSI_FIELD_PREP(SDSI_AVAIL_THRESH_MASK, m->updates_threshold);
 	case SDSI_REG_NVRAM_LIMITS:
 		return nvram_limit_bits(m);
 	case SDSI_REG_CAPID1:

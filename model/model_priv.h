@@ -26,7 +26,7 @@
 #include "sdsi_model.h"
 
 /* Licences the NVRAM can list; the state certificate (4 KiB) is the real bound. */
-#define MODEL_MAX_LICENCES	128u
+#define MODEL_MAX_LICENSES	128u
 /* Longest message the model ever presents: TOO_MANY_PACKETS pads to five. */
 #define MODEL_MSG_MAX		(SDSI_MBOX_SIZE * (SDSI_MBOX_MAX_PACKETS + 1))
 #define MODEL_LATCH_PERIOD_NS	(8ull * 3600ull * 1000000000ull)
@@ -56,8 +56,8 @@ struct model_nvram {
 	uint8_t key_image[SDSI_STATE_KEY_IMAGE_SIZE];
 	uint8_t licensor_key[MODEL_PUBKEY_SIZE];
 	uint32_t wear;			/* provisioning writes, for the % bits */
-	uint32_t num_licences;
-	uint32_t licence_words[MODEL_MAX_LICENCES];	/* dwords | VALID */
+	uint32_t num_licenses;
+	uint32_t license_words[MODEL_MAX_LICENSES];	/* dwords | VALID */
 	uint8_t blobs[SDSI_READ_MSG_MAX];		/* back to back */
 	uint32_t blobs_len;
 
@@ -142,7 +142,7 @@ struct sdsi_model {
 	bool content_auth_error;
 	uint64_t metered_until;		/* ns: the meters in nv count up to here */
 	/* Latched at power-on: licences and metered codes in effect. */
-	bool licence_active[MODEL_MAX_LICENCES];
+	bool license_active[MODEL_MAX_LICENSES];
 	bool meter_active[MODEL_MAX_METERS];
 	struct model_mailbox mbox;
 	struct model_protocol protocol;	/* kept across power cycles */
@@ -216,9 +216,9 @@ uint32_t certs_meter(const struct sdsi_model *m, bool current, uint64_t now,
  */
 int nvram_install_key(struct sdsi_model *m, uint32_t key_rev,
 		      const uint8_t key[MODEL_PUBKEY_SIZE]);
-int nvram_add_licence(struct sdsi_model *m, const void *blob, size_t len,
+int nvram_add_license(struct sdsi_model *m, const void *blob, size_t len,
 		      bool supersede);
-int nvram_append_licence(struct sdsi_model *m, const void *blob, size_t len);
+int nvram_append_license(struct sdsi_model *m, const void *blob, size_t len);
 /* Persist the meters (not a provisioning write: no wear). */
 int nvram_save_meters(struct sdsi_model *m);
 uint64_t nvram_limit_bits(const struct sdsi_model *m);

@@ -48,18 +48,18 @@ static void invalidate_id(struct model_nvram *nv, uint64_t id)
 {
 	uint32_t off = 0, i;
 
-	for (i = 0; i < nv->num_licences; i++) {
-		uint32_t len = (nv->licence_words[i] & SDSI_BLOB_SIZE_MASK) * 4;
+	for (i = 0; i < nv->num_licenses; i++) {
+		uint32_t len = (nv->license_words[i] & SDSI_BLOB_SIZE_MASK) * 4;
 
 		if (len >= SDSI_BLOB_OFF_ID + 8 &&
 		    sdsi_le64(nv->blobs + off + SDSI_BLOB_OFF_ID) == id)
-			nv->licence_words[i] &= ~SDSI_BLOB_VALID;
+			nv->license_words[i] &= ~SDSI_BLOB_VALID;
 		off += len;
 	}
 }
 
 /* The blob is stored zero-padded to whole dwords, marked valid. */
-int nvram_add_licence(struct sdsi_model *m, const void *blob, size_t len,
+int nvram_add_license(struct sdsi_model *m, const void *blob, size_t len,
 		      bool supersede)
 {
 	struct model_nvram next = m->nv;
@@ -67,25 +67,25 @@ int nvram_add_licence(struct sdsi_model *m, const void *blob, size_t len,
 
 	if (!len || (supersede && len < SDSI_BLOB_OFF_ID + 8))
 		return -EINVAL;
-	if (len > SDSI_READ_MSG_MAX || next.num_licences >= MODEL_MAX_LICENCES)
+	if (len > SDSI_READ_MSG_MAX || next.num_licenses >= MODEL_MAX_LICENSES)
 		return -ENOSPC;
 	padded = ((uint32_t)len + 3) & ~3u;
 	if (supersede)
 		invalidate_id(&next, sdsi_le64((const uint8_t *)blob +
 					      SDSI_BLOB_OFF_ID));
-	next.num_licences++;
+	next.num_licenses++;
 	next.blobs_len += padded;
 	if (certs_state_size(&next) > SDSI_READ_MSG_MAX)
 		return -ENOSPC;
 	memcpy(next.blobs + m->nv.blobs_len, blob, len);
 	memset(next.blobs + m->nv.blobs_len + len, 0, padded - len);
-	next.licence_words[next.num_licences - 1] = padded / 4 | SDSI_BLOB_VALID;
+	next.license_words[next.num_licenses - 1] = padded / 4 | SDSI_BLOB_VALID;
 	return commit(m, &next);
 }
 
-int nvram_append_licence(struct sdsi_model *m, const void *blob, size_t len)
+int nvram_append_license(struct sdsi_model *m, const void *blob, size_t len)
 {
-	return nvram_add_licence(m, blob, len, false);
+	return nvram_add_license(m, blob, len, false);
 }
 
 int nvram_save_meters(struct sdsi_model *m)

@@ -15,7 +15,7 @@
 
 #define NVRAM_FILE_MAX		(SDSI_NVRAM_HEADER_LEN + SDSI_NVRAM_FIXED_BODY_LEN + \
 				 SDSI_NVRAM_METER_LEN * MODEL_MAX_METERS + \
-				 4u * MODEL_MAX_LICENCES + SDSI_READ_MSG_MAX + \
+				 4u * MODEL_MAX_LICENSES + SDSI_READ_MSG_MAX + \
 				 SDSI_NVRAM_CRC_LEN)
 
 __attribute__((format(printf, 5, 6)))
@@ -50,7 +50,7 @@ size_t nvram_image_encode(const struct sdsi_model *m, const struct model_nvram *
 	sdsi_put_le32(buf + SDSI_NVRAM_OFF_KEY_REV, nv->key_rev);
 	memcpy(buf + SDSI_NVRAM_OFF_KEY_IMAGE, nv->key_image, SDSI_STATE_KEY_IMAGE_SIZE);
 	sdsi_put_le32(buf + SDSI_NVRAM_OFF_WEAR, nv->wear);
-	sdsi_put_le32(buf + SDSI_NVRAM_OFF_NUM_LIC, nv->num_licences);
+	sdsi_put_le32(buf + SDSI_NVRAM_OFF_NUM_LIC, nv->num_licenses);
 	memcpy(buf + SDSI_NVRAM_OFF_LICENSOR, nv->licensor_key, MODEL_PUBKEY_SIZE);
 	sdsi_put_le64(buf + SDSI_NVRAM_OFF_POWERED, nv->powered_ns);
 	sdsi_put_le64(buf + SDSI_NVRAM_OFF_LATCHED, nv->latched_powered_ns);
@@ -62,10 +62,10 @@ size_t nvram_image_encode(const struct sdsi_model *m, const struct model_nvram *
 			      nv->meters[i].latched_ns);
 		off += SDSI_NVRAM_METER_LEN;
 	}
-	for (i = 0; i < nv->num_licences; i++) {
-		uint32_t len = (nv->licence_words[i] & SDSI_BLOB_SIZE_MASK) * 4;
+	for (i = 0; i < nv->num_licenses; i++) {
+		uint32_t len = (nv->license_words[i] & SDSI_BLOB_SIZE_MASK) * 4;
 
-		sdsi_put_le32(buf + off, nv->licence_words[i]);
+		sdsi_put_le32(buf + off, nv->license_words[i]);
 		memcpy(buf + off + 4, nv->blobs + blob, len);
 		off += 4 + len;
 		blob += len;
@@ -110,17 +110,17 @@ static int decode_meters(const uint8_t *buf, size_t end, size_t *off,
 	return 0;
 }
 
-static int decode_licences(const uint8_t *buf, size_t off, size_t end,
+static int decode_licenses(const uint8_t *buf, size_t off, size_t end,
 			   struct model_nvram *nv, const char *path, char *err,
 			   size_t errlen)
 {
 	uint32_t i;
 
-	if (nv->num_licences > MODEL_MAX_LICENCES)
+	if (nv->num_licenses > MODEL_MAX_LICENSES)
 		return refuse(err, errlen, path, -EPROTO,
 			      "corrupt: %u licences, at most %u fit",
-			      nv->num_licences, MODEL_MAX_LICENCES);
-	for (i = 0; i < nv->num_licences; i++) {
+			      nv->num_licenses, MODEL_MAX_LICENSES);
+	for (i = 0; i < nv->num_licenses; i++) {
 		uint32_t word, len;
 
 		if (end - off < 4)
@@ -143,7 +143,7 @@ static int decode_licences(const uint8_t *buf, size_t off, size_t end,
 			return refuse(err, errlen, path, -EPROTO,
 				      "corrupt: licence %u of %u bytes is not a licence (header and bundles)",
 				      i, len);
-		nv->licence_words[i] = word;
+		nv->license_words[i] = word;
 		memcpy(nv->blobs + nv->blobs_len, buf + off + 4, len);
 		nv->blobs_len += len;
 		off += 4 + len;
@@ -160,7 +160,7 @@ static int decode(const struct sdsi_model *m, uint64_t cfg_ppin,
 {
 	const char *path = m->nvram_path;
 	uint32_t version, body, fixed, flags;
-	size_t end, off = SDSI_NVRAM_OFF_V1_LICENCES;
+	size_t end, off = SDSI_NVRAM_OFF_V1_LICENSES;
 	int ret;
 
 	if (len >= SDSI_NVRAM_MAGIC_LEN && memcmp(buf, SDSI_NVRAM_MAGIC, SDSI_NVRAM_MAGIC_LEN))
@@ -217,7 +217,7 @@ static int decode(const struct sdsi_model *m, uint64_t cfg_ppin,
 	nv->key_rev = sdsi_le32(buf + SDSI_NVRAM_OFF_KEY_REV);
 	memcpy(nv->key_image, buf + SDSI_NVRAM_OFF_KEY_IMAGE, SDSI_STATE_KEY_IMAGE_SIZE);
 	nv->wear = sdsi_le32(buf + SDSI_NVRAM_OFF_WEAR);
-	nv->num_licences = sdsi_le32(buf + SDSI_NVRAM_OFF_NUM_LIC);
+	nv->num_licenses = sdsi_le32(buf + SDSI_NVRAM_OFF_NUM_LIC);
 	/* Version 1 kept the key image only: CAPs need the AKC again. */
 	if (version >= 2) {
 		nv->licensor_key_known = nv->key_provisioned &&
@@ -228,7 +228,7 @@ static int decode(const struct sdsi_model *m, uint64_t cfg_ppin,
 		if (ret)
 			return ret;
 	}
-	return decode_licences(buf, off, end, nv, path, err, errlen);
+	return decode_licenses(buf, off, end, nv, path, err, errlen);
 }
 
 size_t nvram_image_max(void)

@@ -7,15 +7,11 @@
  * serves every access as it did before these checks.
  */
 #include "model_priv.h"
+#include "sdsi/bitfield.h"
 
 /* Control fields only the firmware or the BIOS sets (docs/interface.md §2.4). */
 #define FIRMWARE_BITS	(SDSI_CTRL_OWNER_MASK | SDSI_CTRL_RDY | \
 			 SDSI_CTRL_STATUS_MASK | SDSI_CTRL_IBLOCK)
-
-static uint32_t field(uint64_t value, uint64_t mask, unsigned int shift)
-{
-	return (uint32_t)((value & mask) >> shift);
-}
 
 static enum sdsi_rule check_cpl(const struct model_mailbox *mb, uint64_t value)
 {
@@ -37,10 +33,8 @@ static enum sdsi_rule check_cpl(const struct model_mailbox *mb, uint64_t value)
 static enum sdsi_rule check_command(const struct model_mailbox *mb,
 				    uint64_t value)
 {
-	uint32_t size = field(value, SDSI_CTRL_PACKET_SIZE_MASK,
-			      SDSI_CTRL_PACKET_SIZE_SHIFT);
-	uint32_t msg = field(value, SDSI_CTRL_MSG_SIZE_MASK,
-			     SDSI_CTRL_MSG_SIZE_SHIFT);
+	uint32_t size = (uint32_t)SDSI_FIELD_GET(SDSI_CTRL_PACKET_SIZE_MASK, value);
+	uint32_t msg = (uint32_t)SDSI_FIELD_GET(SDSI_CTRL_MSG_SIZE_MASK, value);
 	bool write = value & SDSI_CTRL_READ_WRITE;
 
 	if (mb->phase == MBOX_FREE)

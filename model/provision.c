@@ -13,11 +13,11 @@
 
 /* The NVRAM change an authenticated blob asks for. */
 struct provision_effect {
-	enum { EFFECT_INSTALL_KEY, EFFECT_ADD_LICENCE } kind;
+	enum { EFFECT_INSTALL_KEY, EFFECT_ADD_LICENSE } kind;
 	uint32_t key_rev;
 	uint8_t key[MODEL_PUBKEY_SIZE];
-	uint8_t licence[SDSI_LICENSE_BLOB_MAX];
-	size_t licence_len;
+	uint8_t license[SDSI_LICENSE_BLOB_MAX];
+	size_t license_len;
 	bool supersede;		/* an older revision of the licence is stored */
 };
 
@@ -54,8 +54,8 @@ static bool stored_revision(const struct model_nvram *nv, uint64_t id,
 	uint32_t off = 0, i;
 	bool found = false;
 
-	for (i = 0; i < nv->num_licences; i++) {
-		uint32_t len = (nv->licence_words[i] & SDSI_BLOB_SIZE_MASK) * 4;
+	for (i = 0; i < nv->num_licenses; i++) {
+		uint32_t len = (nv->license_words[i] & SDSI_BLOB_SIZE_MASK) * 4;
 		const uint8_t *blob = nv->blobs + off;
 
 		off += len;
@@ -98,17 +98,17 @@ static int authenticate_cap(const struct sdsi_model *m, const uint8_t *blob,
 	effect->supersede = stored_revision(&m->nv, lic->id, &revision);
 	if (effect->supersede && lic->revision <= revision)
 		return -EACCES;
-	effect->kind = EFFECT_ADD_LICENCE;
-	return sdsi_lic_blob_encode(lic, effect->licence,
-				    sizeof(effect->licence),
-				    &effect->licence_len, NULL);
+	effect->kind = EFFECT_ADD_LICENSE;
+	return sdsi_lic_blob_encode(lic, effect->license,
+				    sizeof(effect->license),
+				    &effect->license_len, NULL);
 }
 
 static int apply(struct sdsi_model *m, const struct provision_effect *effect)
 {
 	if (effect->kind == EFFECT_INSTALL_KEY)
 		return nvram_install_key(m, effect->key_rev, effect->key);
-	return nvram_add_licence(m, effect->licence, effect->licence_len,
+	return nvram_add_license(m, effect->license, effect->license_len,
 				 effect->supersede);
 }
 

@@ -40,16 +40,16 @@ static bool guid_ok(const uint8_t *buf, size_t n)
 /* Header sizes agree with the bytes read; the whole region fits 4096. */
 static bool state_ok(const uint8_t *buf, size_t n)
 {
-	uint32_t licences;
+	uint32_t licenses;
 
 	if (n < SDSI_STATE_HEADER_SIZE + SDSI_STATE_KEY_INFO_SIZE ||
 	    n > SDSI_STATE_MAX_SIZE || n % SDSI_STATE_REGION_ALIGN)
 		return false;
-	licences = sdsi_le32(buf + SDSI_STATE_OFF_NUM_LICENSES);
+	licenses = sdsi_le32(buf + SDSI_STATE_OFF_NUM_LICENSES);
 	return sdsi_le32(buf + SDSI_STATE_OFF_TOTAL_SIZE) == n &&
 	       sdsi_le32(buf + SDSI_STATE_OFF_HEADER_SIZE) ==
-			SDSI_STATE_HEADER_SIZE / 4 + licences &&
-	       SDSI_STATE_HEADER_SIZE + 4ull * licences + SDSI_STATE_KEY_INFO_SIZE <= n;
+			SDSI_STATE_HEADER_SIZE / 4 + licenses &&
+	       SDSI_STATE_HEADER_SIZE + 4ull * licenses + SDSI_STATE_KEY_INFO_SIZE <= n;
 }
 
 /* 'MTDB', then 'MMRC' at 0x20, and as many pair bytes as the length says. */

@@ -13,28 +13,13 @@ const unsigned int exit_code_doc_count = sizeof(exit_code_docs) / sizeof(exit_co
 
 enum sdsi_exit exit_for_error(const struct sdsi_error *err)
 {
+#define CLASS_EXIT(cls, status) \
+	case SDSI_ERR_##cls: \
+		return SDSI_EXIT_##status;
 	switch (err->cls) {
-	case SDSI_ERR_NONE:
-		return SDSI_EXIT_OK;
-	case SDSI_ERR_USAGE:
-		return SDSI_EXIT_USAGE;
-	case SDSI_ERR_NO_DEVICE:
-		return SDSI_EXIT_NO_DEVICE;
-	case SDSI_ERR_PERMISSION:
-		return SDSI_EXIT_PERMISSION;
-	case SDSI_ERR_REFUSED:
-		return SDSI_EXIT_REFUSED;
-	case SDSI_ERR_REJECTED:
-		return SDSI_EXIT_REJECTED;
-	case SDSI_ERR_IO:
-		return SDSI_EXIT_IO;
-	case SDSI_ERR_MALFORMED:
-		return SDSI_EXIT_MALFORMED;
-	case SDSI_ERR_STATE_UNKNOWN:
-		return SDSI_EXIT_STATE_UNKNOWN;
-	case SDSI_ERR_INTERNAL:
-		break;
+	SDSI_ERROR_CLASS_EXIT_TABLE(CLASS_EXIT)
 	}
+#undef CLASS_EXIT
 	return SDSI_EXIT_INTERNAL;
 }
 

@@ -13,6 +13,8 @@
 
 #include "sdsi/json_contract.h"
 #include "output.h"
+#include "sdsi/blob_kind.h"
+#include "sdsi/license_type.h"
 #include "output_json.h"
 #include "name_escape.h"
 
@@ -35,15 +37,15 @@ static json_object *hex32(uint32_t v)
 /* Licence types as sdsi-authority names them; null for a value the format does not define. */
 static json_object *type_name(uint32_t type)
 {
-	return type == 1 ? json_object_new_string("one-time") :
-	       type == 2 ? json_object_new_string("metered") : NULL;
+	const char *name = sdsi_license_type_name(type);
+
+	return name ? json_object_new_string(name) : NULL;
 }
 
 /* The blob kinds in lower case, as sdsi-authority inspect prints them. */
 static const char *format_name(enum sdsi_blob_format format)
 {
-	return format == SDSI_BLOB_FORMAT_AKC ? "akc" :
-	       format == SDSI_BLOB_FORMAT_CAP ? "cap" : "foreign";
+	return sdsi_payload_lower_name((enum sdsi_payload_kind)format);
 }
 
 static json_object *fourcc(uint32_t code)
@@ -182,7 +184,7 @@ static uint32_t blob_code(const void *blob, uint32_t k)
 }
 
 /* The licence fields, named and encoded as sdsi-authority inspect's "license". */
-static void add_licence_fields(json_object *obj, uint32_t type, uint64_t id, uint64_t ppin,
+static void add_license_fields(json_object *obj, uint32_t type, uint64_t id, uint64_t ppin,
 			       uint64_t previous_ppin, uint32_t revision, json_object *list)
 {
 	add(obj, "type", json_object_new_int64(type));
@@ -196,17 +198,17 @@ static void add_licence_fields(json_object *obj, uint32_t type, uint64_t id, uin
 
 static json_object *json_license(const struct sdsi_license *lic)
 {
-	json_object *obj = json_object_new_object(), *licence = NULL;
+	json_object *obj = json_object_new_object(), *license = NULL;
 
 	add(obj, "index", json_object_new_int(lic->index));
 	add(obj, "size", json_object_new_int64(lic->size));
 	add(obj, "valid", json_object_new_boolean(lic->valid));
 	if (lic->present) {
-		licence = json_object_new_object();
-		add_licence_fields(licence, lic->type, lic->id, lic->ppin, lic->previous_ppin,
+		license = json_object_new_object();
+		add_license_fields(license, lic->type, lic->id, lic->ppin, lic->previous_ppin,
 				   lic->revision, bundles(lic->num_features, license_code, lic));
 	}
-	add(obj, "license", licence);
+	add(obj, "license", license);
 	return obj;
 }
 
@@ -268,7 +270,7 @@ static json_object *json_blob(const struct sdsi_blob_info *b)
 		add(obj, "akc", part);
 		return obj;
 	}
-	add_licence_fields(part, b->type, b->id, b->ppin, b->previous_ppin, b->revision,
+	add_license_fields(part, b->type, b->id, b->ppin, b->previous_ppin, b->revision,
 			   bundles(b->num_features, blob_code, b));
 	add(obj, "license", part);
 	return obj;

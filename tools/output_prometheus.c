@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "output.h"
+#include "sdsi/license_type.h"
 #include "prom_metrics.h"
 
 #define LABELS_MAX 1024
@@ -279,10 +280,10 @@ static void prom_info(struct output *out, const char *device, const struct sdsi_
 
 static void license_type(uint32_t type, char text[16])
 {
-	if (type == 1)
-		snprintf(text, 16, "one-time");
-	else if (type == 2)
-		snprintf(text, 16, "metered");
+	const char *name = sdsi_license_type_name(type);
+
+	if (name)
+		snprintf(text, 16, "%s", name);
 	else
 		snprintf(text, 16, "%" PRIu32, type);
 }

@@ -12,6 +12,7 @@
 
 #include "name_escape.h"
 #include "output.h"
+#include "sdsi/license_type.h"
 
 static const char *yes_no(bool v)
 {
@@ -89,14 +90,7 @@ static const char *content_type_text(uint32_t type)
 
 static const char *blob_type_text(uint32_t type)
 {
-	switch (type) {
-	case 1:
-		return "One time upgrade";
-	case 2:
-		return "Metered upgrade";
-	default:
-		return "Unknown license blob type";
-	}
+	return sdsi_license_type_text(type);
 }
 
 static void text_license(const struct sdsi_license *lic)

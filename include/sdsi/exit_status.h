@@ -9,7 +9,7 @@
 #ifndef SDSI_EXIT_STATUS_H
 #define SDSI_EXIT_STATUS_H
 
-#include <errno.h>
+#include "sdsi/errno_class.h"
 
 enum sdsi_exit {
 	SDSI_EXIT_OK = 0,
@@ -41,72 +41,49 @@ enum sdsi_exit {
 	X(SDSI_EXIT_STATE_UNKNOWN, "state unknown (intel_sdsi -a or -c): the state certificate that tells whether the blob is already provisioned could not be read, even with --retry, so nothing was written")
 
 /*
- * The exit status for a failure reported as an errno by a program that reads
- * files and runs the model (sdsi-authority, sdsi-emu).  intel_sdsi maps
- * libsdsi's error classes instead (tools/exit_codes.c), where EPROTO is a
- * mailbox failure; here it is what the NVRAM loader says of a corrupt file.
+ * The exit status for a failure reported as an errno (either sign; 0 is
+ * success), by the class the errno has in context (errno_class.h).
  */
-static inline enum sdsi_exit sdsi_exit_for_errno(int errnum)
+static inline enum sdsi_exit sdsi_exit_for_errno_in(int errnum, enum sdsi_errno_context context)
 {
 	if (errnum < 0)
 		errnum = -errnum;
-	switch (errnum) {
-	case 0:
+	if (errnum == 0)
 		return SDSI_EXIT_OK;
-	case ENOMEM:
-		return SDSI_EXIT_INTERNAL;
-	case EINVAL:
-	case E2BIG:
-	case ENOENT:
-	case ENOTDIR:
-	case EISDIR:
-	case ENAMETOOLONG:
-	case ELOOP:
-	case ENXIO:
-		return SDSI_EXIT_USAGE;
-	case ENODEV:
-		return SDSI_EXIT_NO_DEVICE;
-	case EACCES:
-	case EPERM:
-		return SDSI_EXIT_PERMISSION;
-	case EEXIST:
-	case EADDRINUSE:
-		return SDSI_EXIT_REFUSED;
-	case EBADMSG:
-	case EPROTO:
-	case EPROTONOSUPPORT:
-	case EFBIG:
-		return SDSI_EXIT_MALFORMED;
-	default:
-		return SDSI_EXIT_IO;
+#define EXIT_ROW(e, read, write, program, input) \
+	SDSI_ERRNO_CLASS_ROW(SDSI_EXIT_, context, e, read, write, program, input)
+#define EXIT_OTHER(e, read, write, program, input) \
+	return (enum sdsi_exit)sdsi_errno_context_pick(context, SDSI_EXIT_##read, \
+						       SDSI_EXIT_##write, SDSI_EXIT_##program, \
+						       SDSI_EXIT_##input);
+	switch (errnum) {
+	SDSI_ERRNO_CLASS_TABLE(EXIT_ROW)
 	}
+	SDSI_ERRNO_CLASS_OTHER(EXIT_OTHER)
+#undef EXIT_ROW
+#undef EXIT_OTHER
 }
 
 /*
- * The exit status when an input file the user named (a saved certificate, an
- * AKC or CAP, a key file) cannot be used: whatever keeps it from being opened
- * is a usage error, EACCES included; contents that do not decode, or too many
- * of them, are malformed input.
+ * A program that reads files and runs the model (sdsi-authority, sdsi-emu,
+ * sdsi-shmem).  intel_sdsi maps libsdsi's error classes instead
+ * (tools/exit_codes.c), where EPROTO is a mailbox failure; here it is what
+ * the NVRAM loader says of a corrupt file.
+ */
+static inline enum sdsi_exit sdsi_exit_for_errno(int errnum)
+{
+	return sdsi_exit_for_errno_in(errnum, SDSI_ERRNO_PROGRAM);
+}
+
+/*
+ * An input file the user named (a saved certificate, an AKC or CAP, a key
+ * file) that cannot be used: whatever keeps it from being opened is a usage
+ * error, EACCES included; contents that do not decode, or too many of them,
+ * are malformed input.
  */
 static inline enum sdsi_exit sdsi_exit_for_input_errno(int errnum)
 {
-	if (errnum < 0)
-		errnum = -errnum;
-	switch (errnum) {
-	case 0:
-		return SDSI_EXIT_OK;
-	case ENOMEM:
-		return SDSI_EXIT_INTERNAL;
-	case EIO:
-		return SDSI_EXIT_IO;
-	case EBADMSG:
-	case EPROTO:
-	case EPROTONOSUPPORT:
-	case EFBIG:
-		return SDSI_EXIT_MALFORMED;
-	default:
-		return SDSI_EXIT_USAGE;
-	}
+	return sdsi_exit_for_errno_in(errnum, SDSI_ERRNO_INPUT);
 }
 
 #endif /* SDSI_EXIT_STATUS_H */

@@ -31,6 +31,12 @@
 #define SDSI_DISC_TBIR_MASK		0x7u		/* dword 2, bits 2:0 */
 #define SDSI_DISC_BYTES			16u		/* resource size Linux maps */
 
+/*
+ * What Linux names each On Demand device on the auxiliary bus: the prefix
+ * and the device number, "intel_vsec.sdsi.0".
+ */
+#define SDSI_DEVICE_PREFIX		"intel_vsec.sdsi."
+
 /* GUIDs naming the MMIO layout. */
 #define SDSI_GUID_V1			0x006DD191u
 #define SDSI_GUID_V2			0xF210D9EFu
@@ -111,10 +117,16 @@
 #define SDSI_FAIL_CAP_COUNT_SHIFT	6
 #define SDSI_FAIL_CAP_THRESH_SHIFT	9
 #define SDSI_FIELD3_MASK		0x7ull
+#define SDSI_FAIL_AKC_COUNT_MASK	(SDSI_FIELD3_MASK << SDSI_FAIL_AKC_COUNT_SHIFT)
+#define SDSI_FAIL_AKC_THRESH_MASK	(SDSI_FIELD3_MASK << SDSI_FAIL_AKC_THRESH_SHIFT)
+#define SDSI_FAIL_CAP_COUNT_MASK	(SDSI_FIELD3_MASK << SDSI_FAIL_CAP_COUNT_SHIFT)
+#define SDSI_FAIL_CAP_THRESH_MASK	(SDSI_FIELD3_MASK << SDSI_FAIL_CAP_THRESH_SHIFT)
 
 /* PROVISIONING_AVAILABILITY. */
 #define SDSI_AVAIL_UPDATES_SHIFT	48
 #define SDSI_AVAIL_THRESH_SHIFT		51
+#define SDSI_AVAIL_UPDATES_MASK		(SDSI_FIELD3_MASK << SDSI_AVAIL_UPDATES_SHIFT)
+#define SDSI_AVAIL_THRESH_MASK		(SDSI_FIELD3_MASK << SDSI_AVAIL_THRESH_SHIFT)
 
 /* NVRAM_UPDATE_LIMITS. */
 #define SDSI_NVRAM_50_PCT		(1ull << 12)

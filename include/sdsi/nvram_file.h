@@ -33,7 +33,7 @@
 #define SDSI_NVRAM_OFF_KEY_IMAGE	40u
 #define SDSI_NVRAM_OFF_WEAR		88u
 #define SDSI_NVRAM_OFF_NUM_LIC		92u
-#define SDSI_NVRAM_OFF_V1_LICENCES	96u	/* version 1: the licence list */
+#define SDSI_NVRAM_OFF_V1_LICENSES	96u	/* version 1: the licence list */
 #define SDSI_NVRAM_OFF_LICENSOR		96u	/* version 2: the licensor key */
 #define SDSI_NVRAM_OFF_POWERED		192u
 #define SDSI_NVRAM_OFF_LATCHED		200u

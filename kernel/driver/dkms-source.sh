@@ -28,6 +28,8 @@ files=(
 	core/sdsi_mbox.c:sdsi_mbox.c
 	core/sdsi_mbox.h:sdsi_mbox.h
 	kernel/sdsi_window_vsec.h:sdsi_window_vsec.h
+	include/sdsi/abi.h:include/sdsi/abi.h
+	include/sdsi/bitfield.h:include/sdsi/bitfield.h
 	include/sdsi/hw.h:include/sdsi/hw.h
 )
 # Each compile probe kcompat.sh runs.

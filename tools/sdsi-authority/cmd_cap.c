@@ -28,7 +28,8 @@ static const struct fe_option cap_options[] = {
 	{ 'o', 'o', "output", "FILE", FE_ARG_FILE, NULL, "write the CAP to FILE (required)" },
 	{ OPT_PPIN, 0, "ppin", "HEX", FE_ARG_NONE, NULL, "PPIN of the CPU the licence is bound to (required)" },
 	{ OPT_FEATURE, 0, "feature", "CODE", FE_ARG_NONE, NULL, "4-character feature code; repeat for each bundle (1 to 27)" },
-	{ OPT_TYPE, 0, "type", "TYPE", FE_ARG_WORDS, "one-time metered", "one-time (default) or metered" },
+	{ OPT_TYPE, 0, "type", "TYPE", FE_ARG_WORDS, SDSI_LICENSE_WORD_ONE_TIME " " SDSI_LICENSE_WORD_METERED,
+	  SDSI_LICENSE_WORD_ONE_TIME " (default) or " SDSI_LICENSE_WORD_METERED },
 	{ OPT_ID, 0, "id", "HEX", FE_ARG_NONE, NULL, "64-bit licence ID (default: random)" },
 	{ OPT_REVISION, 0, "revision", "N", FE_ARG_NONE, NULL, "licence revision (default 1)" },
 	{ OPT_PREVIOUS_PPIN, 0, "previous-ppin", "HEX", FE_ARG_NONE, NULL, "PPIN the licence moved from (default 0: none)" },
@@ -92,13 +93,10 @@ static int parse_option(const struct auth_command *cmd, struct cap_request *req,
 						arg);
 		return SDSI_EXIT_OK;
 	case OPT_TYPE:
-		if (!strcmp(arg, "one-time"))
-			lic->type = SDSI_BLOB_TYPE_ONE_TIME;
-		else if (!strcmp(arg, "metered"))
-			lic->type = SDSI_BLOB_TYPE_METERED;
-		else
-			return auth_usage_error(cmd, "--type '%s': expected one-time or metered",
-						arg);
+		if (sdsi_license_type_parse(arg, &lic->type))
+			return auth_usage_error(cmd, "--type '%s': expected %s or %s", arg,
+						sdsi_license_type_name(SDSI_LICENSE_ONE_TIME),
+						sdsi_license_type_name(SDSI_LICENSE_METERED));
 		return SDSI_EXIT_OK;
 	case OPT_FEATURE:
 		return add_feature(cmd, req, arg);
@@ -167,7 +165,7 @@ static int run_cap(const struct auth_command *cmd, int argc, char **argv)
 	int c, rc;
 
 	memset(&req, 0, sizeof(req));
-	req.cap.license.type = SDSI_BLOB_TYPE_ONE_TIME;
+	req.cap.license.type = SDSI_LICENSE_ONE_TIME;
 	req.cap.license.revision = 1;
 	while ((c = auth_getopt(cmd, argc, argv)) != -1) {
 		rc = parse_option(cmd, &req, c, optarg);

@@ -81,15 +81,15 @@ static void decode(struct inspect_report *rep, const uint8_t *buf)
 {
 	rep->kind = sdsi_lic_blob_kind(buf, rep->size);
 	switch (rep->kind) {
-	case SDSI_LIC_AKC:
+	case SDSI_PAYLOAD_AKC:
 		rep->decoded = !sdsi_lic_akc_decode(buf, rep->size, &rep->akc,
 						    &rep->decode_err);
 		break;
-	case SDSI_LIC_CAP:
+	case SDSI_PAYLOAD_CAP:
 		rep->decoded = !sdsi_lic_cap_decode(buf, rep->size, &rep->cap,
 						    &rep->decode_err);
 		break;
-	case SDSI_LIC_FOREIGN:
+	case SDSI_PAYLOAD_FOREIGN:
 		/* Ask the decoder of the magic it resembles, for a precise reason. */
 		if (has_akc_magic(buf, rep->size))
 			sdsi_lic_akc_decode(buf, rep->size, &rep->akc, &rep->decode_err);
@@ -107,14 +107,14 @@ static int verify(struct inspect_report *rep, const uint8_t *buf,
 	int rc;
 
 	auth_key_path(rep->key_path, sizeof(rep->key_path), dir,
-		      rep->kind == SDSI_LIC_AKC ? AUTH_ROOT_PUB : AUTH_LICENSOR_PUB);
+		      rep->kind == SDSI_PAYLOAD_AKC ? AUTH_ROOT_PUB : AUTH_LICENSOR_PUB);
 	rc = sdsi_lic_key_load_public(rep->key_path, &key, &err);
 	if (rc) {
 		rep->failure_errno = rc < 0 ? -rc : EINVAL;
 		snprintf(rep->failure, sizeof(rep->failure), "%s", err.reason);
 		return auth_key_exit(rc);
 	}
-	if (rep->kind == SDSI_LIC_AKC)
+	if (rep->kind == SDSI_PAYLOAD_AKC)
 		rc = sdsi_lic_akc_verify(buf, rep->size, key, NULL, &rep->verify_err);
 	else
 		rc = sdsi_lic_cap_verify(buf, rep->size, key, NULL, &rep->verify_err);

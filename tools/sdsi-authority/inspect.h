@@ -11,7 +11,7 @@
 struct inspect_report {
 	const char *file;
 	size_t size;
-	enum sdsi_lic_kind kind;
+	enum sdsi_payload_kind kind;
 	bool decoded;
 	struct sdsi_lic_akc akc;			/* when decoded as an AKC */
 	struct sdsi_lic_cap cap;			/* when decoded as a CAP */

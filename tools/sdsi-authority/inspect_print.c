@@ -22,10 +22,9 @@
 #define SIG_HEX		(2 * SDSI_LICENSE_SIG_SIZE + 1)
 #define RESERVED_HEX	(2 * SDSI_BUNDLE_RESERVED_SIZE + 1)
 
-static const char *kind_title(enum sdsi_lic_kind kind)
+static const char *kind_title(enum sdsi_payload_kind kind)
 {
-	return kind == SDSI_LIC_AKC ? "AKC" : kind == SDSI_LIC_CAP ? "CAP" :
-	       "foreign blob";
+	return kind == SDSI_PAYLOAD_FOREIGN ? "foreign blob" : sdsi_payload_name(kind);
 }
 
 static bool reserved_set(const struct sdsi_lic_bundle *bundle)
@@ -105,7 +104,7 @@ void inspect_print_text(const struct inspect_report *rep)
 	printf("kind:              %s\n", kind_title(rep->kind));
 	if (!rep->decoded) {
 		err = &rep->decode_err;
-		if (rep->kind == SDSI_LIC_FOREIGN)
+		if (rep->kind == SDSI_PAYLOAD_FOREIGN)
 			auth_error("%s: not decodable at offset %zu (0x%zx): %s",
 				   rep->file, err->offset, err->offset, err->reason);
 		else
@@ -115,11 +114,11 @@ void inspect_print_text(const struct inspect_report *rep)
 		return;
 	}
 	printf("format version:    %u\n", SDSI_LICENSE_FORMAT_VERSION);
-	if (rep->kind == SDSI_LIC_AKC)
+	if (rep->kind == SDSI_PAYLOAD_AKC)
 		print_akc_text(&rep->akc);
 	else
 		print_license_text(&rep->cap.license);
-	auth_hex(sig, rep->kind == SDSI_LIC_AKC ? rep->akc.signature :
+	auth_hex(sig, rep->kind == SDSI_PAYLOAD_AKC ? rep->akc.signature :
 		 rep->cap.signature, SDSI_LICENSE_SIG_SIZE);
 	printf("signature (r||s):  %s\n", sig);
 	if (!rep->verified)
@@ -232,7 +231,7 @@ void inspect_print_json(const struct inspect_report *rep)
 		goto print;
 	}
 	json_object_object_add(root, "format_version", json_object_new_int64(SDSI_LICENSE_FORMAT_VERSION));
-	if (rep->kind == SDSI_LIC_AKC) {
+	if (rep->kind == SDSI_PAYLOAD_AKC) {
 		json_object_object_add(root, "akc", akc_json(&rep->akc));
 		json_object_object_add(root, "signature", hex_string(rep->akc.signature, SDSI_LICENSE_SIG_SIZE));
 	} else {

@@ -34,7 +34,6 @@ extern "C" {
 
 #define SDSI_DEFAULT_SYSFS_ROOT	"/sys/bus/auxiliary/devices"
 #define SDSI_SYSFS_ROOT_ENV	"SDSI_SYSFS_ROOT"
-#define SDSI_DEVICE_PREFIX	"intel_vsec.sdsi."
 #define SDSI_READ_BUF_SIZE	SDSI_READ_MSG_MAX	/* largest certificate a read returns */
 #define SDSI_BLOB_MAX		SDSI_WRITE_PAYLOAD_MAX	/* one mailbox packet minus the command */
 #define SDSI_PATH_SIZE		4096u

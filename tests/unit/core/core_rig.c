@@ -104,12 +104,12 @@ const struct sdsi_mbox_ops rig_ops = {
 	.warn = rig_warn,
 };
 
-struct core_rig *rig_new(uint32_t guid, enum sdsi_mbox_flavor flavor)
+struct core_rig *rig_new(uint32_t guid, enum sdsi_abi flavor)
 {
 	return rig_new_rooted(guid, flavor, NULL);
 }
 
-struct core_rig *rig_new_rooted(uint32_t guid, enum sdsi_mbox_flavor flavor,
+struct core_rig *rig_new_rooted(uint32_t guid, enum sdsi_abi flavor,
 				const char *root_key_path)
 {
 	struct sdsi_model_config cfg = {
@@ -188,7 +188,7 @@ uint64_t rig_last_ctrl_write(const struct core_rig *rig)
 	return rig->ctrl_log[rig->ctrl_writes - 1];
 }
 
-void rig_install_licence(struct core_rig *rig, size_t blob_len)
+void rig_install_license(struct core_rig *rig, size_t blob_len)
 {
 	static unsigned char blob[SDSI_READ_MSG_MAX];
 	size_t i;
@@ -198,7 +198,7 @@ void rig_install_licence(struct core_rig *rig, size_t blob_len)
 	for (i = 0; i < blob_len; i++)
 		blob[i] = (unsigned char)(i * 7 + 1);
 	sdsi_lock_take(&rig->model->lock);
-	ret = nvram_append_licence(rig->model, blob, blob_len);
+	ret = nvram_append_license(rig->model, blob, blob_len);
 	sdsi_lock_release(&rig->model->lock);
 	assert_int_equal(ret, 0);
 }
@@ -261,7 +261,7 @@ unsigned int rig_trace_cpls(const struct core_rig *rig)
 }
 
 static int rig_setup(void **state, uint32_t guid,
-		     enum sdsi_mbox_flavor flavor)
+		     enum sdsi_abi flavor)
 {
 	*state = rig_new(guid, flavor);
 	return 0;
@@ -269,17 +269,17 @@ static int rig_setup(void **state, uint32_t guid,
 
 int rig_setup_v1(void **state)
 {
-	return rig_setup(state, SDSI_GUID_V1, SDSI_MBOX_CURRENT);
+	return rig_setup(state, SDSI_GUID_V1, SDSI_ABI_CURRENT);
 }
 
 int rig_setup_v2(void **state)
 {
-	return rig_setup(state, SDSI_GUID_V2, SDSI_MBOX_CURRENT);
+	return rig_setup(state, SDSI_GUID_V2, SDSI_ABI_CURRENT);
 }
 
 int rig_setup_v1_early(void **state)
 {
-	return rig_setup(state, SDSI_GUID_V1, SDSI_MBOX_EARLY);
+	return rig_setup(state, SDSI_GUID_V1, SDSI_ABI_EARLY);
 }
 
 int rig_teardown(void **state)

@@ -74,9 +74,9 @@ struct core_rig {
 extern const struct sdsi_mbox_ops rig_ops;
 
 /* Build a model of the GUID and bind a core of the flavour to it. */
-struct core_rig *rig_new(uint32_t guid, enum sdsi_mbox_flavor flavor);
+struct core_rig *rig_new(uint32_t guid, enum sdsi_abi flavor);
 /* The same, with a model that trusts the root key in root_key_path. */
-struct core_rig *rig_new_rooted(uint32_t guid, enum sdsi_mbox_flavor flavor,
+struct core_rig *rig_new_rooted(uint32_t guid, enum sdsi_abi flavor,
 				const char *root_key_path);
 void rig_free(struct core_rig *rig);
 
@@ -94,7 +94,7 @@ uint64_t rig_last_ctrl_write(const struct core_rig *rig);
  * Give the socket one licence of blob_len bytes, so that its state
  * certificate is 80 + blob_len bytes rounded up to 16.
  */
-void rig_install_licence(struct core_rig *rig, size_t blob_len);
+void rig_install_license(struct core_rig *rig, size_t blob_len);
 /* The state certificate the model would present now; returns its length. */
 size_t rig_state_cert(struct core_rig *rig, unsigned char *out);
 

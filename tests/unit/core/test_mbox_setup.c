@@ -27,7 +27,7 @@ static void test_default_params_are_linux_timings(void **state)
 	assert_int_equal(p.acquire_retries, 5);
 	assert_int_equal(p.acquire_retry_delay_ms, 500);
 	assert_int_equal(p.rdy_timeout_us, 500000);
-	assert_int_equal(p.flavor, SDSI_MBOX_CURRENT);
+	assert_int_equal(p.flavor, SDSI_ABI_CURRENT);
 }
 
 static void assert_layout(const struct sdsi_mbox *mb, uint32_t guid,
@@ -41,7 +41,7 @@ static void assert_layout(const struct sdsi_mbox *mb, uint32_t guid,
 }
 
 static int init_flavor(struct sdsi_mbox *mb, uint32_t guid,
-		       enum sdsi_mbox_flavor flavor)
+		       enum sdsi_abi flavor)
 {
 	struct sdsi_mbox_params p;
 
@@ -54,12 +54,12 @@ static void test_current_knows_two_layouts(void **state)
 {
 	struct sdsi_mbox mb;
 
-	assert_int_equal(init_flavor(&mb, SDSI_GUID_V1, SDSI_MBOX_CURRENT), 0);
+	assert_int_equal(init_flavor(&mb, SDSI_GUID_V1, SDSI_ABI_CURRENT), 0);
 	assert_layout(&mb, SDSI_GUID_V1, 8, 72);
-	assert_int_equal(init_flavor(&mb, SDSI_GUID_V2, SDSI_MBOX_CURRENT), 0);
+	assert_int_equal(init_flavor(&mb, SDSI_GUID_V2, SDSI_ABI_CURRENT), 0);
 	assert_layout(&mb, SDSI_GUID_V2, 16, 80);
 	assert_ptr_equal(mb.ops, &rig_ops);
-	assert_int_equal(mb.params.flavor, SDSI_MBOX_CURRENT);
+	assert_int_equal(mb.params.flavor, SDSI_ABI_CURRENT);
 }
 
 static void test_current_refuses_unknown_guid_untouched(void **state)
@@ -68,9 +68,9 @@ static void test_current_refuses_unknown_guid_untouched(void **state)
 
 	memset(&mb, 0x5a, sizeof(mb));
 	before = mb;
-	assert_int_equal(init_flavor(&mb, UNKNOWN_GUID, SDSI_MBOX_CURRENT),
+	assert_int_equal(init_flavor(&mb, UNKNOWN_GUID, SDSI_ABI_CURRENT),
 			 -ENODEV);
-	assert_int_equal(init_flavor(&mb, 0, SDSI_MBOX_CURRENT), -ENODEV);
+	assert_int_equal(init_flavor(&mb, 0, SDSI_ABI_CURRENT), -ENODEV);
 	assert_memory_equal(&mb, &before, sizeof(mb));
 }
 
@@ -83,10 +83,10 @@ static void test_early_uses_v1_layout_for_any_guid(void **state)
 	size_t i;
 
 	for (i = 0; i < sizeof(guids) / sizeof(guids[0]); i++) {
-		assert_int_equal(init_flavor(&mb, guids[i], SDSI_MBOX_EARLY),
+		assert_int_equal(init_flavor(&mb, guids[i], SDSI_ABI_EARLY),
 				 0);
 		assert_layout(&mb, guids[i], 8, 72);
-		assert_int_equal(mb.params.flavor, SDSI_MBOX_EARLY);
+		assert_int_equal(mb.params.flavor, SDSI_ABI_EARLY);
 	}
 }
 
@@ -98,7 +98,7 @@ static void test_null_params_select_defaults(void **state)
 					NULL), 0);
 	assert_int_equal(mb.params.poll_us, 100);
 	assert_int_equal(mb.params.rdy_timeout_us, 500000);
-	assert_int_equal(mb.params.flavor, SDSI_MBOX_CURRENT);
+	assert_int_equal(mb.params.flavor, SDSI_ABI_CURRENT);
 }
 
 static void test_init_rejects_bad_arguments(void **state)
@@ -127,7 +127,7 @@ static void test_init_rejects_bad_arguments(void **state)
 					&p), 0);
 
 	sdsi_mbox_default_params(&p);
-	p.flavor = (enum sdsi_mbox_flavor)7;
+	p.flavor = (enum sdsi_abi)7;
 	assert_int_equal(sdsi_mbox_init(&mb, SDSI_GUID_V1, &rig_ops, NULL,
 					&p), -EINVAL);
 }

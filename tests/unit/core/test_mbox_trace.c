@@ -105,7 +105,7 @@ static void test_read_of_two_packets(void **state)
 	struct core_rig *rig = *state;
 	size_t cert_len, len;
 
-	rig_install_licence(rig, 1500);
+	rig_install_license(rig, 1500);
 	cert_len = rig_state_cert(rig, cert);
 	assert_int_equal(cert_len, 1584);
 	read_state(rig, &len);
@@ -222,7 +222,7 @@ static void test_write_accepted(void **state)
 
 	(void)state;
 	authority_init(&auth);
-	rig = rig_new_rooted(SDSI_GUID_V2, SDSI_MBOX_CURRENT, auth.root_pub);
+	rig = rig_new_rooted(SDSI_GUID_V2, SDSI_ABI_CURRENT, auth.root_pub);
 	len = authority_akc(auth.root, auth.licensor, 1, akc, sizeof(akc));
 	assert_int_equal(len % 8, 0);
 
@@ -261,7 +261,7 @@ struct error_path {
 	const char *name;
 	enum sdsi_fault_kind fault;
 	uint32_t param;
-	size_t licence;		/* bytes of licence installed first, or 0 */
+	size_t license;		/* bytes of licence installed first, or 0 */
 	bool write;
 	int err;
 	const char *warning;	/* Linux's message, or NULL for none */
@@ -317,13 +317,13 @@ static void test_error_paths_write_one_cpl(void **state)
 	for (i = 0; i < sizeof(error_paths) / sizeof(error_paths[0]); i++) {
 		const struct error_path *e = &error_paths[i];
 		struct core_rig *rig = rig_new(SDSI_GUID_V2,
-					       SDSI_MBOX_CURRENT);
+					       SDSI_ABI_CURRENT);
 		const struct rig_access *last, *before;
 		size_t len;
 
 		print_message("error path: %s\n", e->name);
-		if (e->licence)
-			rig_install_licence(rig, e->licence);
+		if (e->license)
+			rig_install_license(rig, e->license);
 		assert_int_equal(sdsi_model_fault_set(rig->model, e->fault,
 						      e->param, 1), 0);
 		rig_clear_log(rig);

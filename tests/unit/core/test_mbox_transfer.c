@@ -113,10 +113,10 @@ static void test_state_certificate_packets(void **state)
 
 	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		struct core_rig *rig = rig_new(SDSI_GUID_V2,
-					       SDSI_MBOX_CURRENT);
+					       SDSI_ABI_CURRENT);
 		size_t len;
 
-		rig_install_licence(rig, cases[c].blob_len);
+		rig_install_license(rig, cases[c].blob_len);
 		assert_int_equal(rig_state_cert(rig, expected),
 				 cases[c].cert_len);
 
@@ -149,7 +149,7 @@ static void test_msg_size_mismatch_warns(void **state)
 	read_cert(rig, SDSI_CMD_READ_STATE, false);
 	assert_int_equal(rig->warnings, 0);
 
-	rig_install_licence(rig, 1500);
+	rig_install_license(rig, 1500);
 	len = read_cert(rig, SDSI_CMD_READ_STATE, false);
 	assert_int_equal(len, 1584);
 	assert_int_equal(rig->warnings, 1);

@@ -115,7 +115,7 @@ static void test_state_key_info(void **unused)
 }
 
 /* One licence of size_dwords whose blob announces bundles; returns the length. */
-static size_t one_licence(uint8_t *c, uint32_t size_dwords, uint32_t bundles)
+static size_t one_license(uint8_t *c, uint32_t size_dwords, uint32_t bundles)
 {
 	static const char *const codes[] = { "CC02", "DSA1", "QAT4" };
 	size_t off = state_header(c, SDSI_STATE_CONTENT_KEY_BLOBS, 1);
@@ -134,9 +134,9 @@ static void test_state_blob_header(void **unused)
 	struct sdsi_error err;
 	size_t len;
 
-	len = one_licence(c, 9, 0);		/* 36 bytes: the header alone */
+	len = one_license(c, 9, 0);		/* 36 bytes: the header alone */
 	assert_int_equal(state(c, len, &cert, &err), 0);
-	len = one_licence(c, 8, 0);		/* 32 bytes */
+	len = one_license(c, 8, 0);		/* 32 bytes */
 	assert_int_equal(state(c, len + 4, &cert, &err), -EBADMSG);
 	assert_int_equal(err.offset, 24);
 	assert_non_null(strstr(err.message, "smaller than the 36-byte blob header"));
@@ -147,7 +147,7 @@ static void test_state_blob_runs_past_end(void **unused)
 	uint8_t c[512] = { 0 };
 	struct sdsi_state_cert cert;
 	struct sdsi_error err;
-	size_t len = one_licence(c, 17, 1);	/* 68 bytes: one bundle */
+	size_t len = one_license(c, 17, 1);	/* 68 bytes: one bundle */
 
 	assert_int_equal(state(c, len, &cert, &err), 0);
 	assert_int_equal(state(c, len - 1, &cert, &err), -EBADMSG);
@@ -166,9 +166,9 @@ static void test_state_bundle_count(void **unused)
 	struct sdsi_error err;
 	size_t len;
 
-	len = one_licence(c, 25, 2);		/* 100 bytes: 36 + 2 * 32 */
+	len = one_license(c, 25, 2);		/* 100 bytes: 36 + 2 * 32 */
 	assert_int_equal(state(c, len, &cert, &err), 0);
-	len = one_licence(c, 25, 3);
+	len = one_license(c, 25, 3);
 	assert_int_equal(state(c, len, &cert, &err), -EBADMSG);
 	assert_int_equal(err.offset, 24 + 4 + 52 + 0x20);
 	assert_non_null(strstr(err.message, "3 feature bundles need 132 bytes"));

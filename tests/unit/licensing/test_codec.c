@@ -88,7 +88,7 @@ static void test_akc_layout_and_round_trip(void **state)
 	assert_int_equal(buf[0x10], 0);
 	assert_int_equal(buf[0x6f], 95);
 	assert_int_equal(buf[0x70], 0xa5);
-	assert_int_equal(sdsi_lic_blob_kind(buf, len), SDSI_LIC_AKC);
+	assert_int_equal(sdsi_lic_blob_kind(buf, len), SDSI_PAYLOAD_AKC);
 	assert_int_equal(sdsi_lic_akc_decode(buf, len, &akc, NULL), 0);
 	assert_int_equal(akc.key_revision, 3);
 	assert_int_equal(akc.licensor_key[95], 95);
@@ -115,7 +115,7 @@ static void test_cap_layout_and_round_trip(void **state)
 	assert_memory_equal(buf + 12 + 0x44, "10CC", 4);	/* "CC01" */
 	assert_int_equal(buf[12 + 0x44 + 31], 1);	/* reserved kept */
 	assert_int_equal(buf[len - 96], 0x5a);
-	assert_int_equal(sdsi_lic_blob_kind(buf, len), SDSI_LIC_CAP);
+	assert_int_equal(sdsi_lic_blob_kind(buf, len), SDSI_PAYLOAD_CAP);
 
 	assert_int_equal(sdsi_lic_cap_decode(buf, len, &cap, NULL), 0);
 	assert_int_equal(cap.license.id, 0x1122334455667788ull);
@@ -244,24 +244,24 @@ static void test_foreign_blobs(void **state)
 	/* What a bare section 3.1 licence blob (or an Intel file) starts with. */
 	memset(buf, 0, sizeof(buf));
 	put32(0, SDSI_BLOB_TYPE_ONE_TIME);
-	assert_int_equal(sdsi_lic_blob_kind(buf, 300), SDSI_LIC_FOREIGN);
+	assert_int_equal(sdsi_lic_blob_kind(buf, 300), SDSI_PAYLOAD_FOREIGN);
 	assert_cap_rejected_at(300, 0);
-	assert_int_equal(sdsi_lic_blob_kind(buf, 0), SDSI_LIC_FOREIGN);
-	assert_int_equal(sdsi_lic_blob_kind(buf, 7), SDSI_LIC_FOREIGN);
+	assert_int_equal(sdsi_lic_blob_kind(buf, 0), SDSI_PAYLOAD_FOREIGN);
+	assert_int_equal(sdsi_lic_blob_kind(buf, 7), SDSI_PAYLOAD_FOREIGN);
 
 	len = encode_akc();
-	assert_int_equal(sdsi_lic_blob_kind(buf, 7), SDSI_LIC_FOREIGN);
-	assert_int_equal(sdsi_lic_blob_kind(buf, 8), SDSI_LIC_AKC);
+	assert_int_equal(sdsi_lic_blob_kind(buf, 7), SDSI_PAYLOAD_FOREIGN);
+	assert_int_equal(sdsi_lic_blob_kind(buf, 8), SDSI_PAYLOAD_AKC);
 	/* An AKC is not a CAP, and a later format version is foreign. */
 	assert_cap_rejected_at(len, 0);
 	put32(4, 2);
-	assert_int_equal(sdsi_lic_blob_kind(buf, len), SDSI_LIC_FOREIGN);
+	assert_int_equal(sdsi_lic_blob_kind(buf, len), SDSI_PAYLOAD_FOREIGN);
 	assert_int_equal(sdsi_lic_akc_decode(buf, len, &akc, &err), -EINVAL);
 	assert_int_equal(err.offset, 4);
 	assert_non_null(strstr(err.reason, "foreign"));
-	assert_string_equal(sdsi_lic_kind_name(SDSI_LIC_FOREIGN), "foreign");
-	assert_string_equal(sdsi_lic_kind_name(SDSI_LIC_CAP), "cap");
-	assert_string_equal(sdsi_lic_kind_name(SDSI_LIC_AKC), "akc");
+	assert_string_equal(sdsi_lic_kind_name(SDSI_PAYLOAD_FOREIGN), "foreign");
+	assert_string_equal(sdsi_lic_kind_name(SDSI_PAYLOAD_CAP), "cap");
+	assert_string_equal(sdsi_lic_kind_name(SDSI_PAYLOAD_AKC), "akc");
 }
 
 static void test_feature_codes(void **state)

@@ -44,8 +44,8 @@ static void test_kind_needs_eight_bytes(void **unused)
 	static const uint8_t akc_head[8] = { 'C', 'K', 'A', 'S', 1, 0, 0, 0 };
 	uint8_t *p = exact(akc_head, 8);
 
-	assert_int_equal(sdsi_lic_blob_kind(p, 8), SDSI_LIC_AKC);
-	assert_int_equal(sdsi_lic_blob_kind(p, 7), SDSI_LIC_FOREIGN);
+	assert_int_equal(sdsi_lic_blob_kind(p, 8), SDSI_PAYLOAD_AKC);
+	assert_int_equal(sdsi_lic_blob_kind(p, 7), SDSI_PAYLOAD_FOREIGN);
 	free(p);
 }
 

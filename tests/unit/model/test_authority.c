@@ -72,7 +72,7 @@ size_t authority_akc(EVP_PKEY *root, EVP_PKEY *licensor, uint32_t key_rev,
 	return len;
 }
 
-size_t authority_cap(EVP_PKEY *licensor, const struct test_licence *lic,
+size_t authority_cap(EVP_PKEY *licensor, const struct test_license *lic,
 		     uint8_t *buf, size_t size)
 {
 	struct sdsi_lic_cap cap;

@@ -40,7 +40,7 @@ void authority_socket_fini(struct test_authority *a, struct tsock *ts);
 size_t authority_akc(EVP_PKEY *root, EVP_PKEY *licensor, uint32_t key_rev,
 		     uint8_t *buf, size_t size);
 
-struct test_licence {
+struct test_license {
 	uint32_t type;		/* SDSI_BLOB_TYPE_* */
 	uint64_t id;
 	uint64_t ppin;
@@ -49,7 +49,7 @@ struct test_licence {
 };
 
 /* A CAP signed by licensor; returns its length. */
-size_t authority_cap(EVP_PKEY *licensor, const struct test_licence *lic,
+size_t authority_cap(EVP_PKEY *licensor, const struct test_license *lic,
 		     uint8_t *buf, size_t size);
 
 #endif /* TEST_AUTHORITY_H */

@@ -30,12 +30,12 @@ static void assert_recovers(struct tsock *ts)
 }
 
 /* One licence of `bytes` bytes, for certificates of a chosen size. */
-static void add_licence(struct tsock *ts, size_t bytes)
+static void add_license(struct tsock *ts, size_t bytes)
 {
 	static uint8_t blob[SDSI_READ_MSG_MAX];
 
 	memset(blob, 0x5a, bytes);
-	assert_int_equal(nvram_append_licence(ts->m, blob, bytes), 0);
+	assert_int_equal(nvram_append_license(ts->m, blob, bytes), 0);
 }
 
 static void test_fault_names(void **state)
@@ -138,7 +138,7 @@ static void test_bad_packet_size(void **state)
 	assert_int_equal(ctrl_read(ts), 0);
 
 	/* Also on the first packet of a longer message. */
-	add_licence(ts, 2000);
+	add_license(ts, 2000);
 	sdsi_model_fault_set(ts->m, SDSI_FAULT_BAD_PACKET_SIZE, 0, 1);
 	assert_int_equal(read_state(ts), -EPROTO);
 	assert_recovers(ts);
@@ -169,7 +169,7 @@ static void test_no_eom_full_packets(void **state)
 	struct tsock *ts = *state;
 
 	/* 24 + 4 + 52 + 1968 = 2048: two full packets, then filler. */
-	add_licence(ts, 1968);
+	add_license(ts, 1968);
 	sdsi_model_fault_set(ts->m, SDSI_FAULT_NO_EOM, 0, 1);
 	assert_int_equal(read_state(ts), -EPROTO);
 	assert_int_equal(ts->packets, SDSI_MBOX_MAX_PACKETS);
@@ -194,7 +194,7 @@ static void test_rdy_latency(void **state)
 	struct tsock *ts = *state;
 	uint64_t start;
 
-	add_licence(ts, 1968);
+	add_license(ts, 1968);
 	/* Within Linux's 500 ms: every packet waits, the read succeeds. */
 	sdsi_model_fault_set(ts->m, SDSI_FAULT_RDY_LATENCY, 300000, 1);
 	start = ts->now_ns;

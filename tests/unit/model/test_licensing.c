@@ -61,7 +61,7 @@ static int provision(struct fixture *f, uint64_t cmd, const void *blob,
 static size_t cap_for(struct fixture *f, uint64_t id, uint32_t revision,
 		      uint8_t *buf)
 {
-	const struct test_licence lic = {
+	const struct test_license lic = {
 		.type = SDSI_BLOB_TYPE_ONE_TIME, .id = id, .ppin = PPIN,
 		.revision = revision, .codes = "CC02,DSA1",
 	};
@@ -120,7 +120,7 @@ static void test_akc_installs_licensor_key(void **state)
 	assert_memory_equal(f->ts.m->nv.licensor_key, raw, sizeof(raw));
 }
 
-static void test_cap_appends_licence(void **state)
+static void test_cap_appends_license(void **state)
 {
 	struct fixture *f = *state;
 	uint8_t cap[BLOB_MAX], buf[SDSI_READ_MSG_MAX];
@@ -199,7 +199,7 @@ static void test_cap_every_byte_covered(void **state)
 	assert_int_equal(provision(f, SDSI_CMD_PROVISION_AKC, f->akc,
 				   f->akc_len), 0);
 	flip_every_byte(f, SDSI_CMD_PROVISION_CAP, cap, len);
-	assert_int_equal(f->ts.m->nv.num_licences, 1);
+	assert_int_equal(f->ts.m->nv.num_licenses, 1);
 }
 
 static void test_cap_before_akc(void **state)
@@ -209,13 +209,13 @@ static void test_cap_before_akc(void **state)
 	size_t len = cap_for(f, 1, 1, cap);
 
 	expect_auth_failure(f, SDSI_CMD_PROVISION_CAP, cap, len);
-	assert_int_equal(f->ts.m->nv.num_licences, 0);
+	assert_int_equal(f->ts.m->nv.num_licenses, 0);
 }
 
 static void test_cap_for_another_ppin(void **state)
 {
 	struct fixture *f = *state;
-	const struct test_licence lic = {
+	const struct test_license lic = {
 		.type = SDSI_BLOB_TYPE_METERED, .id = 5, .ppin = PPIN + 1,
 		.revision = 1, .codes = "CC02",
 	};
@@ -230,7 +230,7 @@ static void test_cap_for_another_ppin(void **state)
 static void test_wrong_keys(void **state)
 {
 	struct fixture *f = *state;
-	const struct test_licence lic = {
+	const struct test_license lic = {
 		.type = SDSI_BLOB_TYPE_ONE_TIME, .id = 5, .ppin = PPIN,
 		.revision = 1, .codes = "QAT4",
 	};
@@ -274,7 +274,7 @@ static void test_threshold_then_power_cycle(void **state)
 	/* At the threshold even a good CAP is refused, without counting. */
 	assert_int_equal(provision(f, SDSI_CMD_PROVISION_CAP, cap, len), -EIO);
 	assert_int_equal(cap_failures(&f->ts), SDSI_MODEL_DEFAULT_CAP_THRESH);
-	assert_int_equal(f->ts.m->nv.num_licences, 0);
+	assert_int_equal(f->ts.m->nv.num_licenses, 0);
 	/* AKCs are counted apart and still evaluated. */
 	assert_int_equal(provision(f, SDSI_CMD_PROVISION_AKC, f->akc,
 				   f->akc_len), 0);
@@ -303,7 +303,7 @@ static void test_updates_run_out(void **state)
 	assert_int_equal(provision(f, SDSI_CMD_PROVISION_CAP, cap, len), -EIO);
 	assert_int_equal(cap_failures(&f->ts), 0);
 	assert_int_equal(reg_read(&f->ts, SDSI_REG_AUTH_ERR), 0);
-	assert_int_equal(f->ts.m->nv.num_licences, SDSI_MODEL_DEFAULT_UPDATES - 1);
+	assert_int_equal(f->ts.m->nv.num_licenses, SDSI_MODEL_DEFAULT_UPDATES - 1);
 	assert_int_equal(sdsi_model_power_cycle(f->ts.m), 0);
 	assert_int_equal(provision(f, SDSI_CMD_PROVISION_CAP, cap, len), 0);
 }
@@ -339,7 +339,7 @@ static void test_akc_replaced_not_rolled_back(void **state)
 	EVP_PKEY_free(licensor2);
 }
 
-static void test_licence_revisions(void **state)
+static void test_license_revisions(void **state)
 {
 	struct fixture *f = *state;
 	uint8_t cap[BLOB_MAX], buf[SDSI_READ_MSG_MAX];
@@ -403,7 +403,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 		T(test_akc_installs_licensor_key),
-		T(test_cap_appends_licence),
+		T(test_cap_appends_license),
 		T(test_no_root_refuses_valid_akc),
 		T(test_bad_root_key_file_named),
 		T(test_akc_every_byte_covered),
@@ -414,7 +414,7 @@ int main(void)
 		T(test_threshold_then_power_cycle),
 		T(test_updates_run_out),
 		T(test_akc_replaced_not_rolled_back),
-		T(test_licence_revisions),
+		T(test_license_revisions),
 		T(test_wear_bits_through_the_mailbox),
 #undef T
 	};

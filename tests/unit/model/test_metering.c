@@ -66,7 +66,7 @@ static void provision_akc(struct fixture *f, uint32_t key_rev)
 static void provision_cap(struct fixture *f, uint32_t type, uint64_t id,
 			  uint32_t revision, const char *codes)
 {
-	const struct test_licence lic = {
+	const struct test_license lic = {
 		.type = type, .id = id, .ppin = PPIN, .revision = revision,
 		.codes = codes,
 	};
@@ -195,7 +195,7 @@ static uint64_t saved_powered_ns(struct fixture *f)
 	return sdsi_le64(head + 192);
 }
 
-static void test_meters_and_licences_survive_restart(void **state)
+static void test_meters_and_licenses_survive_restart(void **state)
 {
 	struct fixture *f = *state;
 	uint8_t before[SDSI_READ_MSG_MAX], after[SDSI_READ_MSG_MAX];
@@ -232,7 +232,7 @@ static void test_meters_and_licences_survive_restart(void **state)
 	assert_int_equal(saved_powered_ns(f), HOURS(9));
 }
 
-static void test_superseded_licence_meters_until_power_cycle(void **state)
+static void test_superseded_license_meters_until_power_cycle(void **state)
 {
 	struct fixture *f = *state;
 	struct meter mt;
@@ -261,7 +261,7 @@ static void test_version_1_file_loads(void **state)
 	struct fixture *f = *state;
 	uint8_t file[96 + 4 + 68 + 4] = { 0 }, buf[SDSI_READ_MSG_MAX];
 	uint8_t cap[SDSI_LICENSE_BLOB_MAX];
-	const struct test_licence lic = {
+	const struct test_license lic = {
 		.type = SDSI_BLOB_TYPE_ONE_TIME, .id = 3, .ppin = PPIN,
 		.revision = 1, .codes = "CC02",
 	};
@@ -281,11 +281,11 @@ static void test_version_1_file_loads(void **state)
 	memset(file + SDSI_NVRAM_OFF_KEY_IMAGE, 0x5a, SDSI_STATE_KEY_IMAGE_SIZE);
 	sdsi_put_le32(file + SDSI_NVRAM_OFF_WEAR, 2);
 	sdsi_put_le32(file + SDSI_NVRAM_OFF_NUM_LIC, 1);	/* one licence */
-	sdsi_put_le32(file + SDSI_NVRAM_OFF_V1_LICENCES, 17 | SDSI_BLOB_VALID);
-	sdsi_put_le32(file + SDSI_NVRAM_OFF_V1_LICENCES + 4 + SDSI_BLOB_OFF_TYPE,
+	sdsi_put_le32(file + SDSI_NVRAM_OFF_V1_LICENSES, 17 | SDSI_BLOB_VALID);
+	sdsi_put_le32(file + SDSI_NVRAM_OFF_V1_LICENSES + 4 + SDSI_BLOB_OFF_TYPE,
 		      SDSI_BLOB_TYPE_METERED);
-	sdsi_put_le32(file + SDSI_NVRAM_OFF_V1_LICENCES + 4 + SDSI_BLOB_OFF_NUM_BUNDLES, 1);
-	sdsi_put_le32(file + SDSI_NVRAM_OFF_V1_LICENCES + 4 + SDSI_BLOB_HEADER_SIZE +
+	sdsi_put_le32(file + SDSI_NVRAM_OFF_V1_LICENSES + 4 + SDSI_BLOB_OFF_NUM_BUNDLES, 1);
+	sdsi_put_le32(file + SDSI_NVRAM_OFF_V1_LICENSES + 4 + SDSI_BLOB_HEADER_SIZE +
 		      SDSI_BUNDLE_OFF_CODE, SDSI_FOURCC('C', 'C', '0', '2'));
 	sdsi_put_le32(file + sizeof(file) - SDSI_NVRAM_CRC_LEN,
 		      crc32_ieee(file, sizeof(file) - SDSI_NVRAM_CRC_LEN));
@@ -320,7 +320,7 @@ static void test_version_1_file_loads(void **state)
 	fclose(out);
 	assert_int_equal(sdsi_le32(buf + 8), 2);
 	tsock_open(&f->ts, &f->cfg);
-	assert_int_equal(f->ts.m->nv.num_licences, 2);
+	assert_int_equal(f->ts.m->nv.num_licenses, 2);
 }
 
 int main(void)
@@ -329,8 +329,8 @@ int main(void)
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 		T(test_activation_after_power_cycle),
 		T(test_meter_arithmetic_and_latch),
-		T(test_meters_and_licences_survive_restart),
-		T(test_superseded_licence_meters_until_power_cycle),
+		T(test_meters_and_licenses_survive_restart),
+		T(test_superseded_license_meters_until_power_cycle),
 		T(test_version_1_file_loads),
 #undef T
 	};

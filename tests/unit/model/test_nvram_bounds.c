@@ -31,12 +31,12 @@
 
 struct image {
 	uint32_t version;
-	uint32_t num_licences;		/* as written, whatever follows */
+	uint32_t num_licenses;		/* as written, whatever follows */
 	uint32_t num_meters;
 	uint32_t meters_written;
 	uint64_t powered, latched, meter_total, meter_latched;
-	const uint8_t *licences;	/* size words and blobs, back to back */
-	size_t licences_len;
+	const uint8_t *licenses;	/* size words and blobs, back to back */
+	size_t licenses_len;
 	long body_cut;			/* bytes removed from the fixed body */
 	size_t pad;			/* zero bytes after the body, counted */
 };
@@ -61,7 +61,7 @@ static size_t build(const struct image *im)
 	sdsi_put_le32(file + SDSI_NVRAM_OFF_KEY_REV, 1);
 	memset(file + SDSI_NVRAM_OFF_KEY_IMAGE, 0x22, SDSI_STATE_KEY_IMAGE_SIZE);
 	sdsi_put_le32(file + SDSI_NVRAM_OFF_WEAR, 1);
-	sdsi_put_le32(file + SDSI_NVRAM_OFF_NUM_LIC, im->num_licences);
+	sdsi_put_le32(file + SDSI_NVRAM_OFF_NUM_LIC, im->num_licenses);
 	if (im->version >= 2) {
 		memset(file + SDSI_NVRAM_OFF_LICENSOR, 0x33, MODEL_PUBKEY_SIZE);
 		sdsi_put_le64(file + SDSI_NVRAM_OFF_POWERED, im->powered);
@@ -74,9 +74,9 @@ static size_t build(const struct image *im)
 		sdsi_put_le64(file + off + 4, im->meter_total);
 		sdsi_put_le64(file + off + 12, im->meter_latched);
 	}
-	if (im->licences_len)
-		memcpy(file + off, im->licences, im->licences_len);
-	off += im->licences_len + im->pad;
+	if (im->licenses_len)
+		memcpy(file + off, im->licenses, im->licenses_len);
+	off += im->licenses_len + im->pad;
 	sdsi_put_le32(file + SDSI_NVRAM_OFF_BODY_LEN, (uint32_t)(off - SDSI_NVRAM_HEADER_LEN));
 	sdsi_put_le32(file + off, crc32_ieee(file, off));
 	return off + SDSI_NVRAM_CRC_LEN;
@@ -231,7 +231,7 @@ static void test_latch_and_meters(void **unused)
 }
 
 /* One licence entry of len bytes (a multiple of 4) announcing bundles. */
-static size_t licence(uint8_t *p, uint32_t len, uint32_t bundles)
+static size_t license(uint8_t *p, uint32_t len, uint32_t bundles)
 {
 	memset(p, 0, 4 + len);
 	sdsi_put_le32(p, len / 4 | SDSI_BLOB_VALID);
@@ -244,58 +244,58 @@ static size_t licence(uint8_t *p, uint32_t len, uint32_t bundles)
 	return 4 + len;
 }
 
-static void test_licence_entries(void **unused)
+static void test_license_entries(void **unused)
 {
 	uint8_t lic[8192];
-	struct image im = { .version = 2, .num_licences = 1, .licences = lic };
+	struct image im = { .version = 2, .num_licenses = 1, .licenses = lic };
 
-	im.licences_len = licence(lic, 36, 0);
+	im.licenses_len = license(lic, 36, 0);
 	assert_int_equal(load(build(&im), NULL), 0);
 	/* 32 bytes, then a licence whose size word (9) would read as 9 bundles. */
-	im.licences_len = licence(lic, 32, 0);
-	im.licences_len += licence(lic + im.licences_len, 36, 0);
+	im.licenses_len = license(lic, 32, 0);
+	im.licenses_len += license(lic + im.licenses_len, 36, 0);
 	sdsi_put_le32(lic + 36, 9);
-	im.num_licences = 2;
+	im.num_licenses = 2;
 	assert_int_equal(load(build(&im), "licence 0 of 32 bytes is not a licence"), -EPROTO);
-	im.num_licences = 1;
-	im.licences_len = licence(lic, 68, 1);
+	im.num_licenses = 1;
+	im.licenses_len = license(lic, 68, 1);
 	assert_int_equal(load(build(&im), NULL), 0);
-	im.licences_len = licence(lic, 68, 2);
+	im.licenses_len = license(lic, 68, 2);
 	assert_int_equal(load(build(&im), "licence 0 of 68 bytes is not a licence"), -EPROTO);
 	/* The size word one dword past the bytes there. */
-	im.licences_len = licence(lic, 68, 1);
+	im.licenses_len = license(lic, 68, 1);
 	sdsi_put_le32(lic, 18 | SDSI_BLOB_VALID);
 	assert_int_equal(load(build(&im), "licence 0 has a bad size"), -EPROTO);
 	/* A second entry announced: 3 bytes cannot hold its size word, 4 can. */
-	im.licences_len = licence(lic, 68, 1) + 3;
+	im.licenses_len = license(lic, 68, 1) + 3;
 	lic[72] = lic[73] = lic[74] = lic[75] = 0;
-	im.num_licences = 2;
+	im.num_licenses = 2;
 	assert_int_equal(load(build(&im), "licence 1 runs past the end"), -EPROTO);
-	im.licences_len++;
+	im.licenses_len++;
 	assert_int_equal(load(build(&im), "licence 1 has a bad size"), -EPROTO);
 	/* The blobs may take 4096 bytes (the certificate around them may not). */
-	im.num_licences = 1;
-	im.licences_len = licence(lic, 4096, 124);
+	im.num_licenses = 1;
+	im.licenses_len = license(lic, 4096, 124);
 	assert_int_equal(load(build(&im), "does not match its size"), -EPROTO);
-	im.licences_len = licence(lic, 4100, 124);
+	im.licenses_len = license(lic, 4100, 124);
 	assert_int_equal(load(build(&im), "licence 0 has a bad size"), -EPROTO);
 }
 
-static void test_licence_count(void **unused)
+static void test_license_count(void **unused)
 {
 	uint8_t lic[8192];
-	struct image im = { .version = 2, .licences = lic };
+	struct image im = { .version = 2, .licenses = lic };
 
 	/*
 	 * 128 entries may be listed, but no 128 licences fit the 4 KiB the
 	 * blobs may take (113 bare headers do): the count is the outer bound.
 	 */
-	for (uint32_t i = 0; i < MODEL_MAX_LICENCES + 1; i++)
-		im.licences_len += licence(lic + im.licences_len, 36, 0);
-	im.num_licences = MODEL_MAX_LICENCES + 1;
+	for (uint32_t i = 0; i < MODEL_MAX_LICENSES + 1; i++)
+		im.licenses_len += license(lic + im.licenses_len, 36, 0);
+	im.num_licenses = MODEL_MAX_LICENSES + 1;
 	assert_int_equal(load(build(&im), "129 licences, at most 128 fit"), -EPROTO);
-	im.num_licences = MODEL_MAX_LICENCES;
-	im.licences_len -= 40;
+	im.num_licenses = MODEL_MAX_LICENSES;
+	im.licenses_len -= 40;
 	assert_int_equal(load(build(&im), "licence 113 has a bad size"), -EPROTO);
 }
 
@@ -303,18 +303,18 @@ static void test_licence_count(void **unused)
 static void test_state_certificate_size(void **unused)
 {
 	uint8_t lic[8192];
-	struct image im = { .version = 2, .num_licences = 1, .licences = lic };
+	struct image im = { .version = 2, .num_licenses = 1, .licenses = lic };
 
-	im.licences_len = licence(lic, 4016, 124);
+	im.licenses_len = license(lic, 4016, 124);
 	assert_int_equal(load(build(&im), NULL), 0);
-	im.licences_len = licence(lic, 4020, 124);
+	im.licenses_len = license(lic, 4020, 124);
 	assert_int_equal(load(build(&im), "does not match its size"), -EPROTO);
 }
 
 /* The read stops one byte past the largest image the format allows. */
 static void test_file_size(void **unused)
 {
-	const size_t most = 16 + FIXED_V2 + 20 * MODEL_MAX_METERS + 4 * MODEL_MAX_LICENCES +
+	const size_t most = 16 + FIXED_V2 + 20 * MODEL_MAX_METERS + 4 * MODEL_MAX_LICENSES +
 			    SDSI_READ_MSG_MAX + 4;
 	struct image im = { .version = 2 };
 
@@ -335,8 +335,8 @@ int main(void)
 		cmocka_unit_test(test_fixed_body),
 		cmocka_unit_test(test_meter_count),
 		cmocka_unit_test(test_latch_and_meters),
-		cmocka_unit_test(test_licence_entries),
-		cmocka_unit_test(test_licence_count),
+		cmocka_unit_test(test_license_entries),
+		cmocka_unit_test(test_license_count),
 		cmocka_unit_test(test_state_certificate_size),
 		cmocka_unit_test(test_file_size),
 	};
