@@ -360,9 +360,6 @@ static void test_error_paths_write_one_cpl(void **state)
 	}
 }
 
-#define RIG_TEST(fn, setup) \
-	cmocka_unit_test_setup_teardown(fn, setup, rig_teardown)
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
