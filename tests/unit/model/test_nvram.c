@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "linux_mmio.h"
+#include "scratch_dir.h"
 #include "model_priv.h"
 
 struct fixture {
@@ -47,23 +48,10 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
-	struct dirent *e;
-	char path[512];
-	DIR *d;
 
 	if (f->ts.m)
 		tsock_close(&f->ts);
-	d = opendir(f->dir);
-	while (d && (e = readdir(d))) {
-		if (e->d_name[0] == '.' && (!e->d_name[1] ||
-					    !strcmp(e->d_name, "..")))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", f->dir, e->d_name);
-		unlink(path);
-	}
-	if (d)
-		closedir(d);
-	rmdir(f->dir);
+	scratch_dir_remove(f->dir);
 	free(f);
 	return 0;
 }
