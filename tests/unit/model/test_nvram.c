@@ -106,6 +106,13 @@ static void provision(struct fixture *f)
 	tsock_close(&f->ts);
 }
 
+/* Provision, then the bytes of the NVRAM file it stored, to be tampered with. */
+static size_t provisioned_file(struct fixture *f, uint8_t *buf, size_t max)
+{
+	provision(f);
+	return read_file(f->path, buf, max);
+}
+
 static void test_created_when_missing(void **state)
 {
 	struct fixture *f = *state;
@@ -213,8 +220,7 @@ static void test_truncated_refused(void **state)
 	uint8_t buf[8192];
 	size_t len;
 
-	provision(f);
-	len = read_file(f->path, buf, sizeof(buf));
+	len = provisioned_file(f, buf, sizeof(buf));
 	write_file(f->path, buf, len - 1);
 	expect_refused(f, f->path, -EPROTO, "truncated");
 	write_file(f->path, buf, 12);
@@ -229,8 +235,7 @@ static void test_corrupt_refused(void **state)
 	uint8_t buf[8192];
 	size_t len;
 
-	provision(f);
-	len = read_file(f->path, buf, sizeof(buf));
+	len = provisioned_file(f, buf, sizeof(buf));
 	buf[100] ^= 0x01;
 	write_file(f->path, buf, len);
 	expect_refused(f, f->path, -EPROTO, "checksum");
@@ -247,8 +252,7 @@ static void test_foreign_refused(void **state)
 	uint8_t buf[8192];
 	size_t len;
 
-	provision(f);
-	len = read_file(f->path, buf, sizeof(buf));
+	len = provisioned_file(f, buf, sizeof(buf));
 	/* Another socket's file copied in place of socket 1's. */
 	snprintf(other, sizeof(other), "%s/socket1.nvram", f->dir);
 	write_file(other, buf, len);
@@ -275,8 +279,7 @@ static void test_newer_version_refused(void **state)
 	uint8_t buf[8192];
 	size_t len;
 
-	provision(f);
-	len = read_file(f->path, buf, sizeof(buf));
+	len = provisioned_file(f, buf, sizeof(buf));
 	sdsi_put_le32(buf + 8, 3);
 	write_file(f->path, buf, len);
 	expect_refused(f, f->path, -EPROTONOSUPPORT, "newer");
