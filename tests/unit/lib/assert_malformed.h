@@ -11,7 +11,7 @@
 
 #include "sdsi/libsdsi.h"
 
-/* ret is -EBADMSG, err says so, points at offset, and its message holds needle. */
+/* ret is -EBADMSG, err says so, points at offset, and its message holds needle ("": any). */
 static inline void assert_malformed(int ret, const struct sdsi_error *err, long offset,
 				    const char *needle)
 {
