@@ -131,6 +131,13 @@ static void refused(const struct sdsi_registers *r, enum sdsi_blob_kind kind, si
 	assert_non_null(strstr(err.message, needle));
 }
 
+/* The base registers with one field changed: a 10-byte blob of kind is refused. */
+#define REFUSED_WITH(field, value, kind, errnum, needle)	do {		\
+		r = base;						\
+		r.field = value;					\
+		refused(&r, kind, 10, errnum, needle);			\
+	} while (0)
+
 static void test_preflight(void **state)
 {
 	uint8_t buf[80];
@@ -149,27 +156,13 @@ static void test_preflight(void **state)
 	refused(&base, SDSI_BLOB_AKC, 0, ENODATA, "empty");
 	refused(&base, SDSI_BLOB_CAP, 1017, EOVERFLOW, "1017 bytes");
 
-	r = base;
-	r.size = 72;
-	refused(&r, SDSI_BLOB_AKC, 10, EBADMSG, "registers: 72 bytes");
-	r = base;
-	r.guid_known = false;
-	refused(&r, SDSI_BLOB_AKC, 10, ENOTSUP, "unrecognized GUID");
-	r = base;
-	r.on_demand = false;
-	refused(&r, SDSI_BLOB_AKC, 10, EPERM, "not enabled");
-	r = base;
-	r.updates_available = 0;
-	refused(&r, SDSI_BLOB_CAP, 10, EDQUOT, "Maximum number of updates (6)");
-	r = base;
-	r.akc_fail_count = 3;
-	refused(&r, SDSI_BLOB_AKC, 10, EDQUOT, "AKC provision failures (3)");
-	r = base;
-	r.cap_fail_count = 5;
-	refused(&r, SDSI_BLOB_CAP, 10, EDQUOT, "CAP provision failures (5)");
-	r = base;
-	r.akc_provisioned = false;
-	refused(&r, SDSI_BLOB_CAP, 10, ENOKEY, "no AKC");
+	REFUSED_WITH(size, 72, SDSI_BLOB_AKC, EBADMSG, "registers: 72 bytes");
+	REFUSED_WITH(guid_known, false, SDSI_BLOB_AKC, ENOTSUP, "unrecognized GUID");
+	REFUSED_WITH(on_demand, false, SDSI_BLOB_AKC, EPERM, "not enabled");
+	REFUSED_WITH(updates_available, 0, SDSI_BLOB_CAP, EDQUOT, "Maximum number of updates (6)");
+	REFUSED_WITH(akc_fail_count, 3, SDSI_BLOB_AKC, EDQUOT, "AKC provision failures (3)");
+	REFUSED_WITH(cap_fail_count, 5, SDSI_BLOB_CAP, EDQUOT, "CAP provision failures (5)");
+	REFUSED_WITH(akc_provisioned, false, SDSI_BLOB_CAP, ENOKEY, "no AKC");
 	assert_int_equal(sdsi_preflight(&r, SDSI_BLOB_AKC, 10, &pf, NULL), 0);
 }
 
