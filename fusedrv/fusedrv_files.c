@@ -73,10 +73,8 @@ void fusedrv_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	struct fusedrv_socket *s;
 	mode_t mode;
 
-	if (!fusedrv_node_from_ino(drv, ino, &node)) {
-		fuse_reply_err(req, ENOENT);
+	if (!fusedrv_req_node(req, drv, ino, &node))
 		return;
-	}
 	if (node.kind == FUSEDRV_NODE_BIND || node.kind == FUSEDRV_NODE_UNBIND ||
 	    node.kind == FUSEDRV_NODE_DRIVER_UEVENT)
 		mode = 0200;
@@ -125,6 +123,25 @@ void fusedrv_op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *f
 	fuse_reply_err(req, 0);
 }
 
+/*
+ * A read of a small attribute that is copied out whole first: ENODEV once
+ * the device is gone, else the bytes from off, at most size (none past the end).
+ */
+static void reply_bytes(fuse_req_t req, bool live, const void *bytes, size_t len,
+			size_t size, off_t off)
+{
+	if (!live) {
+		fuse_reply_err(req, ENODEV);
+		return;
+	}
+	if ((uint64_t)off >= len) {
+		fuse_reply_buf(req, NULL, 0);
+		return;
+	}
+	len -= (size_t)off;
+	fuse_reply_buf(req, (const char *)bytes + off, size < len ? size : len);
+}
+
 static void read_guid(fuse_req_t req, struct sdsi_fusedrv *drv,
 		      const struct fusedrv_handle *h, size_t size, off_t off)
 {
@@ -137,16 +154,7 @@ static void read_guid(fuse_req_t req, struct sdsi_fusedrv *drv,
 	live = handle_live(drv, s, h);
 	len = (size_t)snprintf(text, sizeof(text), "0x%x\n", s->mb.guid);
 	sdsi_lock_release(&s->state_lock);
-	if (!live) {
-		fuse_reply_err(req, ENODEV);
-		return;
-	}
-	if ((uint64_t)off >= len) {
-		fuse_reply_buf(req, NULL, 0);
-		return;
-	}
-	len -= (size_t)off;
-	fuse_reply_buf(req, text + off, size < len ? size : len);
+	reply_bytes(req, live, text, len, size, off);
 }
 
 /* The register file is not a mailbox transaction: it does not wait for one. */
@@ -165,16 +173,7 @@ static void read_registers(fuse_req_t req, struct sdsi_fusedrv *drv,
 		sdsi_mbox_read_registers(&s->mb, regs);
 	}
 	sdsi_lock_release(&s->state_lock);
-	if (!live) {
-		fuse_reply_err(req, ENODEV);
-		return;
-	}
-	if ((uint64_t)off >= regs_size) {
-		fuse_reply_buf(req, NULL, 0);
-		return;
-	}
-	regs_size -= (size_t)off;
-	fuse_reply_buf(req, (const char *)regs + off, size < regs_size ? size : regs_size);
+	reply_bytes(req, live, regs, regs_size, size, off);
 }
 
 static void read_certificate(fuse_req_t req, struct sdsi_fusedrv *drv,

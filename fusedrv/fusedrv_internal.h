@@ -150,6 +150,9 @@ void fusedrv_tree_invalidate(struct sdsi_fusedrv *drv, unsigned int socket,
 fuse_ino_t fusedrv_node_ino(const struct fusedrv_node *node);
 bool fusedrv_node_from_ino(const struct sdsi_fusedrv *drv, fuse_ino_t ino,
 			   struct fusedrv_node *node);
+/* A request's first step: the node of ino, or false once req got ENOENT. */
+bool fusedrv_req_node(fuse_req_t req, const struct sdsi_fusedrv *drv, fuse_ino_t ino,
+		      struct fusedrv_node *node);
 const char *fusedrv_attr_name(enum fusedrv_attr attr);
 /* Caller holds the socket's state_lock or mbox_lock. */
 bool fusedrv_attr_visible(const struct sdsi_fusedrv *drv,

@@ -23,10 +23,8 @@ void fusedrv_op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *f
 	struct fusedrv_node node;
 	struct stat st;
 
-	if (!fusedrv_node_from_ino(drv, ino, &node)) {
-		fuse_reply_err(req, ENOENT);
+	if (!fusedrv_req_node(req, drv, ino, &node))
 		return;
-	}
 	fusedrv_node_stat(drv, &node, &st);
 	fuse_reply_attr(req, &st, FUSEDRV_CACHE_S);
 }
@@ -43,10 +41,8 @@ void fusedrv_op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 	struct fusedrv_node node;
 	struct stat st;
 
-	if (!fusedrv_node_from_ino(drv, ino, &node)) {
-		fuse_reply_err(req, ENOENT);
+	if (!fusedrv_req_node(req, drv, ino, &node))
 		return;
-	}
 	if (to_set & (FUSE_SET_ATTR_MODE | FUSE_SET_ATTR_UID | FUSE_SET_ATTR_GID)) {
 		fuse_reply_err(req, EPERM);
 		return;
@@ -89,10 +85,8 @@ void fusedrv_op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	size_t used = 0, want;
 	struct stat st;
 
-	if (!fusedrv_node_from_ino(drv, ino, &dir)) {
-		fuse_reply_err(req, ENOENT);
+	if (!fusedrv_req_node(req, drv, ino, &dir))
 		return;
-	}
 	if (size > sizeof(buf))
 		size = sizeof(buf);
 	memset(&st, 0, sizeof(st));

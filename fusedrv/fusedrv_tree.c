@@ -159,6 +159,15 @@ bool fusedrv_node_from_ino(const struct sdsi_fusedrv *drv, fuse_ino_t ino,
 	return true;
 }
 
+bool fusedrv_req_node(fuse_req_t req, const struct sdsi_fusedrv *drv, fuse_ino_t ino,
+		      struct fusedrv_node *node)
+{
+	if (fusedrv_node_from_ino(drv, ino, node))
+		return true;
+	fuse_reply_err(req, ENOENT);
+	return false;
+}
+
 /* Whether a node is there now: links need a binding, attributes visibility. */
 bool fusedrv_node_present(struct sdsi_fusedrv *drv, const struct fusedrv_node *node)
 {
@@ -313,10 +322,8 @@ void fusedrv_op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	struct fuse_entry_param e;
 	char child_name[64];
 
-	if (!fusedrv_node_from_ino(drv, parent, &dir)) {
-		fuse_reply_err(req, ENOENT);
+	if (!fusedrv_req_node(req, drv, parent, &dir))
 		return;
-	}
 	for (size_t idx = 0; fusedrv_dir_child(drv, &dir, idx, &child); idx++) {
 		fusedrv_node_name(&child, child_name, sizeof(child_name));
 		if (strcmp(child_name, name) != 0)

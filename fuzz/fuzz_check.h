@@ -46,4 +46,24 @@ static inline uint64_t fuzz_take(struct fuzz_input *in, unsigned int bytes)
 	return v;
 }
 
+/*
+ * A harness of four entry points: the input's first byte picks one by its
+ * two low bits; the entry gets that byte (whose other bits may pick more)
+ * and the bytes after it.
+ */
+typedef void fuzz_entry(uint8_t mode, struct fuzz_input *in);
+
+static inline int fuzz_by_first_byte(const uint8_t *data, size_t size,
+				     fuzz_entry *const entries[4])
+{
+	struct fuzz_input in = { data, size };
+	uint8_t mode;
+
+	if (!size)
+		return 0;
+	mode = (uint8_t)fuzz_take(&in, 1);
+	entries[mode & 3](mode, &in);
+	return 0;
+}
+
 #endif /* FUZZ_CHECK_H */

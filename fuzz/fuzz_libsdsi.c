@@ -58,8 +58,11 @@ static void check_refusal(int ret, const struct sdsi_error *err)
 	}
 }
 
-static void fuzz_registers(uint32_t guid, const uint8_t *p, size_t len)
+static void fuzz_registers(uint8_t mode, struct fuzz_input *in)
 {
+	const uint32_t guid = guids[(mode >> 2) & 3];
+	const uint8_t *p = in->p;
+	const size_t len = in->len;
 	struct sdsi_registers regs;
 	struct sdsi_preflight pf;
 	struct sdsi_error err;
@@ -79,21 +82,21 @@ static void fuzz_registers(uint32_t guid, const uint8_t *p, size_t len)
 	free(buf);
 }
 
-static void fuzz_state(const uint8_t *p, size_t len)
+static void fuzz_state(uint8_t mode, struct fuzz_input *in)
 {
-	uint8_t *buf = exact_copy(p, len);
+	uint8_t *buf = exact_copy(in->p, in->len);
 	char why[512];
 
-	cert_decode_state(buf, len, why, sizeof(why));
+	cert_decode_state(buf, in->len, why, sizeof(why));
 	free(buf);
 }
 
-static void fuzz_meter(const uint8_t *p, size_t len)
+static void fuzz_meter(uint8_t mode, struct fuzz_input *in)
 {
-	uint8_t *buf = exact_copy(p, len);
+	uint8_t *buf = exact_copy(in->p, in->len);
 	char why[512];
 
-	cert_decode_meter(buf, len, why, sizeof(why));
+	cert_decode_meter(buf, in->len, why, sizeof(why));
 	free(buf);
 }
 
@@ -148,25 +151,9 @@ static void fuzz_preflight(uint8_t mode, struct fuzz_input *in)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct fuzz_input in = { data, size };
-	uint8_t mode;
+	static fuzz_entry *const entries[4] = {
+		fuzz_registers, fuzz_state, fuzz_meter, fuzz_preflight,
+	};
 
-	if (!size)
-		return 0;
-	mode = (uint8_t)fuzz_take(&in, 1);
-	switch (mode & 3) {
-	case 0:
-		fuzz_registers(guids[(mode >> 2) & 3], in.p, in.len);
-		break;
-	case 1:
-		fuzz_state(in.p, in.len);
-		break;
-	case 2:
-		fuzz_meter(in.p, in.len);
-		break;
-	default:
-		fuzz_preflight(mode, &in);
-		break;
-	}
-	return 0;
+	return fuzz_by_first_byte(data, size, entries);
 }

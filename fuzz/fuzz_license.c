@@ -38,8 +38,26 @@ static void check_error(int ret, const struct sdsi_lic_error *err)
 			   "refusal %d without a reason", ret);
 }
 
-static void fuzz_akc(const uint8_t *p, size_t len)
+/* A decoder accepts exactly one encoding: what it decoded re-encodes to the same bytes. */
+static void check_same_bytes(const uint8_t *p, size_t len, const uint8_t *again, size_t out_len)
 {
+	FUZZ_CHECK(out_len == len && memcmp(again, p, len) == 0,
+		   "%zu bytes decode, re-encode to %zu different ones", len, out_len);
+}
+
+/* A verifier never accepts what its decoder refused, and names why it refuses. */
+static void check_verdict(int decoded, int verified, const struct sdsi_lic_error *err)
+{
+	if (verified == 0)
+		FUZZ_CHECK(!decoded, "verified what the decoder refused");
+	else if (!decoded)
+		check_error(-EBADMSG, err);
+}
+
+static void fuzz_akc(uint8_t mode, struct fuzz_input *in)
+{
+	const uint8_t *p = in->p;
+	const size_t len = in->len;
 	struct sdsi_lic_error err = { .reason = "" };
 	uint8_t again[SDSI_AKC_SIZE];
 	struct sdsi_lic_akc akc;
@@ -50,18 +68,16 @@ static void fuzz_akc(const uint8_t *p, size_t len)
 	if (!ret) {
 		FUZZ_CHECK(sdsi_lic_blob_kind(p, len) == SDSI_PAYLOAD_AKC, "kind");
 		FUZZ_CHECK(sdsi_lic_akc_encode(&akc, again, sizeof(again), &out_len) == 0, "encode");
-		FUZZ_CHECK(out_len == len && memcmp(again, p, len) == 0,
-			   "%zu bytes decode, re-encode to %zu different ones", len, out_len);
+		check_same_bytes(p, len, again, out_len);
 	}
 	err.reason[0] = '\0';
-	if (sdsi_lic_akc_verify(p, len, root_key, NULL, &err) == 0)
-		FUZZ_CHECK(!ret, "verified what the decoder refused");
-	else if (!ret)
-		check_error(-EBADMSG, &err);
+	check_verdict(ret, sdsi_lic_akc_verify(p, len, root_key, NULL, &err), &err);
 }
 
-static void fuzz_cap(const uint8_t *p, size_t len)
+static void fuzz_cap(uint8_t mode, struct fuzz_input *in)
 {
+	const uint8_t *p = in->p;
+	const size_t len = in->len;
 	struct sdsi_lic_error err = { .reason = "" };
 	uint8_t again[SDSI_LICENSE_BLOB_MAX];
 	struct sdsi_lic_cap cap;
@@ -76,18 +92,16 @@ static void fuzz_cap(const uint8_t *p, size_t len)
 			   "%u bundles", cap.license.bundle_count);
 		FUZZ_CHECK(sdsi_lic_cap_encode(&cap, again, sizeof(again), &out_len, NULL) == 0,
 			   "encode");
-		FUZZ_CHECK(out_len == len && memcmp(again, p, len) == 0,
-			   "%zu bytes decode, re-encode to %zu different ones", len, out_len);
+		check_same_bytes(p, len, again, out_len);
 	}
 	err.reason[0] = '\0';
-	if (sdsi_lic_cap_verify(p, len, licensor_key, NULL, &err) == 0)
-		FUZZ_CHECK(!ret, "verified what the decoder refused");
-	else if (!ret)
-		check_error(-EBADMSG, &err);
+	check_verdict(ret, sdsi_lic_cap_verify(p, len, licensor_key, NULL, &err), &err);
 }
 
-static void fuzz_blob(const uint8_t *p, size_t len)
+static void fuzz_blob(uint8_t mode, struct fuzz_input *in)
 {
+	const uint8_t *p = in->p;
+	const size_t len = in->len;
 	struct sdsi_lic_error err = { .reason = "" };
 	uint8_t again[SDSI_LICENSE_BLOB_MAX];
 	struct sdsi_lic_blob lic;
@@ -98,8 +112,7 @@ static void fuzz_blob(const uint8_t *p, size_t len)
 	if (!ret) {
 		FUZZ_CHECK(sdsi_lic_blob_encode(&lic, again, sizeof(again), &out_len,
 						NULL) == 0, "encode");
-		FUZZ_CHECK(out_len == len && memcmp(again, p, len) == 0,
-			   "%zu bytes decode, re-encode to %zu different ones", len, out_len);
+		check_same_bytes(p, len, again, out_len);
 	}
 }
 
@@ -107,7 +120,7 @@ static void fuzz_blob(const uint8_t *p, size_t len)
  * [type][u64 id][u64 ppin][u32 revision][count][u16 position][xor]: a CAP
  * with count % 28 bundles "B000".., signed, then one byte changed.
  */
-static void fuzz_signed_cap(struct fuzz_input *in)
+static void fuzz_signed_cap(uint8_t mode, struct fuzz_input *in)
 {
 	struct sdsi_lic_cap cap = { 0 };
 	uint8_t buf[SDSI_LICENSE_BLOB_MAX];
@@ -147,25 +160,7 @@ static void fuzz_signed_cap(struct fuzz_input *in)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct fuzz_input in = { data, size };
-	uint8_t mode;
+	static fuzz_entry *const entries[4] = { fuzz_akc, fuzz_cap, fuzz_blob, fuzz_signed_cap };
 
-	if (!size)
-		return 0;
-	mode = (uint8_t)fuzz_take(&in, 1);
-	switch (mode & 3) {
-	case 0:
-		fuzz_akc(in.p, in.len);
-		break;
-	case 1:
-		fuzz_cap(in.p, in.len);
-		break;
-	case 2:
-		fuzz_blob(in.p, in.len);
-		break;
-	default:
-		fuzz_signed_cap(&in);
-		break;
-	}
-	return 0;
+	return fuzz_by_first_byte(data, size, entries);
 }

@@ -28,24 +28,14 @@
 #   deb: N checks passed
 set -euo pipefail
 
-if [ $# -ne 1 ]; then
-	echo "usage: $0 BUILD_DIR" >&2
-	exit 2
-fi
+check_name=deb
+# shellcheck source=scripts/check-lib.sh
+. "$(dirname "$0")/check-lib.sh"
+check_build_dir "$@"
 repo=$(cd "$(dirname "$0")/.." && pwd)
-build=$(cd "$1" 2>/dev/null && pwd) || { echo "$0: no build directory '$1'" >&2; exit 2; }
-[ -f "$build/build.ninja" ] || { echo "$0: $build is not a configured meson build" >&2; exit 2; }
 
 host_packages=(libsdsi0 libsdsi-dev intel-sdsi-tools sdsi-authority sdsi-emu ansible-sdsi-ondemand)
 dkms_package=intel-sdsi-dkms
-checks=0
-fail() {
-	echo "deb: FAIL: $*" >&2
-	exit 1
-}
-pass() {
-	checks=$((checks + 1))
-}
 
 [ "$(id -u)" -eq 0 ] || fail "installing packages with apt needs root"
 
@@ -329,4 +319,4 @@ for d in /usr/include/sdsi /usr/share/doc/libsdsi0 /usr/share/doc/libsdsi-dev \
 done
 pass
 
-echo "deb: $checks checks passed"
+checks_passed

@@ -10,26 +10,16 @@
 #   install: N checks passed
 set -euo pipefail
 
-if [ $# -ne 1 ]; then
-	echo "usage: $0 BUILD_DIR" >&2
-	exit 2
-fi
-build=$(cd "$1" 2>/dev/null && pwd) || { echo "$0: no build directory '$1'" >&2; exit 2; }
+check_name=install
+# shellcheck source=scripts/check-lib.sh
+. "$(dirname "$0")/check-lib.sh"
+check_build_dir "$@"
 here=$(cd "$(dirname "$0")/.." && pwd)
-[ -f "$build/build.ninja" ] || { echo "$0: $build is not a configured meson build" >&2; exit 2; }
 
 programs=(intel_sdsi sdsi-emu sdsi-authority sdsi-shmem)
 soname=libsdsi.so.0		# soversion '0' in lib/meson.build: the ABI promise
 headers=(sdsi/libsdsi.h sdsi/hw.h sdsi/license_blob.h sdsi/libsdsi_version.h)
 
-checks=0
-fail() {
-	echo "install: FAIL: $*" >&2
-	exit 1
-}
-pass() {
-	checks=$((checks + 1))
-}
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sdsi-check-install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -268,4 +258,4 @@ out=$("$tmp/consumer" 2>&1) || fail "the C program against the installed libsdsi
 [ "$out" = "consumer: ok" ] || fail "the C program printed '$out'"
 pass
 
-echo "install: $checks checks passed"
+checks_passed

@@ -7,7 +7,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,20 +14,7 @@
 
 #include "cap_match.h"
 #include "commands.h"
-
-__attribute__((format(printf, 4, 5)))
-static void fail(struct sdsi_error *err, int errnum, enum sdsi_error_class cls,
-		 const char *fmt, ...)
-{
-	va_list ap;
-
-	err->errnum = errnum;
-	err->cls = cls;
-	err->offset = -1;
-	va_start(ap, fmt);
-	vsnprintf(err->message, sizeof(err->message), fmt, ap);
-	va_end(ap);
-}
+#include "tool_error.h"
 
 /*
  * Read and decode one file; f->usable says whether it can be matched, and
@@ -50,11 +36,11 @@ static int load_file(struct blob_file *f, enum sdsi_blob_kind kind)
 		/* The decoder names the field and the offset; the file is ours to name. */
 		prefix_error(&f->err, f->path);
 	} else if (f->info.format == SDSI_BLOB_FORMAT_FOREIGN && kind == SDSI_BLOB_CAP) {
-		fail(&f->err, EBADMSG, SDSI_ERR_MALFORMED,
+		tool_error(&f->err, EBADMSG, SDSI_ERR_MALFORMED,
 		     "%s: not a CAP of the sdsi format (a foreign blob): its PPIN cannot be read, so no socket can be matched to it; provision it with -d N -c FILE",
 		     f->path);
 	} else if (f->info.format != SDSI_BLOB_FORMAT_FOREIGN && f->info.format != want) {
-		fail(&f->err, EINVAL, SDSI_ERR_REFUSED, "%s: %s, not %s: use --all %s", f->path,
+		tool_error(&f->err, EINVAL, SDSI_ERR_REFUSED, "%s: %s, not %s: use --all %s", f->path,
 		     kind == SDSI_BLOB_AKC ? "a CAP" : "an AKC",
 		     kind == SDSI_BLOB_AKC ? "an AKC" : "a CAP",
 		     kind == SDSI_BLOB_AKC ? "-c" : "-a");
@@ -83,7 +69,7 @@ static int list_dir(const char *path, char ***names, size_t *count, struct sdsi_
 	*count = 0;
 	if (!dir) {
 		e = errno;
-		fail(err, e, e == ENOMEM ? SDSI_ERR_INTERNAL : SDSI_ERR_USAGE, "%s: %s", path,
+		tool_error(err, e, e == ENOMEM ? SDSI_ERR_INTERNAL : SDSI_ERR_USAGE, "%s: %s", path,
 		     strerror(e));
 		return -e;
 	}
@@ -108,7 +94,7 @@ static int list_dir(const char *path, char ***names, size_t *count, struct sdsi_
 		for (size_t i = 0; i < n; i++)
 			free(list[i]);
 		free(list);
-		fail(err, e, SDSI_ERR_IO, "%s: reading the directory: %s", path, strerror(e));
+		tool_error(err, e, SDSI_ERR_IO, "%s: reading the directory: %s", path, strerror(e));
 		return -e;
 	}
 	if (n)
@@ -121,7 +107,7 @@ oom:
 	for (size_t i = 0; i < n; i++)
 		free(list[i]);
 	free(list);
-	fail(err, ENOMEM, SDSI_ERR_INTERNAL, "out of memory listing %s", path);
+	tool_error(err, ENOMEM, SDSI_ERR_INTERNAL, "out of memory listing %s", path);
 	return -ENOMEM;
 }
 
@@ -156,7 +142,7 @@ static int load_dir(struct blob_set *set, struct sdsi_error *err)
 		free(names[i]);
 	free(names);
 	if (ret)
-		fail(err, -ret, SDSI_ERR_INTERNAL, "out of memory loading %s", set->source);
+		tool_error(err, -ret, SDSI_ERR_INTERNAL, "out of memory loading %s", set->source);
 	return ret;
 }
 
@@ -169,13 +155,13 @@ static int load_one(struct blob_set *set, struct sdsi_error *err)
 	set->files = calloc(1, sizeof(*set->files));
 	f = set->files;
 	if (!f || !(f->path = strdup(set->source))) {
-		fail(err, ENOMEM, SDSI_ERR_INTERNAL, "out of memory loading %s", set->source);
+		tool_error(err, ENOMEM, SDSI_ERR_INTERNAL, "out of memory loading %s", set->source);
 		return -ENOMEM;
 	}
 	set->count = 1;
 	ret = load_file(f, set->kind);
 	if (ret) {
-		fail(err, -ret, SDSI_ERR_INTERNAL, "out of memory loading %s", set->source);
+		tool_error(err, -ret, SDSI_ERR_INTERNAL, "out of memory loading %s", set->source);
 		return ret;
 	}
 	if (!f->usable) {

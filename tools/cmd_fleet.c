@@ -245,42 +245,6 @@ out:
 	s->outcome = outcome_of(s);
 }
 
-const struct sdsi_error *socket_error(const struct socket_result *s)
-{
-	if (s->failed)
-		return &s->err;
-	for (size_t k = 0; k < s->nblobs; k++)
-		if (s->blobs[k].outcome == BLOB_REFUSED || s->blobs[k].outcome == BLOB_FAILED)
-			return &s->blobs[k].err;
-	return NULL;
-}
-
-static const char *const blob_outcomes[] = {
-	[BLOB_WRITTEN] = "written",
-	[BLOB_UNCHANGED] = "unchanged",
-	[BLOB_PLANNED] = "planned",
-	[BLOB_REFUSED] = "refused",
-	[BLOB_FAILED] = "failed",
-	[BLOB_SKIPPED] = "skipped",
-};
-
-static const char *const socket_outcomes[] = {
-	[SOCKET_PROVISIONED] = "provisioned",
-	[SOCKET_PLANNED] = "planned",
-	[SOCKET_UNCHANGED] = "unchanged",
-	[SOCKET_NO_MATCH] = "no_match",
-	[SOCKET_FAILED] = "failed",
-};
-
-const char *blob_outcome_name(enum blob_outcome outcome)
-{
-	return blob_outcomes[outcome];
-}
-
-const char *socket_outcome_name(enum socket_outcome outcome)
-{
-	return socket_outcomes[outcome];
-}
 
 static enum sdsi_exit run(const struct cli *cli, struct output *out, const struct blob_set *set,
 			  const struct blob_set *akc)
@@ -314,10 +278,7 @@ static enum sdsi_exit run(const struct cli *cli, struct output *out, const struc
 		if (failure && status == SDSI_EXIT_OK)
 			status = exit_for_error(failure);
 	}
-	if (cli->json)
-		print_fleet_json(out, &report);
-	else
-		print_fleet_text(out, &report);
+	out->ops->fleet(out, &report);
 	for (size_t i = 0; i < report.count; i++)
 		free(report.sockets[i].blobs);
 	free(report.sockets);

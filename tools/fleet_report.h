@@ -2,8 +2,9 @@
 /*
  * The result of a fleet provisioning run (intel_sdsi --all -a / -c): one
  * entry per socket in device order, one per blob tried on it, and the files
- * of the source.  cmd_fleet.c fills it, output_fleet.c prints it as text or
- * as one JSON document.
+ * of the source.  cmd_fleet.c fills it and prints it through the output's
+ * fleet operation (output.h): output_fleet.c as text, output_json.c as one
+ * JSON document.
  */
 #ifndef INTEL_SDSI_FLEET_REPORT_H
 #define INTEL_SDSI_FLEET_REPORT_H
@@ -64,7 +65,13 @@ const char *socket_outcome_name(enum socket_outcome outcome);
 /* The error a socket's result carries, or NULL when it did not fail. */
 const struct sdsi_error *socket_error(const struct socket_result *s);
 
-void print_fleet_text(const struct output *out, const struct fleet_report *report);
-void print_fleet_json(const struct output *out, const struct fleet_report *report);
+/* Whether the blobs tried on socket s include file i of the set. */
+bool socket_tried_file(const struct socket_result *s, size_t file);
+
+/* Failures, warnings (and notes when verbose), unusable files: on stderr. */
+void fleet_diagnose(const struct output *out, const struct fleet_report *report);
+
+/* text_output_ops' fleet (output_fleet.c). */
+void print_fleet_text(struct output *out, const struct fleet_report *report);
 
 #endif /* INTEL_SDSI_FLEET_REPORT_H */

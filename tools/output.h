@@ -12,6 +12,7 @@
 #include "sdsi/libsdsi.h"
 
 struct output;
+struct fleet_report;
 
 struct provision_report {
 	const char *device;		/* intel_vsec.sdsi.N */
@@ -40,6 +41,11 @@ struct output_ops {
 	void (*refused)(struct output *out, const struct provision_report *report,
 			const struct sdsi_error *err);
 	void (*error)(struct output *out, const char *device, const struct sdsi_error *err);
+	/*
+	 * --all -a / -c: the fleet provisioning report (fleet_report.h); NULL
+	 * for an output that provisioning refuses (Prometheus, options.c).
+	 */
+	void (*fleet)(struct output *out, const struct fleet_report *report);
 	/*
 	 * Optional (NULL: not called): the registers -s, -m and -C read before
 	 * the certificate, for outputs that label every value with the socket.

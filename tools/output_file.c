@@ -20,42 +20,21 @@
 #include "sdsi/output_target.h"
 #include "sdsi_lic.h"
 #include "output_file.h"
+#include "tool_error.h"
 
 static int fail(struct sdsi_error *err, int errnum, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 static int fail(struct sdsi_error *err, int errnum, const char *fmt, ...)
 {
-	va_list ap;
-	int n;
-
-	err->errnum = errnum;
-	err->cls = SDSI_ERR_IO;
-	err->offset = -1;
-	va_start(ap, fmt);
-	n = vsnprintf(err->message, sizeof(err->message), fmt, ap);
-	va_end(ap);
-	if (n >= 0 && (size_t)n < sizeof(err->message))
-		snprintf(err->message + n, sizeof(err->message) - (size_t)n, ": %s",
-			 strerror(errnum));
-	return -1;
-}
-
-/* A refusal whose message says it all: no strerror() after it. */
-static int refuse(struct sdsi_error *err, int errnum, enum sdsi_error_class cls,
-		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static int refuse(struct sdsi_error *err, int errnum, enum sdsi_error_class cls,
-		  const char *fmt, ...)
-{
+	size_t n;
 	va_list ap;
 
-	err->errnum = errnum;
-	err->cls = cls;
-	err->offset = -1;
 	va_start(ap, fmt);
-	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	tool_verror(err, errnum, SDSI_ERR_IO, fmt, ap);
 	va_end(ap);
+	n = strlen(err->message);
+	snprintf(err->message + n, sizeof(err->message) - n, ": %s", strerror(errnum));
 	return -1;
 }
 
@@ -66,13 +45,13 @@ static int check_target(const char *path, struct sdsi_error *err)
 	int rc = sdsi_output_target_check(path, &kind);
 
 	if (rc && kind)
-		return refuse(err, -rc, SDSI_ERR_IO, "--output %s: not a regular file: it is %s; "
+		return tool_error(err, -rc, SDSI_ERR_IO, "--output %s: not a regular file: it is %s; "
 			      "refusing to replace it", path, kind);
 	if (rc)
 		return fail(err, -rc, "--output %s", path);
 	if (sdsi_lic_file_holds_key(path))
 		/* A safety check, like those of -a and -c: exit 5. */
-		return refuse(err, EEXIST, SDSI_ERR_REFUSED,
+		return tool_error(err, EEXIST, SDSI_ERR_REFUSED,
 			      "--output %s: holds a key (PEM or DER); refusing to replace it", path);
 	return 0;
 }

@@ -5,7 +5,8 @@
  * carries "schema_version" and, when it is about a device, "device"; 64-bit
  * values are fixed-width hex strings so no consumer loses precision; an
  * enumeration is its number and its name.  With --all, every device's
- * document (or error) is collected in device order and printed once at the end.
+ * document (or error) is collected in device order and printed once at the end;
+ * fleet provisioning (--all -a / -c) prints one document of all sockets.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -15,7 +16,7 @@
 #include "output.h"
 #include "sdsi/blob_kind.h"
 #include "sdsi/license_type.h"
-#include "output_json.h"
+#include "fleet_report.h"
 #include "name_escape.h"
 
 static json_object *hex64(uint64_t v)
@@ -293,7 +294,7 @@ static json_object *json_checks(const struct sdsi_preflight *pf)
 }
 
 /* "format", "decoded" and "checks": what the pre-flight checks saw. */
-void json_add_preflight(json_object *obj, const struct sdsi_preflight *pf)
+static void json_add_preflight(json_object *obj, const struct sdsi_preflight *pf)
 {
 	add(obj, "format", json_object_new_string(format_name(pf->blob.format)));
 	add(obj, "decoded", json_blob(&pf->blob));
@@ -316,7 +317,7 @@ static void json_provisioned(struct output *out, const struct provision_report *
 	emit(out, obj);
 }
 
-json_object *json_error_object(const struct sdsi_error *err)
+static json_object *json_error_object(const struct sdsi_error *err)
 {
 	json_object *e = json_object_new_object();
 
@@ -355,6 +356,81 @@ static void json_error(struct output *out, const char *device, const struct sdsi
 	emit(out, obj);
 }
 
+/* ---- the fleet provisioning document (--all -a / -c) -------------------- */
+
+static json_object *json_blob_result(const struct fleet_report *r, const struct blob_result *b)
+{
+	const struct blob_file *f = &r->set->files[b->file];
+	json_object *obj = json_object_new_object();
+	const bool failed = b->outcome == BLOB_REFUSED || b->outcome == BLOB_FAILED;
+
+	add(obj, "file", json_object_new_string(f->path));
+	add(obj, "result", json_object_new_string(blob_outcome_name(b->outcome)));
+	add(obj, "bytes", json_object_new_int64((int64_t)f->len));
+	add(obj, "forced", json_object_new_boolean(b->pf.forced));
+	json_add_preflight(obj, &b->pf);
+	add(obj, "error", failed ? json_error_object(&b->err) : NULL);
+	return obj;
+}
+
+static json_object *json_socket(const struct fleet_report *r, const struct socket_result *s)
+{
+	json_object *obj = json_object_new_object(), *blobs = json_object_new_array();
+	const struct sdsi_error *err = socket_error(s);
+
+	add(obj, "device", json_object_new_string(s->dev.name));
+	add(obj, "ppin", s->have_regs ? hex64(s->regs.ppin) : NULL);
+	add(obj, "result", json_object_new_string(socket_outcome_name(s->outcome)));
+	for (size_t k = 0; k < s->nblobs; k++)
+		json_object_array_add(blobs, json_blob_result(r, &s->blobs[k]));
+	add(obj, "blobs", blobs);
+	add(obj, "error", err ? json_error_object(err) : NULL);
+	return obj;
+}
+
+static json_object *json_file(const struct fleet_report *r, size_t i)
+{
+	const struct blob_file *f = &r->set->files[i];
+	json_object *obj = json_object_new_object(), *used_by = json_object_new_array();
+	const bool cap = f->usable && f->info.format == SDSI_BLOB_FORMAT_CAP;
+
+	add(obj, "file", json_object_new_string(f->path));
+	add(obj, "usable", json_object_new_boolean(f->usable));
+	/* What its magic says (a malformed CAP is still "cap"); null when unread. */
+	add(obj, "format", f->bytes ? json_object_new_string(format_name(f->info.format)) : NULL);
+	add(obj, "ppin", cap ? hex64(f->info.ppin) : NULL);
+	for (size_t s = 0; s < r->count; s++)
+		if (socket_tried_file(&r->sockets[s], i))
+			json_object_array_add(used_by,
+					      json_object_new_string(r->sockets[s].dev.name));
+	add(obj, "used_by", used_by);
+	add(obj, "error", f->usable ? NULL : json_error_object(&f->err));
+	return obj;
+}
+
+static void json_fleet(struct output *out, const struct fleet_report *r)
+{
+	json_object *doc = new_doc(), *devices = json_object_new_array();
+	json_object *files = json_object_new_array(), *totals = json_object_new_object();
+
+	fleet_diagnose(out, r);
+	add(doc, "blob", json_object_new_string(r->set->kind == SDSI_BLOB_AKC ? "akc" : "cap"));
+	add(doc, "source", json_object_new_string(r->set->source));
+	add(doc, "dry_run", json_object_new_boolean(r->cli->dry_run));
+	for (size_t i = 0; i < r->count; i++)
+		json_object_array_add(devices, json_socket(r, &r->sockets[i]));
+	add(doc, "results", devices);
+	for (size_t i = 0; i < r->set->count; i++)
+		json_object_array_add(files, json_file(r, i));
+	add(doc, "files", files);
+	add(totals, "sockets", json_object_new_int64((int64_t)r->count));
+	for (int o = SOCKET_PROVISIONED; o <= SOCKET_FAILED; o++)
+		add(totals, socket_outcome_name(o), json_object_new_int64((int64_t)r->totals[o]));
+	add(doc, "summary", totals);
+	json_print_document(doc);
+	json_object_put(doc);
+}
+
 const struct output_ops json_output_ops = {
 	.begin_all = json_begin_all,
 	.end_all = json_end_all,
@@ -365,20 +441,5 @@ const struct output_ops json_output_ops = {
 	.provisioned = json_provisioned,
 	.refused = json_refused,
 	.error = json_error,
+	.fleet = json_fleet,
 };
-
-/* The contract's encodings, for the fleet provisioning document (output_fleet.c). */
-json_object *json_contract_doc(void)
-{
-	return new_doc();
-}
-
-json_object *json_contract_hex64(uint64_t v)
-{
-	return hex64(v);
-}
-
-const char *json_contract_kind(enum sdsi_blob_format format)
-{
-	return format_name(format);
-}

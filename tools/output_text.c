@@ -4,15 +4,13 @@
  * 32 for -i), minus its typos and its duplicated "On Demand" line.  The key
  * image is printed zero-padded, qword by qword, so it is unambiguous.
  */
-#define _GNU_SOURCE	/* vasprintf */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "name_escape.h"
 #include "output.h"
 #include "sdsi/license_type.h"
+#include "fleet_report.h"
 
 static const char *yes_no(bool v)
 {
@@ -272,6 +270,7 @@ const struct output_ops text_output_ops = {
 	.provisioned = text_provisioned,
 	.refused = text_refused,
 	.error = text_error,
+	.fleet = print_fleet_text,
 };
 
 void format_key_image(const uint8_t image[48], char text[2 + 96 + 1])
@@ -287,45 +286,4 @@ void format_key_image(const uint8_t image[48], char text[2 + 96 + 1])
 		*p++ = hex[image[i] & 0xf];
 	}
 	*p = '\0';
-}
-
-void out_error_message(const char *message)
-{
-	fputs("intel_sdsi: ", stderr);
-	fputs_text_name(message, stderr);
-	fputc('\n', stderr);
-}
-
-static void diag(const char *fmt, va_list ap)
-{
-	char *message;
-
-	if (vasprintf(&message, fmt, ap) < 0) {
-		fputs("intel_sdsi: out of memory\n", stderr);
-		return;
-	}
-	out_error_message(message);
-	free(message);
-}
-
-void out_warn(const struct output *out, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (out->quiet)
-		return;
-	va_start(ap, fmt);
-	diag(fmt, ap);
-	va_end(ap);
-}
-
-void out_note(const struct output *out, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!out->verbose)
-		return;
-	va_start(ap, fmt);
-	diag(fmt, ap);
-	va_end(ap);
 }

@@ -61,6 +61,17 @@ static int add_feature(const struct auth_command *cmd, struct cap_request *req,
 	return SDSI_EXIT_OK;
 }
 
+#define PPIN_DIGITS "PPIN (1 to 16 hex digits, optional 0x)"
+
+/* The hexadecimal value of OPTION, or a usage error that says it is not WHAT. */
+static int parse_hex64(const struct auth_command *cmd, const char *option, const char *what,
+		       const char *arg, uint64_t *value)
+{
+	if (auth_parse_hex64(arg, value))
+		return auth_usage_error(cmd, "%s '%s': not a hexadecimal %s", option, arg, what);
+	return SDSI_EXIT_OK;
+}
+
 static int parse_option(const struct auth_command *cmd, struct cap_request *req,
 			int c, const char *arg)
 {
@@ -72,21 +83,12 @@ static int parse_option(const struct auth_command *cmd, struct cap_request *req,
 		return SDSI_EXIT_OK;
 	case OPT_PPIN:
 		req->have_ppin = true;
-		if (auth_parse_hex64(arg, &lic->ppin))
-			return auth_usage_error(cmd, "--ppin '%s': not a hexadecimal PPIN (1 to 16 hex digits, optional 0x)",
-						arg);
-		return SDSI_EXIT_OK;
+		return parse_hex64(cmd, "--ppin", PPIN_DIGITS, arg, &lic->ppin);
 	case OPT_PREVIOUS_PPIN:
-		if (auth_parse_hex64(arg, &lic->previous_ppin))
-			return auth_usage_error(cmd, "--previous-ppin '%s': not a hexadecimal PPIN (1 to 16 hex digits, optional 0x)",
-						arg);
-		return SDSI_EXIT_OK;
+		return parse_hex64(cmd, "--previous-ppin", PPIN_DIGITS, arg, &lic->previous_ppin);
 	case OPT_ID:
 		req->have_id = true;
-		if (auth_parse_hex64(arg, &lic->id))
-			return auth_usage_error(cmd, "--id '%s': not a hexadecimal 64-bit licence ID",
-						arg);
-		return SDSI_EXIT_OK;
+		return parse_hex64(cmd, "--id", "64-bit licence ID", arg, &lic->id);
 	case OPT_REVISION:
 		if (auth_parse_u32(arg, &lic->revision))
 			return auth_usage_error(cmd, "--revision '%s': not a 32-bit unsigned number",

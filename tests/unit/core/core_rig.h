@@ -112,5 +112,8 @@ int rig_setup_v1(void **state);
 int rig_setup_v2(void **state);
 int rig_setup_v1_early(void **state);
 int rig_teardown(void **state);
+/* A test run on a fresh rig made by setup (one of the above), freed after. */
+#define RIG_TEST(fn, setup) \
+	cmocka_unit_test_setup_teardown(fn, setup, rig_teardown)
 
 #endif /* CORE_RIG_H */

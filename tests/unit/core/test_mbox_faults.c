@@ -228,9 +228,6 @@ static void test_acquire_retries_follow_params(void **state)
 	assert_int_equal(rig->sleeps, 21);
 }
 
-#define RIG_TEST(fn, setup) \
-	cmocka_unit_test_setup_teardown(fn, setup, rig_teardown)
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {

@@ -67,6 +67,15 @@ static void expect_packet(const struct core_rig *rig, const unsigned char *p,
 	step('W', 0, SDSI_CTRL_CPL);
 }
 
+/* The reply to a read that fits one packet: RDY, SOM and EOM, all of it, then CPL. */
+static void expect_one_packet_reply(const struct core_rig *rig, size_t cert_len)
+{
+	step('R', 0, OWN | SDSI_CTRL_RDY | SDSI_CTRL_SOM | SDSI_CTRL_EOM |
+		     STATUS(SDSI_STATUS_SUCCESS) | PACKET(cert_len) |
+		     MSG(cert_len));
+	expect_packet(rig, cert, (uint32_t)cert_len);
+}
+
 static void read_state(struct core_rig *rig, size_t *len)
 {
 	rig_clear_log(rig);
@@ -87,10 +96,7 @@ static void test_read_of_one_packet(void **state)
 
 	expect_acquire(rig, SDSI_CMD_READ_STATE);
 	step('W', 0, READ_REQUEST);
-	step('R', 0, OWN | SDSI_CTRL_RDY | SDSI_CTRL_SOM | SDSI_CTRL_EOM |
-		     STATUS(SDSI_STATUS_SUCCESS) | PACKET(cert_len) |
-		     MSG(cert_len));
-	expect_packet(rig, cert, (uint32_t)cert_len);
+	expect_one_packet_reply(rig, cert_len);
 	rig_assert_trace(rig, expected.steps, expected.n);
 	assert_int_equal(rig_owner(rig), SDSI_OWNER_NONE);
 }
@@ -150,10 +156,7 @@ static void test_read_polls_for_rdy(void **state)
 		step('R', 0, OWN | READ_REQUEST);
 	}
 	step('S', 0, POLL_SLEEP_US);
-	step('R', 0, OWN | SDSI_CTRL_RDY | SDSI_CTRL_SOM | SDSI_CTRL_EOM |
-		     STATUS(SDSI_STATUS_SUCCESS) | PACKET(cert_len) |
-		     MSG(cert_len));
-	expect_packet(rig, cert, (uint32_t)cert_len);
+	expect_one_packet_reply(rig, cert_len);
 	rig_assert_trace(rig, expected.steps, expected.n);
 }
 
@@ -356,9 +359,6 @@ static void test_error_paths_write_one_cpl(void **state)
 		rig_free(rig);
 	}
 }
-
-#define RIG_TEST(fn, setup) \
-	cmocka_unit_test_setup_teardown(fn, setup, rig_teardown)
 
 int main(void)
 {

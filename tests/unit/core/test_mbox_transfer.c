@@ -288,9 +288,6 @@ static void test_early_read_is_unchanged(void **state)
 	assert_released(rig);
 }
 
-#define RIG_TEST(fn, setup) \
-	cmocka_unit_test_setup_teardown(fn, setup, rig_teardown)
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {

@@ -12,15 +12,7 @@
 #include <cmocka.h>
 
 #include "fusedrv_internal.h"
-
-static unsigned int violations;
-static char last_msg[256];
-
-static void count_violation(const char *msg)
-{
-	violations++;
-	strncpy(last_msg, msg, sizeof(last_msg) - 1);
-}
+#include "lock_violations.h"
 
 static void test_attr_visible_needs_a_socket_lock(void **state)
 {
@@ -31,11 +23,11 @@ static void test_attr_visible_needs_a_socket_lock(void **state)
 		skip();
 	sdsi_lock_init(&s.mbox_lock);
 	sdsi_lock_init(&s.state_lock);
-	sdsi_lock_set_violation_hook(count_violation);
+	lock_violations_count();
 
 	assert_true(fusedrv_attr_visible(&drv, &s, FUSEDRV_ATTR_GUID));
-	assert_int_equal(violations, 1);
-	assert_non_null(strstr(last_msg, "fusedrv_attr_visible() called without holding "
+	assert_int_equal(lock_violations, 1);
+	assert_non_null(strstr(lock_last_violation, "fusedrv_attr_visible() called without holding "
 				   "&s->state_lock or &s->mbox_lock"));
 
 	sdsi_lock_take(&s.state_lock);
@@ -44,7 +36,7 @@ static void test_attr_visible_needs_a_socket_lock(void **state)
 	sdsi_lock_take(&s.mbox_lock);
 	assert_true(fusedrv_attr_visible(&drv, &s, FUSEDRV_ATTR_GUID));
 	sdsi_lock_release(&s.mbox_lock);
-	assert_int_equal(violations, 1);
+	assert_int_equal(lock_violations, 1);
 
 	sdsi_lock_set_violation_hook(NULL);
 	sdsi_lock_destroy(&s.mbox_lock);

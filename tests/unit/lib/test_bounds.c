@@ -15,6 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "assert_malformed.h"
 #include "cert_bytes.h"
 #include "sdsi/hw.h"
 #include "sdsi/libsdsi.h"
@@ -64,8 +65,7 @@ static void test_state_header(void **unused)
 
 	state_header(c, SDSI_STATE_CONTENT_EMPTY, 0);
 	assert_int_equal(state(c, 24, &cert, &err), 0);
-	assert_int_equal(state(c, 23, &cert, &err), -EBADMSG);
-	assert_int_equal(err.offset, 23);
+	assert_malformed(state(c, 23, &cert, &err), &err, 23, "");
 }
 
 static void test_state_size_words(void **unused)
@@ -76,10 +76,8 @@ static void test_state_size_words(void **unused)
 
 	/* Two size words fit in 32 bytes; the key info after them does not. */
 	state_header(c, SDSI_STATE_CONTENT_KEY_BLOBS, 2);
-	assert_int_equal(state(c, 32, &cert, &err), -EBADMSG);
-	assert_int_equal(err.offset, 32);
-	assert_int_equal(state(c, 31, &cert, &err), -EBADMSG);
-	assert_int_equal(err.offset, 0x14);
+	assert_malformed(state(c, 32, &cert, &err), &err, 32, "");
+	assert_malformed(state(c, 31, &cert, &err), &err, 0x14, "");
 }
 
 /* The header size field: at least the header and size words, at most the bytes there. */
@@ -92,14 +90,11 @@ static void test_state_header_size(void **unused)
 	state_header(c, SDSI_STATE_CONTENT_KEY, 0);
 	assert_int_equal(state(c, 76, &cert, &err), 0);
 	put32(c, 0x08, 5);
-	assert_int_equal(state(c, 76, &cert, &err), -EBADMSG);
-	assert_int_equal(err.offset, 0x08);
+	assert_malformed(state(c, 76, &cert, &err), &err, 0x08, "");
 	put32(c, 0x08, 76 / 4);
 	assert_int_equal(state(c, 76, &cert, &err), 0);
 	put32(c, 0x08, 76 / 4 + 1);
-	assert_int_equal(state(c, 76, &cert, &err), -EBADMSG);
-	assert_int_equal(err.offset, 0x08);
-	assert_non_null(strstr(err.message, "runs past the end"));
+	assert_malformed(state(c, 76, &cert, &err), &err, 0x08, "runs past the end");
 }
 
 static void test_state_key_info(void **unused)
@@ -110,8 +105,7 @@ static void test_state_key_info(void **unused)
 
 	state_header(c, SDSI_STATE_CONTENT_KEY, 0);
 	assert_int_equal(state(c, 24 + 52, &cert, &err), 0);
-	assert_int_equal(state(c, 24 + 51, &cert, &err), -EBADMSG);
-	assert_int_equal(err.offset, 24);
+	assert_malformed(state(c, 24 + 51, &cert, &err), &err, 24, "");
 }
 
 /* One licence of size_dwords whose blob announces bundles; returns the length. */
@@ -137,9 +131,7 @@ static void test_state_blob_header(void **unused)
 	len = one_license(c, 9, 0);		/* 36 bytes: the header alone */
 	assert_int_equal(state(c, len, &cert, &err), 0);
 	len = one_license(c, 8, 0);		/* 32 bytes */
-	assert_int_equal(state(c, len + 4, &cert, &err), -EBADMSG);
-	assert_int_equal(err.offset, 24);
-	assert_non_null(strstr(err.message, "smaller than the 36-byte blob header"));
+	assert_malformed(state(c, len + 4, &cert, &err), &err, 24, "smaller than the 36-byte blob header");
 }
 
 static void test_state_blob_runs_past_end(void **unused)
@@ -169,9 +161,8 @@ static void test_state_bundle_count(void **unused)
 	len = one_license(c, 25, 2);		/* 100 bytes: 36 + 2 * 32 */
 	assert_int_equal(state(c, len, &cert, &err), 0);
 	len = one_license(c, 25, 3);
-	assert_int_equal(state(c, len, &cert, &err), -EBADMSG);
-	assert_int_equal(err.offset, 24 + 4 + 52 + 0x20);
-	assert_non_null(strstr(err.message, "3 feature bundles need 132 bytes"));
+	assert_malformed(state(c, len, &cert, &err), &err, 24 + 4 + 52 + 0x20,
+			 "3 feature bundles need 132 bytes");
 }
 
 static int meter(const uint8_t *src, size_t len, struct sdsi_error *err)
@@ -206,8 +197,7 @@ static void test_meter_header(void **unused)
 	struct sdsi_error err;
 
 	assert_int_equal(meter(c, 40, &err), 0);
-	assert_int_equal(meter(c, 39, &err), -EBADMSG);
-	assert_int_equal(err.offset, 39);
+	assert_malformed(meter(c, 39, &err), &err, 39, "");
 	free(c);
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
+#include "assert_malformed.h"
 #include "cert_bytes.h"
 #include "sdsi/libsdsi.h"
 
@@ -64,10 +65,7 @@ static void expect_malformed(const uint8_t *buf, size_t len, long offset, const 
 	struct sdsi_meter_cert cert;
 	struct sdsi_error err;
 
-	assert_int_equal(sdsi_decode_meter_cert(buf, len, &cert, &err), -EBADMSG);
-	assert_int_equal(err.cls, SDSI_ERR_MALFORMED);
-	assert_int_equal(err.offset, offset);
-	assert_non_null(strstr(err.message, needle));
+	assert_malformed(sdsi_decode_meter_cert(buf, len, &cert, &err), &err, offset, needle);
 }
 
 static void test_hostile(void **state)

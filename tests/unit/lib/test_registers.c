@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "assert_malformed.h"
 #include "cert_bytes.h"
 #include "sdsi/hw.h"
 #include "sdsi/libsdsi.h"
@@ -29,13 +30,19 @@ static void build_regs(uint8_t *buf, size_t size)
 		put64(buf, 0x48, 0x9);	/* where the upstream tool reads V2 */
 }
 
+/* The register file build_regs() lays out in size bytes, decoded with guid. */
+static void decode_built(uint8_t *buf, size_t size, uint32_t guid, struct sdsi_registers *r)
+{
+	build_regs(buf, size);
+	assert_int_equal(sdsi_decode_registers(buf, size, guid, r, NULL), 0);
+}
+
 static void test_v1(void **state)
 {
 	uint8_t buf[72];
 	struct sdsi_registers r;
 
-	build_regs(buf, sizeof(buf));
-	assert_int_equal(sdsi_decode_registers(buf, sizeof(buf), SDSI_GUID_V1, &r, NULL), 0);
+	decode_built(buf, sizeof(buf), SDSI_GUID_V1, &r);
 	assert_int_equal(r.layout, 1);
 	assert_true(r.guid_known);
 	assert_int_equal(r.ppin, 0x1122334455667788ull);
@@ -63,8 +70,7 @@ static void test_v2_socket_id_corrected_layout(void **state)
 	uint8_t buf[80];
 	struct sdsi_registers r;
 
-	build_regs(buf, sizeof(buf));
-	assert_int_equal(sdsi_decode_registers(buf, sizeof(buf), SDSI_GUID_V2, &r, NULL), 0);
+	decode_built(buf, sizeof(buf), SDSI_GUID_V2, &r);
 	assert_int_equal(r.layout, 2);
 	assert_int_equal(r.socket_id, 5);		/* 0x40, not 0x48 */
 	assert_int_equal(r.capid1, 0xcafef00du);	/* 4-byte register on V2 */
@@ -96,11 +102,8 @@ static void test_offline_size_exact(void **state)
 			assert_int_equal(r.layout, len == 80 ? 2 : 1);
 			continue;
 		}
-		assert_int_equal(ret, -EBADMSG);
-		assert_int_equal(err.cls, SDSI_ERR_MALFORMED);
-		assert_int_equal(err.offset, (long)len);
-		if (len >= 0x44)
-			assert_non_null(strstr(err.message, "is 72 bytes (V1) or 80 bytes (V2)"));
+		assert_malformed(ret, &err, (long)len,
+				 len >= 0x44 ? "is 72 bytes (V1) or 80 bytes (V2)" : "");
 	}
 }
 
@@ -112,9 +115,8 @@ static void test_truncated(void **state)
 
 	build_regs(buf, sizeof(buf));
 	for (size_t len = 0; len < 0x44; len++) {
-		assert_int_equal(sdsi_decode_registers(buf, len, SDSI_GUID_V1, &r, &err), -EBADMSG);
-		assert_int_equal(err.cls, SDSI_ERR_MALFORMED);
-		assert_int_equal(err.offset, (long)len);
+		assert_malformed(sdsi_decode_registers(buf, len, SDSI_GUID_V1, &r, &err), &err,
+				 (long)len, "");
 	}
 }
 
@@ -129,14 +131,20 @@ static void refused(const struct sdsi_registers *r, enum sdsi_blob_kind kind, si
 	assert_non_null(strstr(err.message, needle));
 }
 
+/* The base registers with one field changed: a 10-byte blob of kind is refused. */
+#define REFUSED_WITH(field, value, kind, errnum, needle)	do {		\
+		r = base;						\
+		r.field = value;					\
+		refused(&r, kind, 10, errnum, needle);			\
+	} while (0)
+
 static void test_preflight(void **state)
 {
 	uint8_t buf[80];
 	struct sdsi_registers r, base;
 	struct sdsi_preflight pf;
 
-	build_regs(buf, sizeof(buf));
-	assert_int_equal(sdsi_decode_registers(buf, 80, SDSI_GUID_V2, &base, NULL), 0);
+	decode_built(buf, sizeof(buf), SDSI_GUID_V2, &base);
 
 	/* AKC at 2 of 3 failures: allowed, with the last-attempt warning. */
 	assert_int_equal(sdsi_preflight(&base, SDSI_BLOB_AKC, 1016, &pf, NULL), 0);
@@ -148,27 +156,13 @@ static void test_preflight(void **state)
 	refused(&base, SDSI_BLOB_AKC, 0, ENODATA, "empty");
 	refused(&base, SDSI_BLOB_CAP, 1017, EOVERFLOW, "1017 bytes");
 
-	r = base;
-	r.size = 72;
-	refused(&r, SDSI_BLOB_AKC, 10, EBADMSG, "registers: 72 bytes");
-	r = base;
-	r.guid_known = false;
-	refused(&r, SDSI_BLOB_AKC, 10, ENOTSUP, "unrecognized GUID");
-	r = base;
-	r.on_demand = false;
-	refused(&r, SDSI_BLOB_AKC, 10, EPERM, "not enabled");
-	r = base;
-	r.updates_available = 0;
-	refused(&r, SDSI_BLOB_CAP, 10, EDQUOT, "Maximum number of updates (6)");
-	r = base;
-	r.akc_fail_count = 3;
-	refused(&r, SDSI_BLOB_AKC, 10, EDQUOT, "AKC provision failures (3)");
-	r = base;
-	r.cap_fail_count = 5;
-	refused(&r, SDSI_BLOB_CAP, 10, EDQUOT, "CAP provision failures (5)");
-	r = base;
-	r.akc_provisioned = false;
-	refused(&r, SDSI_BLOB_CAP, 10, ENOKEY, "no AKC");
+	REFUSED_WITH(size, 72, SDSI_BLOB_AKC, EBADMSG, "registers: 72 bytes");
+	REFUSED_WITH(guid_known, false, SDSI_BLOB_AKC, ENOTSUP, "unrecognized GUID");
+	REFUSED_WITH(on_demand, false, SDSI_BLOB_AKC, EPERM, "not enabled");
+	REFUSED_WITH(updates_available, 0, SDSI_BLOB_CAP, EDQUOT, "Maximum number of updates (6)");
+	REFUSED_WITH(akc_fail_count, 3, SDSI_BLOB_AKC, EDQUOT, "AKC provision failures (3)");
+	REFUSED_WITH(cap_fail_count, 5, SDSI_BLOB_CAP, EDQUOT, "CAP provision failures (5)");
+	REFUSED_WITH(akc_provisioned, false, SDSI_BLOB_CAP, ENOKEY, "no AKC");
 	assert_int_equal(sdsi_preflight(&r, SDSI_BLOB_AKC, 10, &pf, NULL), 0);
 }
 

@@ -16,21 +16,11 @@
 #include <cmocka.h>
 
 #include "sdsi_lock.h"
-
-static unsigned int violations;
-static char last_msg[256];
-
-static void count_violation(const char *msg)
-{
-	violations++;
-	strncpy(last_msg, msg, sizeof(last_msg) - 1);
-}
+#include "lock_violations.h"
 
 static int use_counting_hook(void **state)
 {
-	violations = 0;
-	last_msg[0] = '\0';
-	sdsi_lock_set_violation_hook(count_violation);
+	lock_violations_count();
 	return 0;
 }
 
@@ -92,26 +82,26 @@ static void test_assert_counts(void **state)
 	sdsi_lock_init(&a);
 	sdsi_lock_init(&b);
 	sdsi_assert_held(&a);
-	assert_int_equal(violations, 1);
-	assert_non_null(strstr(last_msg, "test_assert_counts() called without holding &a"));
+	assert_int_equal(lock_violations, 1);
+	assert_non_null(strstr(lock_last_violation, "test_assert_counts() called without holding &a"));
 	sdsi_lock_take(&a);
 	sdsi_assert_held(&a);
 	sdsi_assert_held_either(&a, &b);
 	sdsi_assert_held_either(&b, &a);
-	assert_int_equal(violations, 1);
+	assert_int_equal(lock_violations, 1);
 	sdsi_assert_held(&b);
-	assert_int_equal(violations, 2);
+	assert_int_equal(lock_violations, 2);
 	sdsi_lock_release(&a);
 	sdsi_assert_held_either(&a, &b);
-	assert_int_equal(violations, 3);
-	assert_non_null(strstr(last_msg, "&a or &b"));
+	assert_int_equal(lock_violations, 3);
+	assert_non_null(strstr(lock_last_violation, "&a or &b"));
 
 	pthread_barrier_init(&h.taken, NULL, 2);
 	pthread_barrier_init(&h.checked, NULL, 2);
 	assert_int_equal(pthread_create(&t, NULL, take_and_hold, &h), 0);
 	pthread_barrier_wait(&h.taken);
 	sdsi_assert_held(&b);
-	assert_int_equal(violations, 4);
+	assert_int_equal(lock_violations, 4);
 	pthread_barrier_wait(&h.checked);
 	assert_int_equal(pthread_join(t, NULL), 0);
 	pthread_barrier_destroy(&h.taken);

@@ -160,6 +160,14 @@ int lx_acquire(struct tsock *ts, uint64_t first_qword)
 	}
 }
 
+uint64_t lx_request_state(struct tsock *ts)
+{
+	assert_int_equal(lx_acquire(ts, SDSI_CMD_READ_STATE), 0);
+	ctrl_write(ts, SDSI_CTRL_EOM | SDSI_CTRL_SOM | SDSI_CTRL_RUN_BUSY |
+		       8ull << SDSI_CTRL_PACKET_SIZE_SHIFT);
+	return ctrl_read(ts);
+}
+
 int lx_poll_rdy(struct tsock *ts, uint64_t *ctrl)
 {
 	unsigned int waited;

@@ -59,6 +59,11 @@ uint32_t ctrl_msg_size(uint64_t ctrl);
 /* Linux's steps; return 0 or the negative errno Linux would return. */
 int lx_acquire(struct tsock *ts, uint64_t first_qword);
 int lx_poll_rdy(struct tsock *ts, uint64_t *ctrl);
+/*
+ * Acquire and ask for the state certificate (an 8-byte command packet), as
+ * Linux does; the control register as the model answers, one packet at a time.
+ */
+uint64_t lx_request_state(struct tsock *ts);
 int lx_read(struct tsock *ts, uint64_t command, bool meter_current,
 	    uint8_t *buf, size_t *len);
 /* msg_size_equal: current Linux (MSG_SIZE = PACKET_SIZE) or early (0). */

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,6 +10,7 @@
 #include <cmocka.h>
 #include <openssl/evp.h>
 
+#include "scratch_dir.h"
 #include "test_authority.h"
 
 void authority_init(struct test_authority *a)
@@ -27,19 +27,7 @@ void authority_init(struct test_authority *a)
 
 void authority_fini(struct test_authority *a)
 {
-	char path[512];
-	struct dirent *e;
-	DIR *d = opendir(a->dir);
-
-	while (d && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", a->dir, e->d_name);
-		unlink(path);
-	}
-	if (d)
-		closedir(d);
-	rmdir(a->dir);
+	scratch_dir_remove(a->dir);
 	EVP_PKEY_free(a->root);
 	EVP_PKEY_free(a->licensor);
 }

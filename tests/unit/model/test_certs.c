@@ -150,10 +150,7 @@ static void test_packets_one_by_one(void **state)
 
 	assert_int_equal(nvram_append_license(ts->m, blob, len), 0);
 	/* 24 + 4 + 52 + 996 = 1076, padded to 1088: two packets. */
-	assert_int_equal(lx_acquire(ts, SDSI_CMD_READ_STATE), 0);
-	ctrl_write(ts, SDSI_CTRL_EOM | SDSI_CTRL_SOM | SDSI_CTRL_RUN_BUSY |
-		       8ull << SDSI_CTRL_PACKET_SIZE_SHIFT);
-	ctrl = ctrl_read(ts);
+	ctrl = lx_request_state(ts);
 	assert_true(ctrl & SDSI_CTRL_SOM);
 	assert_false(ctrl & SDSI_CTRL_EOM);
 	assert_int_equal(ctrl_packet_size(ctrl), 1024);

@@ -14,31 +14,20 @@
 #include <cmocka.h>
 
 #include "linux_mmio.h"
+#include "lock_violations.h"
 #include "model_priv.h"
-
-static unsigned int violations;
-static char first_msg[256];
-
-static void count_violation(const char *msg)
-{
-	if (violations++ == 0)
-		strncpy(first_msg, msg, sizeof(first_msg) - 1);
-}
 
 /* The call reports, first of all (callees may report too) for itself. */
 #define EXPECT_REPORT(fn, ...)	do {					\
-		violations = 0;						\
-		first_msg[0] = '\0';					\
+		lock_violations_count();				\
 		fn(__VA_ARGS__);					\
-		assert_true(violations >= 1);				\
-		assert_non_null(strstr(first_msg, #fn "() called without holding &m->lock")); \
+		assert_true(lock_violations >= 1);			\
+		assert_non_null(strstr(lock_first_violation, #fn "() called without holding &m->lock")); \
 	} while (0)
 
 static int setup(void **state)
 {
-	violations = 0;
-	first_msg[0] = '\0';
-	sdsi_lock_set_violation_hook(count_violation);
+	lock_violations_count();
 	return tsock_setup_v2(state);
 }
 
@@ -58,7 +47,7 @@ static void test_internals_unlocked_report(void **state)
 
 	if (!SDSI_LOCK_ASSERTS)
 		skip();
-	assert_int_equal(violations, 0);	/* create took the lock */
+	assert_int_equal(lock_violations, 0);	/* create took the lock */
 	EXPECT_REPORT(fault_take, m, SDSI_FAULT_NO_RDY, NULL);
 	EXPECT_REPORT(fault_armed, m, SDSI_FAULT_NO_RDY);
 	EXPECT_REPORT(mailbox_read, m, 0);
@@ -85,7 +74,7 @@ static void test_internals_locked_are_quiet(void **state)
 	meter_tick(m, model_now(m));
 	nvram_save_meters(m);
 	sdsi_lock_release(&m->lock);
-	assert_int_equal(violations, 0);
+	assert_int_equal(lock_violations, 0);
 }
 
 static void test_entry_points_are_quiet(void **state)
@@ -100,7 +89,7 @@ static void test_entry_points_are_quiet(void **state)
 	sdsi_model_set_iblock(ts->m, false);
 	assert_int_equal(sdsi_model_fault_set(ts->m, SDSI_FAULT_RDY_LATENCY, 1, 1), 0);
 	sdsi_model_fault_clear_all(ts->m);
-	assert_int_equal(violations, 0);
+	assert_int_equal(lock_violations, 0);
 }
 
 struct holder {
@@ -134,7 +123,7 @@ static void test_lock_of_another_thread_reports(void **state)
 	pthread_barrier_wait(&h.taken);
 	/* fault_armed only reads, so calling it here races with nobody */
 	fault_armed(ts->m, SDSI_FAULT_OOB_OWNER);
-	assert_int_equal(violations, 1);
+	assert_int_equal(lock_violations, 1);
 	pthread_barrier_wait(&h.checked);
 	assert_int_equal(pthread_join(t, NULL), 0);
 	pthread_barrier_destroy(&h.taken);

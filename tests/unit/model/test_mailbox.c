@@ -80,10 +80,7 @@ static void test_read_packet_fields(void **state)
 	struct tsock *ts = *state;
 	uint64_t ctrl;
 
-	assert_int_equal(lx_acquire(ts, SDSI_CMD_READ_STATE), 0);
-	ctrl_write(ts, SDSI_CTRL_EOM | SDSI_CTRL_SOM | SDSI_CTRL_RUN_BUSY |
-		       8ull << SDSI_CTRL_PACKET_SIZE_SHIFT);
-	ctrl = ctrl_read(ts);
+	ctrl = lx_request_state(ts);
 	assert_true(ctrl & SDSI_CTRL_RDY);
 	assert_false(ctrl & SDSI_CTRL_RUN_BUSY);
 	assert_false(ctrl & SDSI_CTRL_READ_WRITE);

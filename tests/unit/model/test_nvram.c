@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "linux_mmio.h"
+#include "scratch_dir.h"
 #include "model_priv.h"
 
 struct fixture {
@@ -47,23 +48,10 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
-	struct dirent *e;
-	char path[512];
-	DIR *d;
 
 	if (f->ts.m)
 		tsock_close(&f->ts);
-	d = opendir(f->dir);
-	while (d && (e = readdir(d))) {
-		if (e->d_name[0] == '.' && (!e->d_name[1] ||
-					    !strcmp(e->d_name, "..")))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", f->dir, e->d_name);
-		unlink(path);
-	}
-	if (d)
-		closedir(d);
-	rmdir(f->dir);
+	scratch_dir_remove(f->dir);
 	free(f);
 	return 0;
 }
@@ -116,6 +104,13 @@ static void provision(struct fixture *f)
 	assert_int_equal(nvram_install_key(f->ts.m, 3, key), 0);
 	assert_int_equal(nvram_append_license(f->ts.m, blob, sizeof(blob)), 0);
 	tsock_close(&f->ts);
+}
+
+/* Provision, then the bytes of the NVRAM file it stored, to be tampered with. */
+static size_t provisioned_file(struct fixture *f, uint8_t *buf, size_t max)
+{
+	provision(f);
+	return read_file(f->path, buf, max);
 }
 
 static void test_created_when_missing(void **state)
@@ -225,8 +220,7 @@ static void test_truncated_refused(void **state)
 	uint8_t buf[8192];
 	size_t len;
 
-	provision(f);
-	len = read_file(f->path, buf, sizeof(buf));
+	len = provisioned_file(f, buf, sizeof(buf));
 	write_file(f->path, buf, len - 1);
 	expect_refused(f, f->path, -EPROTO, "truncated");
 	write_file(f->path, buf, 12);
@@ -241,8 +235,7 @@ static void test_corrupt_refused(void **state)
 	uint8_t buf[8192];
 	size_t len;
 
-	provision(f);
-	len = read_file(f->path, buf, sizeof(buf));
+	len = provisioned_file(f, buf, sizeof(buf));
 	buf[100] ^= 0x01;
 	write_file(f->path, buf, len);
 	expect_refused(f, f->path, -EPROTO, "checksum");
@@ -259,8 +252,7 @@ static void test_foreign_refused(void **state)
 	uint8_t buf[8192];
 	size_t len;
 
-	provision(f);
-	len = read_file(f->path, buf, sizeof(buf));
+	len = provisioned_file(f, buf, sizeof(buf));
 	/* Another socket's file copied in place of socket 1's. */
 	snprintf(other, sizeof(other), "%s/socket1.nvram", f->dir);
 	write_file(other, buf, len);
@@ -287,8 +279,7 @@ static void test_newer_version_refused(void **state)
 	uint8_t buf[8192];
 	size_t len;
 
-	provision(f);
-	len = read_file(f->path, buf, sizeof(buf));
+	len = provisioned_file(f, buf, sizeof(buf));
 	sdsi_put_le32(buf + 8, 3);
 	write_file(f->path, buf, len);
 	expect_refused(f, f->path, -EPROTONOSUPPORT, "newer");

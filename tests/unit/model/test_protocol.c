@@ -301,6 +301,25 @@ static void test_peek_is_unchecked(void **state)
 	assert_int_equal(sdsi_model_violation_count(ts->m), 1);
 }
 
+/* A fault armed once, and what Linux's next read returns with it. */
+struct faulted_read {
+	enum sdsi_fault_kind fault;
+	uint32_t arg;
+	uint64_t command;
+	int result;
+};
+
+static const struct faulted_read faulted_reads[] = {
+	{ SDSI_FAULT_NO_RDY, 0, SDSI_CMD_READ_STATE, -ETIMEDOUT },
+	{ SDSI_FAULT_BAD_PACKET_SIZE, 0, SDSI_CMD_READ_STATE, -EPROTO },
+	{ SDSI_FAULT_NO_EOM, 0, SDSI_CMD_READ_STATE, -EPROTO },
+	{ SDSI_FAULT_TOO_MANY_PACKETS, 0, SDSI_CMD_READ_STATE, -EPROTO },
+	{ SDSI_FAULT_STATUS_FAILURE, 0, SDSI_CMD_READ_STATE, -EIO },
+	{ SDSI_FAULT_OOB_OWNER, 0, SDSI_CMD_READ_STATE, -EBUSY },
+	{ SDSI_FAULT_OWNER_DELAY, 1200000, SDSI_CMD_READ_STATE, 0 },
+	{ SDSI_FAULT_RDY_LATENCY, 300, SDSI_CMD_READ_METER, 0 },
+};
+
 /* Linux's flows, with every fault it meets, break no rule. */
 static void test_linux_flows_break_nothing(void **state)
 {
@@ -312,22 +331,12 @@ static void test_linux_flows_break_nothing(void **state)
 	assert_int_equal(lx_read(ts, SDSI_CMD_READ_METER, true, buf, &len), 0);
 	assert_int_not_equal(lx_write(ts, SDSI_CMD_PROVISION_AKC, blob, sizeof(blob), true), 0);
 	assert_int_not_equal(lx_write(ts, SDSI_CMD_PROVISION_CAP, blob, 8, false), 0);
-	assert_int_equal(sdsi_model_fault_set(ts->m, SDSI_FAULT_NO_RDY, 0, 1), 0);
-	assert_int_equal(lx_read(ts, SDSI_CMD_READ_STATE, false, buf, &len), -ETIMEDOUT);
-	assert_int_equal(sdsi_model_fault_set(ts->m, SDSI_FAULT_BAD_PACKET_SIZE, 0, 1), 0);
-	assert_int_equal(lx_read(ts, SDSI_CMD_READ_STATE, false, buf, &len), -EPROTO);
-	assert_int_equal(sdsi_model_fault_set(ts->m, SDSI_FAULT_NO_EOM, 0, 1), 0);
-	assert_int_equal(lx_read(ts, SDSI_CMD_READ_STATE, false, buf, &len), -EPROTO);
-	assert_int_equal(sdsi_model_fault_set(ts->m, SDSI_FAULT_TOO_MANY_PACKETS, 0, 1), 0);
-	assert_int_equal(lx_read(ts, SDSI_CMD_READ_STATE, false, buf, &len), -EPROTO);
-	assert_int_equal(sdsi_model_fault_set(ts->m, SDSI_FAULT_STATUS_FAILURE, 0, 1), 0);
-	assert_int_equal(lx_read(ts, SDSI_CMD_READ_STATE, false, buf, &len), -EIO);
-	assert_int_equal(sdsi_model_fault_set(ts->m, SDSI_FAULT_OOB_OWNER, 0, 1), 0);
-	assert_int_equal(lx_read(ts, SDSI_CMD_READ_STATE, false, buf, &len), -EBUSY);
-	assert_int_equal(sdsi_model_fault_set(ts->m, SDSI_FAULT_OWNER_DELAY, 1200000, 1), 0);
-	assert_int_equal(lx_read(ts, SDSI_CMD_READ_STATE, false, buf, &len), 0);
-	assert_int_equal(sdsi_model_fault_set(ts->m, SDSI_FAULT_RDY_LATENCY, 300, 1), 0);
-	assert_int_equal(lx_read(ts, SDSI_CMD_READ_METER, false, buf, &len), 0);
+	for (size_t i = 0; i < sizeof(faulted_reads) / sizeof(faulted_reads[0]); i++) {
+		const struct faulted_read *f = &faulted_reads[i];
+
+		assert_int_equal(sdsi_model_fault_set(ts->m, f->fault, f->arg, 1), 0);
+		assert_int_equal(lx_read(ts, f->command, false, buf, &len), f->result);
+	}
 	assert_int_equal(sdsi_model_violation_count(ts->m), 0);
 }
 

@@ -120,6 +120,17 @@ static void start_server(struct page_rig *r)
 	wait_announced(r);
 }
 
+/* A server that has announced the page, then stopped (SIGSTOP): it answers nothing. */
+static void start_stopped_server(struct page_rig *r)
+{
+	int status;
+
+	start_server(r);
+	kill(r->server, SIGSTOP);
+	assert_int_equal(waitpid(r->server, &status, WUNTRACED), r->server);
+	assert_true(WIFSTOPPED(status));
+}
+
 static int teardown(void **state)
 {
 	struct page_rig *r = *state;
@@ -201,10 +212,7 @@ static void test_server_gone_quiet(void **state)
 	char reply[SDSI_CTLPAGE_TEXT];
 	int status;
 
-	start_server(r);
-	kill(r->server, SIGSTOP);
-	assert_int_equal(waitpid(r->server, &status, WUNTRACED), r->server);
-	assert_true(WIFSTOPPED(status));
+	start_stopped_server(r);
 	assert_int_equal(sdsi_ctlpage_request(r->page, "clear 0", reply,
 					      sizeof(reply), 100), -ETIMEDOUT);
 	kill(r->server, SIGKILL);
@@ -222,11 +230,8 @@ static void test_second_request_waits(void **state)
 	struct page_rig *r = *state;
 	char reply[SDSI_CTLPAGE_TEXT];
 	uint32_t seq;
-	int status;
 
-	start_server(r);
-	kill(r->server, SIGSTOP);
-	assert_int_equal(waitpid(r->server, &status, WUNTRACED), r->server);
+	start_stopped_server(r);
 	assert_int_equal(sdsi_ctlpage_request(r->page, "iblock 0 on", reply,
 					      sizeof(reply), 50), -ETIMEDOUT);
 	seq = __atomic_load_n(&r->page->request, __ATOMIC_ACQUIRE);

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What every libsdsi decoder's refusal of malformed bytes must say, for the
+ * tests of each decoder (include <cmocka.h> first).
+ */
+#ifndef ASSERT_MALFORMED_H
+#define ASSERT_MALFORMED_H
+
+#include <errno.h>
+#include <string.h>
+
+#include "sdsi/libsdsi.h"
+
+/* ret is -EBADMSG, err says so, points at offset, and its message holds needle ("": any). */
+static inline void assert_malformed(int ret, const struct sdsi_error *err, long offset,
+				    const char *needle)
+{
+	assert_int_equal(ret, -EBADMSG);
+	assert_int_equal(err->errnum, EBADMSG);
+	assert_int_equal(err->cls, SDSI_ERR_MALFORMED);
+	assert_int_equal(err->offset, offset);
+	assert_non_null(strstr(err->message, needle));
+}
+
+#endif /* ASSERT_MALFORMED_H */

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * An error found by intel_sdsi itself (a file it cannot use, a target it
+ * will not replace), in libsdsi's struct sdsi_error, so that it is reported
+ * and mapped to an exit status like any error of the library.
+ */
+#ifndef INTEL_SDSI_TOOL_ERROR_H
+#define INTEL_SDSI_TOOL_ERROR_H
+
+#include <stdarg.h>
+
+#include "sdsi/libsdsi.h"
+
+/* Fill err with the message as given (no strerror() after it); returns -1. */
+int tool_error(struct sdsi_error *err, int errnum, enum sdsi_error_class cls,
+	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+int tool_verror(struct sdsi_error *err, int errnum, enum sdsi_error_class cls,
+		const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
+
+#endif /* INTEL_SDSI_TOOL_ERROR_H */
