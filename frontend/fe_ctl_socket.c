@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,10 +62,25 @@ static int claim_path(const struct sockaddr_un *addr, const char *program,
 	return 0;
 }
 
+/*
+ * The name a socket is bound to until it listens: a client that finds the
+ * real name must be able to connect, not be refused in the moment between
+ * bind() and listen().  False if the name does not fit a sun_path; the
+ * socket is then bound under its own name, with that moment.
+ */
+static bool staging_name(struct sockaddr_un *tmp, const char *path)
+{
+	int n = snprintf(tmp->sun_path, sizeof(tmp->sun_path), "%s.%ld.new", path,
+			 (long)getpid());
+
+	return n > 0 && (size_t)n < sizeof(tmp->sun_path);
+}
+
 int fe_ctl_socket_listen(struct fe_ctl_socket *sock, const char *path, const char *program,
 			 int backlog, char *err, size_t errlen)
 {
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	struct sockaddr_un addr = { .sun_family = AF_UNIX }, tmp = { .sun_family = AF_UNIX };
+	const struct sockaddr_un *bound = &addr;
 	struct stat st;
 	mode_t old_umask;
 	int ret;
@@ -80,23 +96,36 @@ int fe_ctl_socket_listen(struct fe_ctl_socket *sock, const char *path, const cha
 	ret = claim_path(&addr, program, err, errlen);
 	if (ret)
 		return ret;
+	if (staging_name(&tmp, path)) {
+		bound = &tmp;
+		unlink(tmp.sun_path);	/* a leftover of a process with our pid */
+	}
 	sock->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (sock->fd < 0)
 		goto fail;
 	/* 0600 whatever the caller's umask: only we may drive the platform. */
 	old_umask = umask(0177);
-	ret = bind(sock->fd, (const struct sockaddr *)&addr, sizeof(addr));
+	ret = bind(sock->fd, (const struct sockaddr *)bound, sizeof(*bound));
 	umask(old_umask);
 	if (ret < 0)
 		goto fail;	/* nothing of ours to remove */
+	if (listen(sock->fd, backlog) < 0)
+		goto fail_bound;
+	/* link(), not rename(): a daemon that took the name meanwhile keeps it. */
+	if (bound == &tmp && link(tmp.sun_path, path) < 0)
+		goto fail_bound;
+	if (bound == &tmp)
+		unlink(tmp.sun_path);
 	memcpy(sock->path, path, strlen(path) + 1);
 	if (lstat(path, &st) < 0)
 		goto fail;
 	sock->dev = st.st_dev;
 	sock->ino = st.st_ino;
-	if (listen(sock->fd, backlog) < 0)
-		goto fail;
 	return 0;
+fail_bound:
+	ret = errno;
+	unlink(bound->sun_path);
+	errno = ret;
 fail:
 	ret = -errno;
 	snprintf(err, errlen, "control socket %s: %s", path, strerror(errno));

@@ -163,6 +163,26 @@ def test_ctl_directory_that_fits_is_taken(tmp_path):
     _stop(proc)
 
 
+@pytest.mark.parametrize('length', [40, 107])
+def test_ctl_socket_appears_when_it_listens(shared_dir, length):
+    """The socket is bound under a staging name (PATH.PID.new) and linked
+    to PATH once it listens, so a client that finds PATH is never refused;
+    at 107 bytes, the most a sun_path holds, no staging name fits and PATH
+    is bound directly.  Either way PATH serves, and it is the only file
+    left beside the window."""
+    d = pathlib.Path(shared_dir)
+    path = d / ('s' * (length - len(str(d)) - 1))
+    assert len(str(path)) == length
+    proc = _start(d, '--ctl', str(path))
+    try:
+        _until_served(proc, path)
+        assert sorted(p.name for p in d.iterdir()) == \
+            sorted([path.name, 'window'])
+    finally:
+        _stop(proc)
+    assert sorted(p.name for p in d.iterdir()) == ['window']
+
+
 def test_window_symlink_in_a_sticky_directory_is_refused(shared_dir):
     sticky = os.path.join(shared_dir, 'sticky')
     os.mkdir(sticky)
