@@ -10,19 +10,6 @@
 #define STATE_HEADER_DWORDS	(SDSI_STATE_HEADER_SIZE / 4)
 #define METER_VERSION		1u
 
-static uint32_t align_up(uint32_t v, uint32_t to)
-{
-	return (v + to - 1) / to * to;
-}
-
-/* Total size counts the whole region, bytes, padded to 16 like the NVRAM. */
-uint32_t certs_state_size(const struct model_nvram *nv)
-{
-	return align_up(SDSI_STATE_HEADER_SIZE + 4 * nv->num_licenses +
-			SDSI_STATE_KEY_INFO_SIZE + nv->blobs_len,
-			SDSI_STATE_REGION_ALIGN);
-}
-
 static uint32_t content_type(const struct model_nvram *nv)
 {
 	if (nv->num_licenses)
@@ -35,7 +22,7 @@ static uint32_t content_type(const struct model_nvram *nv)
 uint32_t certs_state(const struct sdsi_model *m, uint8_t *out)
 {
 	const struct model_nvram *nv = &m->nv;
-	uint32_t size = certs_state_size(nv);
+	uint32_t size = state_region_size(nv);
 	uint32_t i, body;
 
 	memset(out, 0, size);

@@ -194,8 +194,11 @@ void meter_tick(struct sdsi_model *m, uint64_t now);
 uint32_t meter_read(const struct sdsi_model *m, uint64_t now, bool latched,
 		    uint32_t *mmrc, uint32_t *codes, uint32_t *counters);
 
+/* state_region.c: the state certificate region an NVRAM content occupies. */
+uint32_t state_region_size(const struct model_nvram *nv);
+bool state_region_fits(const struct model_nvram *nv);
+
 /* certs.c: the answers of the read commands; return the length in bytes. */
-uint32_t certs_state_size(const struct model_nvram *nv);
 uint32_t certs_state(const struct sdsi_model *m, uint8_t *out);
 uint32_t certs_meter(const struct sdsi_model *m, bool current, uint64_t now,
 		     uint8_t *out);

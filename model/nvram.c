@@ -75,7 +75,7 @@ int nvram_add_license(struct sdsi_model *m, const void *blob, size_t len,
 					      SDSI_BLOB_OFF_ID));
 	next.num_licenses++;
 	next.blobs_len += padded;
-	if (certs_state_size(&next) > SDSI_READ_MSG_MAX)
+	if (!state_region_fits(&next))
 		return -ENOSPC;
 	memcpy(next.blobs + m->nv.blobs_len, blob, len);
 	memset(next.blobs + m->nv.blobs_len + len, 0, padded - len);

@@ -148,7 +148,7 @@ static int decode_licenses(const uint8_t *buf, size_t off, size_t end,
 		nv->blobs_len += len;
 		off += 4 + len;
 	}
-	if (off != end || certs_state_size(nv) > SDSI_READ_MSG_MAX)
+	if (off != end || !state_region_fits(nv))
 		return refuse(err, errlen, path, -EPROTO,
 			      "corrupt: the licence list does not match its size");
 	return 0;
