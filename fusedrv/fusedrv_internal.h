@@ -127,6 +127,12 @@ int fusedrv_session_start(struct sdsi_fusedrv *drv, const char *mountpoint,
 			  bool allow_other, char *err, size_t errlen);
 void fusedrv_session_stop(struct sdsi_fusedrv *drv);
 
+/*
+ * Probe a socket as the Linux driver does at bind: discover, initialise the
+ * driver core, sample the features; caller holds mbox_lock (fusedrv_binding.c).
+ */
+int fusedrv_socket_probe(struct sdsi_fusedrv *drv, struct fusedrv_socket *s);
+
 /* Request counters for measurements (fusedrv_stats.c). */
 void fusedrv_stats_init(struct sdsi_fusedrv *drv);
 void fusedrv_stats_count(struct sdsi_fusedrv *drv, const struct fuse_buf *buf);
