@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sdsi/abi.h"
 #include "sdsi/hw.h"
 #include "fe_ctl.h"
 #include "options.h"
@@ -211,17 +212,30 @@ static int parse_time_scale(const char *text, double *scale)
 	return 0;
 }
 
+/* The names are the vocabulary's (include/sdsi/abi.h), not spelt again here. */
+static int parse_abi(const char *arg, enum sdsi_abi *abi)
+{
+#define ABI_NAME(generation, name) { generation, name },
+	static const struct {
+		enum sdsi_abi generation;
+		const char *name;
+	} names[] = { SDSI_ABI_TABLE(ABI_NAME) };
+#undef ABI_NAME
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strcmp(arg, names[i].name) == 0) {
+			*abi = names[i].generation;
+			return 0;
+		}
+	}
+	return emu_usage_error("--abi: '%s' is not current or early", arg);
+}
+
 static int parse_one(int opt, const char *arg, struct emu_options *opts)
 {
 	switch (opt) {
 	case OPT_ABI:
-		if (strcmp(arg, "current") == 0)
-			opts->abi = SDSI_ABI_CURRENT;
-		else if (strcmp(arg, "early") == 0)
-			opts->abi = SDSI_ABI_EARLY;
-		else
-			return emu_usage_error("--abi: '%s' is not current or early", arg);
-		return 0;
+		return parse_abi(arg, &opts->abi);
 	case OPT_TIME_SCALE:
 		return parse_time_scale(arg, &opts->time_scale);
 	case OPT_WINDOW:
