@@ -106,10 +106,23 @@ static int stop_server(struct bell_rig *r, char *out, size_t outlen)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+/* A server on the rig's window, started and seen to have published its page. */
+static void start_doorbell_server(struct bell_rig *r)
+{
+	uint64_t deadline;
+
+	r->server = start_server(r->window, r->log, "--doorbell");
+	deadline = now_ms() + 20000;
+	while (__atomic_load_n(&r->page->magic, __ATOMIC_ACQUIRE) !=
+	       SDSI_CTLPAGE_MAGIC) {
+		assert_true(now_ms() < deadline);
+		nap_ms(5);
+	}
+}
+
 static int setup(void **state)
 {
 	struct bell_rig *r = calloc(1, sizeof(*r));
-	uint64_t deadline;
 	int fd;
 
 	assert_non_null(r);
@@ -127,13 +140,7 @@ static int setup(void **state)
 	r->mmio = (volatile uint64_t *)(r->map + SDSI_WINDOW_MMIO_OFFSET);
 	r->page = (struct sdsi_ctlpage *)(r->map +
 					  sdsi_ctlpage_offset(SOCKETS));
-	r->server = start_server(r->window, r->log, "--doorbell");
-	deadline = now_ms() + 20000;
-	while (__atomic_load_n(&r->page->magic, __ATOMIC_ACQUIRE) !=
-	       SDSI_CTLPAGE_MAGIC) {
-		assert_true(now_ms() < deadline);
-		nap_ms(5);
-	}
+	start_doorbell_server(r);
 	assert_int_not_equal(r->page->doorbell, 0);
 	*state = r;
 	return 0;
@@ -246,7 +253,6 @@ static void test_rdy_latency_decided_at_the_ring(void **state)
 static void test_next_server_takes_over(void **state)
 {
 	struct bell_rig *r = *state;
-	uint64_t deadline;
 	char reply[64], out[1024];
 
 	assert_int_equal(sdsi_ctlpage_request(r->page,
@@ -260,13 +266,7 @@ static void test_next_server_takes_over(void **state)
 	assert_false(sdsi_doorbell_timed(r->page));
 	assert_int_equal(r->page->magic, 0);
 
-	r->server = start_server(r->window, r->log, "--doorbell");
-	deadline = now_ms() + 20000;
-	while (__atomic_load_n(&r->page->magic, __ATOMIC_ACQUIRE) !=
-	       SDSI_CTLPAGE_MAGIC) {
-		assert_true(now_ms() < deadline);
-		nap_ms(5);
-	}
+	start_doorbell_server(r);
 	store_and_ring(r, MBOX_QWORD, SDSI_CMD_READ_STATE);
 	assert_int_equal(owner(r), SDSI_OWNER_INBAND);
 	store_and_ring(r, 0, READ_STATE_CTRL);
