@@ -33,6 +33,7 @@ struct page_rig {
 	char *window;			/* the client's mapping */
 	struct sdsi_ctlpage *page;
 	pid_t server;
+	char reply[SDSI_CTLPAGE_TEXT];	/* the last request's answer */
 };
 
 static size_t window_size(void)
@@ -131,15 +132,23 @@ static void start_stopped_server(struct page_rig *r)
 	assert_true(WIFSTOPPED(status));
 }
 
+/* The server gone, however it was (running or stopped), and reaped. */
+static void kill_server(struct page_rig *r)
+{
+	int status;
+
+	if (r->server <= 0)
+		return;
+	kill(r->server, SIGKILL);
+	waitpid(r->server, &status, 0);
+	r->server = -1;
+}
+
 static int teardown(void **state)
 {
 	struct page_rig *r = *state;
-	int status;
 
-	if (r->server > 0) {
-		kill(r->server, SIGKILL);
-		waitpid(r->server, &status, 0);
-	}
+	kill_server(r);
 	munmap(r->window, window_size());
 	close(r->fd);
 	free(r);
@@ -153,98 +162,86 @@ static uint64_t control_of(struct page_rig *r, unsigned int n)
 			       __ATOMIC_ACQUIRE);
 }
 
+/* One request on the rig's page, its answer in r->reply. */
+static int request(struct page_rig *r, const char *text, unsigned int timeout_ms)
+{
+	return sdsi_ctlpage_request(r->page, text, r->reply, sizeof(r->reply),
+				    timeout_ms);
+}
+
 static void test_requests_reach_the_model(void **state)
 {
 	struct page_rig *r = *state;
-	char reply[SDSI_CTLPAGE_TEXT];
 
 	start_server(r);
 	assert_int_equal(r->page->sockets, SOCKETS);
 	assert_int_equal(r->page->version, SDSI_CTLPAGE_VERSION);
 	assert_false(control_of(r, 1) & SDSI_CTRL_IBLOCK);
 
-	assert_int_equal(sdsi_ctlpage_request(r->page, "iblock 1 on", reply,
-					      sizeof(reply), 5000), 0);
-	assert_string_equal(reply, "ok");
+	assert_int_equal(request(r, "iblock 1 on", 5000), 0);
+	assert_string_equal(r->reply, "ok");
 	/* The reply comes after the window shows the new setting. */
 	assert_true(control_of(r, 1) & SDSI_CTRL_IBLOCK);
 	assert_false(control_of(r, 0) & SDSI_CTRL_IBLOCK);
 
-	assert_int_equal(sdsi_ctlpage_request(r->page, "power-cycle 1", reply,
-					      sizeof(reply), 5000), 0);
-	assert_string_equal(reply, "ok");
+	assert_int_equal(request(r, "power-cycle 1", 5000), 0);
+	assert_string_equal(r->reply, "ok");
 }
 
 static void test_bad_requests_answered_with_errors(void **state)
 {
 	struct page_rig *r = *state;
-	char reply[SDSI_CTLPAGE_TEXT], big[SDSI_CTLPAGE_TEXT + 8];
+	char big[SDSI_CTLPAGE_TEXT + 8];
 
 	start_server(r);
-	assert_int_equal(sdsi_ctlpage_request(r->page, "power-cycle 7", reply,
-					      sizeof(reply), 5000), 0);
-	assert_non_null(strstr(reply, "error: "));
-	assert_int_equal(sdsi_ctlpage_request(r->page, "reboot 0", reply,
-					      sizeof(reply), 5000), 0);
-	assert_non_null(strstr(reply, "unknown request"));
+	assert_int_equal(request(r, "power-cycle 7", 5000), 0);
+	assert_non_null(strstr(r->reply, "error: "));
+	assert_int_equal(request(r, "reboot 0", 5000), 0);
+	assert_non_null(strstr(r->reply, "unknown request"));
 	memset(big, 'x', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
-	assert_int_equal(sdsi_ctlpage_request(r->page, big, reply,
-					      sizeof(reply), 5000), -E2BIG);
+	assert_int_equal(request(r, big, 5000), -E2BIG);
 	/* Still serving after all that. */
-	assert_int_equal(sdsi_ctlpage_request(r->page, "clear 0", reply,
-					      sizeof(reply), 5000), 0);
-	assert_string_equal(reply, "ok");
+	assert_int_equal(request(r, "clear 0", 5000), 0);
+	assert_string_equal(r->reply, "ok");
 }
 
 static void test_no_server(void **state)
 {
 	struct page_rig *r = *state;
-	char reply[SDSI_CTLPAGE_TEXT];
 
-	assert_int_equal(sdsi_ctlpage_request(r->page, "clear 0", reply,
-					      sizeof(reply), 100), -ENODEV);
+	assert_int_equal(request(r, "clear 0", 100), -ENODEV);
 }
 
 static void test_server_gone_quiet(void **state)
 {
 	struct page_rig *r = *state;
-	char reply[SDSI_CTLPAGE_TEXT];
-	int status;
 
 	start_stopped_server(r);
-	assert_int_equal(sdsi_ctlpage_request(r->page, "clear 0", reply,
-					      sizeof(reply), 100), -ETIMEDOUT);
-	kill(r->server, SIGKILL);
-	waitpid(r->server, &status, 0);
-	r->server = -1;
+	assert_int_equal(request(r, "clear 0", 100), -ETIMEDOUT);
+	kill_server(r);
 	/* A withdrawn page is no server, however it ended. */
 	sdsi_ctlpage_close(r->page);
-	assert_int_equal(sdsi_ctlpage_request(r->page, "clear 0", reply,
-					      sizeof(reply), 100), -ENODEV);
+	assert_int_equal(request(r, "clear 0", 100), -ENODEV);
 }
 
 /* A request that timed out is answered before another is written. */
 static void test_second_request_waits(void **state)
 {
 	struct page_rig *r = *state;
-	char reply[SDSI_CTLPAGE_TEXT];
 	uint32_t seq;
 
 	start_stopped_server(r);
-	assert_int_equal(sdsi_ctlpage_request(r->page, "iblock 0 on", reply,
-					      sizeof(reply), 50), -ETIMEDOUT);
+	assert_int_equal(request(r, "iblock 0 on", 50), -ETIMEDOUT);
 	seq = __atomic_load_n(&r->page->request, __ATOMIC_ACQUIRE);
-	assert_int_equal(sdsi_ctlpage_request(r->page, "iblock 1 on", reply,
-					      sizeof(reply), 50), -EBUSY);
+	assert_int_equal(request(r, "iblock 1 on", 50), -EBUSY);
 	/* Nothing of the second request reached the page. */
 	assert_int_equal(r->page->request, seq);
 	assert_string_equal(r->page->request_text, "iblock 0 on");
 
 	kill(r->server, SIGCONT);
-	assert_int_equal(sdsi_ctlpage_request(r->page, "iblock 1 on", reply,
-					      sizeof(reply), 5000), 0);
-	assert_string_equal(reply, "ok");
+	assert_int_equal(request(r, "iblock 1 on", 5000), 0);
+	assert_string_equal(r->reply, "ok");
 	/* Both ran, the first before the second was written. */
 	assert_true(control_of(r, 0) & SDSI_CTRL_IBLOCK);
 	assert_true(control_of(r, 1) & SDSI_CTRL_IBLOCK);
