@@ -214,6 +214,14 @@ static void expect_refused(struct fixture *f, const char *path, int code,
 	assert_int_equal(st2.st_ino, st1.st_ino);
 }
 
+/* These bytes as socket 0's file: refused, and the file left as it was. */
+static void expect_bytes_refused(struct fixture *f, const uint8_t *buf,
+				 size_t len, int code, const char *reason)
+{
+	write_file(f->path, buf, len);
+	expect_refused(f, f->path, code, reason);
+}
+
 static void test_truncated_refused(void **state)
 {
 	struct fixture *f = *state;
@@ -221,12 +229,9 @@ static void test_truncated_refused(void **state)
 	size_t len;
 
 	len = provisioned_file(f, buf, sizeof(buf));
-	write_file(f->path, buf, len - 1);
-	expect_refused(f, f->path, -EPROTO, "truncated");
-	write_file(f->path, buf, 12);
-	expect_refused(f, f->path, -EPROTO, "truncated");
-	write_file(f->path, buf, 0);
-	expect_refused(f, f->path, -EPROTO, "truncated");
+	expect_bytes_refused(f, buf, len - 1, -EPROTO, "truncated");
+	expect_bytes_refused(f, buf, 12, -EPROTO, "truncated");
+	expect_bytes_refused(f, buf, 0, -EPROTO, "truncated");
 }
 
 static void test_corrupt_refused(void **state)
@@ -237,12 +242,10 @@ static void test_corrupt_refused(void **state)
 
 	len = provisioned_file(f, buf, sizeof(buf));
 	buf[100] ^= 0x01;
-	write_file(f->path, buf, len);
-	expect_refused(f, f->path, -EPROTO, "checksum");
+	expect_bytes_refused(f, buf, len, -EPROTO, "checksum");
 	buf[100] ^= 0x01;
 	buf[len] = 0;
-	write_file(f->path, buf, len + 1);
-	expect_refused(f, f->path, -EPROTO, "corrupt");
+	expect_bytes_refused(f, buf, len + 1, -EPROTO, "corrupt");
 }
 
 static void test_foreign_refused(void **state)
@@ -269,8 +272,7 @@ static void test_foreign_refused(void **state)
 	/* Not our file at all. */
 	f->cfg.ppin = 0;
 	memcpy(buf, "NOTNVRAM", 8);
-	write_file(f->path, buf, len);
-	expect_refused(f, f->path, -EINVAL, "magic");
+	expect_bytes_refused(f, buf, len, -EINVAL, "magic");
 }
 
 static void test_newer_version_refused(void **state)
@@ -281,8 +283,7 @@ static void test_newer_version_refused(void **state)
 
 	len = provisioned_file(f, buf, sizeof(buf));
 	sdsi_put_le32(buf + 8, 3);
-	write_file(f->path, buf, len);
-	expect_refused(f, f->path, -EPROTONOSUPPORT, "newer");
+	expect_bytes_refused(f, buf, len, -EPROTONOSUPPORT, "newer");
 }
 
 static void test_missing_directory_named(void **state)
