@@ -13,42 +13,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sdsi/utf8.h"
 #include "sdsi_internal.h"
 
 /* White space a text file holds; every other control character is binary. */
 static bool text_space(uint8_t c)
 {
 	return c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
-/*
- * The length of the UTF-8 sequence of a non-ASCII character at p, or 0 when
- * it is not one (overlong forms and surrogates included, as UTF-8 forbids).
- */
-static size_t utf8_char(const uint8_t *p, size_t left)
-{
-	size_t n, i;
-	uint32_t cp;
-
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		n = 2, cp = p[0] & 0x1f;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		n = 3, cp = p[0] & 0x0f;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		n = 4, cp = p[0] & 0x07;
-	else
-		return 0;
-	if (n > left)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return n;
 }
 
 /* Printable ASCII, white space and UTF-8 characters only: a text file. */
@@ -61,7 +32,8 @@ static bool is_text(const uint8_t *blob, size_t len)
 			i++;
 			continue;
 		}
-		n = utf8_char(blob + i, len - i);
+		/* Any other ASCII byte is a control character: binary. */
+		n = blob[i] < 0x80 ? 0 : sdsi_utf8_sequence(blob + i, len - i);
 		if (!n)
 			return false;
 		i += n;

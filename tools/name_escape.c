@@ -6,46 +6,16 @@
 
 #include <json-c/printbuf.h>
 
+#include "sdsi/utf8.h"
+
 #include "name_escape.h"
-
-/*
- * The length of the valid UTF-8 sequence at s (at most n bytes), or 0:
- * shortest form only, no surrogates (U+D800..U+DFFF), nothing above U+10FFFF.
- */
-static size_t utf8_sequence(const unsigned char *s, size_t n)
-{
-	uint32_t cp, min;
-	size_t len, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0) {
-		len = 2, cp = s[0] & 0x1f, min = 0x80;
-	} else if ((s[0] & 0xf0) == 0xe0) {
-		len = 3, cp = s[0] & 0x0f, min = 0x800;
-	} else if ((s[0] & 0xf8) == 0xf0) {
-		len = 4, cp = s[0] & 0x07, min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
 
 static bool utf8_valid(const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
 	while (n) {
-		size_t len = utf8_sequence(p, n);
+		size_t len = sdsi_utf8_sequence(p, n);
 
 		if (!len)
 			return false;
@@ -66,7 +36,7 @@ static int escaped_string(json_object *obj, struct printbuf *pb, int level, int 
 	(void)flags;
 	printbuf_memappend(pb, "\"", 1);
 	while (n) {
-		size_t len = utf8_sequence(p, n);
+		size_t len = sdsi_utf8_sequence(p, n);
 
 		if (!len) {
 			snprintf(esc, sizeof(esc), "\\udc%02x", p[0]);
