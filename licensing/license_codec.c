@@ -175,21 +175,36 @@ static int license_get(const uint8_t *p, size_t avail, size_t base,
 	return license_check(lic, base, err) ? -EINVAL : 0;
 }
 
+/*
+ * What an encoder checks before it writes a byte: the licence keeps the
+ * rules, and the buffer holds the need bytes of the whole (what, in the
+ * message).
+ */
+static int license_encodable(const struct sdsi_lic_blob *lic, size_t base,
+			     size_t size, size_t need, const char *what,
+			     struct sdsi_lic_error *err)
+{
+	int rc = license_check(lic, base, err);
+
+	if (rc)
+		return rc;
+	if (size < need)
+		return sdsi_lic_fail(err, -ENOSPC, SDSI_LIC_NO_OFFSET,
+				     "buffer of %zu bytes, the %s needs %zu",
+				     size, what, need);
+	return 0;
+}
+
 int sdsi_lic_blob_encode(const struct sdsi_lic_blob *lic, void *buf,
 			 size_t size, size_t *len,
 			     struct sdsi_lic_error *err)
 {
-	size_t need;
+	size_t need = SDSI_LICENSE_BLOB_SIZE(lic->bundle_count);
 	int rc;
 
-	rc = license_check(lic, 0, err);
+	rc = license_encodable(lic, 0, size, need, "licence", err);
 	if (rc)
 		return rc;
-	need = SDSI_LICENSE_BLOB_SIZE(lic->bundle_count);
-	if (size < need)
-		return sdsi_lic_fail(err, -ENOSPC, SDSI_LIC_NO_OFFSET,
-				     "buffer of %zu bytes, the licence needs %zu",
-				     size, need);
 	license_put(lic, buf);
 	*len = need;
 	return 0;
@@ -310,17 +325,12 @@ int sdsi_lic_cap_encode(const struct sdsi_lic_cap *cap, void *buf, size_t size,
 {
 	const struct sdsi_lic_blob *lic = &cap->license;
 	uint8_t *p = buf;
-	size_t total;
+	size_t total = SDSI_CAP_SIZE(lic->bundle_count);
 	int rc;
 
-	rc = license_check(lic, SDSI_CAP_BLOB_OFFSET, err);
+	rc = license_encodable(lic, SDSI_CAP_BLOB_OFFSET, size, total, "CAP", err);
 	if (rc)
 		return rc;
-	total = SDSI_CAP_SIZE(lic->bundle_count);
-	if (size < total)
-		return sdsi_lic_fail(err, -ENOSPC, SDSI_LIC_NO_OFFSET,
-				     "buffer of %zu bytes, the CAP needs %zu",
-				     size, total);
 	header_put(p, SDSI_CAP_MAGIC, total);
 	license_put(lic, p + SDSI_CAP_BLOB_OFFSET);
 	memcpy(p + total - SDSI_LICENSE_SIG_SIZE, cap->signature,
