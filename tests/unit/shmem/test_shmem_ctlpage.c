@@ -25,6 +25,7 @@
 
 #include "ctlpage.h"
 #include "sdsi_shmem.h"
+#include "window_file.h"
 
 #define SOCKETS 2u
 
@@ -94,12 +95,8 @@ static int setup(void **state)
 	struct page_rig *r = calloc(1, sizeof(*r));
 
 	assert_non_null(r);
-	r->fd = memfd_create("sdsi-ctlpage", MFD_CLOEXEC);
-	assert_true(r->fd >= 0);
-	assert_int_equal(ftruncate(r->fd, (off_t)window_size()), 0);
-	r->window = mmap(NULL, window_size(), PROT_READ | PROT_WRITE,
-			 MAP_SHARED, r->fd, 0);
-	assert_true(r->window != MAP_FAILED);
+	r->fd = window_memfd("sdsi-ctlpage", window_size());
+	r->window = window_map(r->fd, window_size());
 	r->page = (struct sdsi_ctlpage *)(r->window +
 					  sdsi_ctlpage_offset(SOCKETS));
 	r->server = -1;

@@ -27,6 +27,7 @@
 
 #include "doorbell.h"
 #include "sdsi_shmem.h"
+#include "window_file.h"
 
 #define SOCKETS 1u
 /* A V1 part: control is one qword, the mailbox follows it. */
@@ -133,10 +134,8 @@ static int setup(void **state)
 	fd = open(r->window, O_RDWR | O_CREAT, 0600);
 	assert_true(fd >= 0);
 	assert_int_equal(ftruncate(fd, (off_t)window_size()), 0);
-	r->map = mmap(NULL, window_size(), PROT_READ | PROT_WRITE, MAP_SHARED,
-		      fd, 0);
+	r->map = window_map(fd, window_size());
 	close(fd);
-	assert_true(r->map != MAP_FAILED);
 	r->mmio = (volatile uint64_t *)(r->map + SDSI_WINDOW_MMIO_OFFSET);
 	r->page = (struct sdsi_ctlpage *)(r->map +
 					  sdsi_ctlpage_offset(SOCKETS));

@@ -34,6 +34,7 @@
 #include "control.h"
 #include "sdsi_mbox.h"
 #include "sdsi_shmem.h"
+#include "window_file.h"
 
 struct window_rig {
 	int fd;
@@ -180,15 +181,9 @@ static int setup(void **state)
 	char err[128];
 
 	assert_non_null(r);
-	r->fd = memfd_create("sdsi-window", MFD_CLOEXEC);
-	assert_true(r->fd >= 0);
-	assert_int_equal(ftruncate(r->fd, (off_t)window_size()), 0);
-	r->poller_view = mmap(NULL, window_size(), PROT_READ | PROT_WRITE,
-			      MAP_SHARED, r->fd, 0);
-	r->driver_view = mmap(NULL, window_size(), PROT_READ | PROT_WRITE,
-			      MAP_SHARED, r->fd, 0);
-	assert_true(r->poller_view != MAP_FAILED);
-	assert_true(r->driver_view != MAP_FAILED);
+	r->fd = window_memfd("sdsi-window", window_size());
+	r->poller_view = window_map(r->fd, window_size());
+	r->driver_view = window_map(r->fd, window_size());
 	r->passes = mmap(NULL, sizeof(*r->passes), PROT_READ | PROT_WRITE,
 			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	assert_true(r->passes != MAP_FAILED);
