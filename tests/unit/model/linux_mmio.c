@@ -53,6 +53,19 @@ void tsock_close(struct tsock *ts)
 	ts->m = NULL;
 }
 
+const char *tsock_expect_refused(const struct sdsi_model_config *cfg, int code,
+				 const char *named)
+{
+	static char err[512];
+	struct sdsi_model *m = NULL;
+
+	assert_int_equal(sdsi_model_create(cfg, &m, err, sizeof(err)), code);
+	assert_null(m);
+	if (!strstr(err, named))
+		fail_msg("\"%s\" does not name \"%s\"", err, named);
+	return err;
+}
+
 /* Each test program is its own process; one socket at a time is all it uses. */
 static struct tsock fixture_ts;
 

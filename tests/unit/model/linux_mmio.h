@@ -36,6 +36,12 @@ void tsock_config(struct tsock *ts, struct sdsi_model_config *cfg,
 /* Create the model (asserts success). */
 void tsock_open(struct tsock *ts, const struct sdsi_model_config *cfg);
 void tsock_close(struct tsock *ts);
+/*
+ * Creating a model from cfg fails with code, leaves no model, and says why
+ * naming named; returns the message (until the next call).
+ */
+const char *tsock_expect_refused(const struct sdsi_model_config *cfg, int code,
+				 const char *named);
 void tsock_advance(struct tsock *ts, uint64_t ns);
 
 /*

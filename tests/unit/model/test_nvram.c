@@ -197,14 +197,11 @@ static void expect_refused(struct fixture *f, const char *path, int code,
 {
 	uint8_t before[8192], after[8192];
 	size_t len = read_file(path, before, sizeof(before));
-	struct sdsi_model *m = NULL;
 	struct stat st1, st2;
-	char err[512];
+	const char *err;
 
 	assert_int_equal(stat(path, &st1), 0);
-	assert_int_equal(sdsi_model_create(&f->cfg, &m, err, sizeof(err)), code);
-	assert_null(m);
-	assert_non_null(strstr(err, path));
+	err = tsock_expect_refused(&f->cfg, code, path);
 	if (!strstr(err, reason))
 		fail_msg("\"%s\" does not say \"%s\"", err, reason);
 	assert_int_equal(read_file(path, after, sizeof(after)), len);
@@ -289,14 +286,9 @@ static void test_newer_version_refused(void **state)
 static void test_missing_directory_named(void **state)
 {
 	struct fixture *f = *state;
-	struct sdsi_model *m = NULL;
-	char err[512];
 
 	f->cfg.state_dir = "/nonexistent/sdsi-state";
-	assert_int_equal(sdsi_model_create(&f->cfg, &m, err, sizeof(err)),
-			 -ENOENT);
-	assert_null(m);
-	assert_non_null(strstr(err, "/nonexistent/sdsi-state/socket0.nvram"));
+	tsock_expect_refused(&f->cfg, -ENOENT, "/nonexistent/sdsi-state/socket0.nvram");
 }
 
 static void test_failed_write_changes_nothing(void **state)
