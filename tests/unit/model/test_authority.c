@@ -32,19 +32,48 @@ void authority_fini(struct test_authority *a)
 	EVP_PKEY_free(a->licensor);
 }
 
-void authority_socket_config(struct test_authority *a, struct tsock *ts,
-			     struct sdsi_model_config *cfg)
+static struct authority_socket *authority_socket_new(void)
 {
-	authority_init(a);
-	tsock_config(ts, cfg, SDSI_GUID_V2);
-	cfg->root_key_path = a->root_pub;
+	struct authority_socket *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	authority_init(&f->auth);
+	tsock_config(&f->ts, &f->cfg, SDSI_GUID_V2);
+	f->cfg.root_key_path = f->auth.root_pub;
+	f->akc_len = authority_akc(f->auth.root, f->auth.licensor, 1, f->akc,
+				   sizeof(f->akc));
+	return f;
 }
 
-void authority_socket_fini(struct test_authority *a, struct tsock *ts)
+int authority_socket_setup(void **state)
 {
-	if (ts->m)
-		tsock_close(ts);
-	authority_fini(a);
+	struct authority_socket *f = authority_socket_new();
+
+	tsock_open(&f->ts, &f->cfg);
+	*state = f;
+	return 0;
+}
+
+int authority_socket_setup_persistent(void **state)
+{
+	struct authority_socket *f = authority_socket_new();
+
+	/* The authority's directory doubles as the NVRAM directory. */
+	f->cfg.state_dir = f->auth.dir;
+	tsock_open(&f->ts, &f->cfg);
+	*state = f;
+	return 0;
+}
+
+int authority_socket_teardown(void **state)
+{
+	struct authority_socket *f = *state;
+
+	if (f->ts.m)
+		tsock_close(&f->ts);
+	authority_fini(&f->auth);
+	free(f);
+	return 0;
 }
 
 size_t authority_akc(EVP_PKEY *root, EVP_PKEY *licensor, uint32_t key_rev,

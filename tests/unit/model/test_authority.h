@@ -28,13 +28,23 @@ void authority_init(struct test_authority *a);
 void authority_fini(struct test_authority *a);
 
 /*
- * For fixtures that pair an authority with one socket: authority_init, then
- * a V2 tsock config that trusts the authority's root key (not yet opened);
- * and the reverse, closing the socket if it is open.
+ * The cmocka fixture of the tests that provision one socket through the
+ * mailbox: an authority, a V2 socket that trusts its root key, and the AKC
+ * (key revision 1) that installs the licensor's key.  setup opens the socket
+ * with volatile NVRAM; setup_persistent keeps its NVRAM file in auth.dir.
+ * teardown closes the socket if it is open and removes the authority.
  */
-void authority_socket_config(struct test_authority *a, struct tsock *ts,
-			     struct sdsi_model_config *cfg);
-void authority_socket_fini(struct test_authority *a, struct tsock *ts);
+struct authority_socket {
+	struct test_authority auth;
+	struct tsock ts;
+	struct sdsi_model_config cfg;
+	uint8_t akc[SDSI_LICENSE_BLOB_MAX];
+	size_t akc_len;
+};
+
+int authority_socket_setup(void **state);
+int authority_socket_setup_persistent(void **state);
+int authority_socket_teardown(void **state);
 
 /* An AKC for licensor signed by root; returns its length (208). */
 size_t authority_akc(EVP_PKEY *root, EVP_PKEY *licensor, uint32_t key_rev,

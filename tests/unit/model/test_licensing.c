@@ -22,43 +22,13 @@
 #define PPIN		0x0123456789abcdefull
 #define BLOB_MAX	SDSI_LICENSE_BLOB_MAX
 
-struct fixture {
-	struct test_authority auth;
-	struct tsock ts;
-	struct sdsi_model_config cfg;
-	uint8_t akc[BLOB_MAX];
-	size_t akc_len;
-};
-
-static int setup(void **state)
-{
-	struct fixture *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	authority_socket_config(&f->auth, &f->ts, &f->cfg);
-	tsock_open(&f->ts, &f->cfg);
-	f->akc_len = authority_akc(f->auth.root, f->auth.licensor, 1, f->akc,
-				   sizeof(f->akc));
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-
-	authority_socket_fini(&f->auth, &f->ts);
-	free(f);
-	return 0;
-}
-
-static int provision(struct fixture *f, uint64_t cmd, const void *blob,
+static int provision(struct authority_socket *f, uint64_t cmd, const void *blob,
 		     size_t len)
 {
 	return lx_write(&f->ts, cmd, blob, len, true);
 }
 
-static size_t cap_for(struct fixture *f, uint64_t id, uint32_t revision,
+static size_t cap_for(struct authority_socket *f, uint64_t id, uint32_t revision,
 		      uint8_t *buf)
 {
 	const struct test_license lic = {
@@ -69,7 +39,7 @@ static size_t cap_for(struct fixture *f, uint64_t id, uint32_t revision,
 	return authority_cap(f->auth.licensor, &lic, buf, BLOB_MAX);
 }
 
-static size_t state_cert(struct fixture *f, uint8_t *buf)
+static size_t state_cert(struct authority_socket *f, uint8_t *buf)
 {
 	size_t len;
 
@@ -79,7 +49,7 @@ static size_t state_cert(struct fixture *f, uint8_t *buf)
 }
 
 /* An authentication failure: EIO, one more of its kind, nothing else. */
-static void expect_auth_failure(struct fixture *f, uint64_t cmd,
+static void expect_auth_failure(struct authority_socket *f, uint64_t cmd,
 				const void *blob, size_t len)
 {
 	unsigned int akc = akc_failures(&f->ts), cap = cap_failures(&f->ts);
@@ -99,7 +69,7 @@ static void expect_auth_failure(struct fixture *f, uint64_t cmd,
 
 static void test_akc_installs_licensor_key(void **state)
 {
-	struct fixture *f = *state;
+	struct authority_socket *f = *state;
 	uint8_t buf[SDSI_READ_MSG_MAX], raw[SDSI_LICENSE_PUBKEY_SIZE];
 	uint8_t image[SDSI_LICENSE_KEY_IMAGE_SIZE];
 
@@ -122,7 +92,7 @@ static void test_akc_installs_licensor_key(void **state)
 
 static void test_cap_appends_license(void **state)
 {
-	struct fixture *f = *state;
+	struct authority_socket *f = *state;
 	uint8_t cap[BLOB_MAX], buf[SDSI_READ_MSG_MAX];
 	size_t len = cap_for(f, 0x77, 1, cap);
 	size_t blob = len - SDSI_CAP_HEADER_SIZE - SDSI_LICENSE_SIG_SIZE;
@@ -144,7 +114,7 @@ static void test_cap_appends_license(void **state)
 
 static void test_no_root_refuses_valid_akc(void **state)
 {
-	struct fixture *f = *state;
+	struct authority_socket *f = *state;
 
 	tsock_close(&f->ts);
 	f->cfg.root_key_path = NULL;
@@ -155,14 +125,14 @@ static void test_no_root_refuses_valid_akc(void **state)
 
 static void test_bad_root_key_file_named(void **state)
 {
-	struct fixture *f = *state;
+	struct authority_socket *f = *state;
 
 	f->cfg.root_key_path = "/nonexistent/root.pub";
 	tsock_expect_refused(&f->cfg, -ENOENT, "/nonexistent/root.pub");
 }
 
 /* Flip one bit of every byte in turn; a power cycle clears each count. */
-static void flip_every_byte(struct fixture *f, uint64_t cmd, uint8_t *blob,
+static void flip_every_byte(struct authority_socket *f, uint64_t cmd, uint8_t *blob,
 			    size_t len)
 {
 	size_t i;
@@ -178,7 +148,7 @@ static void flip_every_byte(struct fixture *f, uint64_t cmd, uint8_t *blob,
 
 static void test_akc_every_byte_covered(void **state)
 {
-	struct fixture *f = *state;
+	struct authority_socket *f = *state;
 
 	flip_every_byte(f, SDSI_CMD_PROVISION_AKC, f->akc, f->akc_len);
 	assert_int_equal(reg_read(&f->ts, SDSI_REG_KEY_PROV),
@@ -187,7 +157,7 @@ static void test_akc_every_byte_covered(void **state)
 
 static void test_cap_every_byte_covered(void **state)
 {
-	struct fixture *f = *state;
+	struct authority_socket *f = *state;
 	uint8_t cap[BLOB_MAX];
 	size_t len = cap_for(f, 0x99, 3, cap);
 
@@ -199,7 +169,7 @@ static void test_cap_every_byte_covered(void **state)
 
 static void test_cap_before_akc(void **state)
 {
-	struct fixture *f = *state;
+	struct authority_socket *f = *state;
 	uint8_t cap[BLOB_MAX];
 	size_t len = cap_for(f, 1, 1, cap);
 
@@ -209,7 +179,7 @@ static void test_cap_before_akc(void **state)
 
 static void test_cap_for_another_ppin(void **state)
 {
-	struct fixture *f = *state;
+	struct authority_socket *f = *state;
 	const struct test_license lic = {
 		.type = SDSI_BLOB_TYPE_METERED, .id = 5, .ppin = PPIN + 1,
 		.revision = 1, .codes = "CC02",
@@ -224,7 +194,7 @@ static void test_cap_for_another_ppin(void **state)
 
 static void test_wrong_keys(void **state)
 {
-	struct fixture *f = *state;
+	struct authority_socket *f = *state;
 	const struct test_license lic = {
 		.type = SDSI_BLOB_TYPE_ONE_TIME, .id = 5, .ppin = PPIN,
 		.revision = 1, .codes = "QAT4",
@@ -255,7 +225,7 @@ static void test_wrong_keys(void **state)
 
 static void test_threshold_then_power_cycle(void **state)
 {
-	struct fixture *f = *state;
+	struct authority_socket *f = *state;
 	uint8_t cap[BLOB_MAX];
 	size_t len = cap_for(f, 0x10, 1, cap);
 	unsigned int i;
@@ -281,7 +251,7 @@ static void test_threshold_then_power_cycle(void **state)
 
 static void test_updates_run_out(void **state)
 {
-	struct fixture *f = *state;
+	struct authority_socket *f = *state;
 	uint8_t cap[BLOB_MAX];
 	size_t len;
 	unsigned int i;
@@ -305,7 +275,7 @@ static void test_updates_run_out(void **state)
 
 static void test_akc_replaced_not_rolled_back(void **state)
 {
-	struct fixture *f = *state;
+	struct authority_socket *f = *state;
 	uint8_t akc[BLOB_MAX], cap[BLOB_MAX], buf[SDSI_READ_MSG_MAX];
 	uint8_t raw[SDSI_LICENSE_PUBKEY_SIZE], image[SDSI_LICENSE_KEY_IMAGE_SIZE];
 	EVP_PKEY *licensor2;
@@ -336,7 +306,7 @@ static void test_akc_replaced_not_rolled_back(void **state)
 
 static void test_license_revisions(void **state)
 {
-	struct fixture *f = *state;
+	struct authority_socket *f = *state;
 	uint8_t cap[BLOB_MAX], buf[SDSI_READ_MSG_MAX];
 	size_t len;
 
@@ -365,7 +335,7 @@ static void test_license_revisions(void **state)
 
 static void test_wear_bits_through_the_mailbox(void **state)
 {
-	struct fixture *f = *state;
+	struct authority_socket *f = *state;
 	uint8_t cap[BLOB_MAX];
 	size_t len;
 
@@ -396,7 +366,8 @@ static void test_wear_bits_through_the_mailbox(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, authority_socket_setup, \
+						 authority_socket_teardown)
 		T(test_akc_installs_licensor_key),
 		T(test_cap_appends_license),
 		T(test_no_root_refuses_valid_akc),

@@ -25,35 +25,7 @@
 #define PPIN		0x0123456789abcdefull
 #define UNIT_NS		MS(1000)
 
-struct fixture {
-	struct test_authority auth;
-	struct tsock ts;
-	struct sdsi_model_config cfg;
-};
-
-static int setup(void **state)
-{
-	struct fixture *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	authority_socket_config(&f->auth, &f->ts, &f->cfg);
-	/* The authority's directory doubles as the NVRAM directory. */
-	f->cfg.state_dir = f->auth.dir;
-	tsock_open(&f->ts, &f->cfg);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-
-	authority_socket_fini(&f->auth, &f->ts);
-	free(f);
-	return 0;
-}
-
-static void provision_akc(struct fixture *f, uint32_t key_rev)
+static void provision_akc(struct authority_socket *f, uint32_t key_rev)
 {
 	uint8_t akc[SDSI_LICENSE_BLOB_MAX];
 	size_t len = authority_akc(f->auth.root, f->auth.licensor, key_rev, akc,
@@ -63,7 +35,7 @@ static void provision_akc(struct fixture *f, uint32_t key_rev)
 				  true), 0);
 }
 
-static void provision_cap(struct fixture *f, uint32_t type, uint64_t id,
+static void provision_cap(struct authority_socket *f, uint32_t type, uint64_t id,
 			  uint32_t revision, const char *codes)
 {
 	const struct test_license lic = {
@@ -84,7 +56,7 @@ struct meter {
 	uint32_t counter[8];
 };
 
-static void read_meter(struct fixture *f, bool current, struct meter *out)
+static void read_meter(struct authority_socket *f, bool current, struct meter *out)
 {
 	uint8_t buf[SDSI_READ_MSG_MAX];
 	size_t len;
@@ -111,7 +83,7 @@ static uint32_t units(uint64_t ns)
 
 static void test_activation_after_power_cycle(void **state)
 {
-	struct fixture *f = *state;
+	struct authority_socket *f = *state;
 	struct meter mt;
 
 	provision_akc(f, 1);
@@ -136,7 +108,7 @@ static void test_activation_after_power_cycle(void **state)
 
 static void test_meter_arithmetic_and_latch(void **state)
 {
-	struct fixture *f = *state;
+	struct authority_socket *f = *state;
 	uint64_t before = MS(1500), active = 0;
 	struct meter mt;
 	unsigned int step;
@@ -180,7 +152,7 @@ static void test_meter_arithmetic_and_latch(void **state)
 }
 
 /* Powered-up time in the NVRAM file (format 2, offset 192). */
-static uint64_t saved_powered_ns(struct fixture *f)
+static uint64_t saved_powered_ns(struct authority_socket *f)
 {
 	uint8_t head[200];
 	char path[128];
@@ -197,7 +169,7 @@ static uint64_t saved_powered_ns(struct fixture *f)
 
 static void test_meters_and_licenses_survive_restart(void **state)
 {
-	struct fixture *f = *state;
+	struct authority_socket *f = *state;
 	uint8_t before[SDSI_READ_MSG_MAX], after[SDSI_READ_MSG_MAX];
 	size_t len_before, len_after;
 	struct meter mt;
@@ -234,7 +206,7 @@ static void test_meters_and_licenses_survive_restart(void **state)
 
 static void test_superseded_license_meters_until_power_cycle(void **state)
 {
-	struct fixture *f = *state;
+	struct authority_socket *f = *state;
 	struct meter mt;
 
 	provision_akc(f, 1);
@@ -258,7 +230,7 @@ static void test_superseded_license_meters_until_power_cycle(void **state)
 
 static void test_version_1_file_loads(void **state)
 {
-	struct fixture *f = *state;
+	struct authority_socket *f = *state;
 	uint8_t file[96 + 4 + 68 + 4] = { 0 }, buf[SDSI_READ_MSG_MAX];
 	uint8_t cap[SDSI_LICENSE_BLOB_MAX];
 	const struct test_license lic = {
@@ -326,7 +298,8 @@ static void test_version_1_file_loads(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, authority_socket_setup_persistent, \
+						 authority_socket_teardown)
 		T(test_activation_after_power_cycle),
 		T(test_meter_arithmetic_and_latch),
 		T(test_meters_and_licenses_survive_restart),
