@@ -94,11 +94,11 @@ void print_fleet_text(struct output *out, const struct fleet_report *r)
 		const struct socket_result *s = &r->sockets[i];
 
 		if (!s->have_regs) {
-			printf("%s: failed: %s\n", s->dev.name,
-			       text_name(name, sizeof(name), s->err.message));
+			printf("%s: failed: %s\n", sdsi_device_name(s->dev),
+			       text_name(name, sizeof(name), sdsi_error_message(s->err)));
 			continue;
 		}
-		printf("%s (PPIN 0x%016" PRIx64 "): %s\n", s->dev.name, s->regs.ppin,
+		printf("%s (PPIN 0x%016" PRIx64 "): %s\n", sdsi_device_name(s->dev), s->regs.ppin,
 		       text_outcome(r, s->outcome));
 		for (size_t k = 0; k < s->nblobs; k++)
 			text_blob_line(r, &s->blobs[k]);
@@ -115,7 +115,7 @@ void print_fleet_text(struct output *out, const struct fleet_report *r)
 			printf("    %s: CAP bound to PPIN 0x%016" PRIx64 ", which no socket here has\n",
 			       text_name(name, sizeof(name), blob_file_name(set, f)), f->info.ppin);
 		else	/* the message names the file */
-			printf("    %s\n", text_name(name, sizeof(name), f->err.message));
+			printf("    %s\n", text_name(name, sizeof(name), sdsi_error_message(f->err)));
 	}
 	printf("%zu socket%s: %zu provisioned, %zu unchanged, ", r->count,
 	       r->count == 1 ? "" : "s", r->totals[SOCKET_PROVISIONED],

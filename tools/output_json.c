@@ -116,16 +116,16 @@ static void json_end_all(struct output *out)
 	out->json_all = NULL;
 }
 
-static void json_devices(struct output *out, const struct sdsi_device *devs, size_t count)
+static void json_devices(struct output *out, struct sdsi_device *const *devs, size_t count)
 {
 	json_object *obj = new_doc(), *list = json_object_new_array();
 
 	for (size_t i = 0; i < count; i++) {
 		json_object *dev = json_object_new_object();
 
-		add(dev, "device", json_object_new_string(devs[i].name));
-		add(dev, "devno", json_object_new_int64(devs[i].devno));
-		add(dev, "guid", devs[i].guid_valid ? hex32(devs[i].guid) : NULL);
+		add(dev, "device", json_object_new_string(sdsi_device_name(devs[i])));
+		add(dev, "devno", json_object_new_int64(sdsi_device_devno(devs[i])));
+		add(dev, "guid", sdsi_device_guid_valid(devs[i]) ? hex32(sdsi_device_guid(devs[i])) : NULL);
 		json_object_array_add(list, dev);
 	}
 	add(obj, "devices", list);
@@ -321,11 +321,11 @@ static json_object *json_error_object(const struct sdsi_error *err)
 {
 	json_object *e = json_object_new_object();
 
-	add(e, "errno", json_object_new_int(err->errnum));
-	add(e, "name", json_object_new_string(sdsi_errno_name(err->errnum)));
-	add(e, "message", json_object_new_string(err->message));
-	if (err->offset >= 0)
-		add(e, "offset", json_object_new_int64(err->offset));
+	add(e, "errno", json_object_new_int(sdsi_error_errno(err)));
+	add(e, "name", json_object_new_string(sdsi_errno_name(sdsi_error_errno(err))));
+	add(e, "message", json_object_new_string(sdsi_error_message(err)));
+	if (sdsi_error_offset(err) >= 0)
+		add(e, "offset", json_object_new_int64(sdsi_error_offset(err)));
 	return e;
 }
 
@@ -339,7 +339,7 @@ static void json_refused(struct output *out, const struct provision_report *r,
 	json_object *obj = device_doc(out, r->device), *e = json_error_object(err);
 	json_object *preflight = json_object_new_object();
 
-	out_error_message(err->message);
+	out_error_message(sdsi_error_message(err));
 	add(preflight, "dry_run", json_object_new_boolean(r->dry_run));
 	json_add_preflight(preflight, r->preflight);
 	add(e, "preflight", preflight);
@@ -351,7 +351,7 @@ static void json_error(struct output *out, const char *device, const struct sdsi
 {
 	json_object *obj = device_doc(out, device);
 
-	out_error_message(err->message);
+	out_error_message(sdsi_error_message(err));
 	add(obj, "error", json_error_object(err));
 	emit(out, obj);
 }
@@ -369,7 +369,7 @@ static json_object *json_blob_result(const struct fleet_report *r, const struct 
 	add(obj, "bytes", json_object_new_int64((int64_t)f->len));
 	add(obj, "forced", json_object_new_boolean(b->pf.forced));
 	json_add_preflight(obj, &b->pf);
-	add(obj, "error", failed ? json_error_object(&b->err) : NULL);
+	add(obj, "error", failed ? json_error_object(b->err) : NULL);
 	return obj;
 }
 
@@ -378,7 +378,7 @@ static json_object *json_socket(const struct fleet_report *r, const struct socke
 	json_object *obj = json_object_new_object(), *blobs = json_object_new_array();
 	const struct sdsi_error *err = socket_error(s);
 
-	add(obj, "device", json_object_new_string(s->dev.name));
+	add(obj, "device", json_object_new_string(sdsi_device_name(s->dev)));
 	add(obj, "ppin", s->have_regs ? hex64(s->regs.ppin) : NULL);
 	add(obj, "result", json_object_new_string(socket_outcome_name(s->outcome)));
 	for (size_t k = 0; k < s->nblobs; k++)
@@ -402,9 +402,9 @@ static json_object *json_file(const struct fleet_report *r, size_t i)
 	for (size_t s = 0; s < r->count; s++)
 		if (socket_tried_file(&r->sockets[s], i))
 			json_object_array_add(used_by,
-					      json_object_new_string(r->sockets[s].dev.name));
+					      json_object_new_string(sdsi_device_name(r->sockets[s].dev)));
 	add(obj, "used_by", used_by);
-	add(obj, "error", f->usable ? NULL : json_error_object(&f->err));
+	add(obj, "error", f->usable ? NULL : json_error_object(f->err));
 	return obj;
 }
 

@@ -164,10 +164,10 @@ static void text_meter(struct output *out, const char *device, const struct sdsi
 	}
 }
 
-static void text_devices(struct output *out, const struct sdsi_device *devs, size_t count)
+static void text_devices(struct output *out, struct sdsi_device *const *devs, size_t count)
 {
 	for (size_t i = 0; i < count; i++)
-		printf("%s\n", devs[i].name);
+		printf("%s\n", sdsi_device_name(devs[i]));
 	(void)out;	/* none found: cmd_list says where it looked */
 }
 
@@ -244,13 +244,13 @@ static void text_refused(struct output *out, const struct provision_report *r,
 		       sdsi_blob_name(r->kind));
 		text_preflight(stdout, r->preflight);
 	}
-	out_error_message(err->message);
+	out_error_message(sdsi_error_message(err));
 	(void)out;
 }
 
 static void text_error(struct output *out, const char *device, const struct sdsi_error *err)
 {
-	out_error_message(err->message);
+	out_error_message(sdsi_error_message(err));
 	(void)out;
 	(void)device;
 }

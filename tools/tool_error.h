@@ -11,6 +11,20 @@
 
 #include "sdsi/libsdsi.h"
 
+/*
+ * A libsdsi error (an opaque handle) that is never NULL: running out of
+ * memory for one ends the program with the internal error's exit status, as
+ * there would be no error left to report it in.
+ */
+struct sdsi_error *tool_error_new(void);
+
+/*
+ * `scoped_error err = tool_error_new();` frees err when its scope ends, so
+ * that no early return leaks it.
+ */
+void tool_error_release(struct sdsi_error **err);
+#define scoped_error __attribute__((cleanup(tool_error_release))) struct sdsi_error *
+
 /* Fill err with the message as given (no strerror() after it); returns -1. */
 int tool_error(struct sdsi_error *err, int errnum, enum sdsi_error_class cls,
 	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));

@@ -36,7 +36,7 @@ extern "C" {
 #define SDSI_SYSFS_ROOT_ENV	"SDSI_SYSFS_ROOT"
 #define SDSI_READ_BUF_SIZE	SDSI_READ_MSG_MAX	/* largest certificate a read returns */
 #define SDSI_BLOB_MAX		SDSI_WRITE_PAYLOAD_MAX	/* one mailbox packet minus the command */
-#define SDSI_PATH_SIZE		4096u
+#define SDSI_PATH_SIZE		4096u	/* a device path this long or longer is refused */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -53,12 +53,32 @@ enum sdsi_error_class {
 	SDSI_ERR_STATE_UNKNOWN,	/* what is provisioned could not be read: nothing written */
 };
 
-struct sdsi_error {
-	int errnum;			/* positive errno, 0 when no error */
-	enum sdsi_error_class cls;
-	long offset;			/* byte offset of a malformed field, or -1 */
-	char message[512];
-};
+/*
+ * An error: opaque, so that its message may grow without an ABI break
+ * (docs/library.md).  Allocate one with sdsi_error_new() (NULL when out of
+ * memory) and pass it to the functions below, any number of times: each
+ * call that may fail clears or fills it.  Free it with sdsi_error_free().
+ */
+struct sdsi_error;
+
+struct sdsi_error *sdsi_error_new(void);
+void sdsi_error_free(struct sdsi_error *err);
+
+int sdsi_error_errno(const struct sdsi_error *err);		/* positive; 0: no error */
+enum sdsi_error_class sdsi_error_class(const struct sdsi_error *err);
+long sdsi_error_offset(const struct sdsi_error *err);		/* of a malformed field, or -1 */
+const char *sdsi_error_message(const struct sdsi_error *err);	/* "" when no error */
+
+/*
+ * Fill err as libsdsi does, for a caller that reports its own failures the
+ * same way; returns -errnum.  The arguments may include err's own message.
+ */
+int sdsi_error_set(struct sdsi_error *err, int errnum, enum sdsi_error_class cls,
+		   long offset, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* dst becomes a copy of src. */
+void sdsi_error_copy(struct sdsi_error *dst, const struct sdsi_error *src);
+/* "PREFIX: message": the context a caller knows (a device name), kept in front. */
+void sdsi_error_prefix(struct sdsi_error *err, const char *prefix);
 
 /*
  * "EIO", "ETIMEDOUT", ...: glibc's name of any errno (the sign ignored);
@@ -76,13 +96,20 @@ const char *sdsi_errno_meaning(int errnum, bool provisioning);
 
 /* ---- devices ----------------------------------------------------------- */
 
-struct sdsi_device {
-	unsigned int devno;		/* N of intel_vsec.sdsi.N, not the socket ID */
-	char name[64];			/* "intel_vsec.sdsi.N" */
-	char path[SDSI_PATH_SIZE];	/* ROOT/intel_vsec.sdsi.N */
-	uint32_t guid;			/* read by open/list; 0 if unreadable */
-	bool guid_valid;
-};
+/*
+ * A device: opaque, so that its path has no size in the ABI.  Opened by
+ * sdsi_device_open() or listed by sdsi_device_list(); closed (freed) by
+ * sdsi_device_close().
+ */
+struct sdsi_device;
+
+unsigned int sdsi_device_devno(const struct sdsi_device *dev);	/* N of intel_vsec.sdsi.N */
+const char *sdsi_device_name(const struct sdsi_device *dev);	/* "intel_vsec.sdsi.N" */
+const char *sdsi_device_path(const struct sdsi_device *dev);	/* ROOT/intel_vsec.sdsi.N */
+/* The guid read by open/list, and whether it could be read (else it is 0). */
+uint32_t sdsi_device_guid(const struct sdsi_device *dev);
+bool sdsi_device_guid_valid(const struct sdsi_device *dev);
+void sdsi_device_close(struct sdsi_device *dev);
 
 /* $SDSI_SYSFS_ROOT when set and non-empty, else SDSI_DEFAULT_SYSFS_ROOT. */
 const char *sdsi_sysfs_root(void);
@@ -94,16 +121,19 @@ int sdsi_parse_devno(const char *text, unsigned int *devno, struct sdsi_error *e
  * Find intel_vsec.sdsi.DEVNO under root (NULL: sdsi_sysfs_root()) and read
  * its guid.  -ENODEV when the directory does not exist.
  */
-int sdsi_device_open(const char *root, const char *devno, struct sdsi_device *dev,
+int sdsi_device_open(const char *root, const char *devno, struct sdsi_device **dev,
 		     struct sdsi_error *err);
 
 /*
  * Every On Demand device under root, sorted by devno.  *devs is NULL and
  * *count 0 when there is none (not an error); a missing root directory is
- * also "no device".  Free with free().
+ * also "no device".  Free with sdsi_device_list_free(), which closes every
+ * device still in the array (a caller may close one and put NULL, or
+ * another handle, in its place).
  */
-int sdsi_device_list(const char *root, struct sdsi_device **devs, size_t *count,
+int sdsi_device_list(const char *root, struct sdsi_device ***devs, size_t *count,
 		     struct sdsi_error *err);
+void sdsi_device_list_free(struct sdsi_device **devs, size_t count);
 
 /* ---- reading ----------------------------------------------------------- */
 

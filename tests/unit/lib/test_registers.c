@@ -11,6 +11,7 @@
 #include "cert_bytes.h"
 #include "sdsi/hw.h"
 #include "sdsi/libsdsi.h"
+#include "scoped_error.h"
 
 /* Registers as a V1 or V2 socket shows them, every field non-trivial. */
 static void build_regs(uint8_t *buf, size_t size)
@@ -91,18 +92,18 @@ static void test_offline_size_exact(void **state)
 {
 	uint8_t buf[96];
 	struct sdsi_registers r;
-	struct sdsi_error err;
+	SCOPED_ERROR(err);
 
 	build_regs(buf, sizeof(buf));
 	for (size_t len = 0; len <= sizeof(buf); len++) {
-		int ret = sdsi_decode_registers(buf, len, 0, &r, &err);
+		int ret = sdsi_decode_registers(buf, len, 0, &r, err);
 
 		if (len == 72 || len == 80) {
 			assert_int_equal(ret, 0);
 			assert_int_equal(r.layout, len == 80 ? 2 : 1);
 			continue;
 		}
-		assert_malformed(ret, &err, (long)len,
+		assert_malformed(ret, err, (long)len,
 				 len >= 0x44 ? "is 72 bytes (V1) or 80 bytes (V2)" : "");
 	}
 }
@@ -111,11 +112,11 @@ static void test_truncated(void **state)
 {
 	uint8_t buf[80];
 	struct sdsi_registers r;
-	struct sdsi_error err;
+	SCOPED_ERROR(err);
 
 	build_regs(buf, sizeof(buf));
 	for (size_t len = 0; len < 0x44; len++) {
-		assert_malformed(sdsi_decode_registers(buf, len, SDSI_GUID_V1, &r, &err), &err,
+		assert_malformed(sdsi_decode_registers(buf, len, SDSI_GUID_V1, &r, err), err,
 				 (long)len, "");
 	}
 }
@@ -124,11 +125,11 @@ static void refused(const struct sdsi_registers *r, enum sdsi_blob_kind kind, si
 		    int errnum, const char *needle)
 {
 	struct sdsi_preflight pf;
-	struct sdsi_error err;
+	SCOPED_ERROR(err);
 
-	assert_int_equal(sdsi_preflight(r, kind, len, &pf, &err), -errnum);
-	assert_int_equal(err.cls, SDSI_ERR_REFUSED);
-	assert_non_null(strstr(err.message, needle));
+	assert_int_equal(sdsi_preflight(r, kind, len, &pf, err), -errnum);
+	assert_int_equal(sdsi_error_class(err), SDSI_ERR_REFUSED);
+	assert_non_null(strstr(sdsi_error_message(err), needle));
 }
 
 /* The base registers with one field changed: a 10-byte blob of kind is refused. */
