@@ -9,7 +9,7 @@
 
 #include "sdsi/libsdsi.h"
 #include "cert_decode.h"
-#include "fuzz_error.h"
+#include "fuzz_handle.h"
 #include "fuzz_check.h"
 
 static int failed(const struct sdsi_error *err, char *why, size_t whylen)

@@ -33,6 +33,24 @@ struct sdsi_device {
 	bool guid_valid;
 };
 
+#define SDSI_PREFLIGHT_MAX_CHECKS	12u	/* every check there is, one record each */
+
+struct sdsi_check {
+	const char *name;
+	enum sdsi_check_status status;
+	char detail[240];
+};
+
+struct sdsi_preflight {
+	bool last_attempt;	/* one more failure reaches the threshold */
+	char warning[256];
+	struct sdsi_blob_info blob;
+	bool unchanged;		/* already provisioned: nothing needs writing */
+	bool forced;		/* unchanged, but SDSI_PREFLIGHT_FORCE asks to write anyway */
+	unsigned int num_checks;
+	struct sdsi_check checks[SDSI_PREFLIGHT_MAX_CHECKS];
+};
+
 /* Fill err (if any) and return -errnum, so callers can `return sdsi_fail(...)`. */
 SDSI_HIDDEN int sdsi_fail(struct sdsi_error *err, int errnum, enum sdsi_error_class cls,
 	      long offset, const char *fmt, ...) __attribute__((format(printf, 5, 6)));

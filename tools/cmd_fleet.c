@@ -57,8 +57,10 @@ static bool match_blobs(const struct blob_set *set, struct socket_result *s)
 	for (size_t i = 0, k = 0; i < set->count; i++)
 		if (blob_set_matches(set, i, s->regs.ppin))
 			s->blobs[k++].file = i;
-	for (size_t k = 0; k < s->nblobs; k++)
+	for (size_t k = 0; k < s->nblobs; k++) {
 		s->blobs[k].err = tool_error_new();
+		s->blobs[k].pf = tool_preflight_new();
+	}
 	return true;
 }
 
@@ -130,14 +132,14 @@ static void provision_one(const struct cli *cli, const struct blob_set *set,
 	};
 
 	if (sdsi_preflight_blob(&v->regs, v->have_state ? &v->state : NULL, set->kind,
-				f->bytes, f->len, provision_flags(cli), &b->pf, b->err)) {
+				f->bytes, f->len, provision_flags(cli), b->pf, b->err)) {
 		if (sdsi_error_class(b->err) == SDSI_ERR_STATE_UNKNOWN)
 			explain_state_unknown(b->err, v->why, set->kind, cli->busy_retries);
 		else
-			name_implausible_file(b->err, &b->pf, f->path);
+			name_implausible_file(b->err, b->pf, f->path);
 		sdsi_error_prefix(b->err, sdsi_device_name(s->dev));
 		b->outcome = BLOB_REFUSED;
-	} else if (b->pf.unchanged && !b->pf.forced) {
+	} else if (sdsi_preflight_unchanged(b->pf) && !sdsi_preflight_forced(b->pf)) {
 		b->outcome = BLOB_UNCHANGED;
 	} else if (cli->dry_run) {
 		b->outcome = BLOB_PLANNED;
@@ -184,7 +186,7 @@ static enum socket_outcome outcome_of(const struct socket_result *s)
 static bool plan_akc(const struct fleet_jobs *jobs, struct socket_result *s,
 		     struct socket_view *v, bool *planned)
 {
-	struct blob_result b = { .file = 0, .err = tool_error_new() };
+	struct blob_result b = { .file = 0, .err = tool_error_new(), .pf = tool_preflight_new() };
 	bool judged = false;
 
 	if (!refresh(s, &jobs->akc->files[0], false, jobs->cli->busy_retries, jobs->cli->force,
@@ -200,6 +202,7 @@ static bool plan_akc(const struct fleet_jobs *jobs, struct socket_result *s,
 		}
 	}
 	sdsi_error_free(b.err);
+	sdsi_preflight_free(b.pf);
 	return judged;
 }
 
@@ -230,9 +233,8 @@ static void socket_job(void *ctx, size_t i)
 		bool reread = k > 0 && s->blobs[k - 1].outcome == BLOB_WRITTEN;
 
 		if (stop) {
-			/* Not checked; what it is still shows. */
+			/* Not checked; what it is still shows (output_json.c). */
 			b->outcome = BLOB_SKIPPED;
-			b->pf.blob = jobs->set->files[b->file].info;
 		} else if ((k == 0 || reread) &&
 			   !refresh(s, &jobs->set->files[b->file], reread, jobs->cli->busy_retries,
 				    jobs->cli->force, v, b->err)) {
@@ -256,8 +258,10 @@ out:
 
 static void free_socket_result(struct socket_result *s)
 {
-	for (size_t k = 0; s->blobs && k < s->nblobs; k++)
+	for (size_t k = 0; s->blobs && k < s->nblobs; k++) {
 		sdsi_error_free(s->blobs[k].err);
+		sdsi_preflight_free(s->blobs[k].pf);
+	}
 	free(s->blobs);
 	sdsi_error_free(s->err);
 	sdsi_error_free(s->state_warning);

@@ -88,10 +88,10 @@ void explain_state_unknown(struct sdsi_error *err, const struct sdsi_error *why,
 void name_implausible_file(struct sdsi_error *err, const struct sdsi_preflight *pf,
 			   const char *path)
 {
-	for (unsigned int i = 0; i < pf->num_checks; i++)
-		if (pf->blob.format == SDSI_BLOB_FORMAT_FOREIGN &&
-		    !strcmp(pf->checks[i].name, "format") &&
-		    pf->checks[i].status == SDSI_CHECK_FAIL) {
+	for (unsigned int i = 0; i < sdsi_preflight_num_checks(pf); i++)
+		if (sdsi_preflight_blob_info(pf)->format == SDSI_BLOB_FORMAT_FOREIGN &&
+		    !strcmp(sdsi_preflight_check_name(pf, i), "format") &&
+		    sdsi_preflight_check_status(pf, i) == SDSI_CHECK_FAIL) {
 			sdsi_error_prefix(err, path);
 			return;
 		}
@@ -99,9 +99,10 @@ void name_implausible_file(struct sdsi_error *err, const struct sdsi_preflight *
 
 static void note_checks(const struct output *out, const struct sdsi_preflight *pf)
 {
-	for (unsigned int i = 0; i < pf->num_checks; i++)
-		out_note(out, "check %s: %s: %s", pf->checks[i].name,
-			 sdsi_check_status_name(pf->checks[i].status), pf->checks[i].detail);
+	for (unsigned int i = 0; i < sdsi_preflight_num_checks(pf); i++)
+		out_note(out, "check %s: %s: %s", sdsi_preflight_check_name(pf, i),
+			 sdsi_check_status_name(sdsi_preflight_check_status(pf, i)),
+			 sdsi_preflight_check_detail(pf, i));
 }
 
 /*
@@ -136,7 +137,7 @@ enum sdsi_exit cmd_provision(const struct cli *cli, struct output *out)
 	struct sdsi_state_cert state = { 0 };
 	struct provision_report report;
 	struct sdsi_registers regs;
-	struct sdsi_preflight pf;
+	scoped_preflight pf = tool_preflight_new();
 	scoped_device dev = NULL;
 	scoped_error err = tool_error_new();
 	scoped_error why = tool_error_new();
@@ -162,13 +163,13 @@ enum sdsi_exit cmd_provision(const struct cli *cli, struct output *out)
 		out_warn(out, "%s: %s; the comparison with what is provisioned is skipped (--force)",
 			 sdsi_device_name(dev), sdsi_error_message(why));
 	ret = sdsi_preflight_blob(&regs, have_state ? &state : NULL, kind, blob, blob_len,
-				  provision_flags(cli), &pf, err);
+				  provision_flags(cli), pf, err);
 	if (ret && sdsi_error_class(err) == SDSI_ERR_STATE_UNKNOWN)
 		explain_state_unknown(err, why, kind, cli->busy_retries);
 	else if (ret)
-		name_implausible_file(err, &pf, cli->blob_path);
+		name_implausible_file(err, pf, cli->blob_path);
 	sdsi_state_cert_free(&state);
-	note_checks(out, &pf);
+	note_checks(out, pf);
 
 	snprintf(attr_path, sizeof(attr_path), "%s/%s", sdsi_device_path(dev), sdsi_blob_file(kind));
 	report = (struct provision_report){
@@ -178,7 +179,7 @@ enum sdsi_exit cmd_provision(const struct cli *cli, struct output *out)
 		.kind = kind,
 		.bytes = blob_len,
 		.dry_run = cli->dry_run,
-		.preflight = &pf,
+		.preflight = pf,
 	};
 	if (ret) {
 		sdsi_error_prefix(err, sdsi_device_name(dev));
@@ -190,15 +191,16 @@ enum sdsi_exit cmd_provision(const struct cli *cli, struct output *out)
 		 kind == SDSI_BLOB_AKC ? regs.akc_fail_count : regs.cap_fail_count,
 		 kind == SDSI_BLOB_AKC ? regs.akc_fail_threshold : regs.cap_fail_threshold,
 		 kind == SDSI_BLOB_CAP ? ", AKC present" : "");
-	if (pf.blob.format == SDSI_BLOB_FORMAT_FOREIGN)
+	if (sdsi_preflight_blob_info(pf)->format == SDSI_BLOB_FORMAT_FOREIGN)
 		out_warn(out, "%s: %s is not in the sdsi AKC/CAP format (a foreign blob): only its size, the updates left and the failure count could be checked",
 			 sdsi_device_name(dev), cli->blob_path);
 	/* The last attempt before the threshold, an implausible blob sent by force. */
-	for (unsigned int i = 0; i < pf.num_checks; i++)
-		if (pf.checks[i].status == SDSI_CHECK_WARN)
-			out_warn(out, "%s: warning: %s", sdsi_device_name(dev), pf.checks[i].detail);
+	for (unsigned int i = 0; i < sdsi_preflight_num_checks(pf); i++)
+		if (sdsi_preflight_check_status(pf, i) == SDSI_CHECK_WARN)
+			out_warn(out, "%s: warning: %s", sdsi_device_name(dev),
+				 sdsi_preflight_check_detail(pf, i));
 
-	if (!cli->dry_run && (!pf.unchanged || pf.forced)) {
+	if (!cli->dry_run && (!sdsi_preflight_unchanged(pf) || sdsi_preflight_forced(pf))) {
 		if (sdsi_provision(dev, kind, blob, blob_len, &opts, err)) {
 			if (sdsi_error_errno(err) == EPERM)
 				name_eperm_cause(kind, &regs, err);

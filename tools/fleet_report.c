@@ -21,13 +21,14 @@ void fleet_diagnose(const struct output *out, const struct fleet_report *r)
 			const struct blob_result *b = &s->blobs[k];
 			const char *file = set->files[b->file].path;
 
-			for (unsigned int c = 0; c < b->pf.num_checks; c++)
+			for (unsigned int c = 0; c < sdsi_preflight_num_checks(b->pf); c++)
 				out_note(out, "%s: %s: check %s: %s: %s", sdsi_device_name(s->dev), file,
-					 b->pf.checks[c].name,
-					 sdsi_check_status_name(b->pf.checks[c].status),
-					 b->pf.checks[c].detail);
-			if (b->pf.last_attempt && b->outcome != BLOB_SKIPPED)
-				out_warn(out, "%s: warning: %s", sdsi_device_name(s->dev), b->pf.warning);
+					 sdsi_preflight_check_name(b->pf, c),
+					 sdsi_check_status_name(sdsi_preflight_check_status(b->pf, c)),
+					 sdsi_preflight_check_detail(b->pf, c));
+			if (sdsi_preflight_last_attempt(b->pf) && b->outcome != BLOB_SKIPPED)
+				out_warn(out, "%s: warning: %s", sdsi_device_name(s->dev),
+					 sdsi_preflight_warning(b->pf));
 		}
 		err = socket_error(s);
 		if (err)

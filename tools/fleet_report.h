@@ -35,7 +35,7 @@ enum socket_outcome {
 struct blob_result {
 	size_t file;			/* index in the blob set */
 	enum blob_outcome outcome;
-	struct sdsi_preflight pf;	/* checks made (none when skipped) */
+	struct sdsi_preflight *pf;	/* checks made (none when skipped) */
 	struct sdsi_error *err;		/* refused or failed: why */
 };
 

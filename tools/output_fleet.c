@@ -38,7 +38,7 @@ static void text_blob_line(const struct fleet_report *r, const struct blob_resul
 		break;
 	case BLOB_PLANNED:
 		printf(": would be written%s\n",
-		       b->pf.unchanged ? " (already provisioned, sent because of --force)" : "");
+		       sdsi_preflight_unchanged(b->pf) ? " (already provisioned, sent because of --force)" : "");
 		break;
 	case BLOB_REFUSED:
 		printf(": refused by the pre-flight checks\n");
@@ -51,9 +51,10 @@ static void text_blob_line(const struct fleet_report *r, const struct blob_resul
 		break;
 	}
 	/* A dry run is for seeing every check. */
-	for (unsigned int i = 0; r->cli->dry_run && i < b->pf.num_checks; i++)
-		printf("        %-20s %-10s %s\n", b->pf.checks[i].name,
-		       sdsi_check_status_name(b->pf.checks[i].status), b->pf.checks[i].detail);
+	for (unsigned int i = 0; r->cli->dry_run && i < sdsi_preflight_num_checks(b->pf); i++)
+		printf("        %-20s %-10s %s\n", sdsi_preflight_check_name(b->pf, i),
+		       sdsi_check_status_name(sdsi_preflight_check_status(b->pf, i)),
+		       sdsi_preflight_check_detail(b->pf, i));
 }
 
 static bool file_used(const struct fleet_report *r, size_t file)

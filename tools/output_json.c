@@ -281,23 +281,24 @@ static json_object *json_checks(const struct sdsi_preflight *pf)
 {
 	json_object *list = json_object_new_array();
 
-	for (unsigned int i = 0; i < pf->num_checks; i++) {
-		const struct sdsi_check *c = &pf->checks[i];
+	for (unsigned int i = 0; i < sdsi_preflight_num_checks(pf); i++) {
+		const enum sdsi_check_status status = sdsi_preflight_check_status(pf, i);
 		json_object *check = json_object_new_object();
 
-		add(check, "name", json_object_new_string(c->name));
-		add(check, "result", json_object_new_string(sdsi_check_status_name(c->status)));
-		add(check, "detail", json_object_new_string(c->detail));
+		add(check, "name", json_object_new_string(sdsi_preflight_check_name(pf, i)));
+		add(check, "result", json_object_new_string(sdsi_check_status_name(status)));
+		add(check, "detail", json_object_new_string(sdsi_preflight_check_detail(pf, i)));
 		json_object_array_add(list, check);
 	}
 	return list;
 }
 
-/* "format", "decoded" and "checks": what the pre-flight checks saw. */
-static void json_add_preflight(json_object *obj, const struct sdsi_preflight *pf)
+/* "format", "decoded" and "checks": what the pre-flight checks saw of blob. */
+static void json_add_preflight(json_object *obj, const struct sdsi_blob_info *blob,
+			       const struct sdsi_preflight *pf)
 {
-	add(obj, "format", json_object_new_string(format_name(pf->blob.format)));
-	add(obj, "decoded", json_blob(&pf->blob));
+	add(obj, "format", json_object_new_string(format_name(blob->format)));
+	add(obj, "decoded", json_blob(blob));
 	add(obj, "checks", json_checks(pf));
 }
 
@@ -311,9 +312,9 @@ static void json_provisioned(struct output *out, const struct provision_report *
 	add(obj, "bytes", json_object_new_int64((int64_t)r->bytes));
 	add(obj, "dry_run", json_object_new_boolean(r->dry_run));
 	add(obj, "provisioned", json_object_new_boolean(r->written));
-	add(obj, "unchanged", json_object_new_boolean(r->preflight->unchanged));
-	add(obj, "forced", json_object_new_boolean(r->preflight->forced));
-	json_add_preflight(obj, r->preflight);
+	add(obj, "unchanged", json_object_new_boolean(sdsi_preflight_unchanged(r->preflight)));
+	add(obj, "forced", json_object_new_boolean(sdsi_preflight_forced(r->preflight)));
+	json_add_preflight(obj, sdsi_preflight_blob_info(r->preflight), r->preflight);
 	emit(out, obj);
 }
 
@@ -341,7 +342,7 @@ static void json_refused(struct output *out, const struct provision_report *r,
 
 	out_error_message(sdsi_error_message(err));
 	add(preflight, "dry_run", json_object_new_boolean(r->dry_run));
-	json_add_preflight(preflight, r->preflight);
+	json_add_preflight(preflight, sdsi_preflight_blob_info(r->preflight), r->preflight);
 	add(e, "preflight", preflight);
 	add(obj, "error", e);
 	emit(out, obj);
@@ -367,8 +368,11 @@ static json_object *json_blob_result(const struct fleet_report *r, const struct 
 	add(obj, "file", json_object_new_string(f->path));
 	add(obj, "result", json_object_new_string(blob_outcome_name(b->outcome)));
 	add(obj, "bytes", json_object_new_int64((int64_t)f->len));
-	add(obj, "forced", json_object_new_boolean(b->pf.forced));
-	json_add_preflight(obj, &b->pf);
+	add(obj, "forced", json_object_new_boolean(sdsi_preflight_forced(b->pf)));
+	/* A blob skipped was never checked: what it is comes from its file. */
+	json_add_preflight(obj,
+			   b->outcome == BLOB_SKIPPED ? &f->info : sdsi_preflight_blob_info(b->pf),
+			   b->pf);
 	add(obj, "error", failed ? json_error_object(b->err) : NULL);
 	return obj;
 }

@@ -27,6 +27,22 @@ void tool_error_release(struct sdsi_error **err)
 	sdsi_error_free(*err);
 }
 
+struct sdsi_preflight *tool_preflight_new(void)
+{
+	struct sdsi_preflight *pf = sdsi_preflight_new();
+
+	if (!pf) {
+		fputs("intel_sdsi: out of memory\n", stderr);
+		exit(SDSI_EXIT_INTERNAL);
+	}
+	return pf;
+}
+
+void tool_preflight_release(struct sdsi_preflight **pf)
+{
+	sdsi_preflight_free(*pf);
+}
+
 int tool_verror(struct sdsi_error *err, int errnum, enum sdsi_error_class cls,
 		const char *fmt, va_list ap)
 {

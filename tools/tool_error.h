@@ -25,6 +25,12 @@ struct sdsi_error *tool_error_new(void);
 void tool_error_release(struct sdsi_error **err);
 #define scoped_error __attribute__((cleanup(tool_error_release))) struct sdsi_error *
 
+/* The same for the pre-flight checks' results. */
+struct sdsi_preflight *tool_preflight_new(void);
+void tool_preflight_release(struct sdsi_preflight **pf);
+#define scoped_preflight \
+	__attribute__((cleanup(tool_preflight_release))) struct sdsi_preflight *
+
 /* Fill err with the message as given (no strerror() after it); returns -1. */
 int tool_error(struct sdsi_error *err, int errnum, enum sdsi_error_class cls,
 	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));

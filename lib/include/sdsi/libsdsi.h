@@ -330,43 +330,54 @@ enum sdsi_check_status {
 	SDSI_CHECK_PASS,
 	SDSI_CHECK_FAIL,	/* refused: the first failure is the error */
 	SDSI_CHECK_SKIP,	/* could not be made (foreign blob, no certificate) */
-	SDSI_CHECK_WARN,	/* passed, with sdsi_preflight.warning */
+	SDSI_CHECK_WARN,	/* passed, with sdsi_preflight_warning() */
 	SDSI_CHECK_UNCHANGED,	/* already provisioned: nothing to write */
 };
 
 const char *sdsi_check_status_name(enum sdsi_check_status status);	/* "pass", ... */
 
-#define SDSI_PREFLIGHT_MAX_CHECKS	12u
+/*
+ * What the pre-flight checks found: opaque, so that a check may be added and
+ * a detail or warning grow without an ABI break.  Allocate one with
+ * sdsi_preflight_new() (NULL when out of memory), pass it to sdsi_preflight()
+ * or sdsi_preflight_blob() (each call starts it afresh), read it through the
+ * accessors below, free it with sdsi_preflight_free().
+ */
+struct sdsi_preflight;
+
+struct sdsi_preflight *sdsi_preflight_new(void);
+void sdsi_preflight_free(struct sdsi_preflight *pf);
+
+/* One more failure reaches the threshold. */
+bool sdsi_preflight_last_attempt(const struct sdsi_preflight *pf);
+/* Set when last_attempt, and for an implausible blob sent by force; else "". */
+const char *sdsi_preflight_warning(const struct sdsi_preflight *pf);
+/* Filled by sdsi_preflight_blob(); format FOREIGN after sdsi_preflight(). */
+const struct sdsi_blob_info *sdsi_preflight_blob_info(const struct sdsi_preflight *pf);
+/* Already provisioned: nothing needs writing. */
+bool sdsi_preflight_unchanged(const struct sdsi_preflight *pf);
+/* Unchanged, but SDSI_PREFLIGHT_FORCE asks to write anyway. */
+bool sdsi_preflight_forced(const struct sdsi_preflight *pf);
 
 /*
- * One check and its result.  Names are stable (scripts read them): "layout",
- * "size", "format", "on_demand", "updates", "failures", "akc_present",
- * "ppin", "key_revision", "already_provisioned".
+ * The checks made, in order: check i (below the count) has a name, a status
+ * and a detail; past the count, the name and detail are NULL.  Names are
+ * stable (scripts read them): "layout", "size", "format", "on_demand",
+ * "updates", "failures", "akc_present", "ppin", "key_revision",
+ * "already_provisioned".
  */
-struct sdsi_check {
-	const char *name;
-	enum sdsi_check_status status;
-	char detail[240];
-};
-
-struct sdsi_preflight {
-	bool last_attempt;	/* one more failure reaches the threshold */
-	/* Set when last_attempt, and for an implausible blob sent by force. */
-	char warning[256];
-	/* Filled by sdsi_preflight_blob(); format FOREIGN after sdsi_preflight(). */
-	struct sdsi_blob_info blob;
-	bool unchanged;		/* already provisioned: nothing needs writing */
-	bool forced;		/* unchanged, but SDSI_PREFLIGHT_FORCE asks to write anyway */
-	unsigned int num_checks;
-	struct sdsi_check checks[SDSI_PREFLIGHT_MAX_CHECKS];
-};
+unsigned int sdsi_preflight_num_checks(const struct sdsi_preflight *pf);
+const char *sdsi_preflight_check_name(const struct sdsi_preflight *pf, unsigned int i);
+enum sdsi_check_status sdsi_preflight_check_status(const struct sdsi_preflight *pf,
+						   unsigned int i);
+const char *sdsi_preflight_check_detail(const struct sdsi_preflight *pf, unsigned int i);
 
 /*
  * The generic checks, which need only the registers and the blob's size, in
  * order: known GUID with a registers file of the exact size; blob not empty
  * and at most 1016 bytes; On Demand enabled; updates available; the failure
  * count below its threshold; for a CAP, an AKC already provisioned.  Every
- * check runs and is recorded in pf->checks; the first refusal is the error
+ * check runs and is recorded in pf; the first refusal is the error
  * (class REFUSED, the reason in the message).
  */
 int sdsi_preflight(const struct sdsi_registers *regs, enum sdsi_blob_kind kind,
@@ -400,7 +411,7 @@ int sdsi_preflight(const struct sdsi_registers *regs, enum sdsi_blob_kind kind,
  * socket's PPIN (EXDEV).  Against the state certificate, an AKC whose key
  * image and key revision are the provisioned ones, or a CAP whose licence ID
  * is stored, valid, with the same or a higher revision, is unchanged: 0 with
- * pf->unchanged set, unless SDSI_PREFLIGHT_FORCE.  An AKC with a lower key
+ * sdsi_preflight_unchanged(pf), unless SDSI_PREFLIGHT_FORCE.  An AKC with a lower key
  * revision than the provisioned one is a rollback the silicon refuses
  * (ESTALE), as is a CAP whose licence ID is stored only in entries no longer
  * valid with the same or a higher revision.  What is unchanged needs no
@@ -411,7 +422,7 @@ int sdsi_preflight(const struct sdsi_registers *regs, enum sdsi_blob_kind kind,
  * -ENODATA, class STATE_UNKNOWN, unless SDSI_PREFLIGHT_FORCE or another check
  * refuses for a reason that does not concern only writing; and a foreign
  * blob must be plausible (SDSI_FOREIGN_MIN), else -EBADMSG unless
- * SDSI_PREFLIGHT_FORCE, which then puts what it risks in pf->warning.
+ * SDSI_PREFLIGHT_FORCE, which then puts what it risks in the warning.
  */
 int sdsi_preflight_blob(const struct sdsi_registers *regs, const struct sdsi_state_cert *state,
 			enum sdsi_blob_kind kind, const uint8_t *blob, size_t len,

@@ -19,7 +19,7 @@
 #include "cert_bytes.h"
 #include "sdsi/hw.h"
 #include "sdsi/libsdsi.h"
-#include "scoped_error.h"
+#include "scoped_handle.h"
 
 static uint8_t *exact(const uint8_t *src, size_t len)
 {
@@ -276,25 +276,32 @@ static int preflight(size_t regs_size, uint32_t guid, unsigned int fails, unsign
 
 static void test_preflight_bounds(void **unused)
 {
-	struct sdsi_preflight pf;
+	SCOPED_PREFLIGHT(pf);
 
-	assert_int_equal(preflight(80, SDSI_GUID_V2, 0, 4, 1016, &pf), 0);
-	assert_int_equal(preflight(80, SDSI_GUID_V2, 0, 4, 1017, &pf), -EOVERFLOW);
-	assert_int_equal(preflight(80, SDSI_GUID_V2, 0, 4, 1, &pf), 0);
-	assert_int_equal(preflight(80, SDSI_GUID_V2, 0, 4, 0, &pf), -ENODATA);
-	assert_int_equal(preflight(72, SDSI_GUID_V1, 0, 4, 8, &pf), 0);
-	assert_int_equal(preflight(73, SDSI_GUID_V1, 0, 4, 8, &pf), -EBADMSG);
-	assert_int_equal(preflight(81, SDSI_GUID_V2, 0, 4, 8, &pf), -EBADMSG);
+	assert_int_equal(preflight(80, SDSI_GUID_V2, 0, 4, 1016, pf), 0);
+	assert_int_equal(preflight(80, SDSI_GUID_V2, 0, 4, 1017, pf), -EOVERFLOW);
+	assert_int_equal(preflight(80, SDSI_GUID_V2, 0, 4, 1, pf), 0);
+	assert_int_equal(preflight(80, SDSI_GUID_V2, 0, 4, 0, pf), -ENODATA);
+	assert_int_equal(preflight(72, SDSI_GUID_V1, 0, 4, 8, pf), 0);
+	assert_int_equal(preflight(73, SDSI_GUID_V1, 0, 4, 8, pf), -EBADMSG);
+	assert_int_equal(preflight(81, SDSI_GUID_V2, 0, 4, 8, pf), -EBADMSG);
 	/* Failures: one below the threshold is the last attempt, at it refused. */
-	assert_int_equal(preflight(80, SDSI_GUID_V2, 1, 4, 8, &pf), 0);
-	assert_false(pf.last_attempt);
-	assert_int_equal(preflight(80, SDSI_GUID_V2, 2, 4, 8, &pf), 0);
-	assert_true(pf.last_attempt);
-	assert_int_equal(preflight(80, SDSI_GUID_V2, 3, 4, 8, &pf), -EDQUOT);
+	assert_int_equal(preflight(80, SDSI_GUID_V2, 1, 4, 8, pf), 0);
+	assert_false(sdsi_preflight_last_attempt(pf));
+	assert_int_equal(preflight(80, SDSI_GUID_V2, 2, 4, 8, pf), 0);
+	assert_true(sdsi_preflight_last_attempt(pf));
+	assert_int_equal(preflight(80, SDSI_GUID_V2, 3, 4, 8, pf), -EDQUOT);
 	/* Updates: one left passes, none is refused. */
-	assert_int_equal(preflight(80, SDSI_GUID_V2, 0, 1, 8, &pf), 0);
-	assert_int_equal(preflight(80, SDSI_GUID_V2, 0, 0, 8, &pf), -EDQUOT);
-	assert_true(pf.num_checks <= SDSI_PREFLIGHT_MAX_CHECKS);
+	assert_int_equal(preflight(80, SDSI_GUID_V2, 0, 1, 8, pf), 0);
+	assert_int_equal(preflight(80, SDSI_GUID_V2, 0, 0, 8, pf), -EDQUOT);
+	/* At most one record per check name (the ten libsdsi.h lists); none past the last. */
+	assert_true(sdsi_preflight_num_checks(pf) > 0 && sdsi_preflight_num_checks(pf) <= 10);
+	for (unsigned int i = 0; i < sdsi_preflight_num_checks(pf); i++) {
+		assert_non_null(sdsi_preflight_check_name(pf, i));
+		assert_non_null(sdsi_preflight_check_detail(pf, i));
+	}
+	assert_null(sdsi_preflight_check_name(pf, sdsi_preflight_num_checks(pf)));
+	assert_null(sdsi_preflight_check_detail(pf, sdsi_preflight_num_checks(pf)));
 }
 
 int main(void)

@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "sdsi/libsdsi.h"
-#include "scoped_error.h"
+#include "scoped_handle.h"
 
 struct tree {
 	char root[256];

@@ -11,7 +11,7 @@
 #include "assert_malformed.h"
 #include "cert_bytes.h"
 #include "sdsi/libsdsi.h"
-#include "scoped_error.h"
+#include "scoped_handle.h"
 
 /* docs/interface.md §3.2, byte by byte: two counters after MMRC. */
 static const uint8_t golden_meter[] = {

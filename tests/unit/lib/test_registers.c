@@ -11,7 +11,7 @@
 #include "cert_bytes.h"
 #include "sdsi/hw.h"
 #include "sdsi/libsdsi.h"
-#include "scoped_error.h"
+#include "scoped_handle.h"
 
 /* Registers as a V1 or V2 socket shows them, every field non-trivial. */
 static void build_regs(uint8_t *buf, size_t size)
@@ -124,10 +124,10 @@ static void test_truncated(void **state)
 static void refused(const struct sdsi_registers *r, enum sdsi_blob_kind kind, size_t len,
 		    int errnum, const char *needle)
 {
-	struct sdsi_preflight pf;
+	SCOPED_PREFLIGHT(pf);
 	SCOPED_ERROR(err);
 
-	assert_int_equal(sdsi_preflight(r, kind, len, &pf, err), -errnum);
+	assert_int_equal(sdsi_preflight(r, kind, len, pf, err), -errnum);
 	assert_int_equal(sdsi_error_class(err), SDSI_ERR_REFUSED);
 	assert_non_null(strstr(sdsi_error_message(err), needle));
 }
@@ -143,16 +143,16 @@ static void test_preflight(void **state)
 {
 	uint8_t buf[80];
 	struct sdsi_registers r, base;
-	struct sdsi_preflight pf;
+	SCOPED_PREFLIGHT(pf);
 
 	decode_built(buf, sizeof(buf), SDSI_GUID_V2, &base);
 
 	/* AKC at 2 of 3 failures: allowed, with the last-attempt warning. */
-	assert_int_equal(sdsi_preflight(&base, SDSI_BLOB_AKC, 1016, &pf, NULL), 0);
-	assert_true(pf.last_attempt);
-	assert_non_null(strstr(pf.warning, "2 of 3 AKC failures"));
-	assert_int_equal(sdsi_preflight(&base, SDSI_BLOB_CAP, 1, &pf, NULL), 0);
-	assert_false(pf.last_attempt);
+	assert_int_equal(sdsi_preflight(&base, SDSI_BLOB_AKC, 1016, pf, NULL), 0);
+	assert_true(sdsi_preflight_last_attempt(pf));
+	assert_non_null(strstr(sdsi_preflight_warning(pf), "2 of 3 AKC failures"));
+	assert_int_equal(sdsi_preflight(&base, SDSI_BLOB_CAP, 1, pf, NULL), 0);
+	assert_false(sdsi_preflight_last_attempt(pf));
 
 	refused(&base, SDSI_BLOB_AKC, 0, ENODATA, "empty");
 	refused(&base, SDSI_BLOB_CAP, 1017, EOVERFLOW, "1017 bytes");
@@ -164,7 +164,7 @@ static void test_preflight(void **state)
 	REFUSED_WITH(akc_fail_count, 3, SDSI_BLOB_AKC, EDQUOT, "AKC provision failures (3)");
 	REFUSED_WITH(cap_fail_count, 5, SDSI_BLOB_CAP, EDQUOT, "CAP provision failures (5)");
 	REFUSED_WITH(akc_provisioned, false, SDSI_BLOB_CAP, ENOKEY, "no AKC");
-	assert_int_equal(sdsi_preflight(&r, SDSI_BLOB_AKC, 10, &pf, NULL), 0);
+	assert_int_equal(sdsi_preflight(&r, SDSI_BLOB_AKC, 10, pf, NULL), 0);
 }
 
 int main(void)

@@ -11,7 +11,7 @@
 #include "assert_malformed.h"
 #include "cert_bytes.h"
 #include "sdsi/libsdsi.h"
-#include "scoped_error.h"
+#include "scoped_handle.h"
 
 /*
  * One key, one one-time license with two features, written out byte by byte

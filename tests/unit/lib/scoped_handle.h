@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * libsdsi's handles for one test: SCOPED_ERROR(err) and SCOPED_PREFLIGHT(pf)
+ * declare one, allocated, and free it when the test's scope ends, so that no
+ * early return leaks it (the sanitizer build checks leaks).
+ */
+#ifndef SCOPED_HANDLE_H
+#define SCOPED_HANDLE_H
+
+#include "sdsi/libsdsi.h"
+
+static inline void release_error(struct sdsi_error **err)
+{
+	sdsi_error_free(*err);
+}
+
+static inline void release_preflight(struct sdsi_preflight **pf)
+{
+	sdsi_preflight_free(*pf);
+}
+
+#define SCOPED_ERROR(name) \
+	__attribute__((cleanup(release_error))) struct sdsi_error *name = sdsi_error_new()
+#define SCOPED_PREFLIGHT(name) \
+	__attribute__((cleanup(release_preflight))) struct sdsi_preflight *name = \
+		sdsi_preflight_new()
+
+#endif /* SCOPED_HANDLE_H */
