@@ -17,7 +17,7 @@ check_build_dir "$@"
 here=$(cd "$(dirname "$0")/.." && pwd)
 
 programs=(intel_sdsi sdsi-emu sdsi-authority sdsi-shmem)
-soname=libsdsi.so.0		# soversion '0' in lib/meson.build: the ABI promise
+soname=libsdsi.so.1		# soversion '1' in lib/meson.build: the ABI promise
 headers=(sdsi/libsdsi.h sdsi/hw.h sdsi/license_blob.h sdsi/libsdsi_version.h)
 
 
