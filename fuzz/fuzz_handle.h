@@ -11,22 +11,12 @@
 #include "sdsi/libsdsi.h"
 #include "fuzz_check.h"
 
-static inline void fuzz_release_error(struct sdsi_error **err)
-{
-	sdsi_error_free(*err);
-}
-
-static inline void fuzz_release_preflight(struct sdsi_preflight **pf)
-{
-	sdsi_preflight_free(*pf);
-}
-
 #define FUZZ_PREFLIGHT(name) \
-	__attribute__((cleanup(fuzz_release_preflight))) struct sdsi_preflight *name = \
+	__attribute__((cleanup(sdsi_preflight_freep))) struct sdsi_preflight *name = \
 		sdsi_preflight_new(); \
 	FUZZ_CHECK(name != NULL, "out of memory for the checks")
 #define FUZZ_ERROR(name) \
-	__attribute__((cleanup(fuzz_release_error))) struct sdsi_error *name = sdsi_error_new(); \
+	__attribute__((cleanup(sdsi_error_freep))) struct sdsi_error *name = sdsi_error_new(); \
 	FUZZ_CHECK(name != NULL, "out of memory for an error")
 
 #endif /* FUZZ_HANDLE_H */

@@ -141,6 +141,11 @@ void sdsi_device_close(struct sdsi_device *dev)
 	free(dev);
 }
 
+void sdsi_device_closep(struct sdsi_device **dev)
+{
+	free(*dev);
+}
+
 static int open_device(const char *root, const char *devno, struct sdsi_device *dev,
 		       struct sdsi_error *err)
 {
@@ -218,14 +223,12 @@ static int add_device(const char *root, unsigned int devno, struct sdsi_device *
 		*cap = *cap ? *cap * 2 : 8;
 		grown = realloc(*list, *cap * sizeof(**list));
 		if (!grown)
-			return sdsi_fail(err, ENOMEM, SDSI_ERR_INTERNAL, -1,
-					 "out of memory listing %s", root);
+			goto out_of_memory;
 		*list = grown;
 	}
 	dev = malloc(sizeof(*dev));
 	if (!dev)
-		return sdsi_fail(err, ENOMEM, SDSI_ERR_INTERNAL, -1,
-				 "out of memory listing %s", root);
+		goto out_of_memory;
 	e = fill_device(root, devno, dev, err);
 	if (e) {
 		free(dev);
@@ -235,6 +238,9 @@ static int add_device(const char *root, unsigned int devno, struct sdsi_device *
 	dev->guid_valid = sdsi_read_guid(dev, &dev->guid, NULL) == 0;
 	(*list)[n] = dev;
 	return 0;
+
+out_of_memory:
+	return sdsi_fail(err, ENOMEM, SDSI_ERR_INTERNAL, -1, "out of memory listing %s", root);
 }
 
 int sdsi_device_list(const char *root, struct sdsi_device ***devs, size_t *count,

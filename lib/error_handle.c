@@ -23,6 +23,11 @@ void sdsi_error_free(struct sdsi_error *err)
 	free(err);
 }
 
+void sdsi_error_freep(struct sdsi_error **err)
+{
+	free(*err);
+}
+
 int sdsi_error_errno(const struct sdsi_error *err)
 {
 	return err->errnum;

@@ -63,3 +63,9 @@ const char *sdsi_preflight_check_detail(const struct sdsi_preflight *pf, unsigne
 {
 	return i < pf->num_checks ? pf->checks[i].detail : NULL;
 }
+
+/* For __attribute__((cleanup)): the address of a handle, which may be NULL. */
+void sdsi_preflight_freep(struct sdsi_preflight **pf)
+{
+	sdsi_preflight_free(*pf);
+}

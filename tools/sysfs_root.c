@@ -72,11 +72,6 @@ enum sdsi_exit resolve_sysfs_root(struct cli *cli, struct output *out)
 	return SDSI_EXIT_OK;
 }
 
-void close_device(struct sdsi_device **dev)
-{
-	sdsi_device_close(*dev);
-}
-
 int reopen_listed_device(struct sdsi_device **dev, struct sdsi_error *err)
 {
 	const size_t root_len = strlen(sdsi_device_path(*dev)) - strlen(sdsi_device_name(*dev)) - 1;

@@ -28,8 +28,7 @@ enum sdsi_exit resolve_sysfs_root(struct cli *cli, struct output *out);
 int reopen_listed_device(struct sdsi_device **dev, struct sdsi_error *err);
 
 /* `scoped_device dev = NULL;` closes dev (if opened) when its scope ends. */
-void close_device(struct sdsi_device **dev);
-#define scoped_device __attribute__((cleanup(close_device))) struct sdsi_device *
+#define scoped_device __attribute__((cleanup(sdsi_device_closep))) struct sdsi_device *
 
 /*
  * "No On Demand devices found." on stderr (unless -q), naming the

@@ -11,36 +11,24 @@
 #include "sdsi/exit_status.h"
 #include "tool_error.h"
 
-struct sdsi_error *tool_error_new(void)
+/* A handle libsdsi could not allocate leaves no error to report it in. */
+static void *allocated(void *handle)
 {
-	struct sdsi_error *err = sdsi_error_new();
-
-	if (!err) {
+	if (!handle) {
 		fputs("intel_sdsi: out of memory\n", stderr);
 		exit(SDSI_EXIT_INTERNAL);
 	}
-	return err;
+	return handle;
 }
 
-void tool_error_release(struct sdsi_error **err)
+struct sdsi_error *tool_error_new(void)
 {
-	sdsi_error_free(*err);
+	return allocated(sdsi_error_new());
 }
 
 struct sdsi_preflight *tool_preflight_new(void)
 {
-	struct sdsi_preflight *pf = sdsi_preflight_new();
-
-	if (!pf) {
-		fputs("intel_sdsi: out of memory\n", stderr);
-		exit(SDSI_EXIT_INTERNAL);
-	}
-	return pf;
-}
-
-void tool_preflight_release(struct sdsi_preflight **pf)
-{
-	sdsi_preflight_free(*pf);
+	return allocated(sdsi_preflight_new());
 }
 
 int tool_verror(struct sdsi_error *err, int errnum, enum sdsi_error_class cls,

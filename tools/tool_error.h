@@ -18,18 +18,15 @@
  */
 struct sdsi_error *tool_error_new(void);
 
-/*
- * `scoped_error err = tool_error_new();` frees err when its scope ends, so
- * that no early return leaks it.
- */
-void tool_error_release(struct sdsi_error **err);
-#define scoped_error __attribute__((cleanup(tool_error_release))) struct sdsi_error *
-
 /* The same for the pre-flight checks' results. */
 struct sdsi_preflight *tool_preflight_new(void);
-void tool_preflight_release(struct sdsi_preflight **pf);
-#define scoped_preflight \
-	__attribute__((cleanup(tool_preflight_release))) struct sdsi_preflight *
+
+/*
+ * `scoped_error err = tool_error_new();` frees err when its scope ends, so
+ * that no early return leaks it; the same for the checks' results.
+ */
+#define scoped_error __attribute__((cleanup(sdsi_error_freep))) struct sdsi_error *
+#define scoped_preflight __attribute__((cleanup(sdsi_preflight_freep))) struct sdsi_preflight *
 
 /* Fill err with the message as given (no strerror() after it); returns -1. */
 int tool_error(struct sdsi_error *err, int errnum, enum sdsi_error_class cls,

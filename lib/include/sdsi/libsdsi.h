@@ -81,6 +81,13 @@ void sdsi_error_copy(struct sdsi_error *dst, const struct sdsi_error *src);
 void sdsi_error_prefix(struct sdsi_error *err, const char *prefix);
 
 /*
+ * For __attribute__((cleanup(...))) (GCC and Clang), which passes the
+ * variable's address: free *p, which may be NULL.  The same exists for
+ * devices (sdsi_device_closep) and pre-flight results (sdsi_preflight_freep).
+ */
+void sdsi_error_freep(struct sdsi_error **err);
+
+/*
  * "EIO", "ETIMEDOUT", ...: glibc's name of any errno (the sign ignored);
  * "E" and the decimal number ("E4242") for a number without a name.  The
  * string is static or, for a number without a name, valid in the calling
@@ -110,6 +117,7 @@ const char *sdsi_device_path(const struct sdsi_device *dev);	/* ROOT/intel_vsec.
 uint32_t sdsi_device_guid(const struct sdsi_device *dev);
 bool sdsi_device_guid_valid(const struct sdsi_device *dev);
 void sdsi_device_close(struct sdsi_device *dev);
+void sdsi_device_closep(struct sdsi_device **dev);	/* for cleanup: sdsi_error_freep */
 
 /* $SDSI_SYSFS_ROOT when set and non-empty, else SDSI_DEFAULT_SYSFS_ROOT. */
 const char *sdsi_sysfs_root(void);
@@ -347,6 +355,7 @@ struct sdsi_preflight;
 
 struct sdsi_preflight *sdsi_preflight_new(void);
 void sdsi_preflight_free(struct sdsi_preflight *pf);
+void sdsi_preflight_freep(struct sdsi_preflight **pf);	/* for cleanup: sdsi_error_freep */
 
 /* One more failure reaches the threshold. */
 bool sdsi_preflight_last_attempt(const struct sdsi_preflight *pf);

@@ -9,20 +9,10 @@
 
 #include "sdsi/libsdsi.h"
 
-static inline void release_error(struct sdsi_error **err)
-{
-	sdsi_error_free(*err);
-}
-
-static inline void release_preflight(struct sdsi_preflight **pf)
-{
-	sdsi_preflight_free(*pf);
-}
-
 #define SCOPED_ERROR(name) \
-	__attribute__((cleanup(release_error))) struct sdsi_error *name = sdsi_error_new()
+	__attribute__((cleanup(sdsi_error_freep))) struct sdsi_error *name = sdsi_error_new()
 #define SCOPED_PREFLIGHT(name) \
-	__attribute__((cleanup(release_preflight))) struct sdsi_preflight *name = \
+	__attribute__((cleanup(sdsi_preflight_freep))) struct sdsi_preflight *name = \
 		sdsi_preflight_new()
 
 #endif /* SCOPED_HANDLE_H */

@@ -216,6 +216,45 @@ static void test_errno_tables(void **state)
 	assert_non_null(strstr(sdsi_errno_meaning(EPERM, true), "in-band lock"));
 }
 
+/* The error handle: empty when new, filled, copied and prefixed as the tool does. */
+static void test_error_handle(void **state)
+{
+	struct sdsi_error *none = NULL;
+	SCOPED_ERROR(copy);
+	SCOPED_ERROR(err);
+	char long_prefix[600];
+
+	assert_int_equal(sdsi_error_errno(err), 0);
+	assert_int_equal(sdsi_error_class(err), SDSI_ERR_NONE);
+	assert_int_equal(sdsi_error_offset(err), -1);
+	assert_string_equal(sdsi_error_message(err), "");
+	assert_int_equal(sdsi_error_set(err, EBADMSG, SDSI_ERR_MALFORMED, 12, "bad %s", "field"),
+			 -EBADMSG);
+	assert_int_equal(sdsi_error_offset(err), 12);
+	assert_string_equal(sdsi_error_message(err), "bad field");
+	/* Its own message as an argument: formatted before it is replaced. */
+	sdsi_error_set(err, EBADMSG, SDSI_ERR_MALFORMED, 12, "%s, twice: %s",
+		       sdsi_error_message(err), sdsi_error_message(err));
+	assert_string_equal(sdsi_error_message(err), "bad field, twice: bad field");
+	sdsi_error_prefix(err, "intel_vsec.sdsi.0");
+	assert_string_equal(sdsi_error_message(err),
+			    "intel_vsec.sdsi.0: bad field, twice: bad field");
+	sdsi_error_copy(copy, err);
+	assert_int_equal(sdsi_error_errno(copy), EBADMSG);
+	assert_int_equal(sdsi_error_class(copy), SDSI_ERR_MALFORMED);
+	assert_string_equal(sdsi_error_message(copy), sdsi_error_message(err));
+	/* A prefix longer than any message leaves the message as it was. */
+	memset(long_prefix, 'p', sizeof(long_prefix) - 1);
+	long_prefix[sizeof(long_prefix) - 1] = '\0';
+	sdsi_error_prefix(copy, long_prefix);
+	assert_string_equal(sdsi_error_message(copy), sdsi_error_message(err));
+	/* A successful call clears it. */
+	assert_int_equal(sdsi_parse_devno("4", &(unsigned int){ 0 }, err), 0);
+	assert_int_equal(sdsi_error_errno(err), 0);
+	assert_string_equal(sdsi_error_message(err), "");
+	sdsi_error_freep(&none);	/* NULL, as after a failed allocation */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -226,6 +265,7 @@ int main(void)
 		cmocka_unit_test(test_read_file),
 		cmocka_unit_test(test_provision_writes_blob),
 		cmocka_unit_test(test_errno_tables),
+		cmocka_unit_test(test_error_handle),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
