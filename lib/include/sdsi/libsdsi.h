@@ -127,7 +127,8 @@ int sdsi_parse_devno(const char *text, unsigned int *devno, struct sdsi_error *e
 
 /*
  * Find intel_vsec.sdsi.DEVNO under root (NULL: sdsi_sysfs_root()) and read
- * its guid.  -ENODEV when the directory does not exist.
+ * its guid into a new handle in *dev (NULL when it fails), to be closed with
+ * sdsi_device_close().  -ENODEV when the directory does not exist.
  */
 int sdsi_device_open(const char *root, const char *devno, struct sdsi_device **dev,
 		     struct sdsi_error *err);
