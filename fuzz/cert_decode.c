@@ -9,23 +9,24 @@
 
 #include "sdsi/libsdsi.h"
 #include "cert_decode.h"
+#include "fuzz_handle.h"
 #include "fuzz_check.h"
 
 static int failed(const struct sdsi_error *err, char *why, size_t whylen)
 {
-	snprintf(why, whylen, "%s", err->message);
-	return -err->errnum;
+	snprintf(why, whylen, "%s", sdsi_error_message(err));
+	return -sdsi_error_errno(err);
 }
 
 int cert_decode_state(const uint8_t *buf, size_t len, char *why, size_t whylen)
 {
 	struct sdsi_state_cert cert;
-	struct sdsi_error err;
+	FUZZ_ERROR(err);
 	uint64_t used = 0;
 	uint32_t sum = 0;
 
-	if (sdsi_decode_state_cert(buf, len, &cert, &err))
-		return failed(&err, why, whylen);
+	if (sdsi_decode_state_cert(buf, len, &cert, err))
+		return failed(err, why, whylen);
 	for (uint32_t i = 0; i < cert.num_licenses; i++) {
 		const struct sdsi_license *lic = &cert.licenses[i];
 
@@ -54,11 +55,11 @@ int cert_decode_state(const uint8_t *buf, size_t len, char *why, size_t whylen)
 int cert_decode_meter(const uint8_t *buf, size_t len, char *why, size_t whylen)
 {
 	struct sdsi_meter_cert cert;
-	struct sdsi_error err;
+	FUZZ_ERROR(err);
 	uint32_t enc, count, sum = 0;
 
-	if (sdsi_decode_meter_cert(buf, len, &cert, &err))
-		return failed(&err, why, whylen);
+	if (sdsi_decode_meter_cert(buf, len, &cert, err))
+		return failed(err, why, whylen);
 	FUZZ_CHECK(cert.counters == buf + SDSI_METER_HEADER_SIZE &&
 		   40u + (uint64_t)cert.num_counters * 8u <= len,
 		   "%u counters past %zu bytes", cert.num_counters, len);
@@ -74,10 +75,10 @@ int cert_decode_registers(const uint8_t *buf, size_t len, uint32_t guid,
 			  struct cert_counters *out, char *why, size_t whylen)
 {
 	struct sdsi_registers regs;
-	struct sdsi_error err;
+	FUZZ_ERROR(err);
 
-	if (sdsi_decode_registers(buf, len, guid, &regs, &err))
-		return failed(&err, why, whylen);
+	if (sdsi_decode_registers(buf, len, guid, &regs, err))
+		return failed(err, why, whylen);
 	out->akc_fail_count = regs.akc_fail_count;
 	out->akc_fail_threshold = regs.akc_fail_threshold;
 	out->cap_fail_count = regs.cap_fail_count;

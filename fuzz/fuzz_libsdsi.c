@@ -20,6 +20,7 @@
 #include "sdsi/hw.h"
 #include "sdsi/libsdsi.h"
 #include "cert_decode.h"
+#include "fuzz_handle.h"
 #include "fuzz_check.h"
 
 static const uint32_t guids[4] = { 0, SDSI_GUID_V1, SDSI_GUID_V2, 0x12345678u };
@@ -49,13 +50,29 @@ static void check_registers(const struct sdsi_registers *r, size_t len)
 static void check_refusal(int ret, const struct sdsi_error *err)
 {
 	if (ret) {
-		FUZZ_CHECK(ret < 0 && err->errnum == -ret, "ret %d errnum %d", ret, err->errnum);
-		FUZZ_CHECK(err->message[0] != '\0', "refused without a message");
-		FUZZ_CHECK(memchr(err->message, '\0', sizeof(err->message)) != NULL,
-			   "message not terminated");
+		FUZZ_CHECK(ret < 0 && sdsi_error_errno(err) == -ret, "ret %d errnum %d", ret,
+			   sdsi_error_errno(err));
+		/* An unterminated message would take strlen() past the handle: ASan watches. */
+		FUZZ_CHECK(strlen(sdsi_error_message(err)) > 0, "refused without a message");
 	} else {
-		FUZZ_CHECK(err->errnum == 0, "success with errnum %d", err->errnum);
+		FUZZ_CHECK(sdsi_error_errno(err) == 0, "success with errnum %d", sdsi_error_errno(err));
 	}
+}
+
+/*
+ * At most one record per check name (the ten libsdsi.h lists), each named,
+ * its detail terminated (strlen() past the handle would trip ASan), none
+ * past the last.
+ */
+static void check_checks(const struct sdsi_preflight *pf)
+{
+	const unsigned int n = sdsi_preflight_num_checks(pf);
+
+	FUZZ_CHECK(n <= 10, "%u checks", n);
+	for (unsigned int i = 0; i < n; i++)
+		FUZZ_CHECK(sdsi_preflight_check_name(pf, i) &&
+			   strlen(sdsi_preflight_check_detail(pf, i)) < SIZE_MAX, "check %u", i);
+	FUZZ_CHECK(!sdsi_preflight_check_name(pf, n), "a check past the last");
 }
 
 static void fuzz_registers(uint8_t mode, struct fuzz_input *in)
@@ -64,19 +81,18 @@ static void fuzz_registers(uint8_t mode, struct fuzz_input *in)
 	const uint8_t *p = in->p;
 	const size_t len = in->len;
 	struct sdsi_registers regs;
-	struct sdsi_preflight pf;
-	struct sdsi_error err;
+	FUZZ_PREFLIGHT(pf);
+	FUZZ_ERROR(err);
 	uint8_t *buf = exact_copy(p, len);
-	int ret = sdsi_decode_registers(buf, len, guid, &regs, &err);
+	int ret = sdsi_decode_registers(buf, len, guid, &regs, err);
 
-	check_refusal(ret, &err);
+	check_refusal(ret, err);
 	if (!ret) {
 		check_registers(&regs, len);
 		for (int kind = SDSI_BLOB_AKC; kind <= SDSI_BLOB_CAP; kind++) {
-			ret = sdsi_preflight(&regs, (enum sdsi_blob_kind)kind, len, &pf, &err);
-			check_refusal(ret, &err);
-			FUZZ_CHECK(pf.num_checks <= SDSI_PREFLIGHT_MAX_CHECKS, "%u checks",
-				   pf.num_checks);
+			ret = sdsi_preflight(&regs, (enum sdsi_blob_kind)kind, len, pf, err);
+			check_refusal(ret, err);
+			check_checks(pf);
 		}
 	}
 	free(buf);
@@ -107,8 +123,8 @@ static void fuzz_preflight(uint8_t mode, struct fuzz_input *in)
 	const unsigned int flags = mode & 16 ? SDSI_PREFLIGHT_FORCE : 0;
 	struct sdsi_state_cert state;
 	struct sdsi_registers regs;
-	struct sdsi_preflight pf;
-	struct sdsi_error err;
+	FUZZ_PREFLIGHT(pf);
+	FUZZ_ERROR(err);
 	uint8_t *regs_buf, *state_buf, *blob;
 	size_t state_len;
 	bool have_state;
@@ -127,20 +143,16 @@ static void fuzz_preflight(uint8_t mode, struct fuzz_input *in)
 	in->len -= state_len;
 	blob = exact_copy(in->p, in->len);
 
-	if (sdsi_decode_registers(regs_buf, regs_len, 0, &regs, &err) == 0) {
-		have_state = sdsi_decode_state_cert(state_buf, state_len, &state, &err) == 0;
+	if (sdsi_decode_registers(regs_buf, regs_len, 0, &regs, err) == 0) {
+		have_state = sdsi_decode_state_cert(state_buf, state_len, &state, err) == 0;
 		ret = sdsi_preflight_blob(&regs, have_state ? &state : NULL, kind, blob,
-					  in->len, flags, &pf, &err);
-		check_refusal(ret, &err);
-		FUZZ_CHECK(pf.num_checks <= SDSI_PREFLIGHT_MAX_CHECKS, "%u checks",
-			   pf.num_checks);
-		FUZZ_CHECK(pf.blob.num_features <= SDSI_BLOB_MAX_FEATURES, "%u features",
-			   pf.blob.num_features);
-		FUZZ_CHECK(!pf.forced || pf.unchanged, "forced but not unchanged");
-		for (unsigned int i = 0; i < pf.num_checks; i++)
-			FUZZ_CHECK(pf.checks[i].name && memchr(pf.checks[i].detail, '\0',
-							       sizeof(pf.checks[i].detail)),
-				   "check %u", i);
+					  in->len, flags, pf, err);
+		check_refusal(ret, err);
+		check_checks(pf);
+		FUZZ_CHECK(sdsi_preflight_blob_info(pf)->num_features <= SDSI_BLOB_MAX_FEATURES,
+			   "%u features", sdsi_preflight_blob_info(pf)->num_features);
+		FUZZ_CHECK(!sdsi_preflight_forced(pf) || sdsi_preflight_unchanged(pf),
+			   "forced but not unchanged");
 		if (have_state)
 			sdsi_state_cert_free(&state);
 	}

@@ -111,15 +111,48 @@ static bool has_driver(const struct sdsi_device *dev)
 	return lstat(path, &st) == 0;
 }
 
-int sdsi_device_open(const char *root, const char *devno, struct sdsi_device *dev,
-		     struct sdsi_error *err)
+unsigned int sdsi_device_devno(const struct sdsi_device *dev)
+{
+	return dev->devno;
+}
+
+const char *sdsi_device_name(const struct sdsi_device *dev)
+{
+	return dev->name;
+}
+
+const char *sdsi_device_path(const struct sdsi_device *dev)
+{
+	return dev->path;
+}
+
+uint32_t sdsi_device_guid(const struct sdsi_device *dev)
+{
+	return dev->guid;
+}
+
+bool sdsi_device_guid_valid(const struct sdsi_device *dev)
+{
+	return dev->guid_valid;
+}
+
+void sdsi_device_close(struct sdsi_device *dev)
+{
+	free(dev);
+}
+
+void sdsi_device_closep(struct sdsi_device **dev)
+{
+	free(*dev);
+}
+
+static int open_device(const char *root, const char *devno, struct sdsi_device *dev,
+		       struct sdsi_error *err)
 {
 	unsigned int n;
 	struct stat st;
 	int ret;
 
-	if (!root)
-		root = sdsi_sysfs_root();
 	ret = sdsi_parse_devno(devno, &n, err);
 	if (ret)
 		return ret;
@@ -141,18 +174,80 @@ int sdsi_device_open(const char *root, const char *devno, struct sdsi_device *de
 	return 0;
 }
 
+int sdsi_device_open(const char *root, const char *devno, struct sdsi_device **dev,
+		     struct sdsi_error *err)
+{
+	struct sdsi_device *opened = malloc(sizeof(*opened));
+	int ret;
+
+	*dev = NULL;
+	if (!root)
+		root = sdsi_sysfs_root();
+	if (!opened)
+		return sdsi_fail(err, ENOMEM, SDSI_ERR_INTERNAL, -1,
+				 "out of memory opening a device under %s", root);
+	ret = open_device(root, devno, opened, err);
+	if (ret) {
+		free(opened);
+		return ret;
+	}
+	*dev = opened;
+	return 0;
+}
+
 static int by_devno(const void *a, const void *b)
 {
-	const struct sdsi_device *da = a, *db = b;
+	const struct sdsi_device *da = *(struct sdsi_device *const *)a;
+	const struct sdsi_device *db = *(struct sdsi_device *const *)b;
 
 	return (da->devno > db->devno) - (da->devno < db->devno);
 }
 
-int sdsi_device_list(const char *root, struct sdsi_device **devs, size_t *count,
+void sdsi_device_list_free(struct sdsi_device **devs, size_t count)
+{
+	if (!devs)
+		return;
+	for (size_t i = 0; i < count; i++)
+		sdsi_device_close(devs[i]);
+	free(devs);
+}
+
+/* One more listed device in *list (n entries, room for *cap). */
+static int add_device(const char *root, unsigned int devno, struct sdsi_device ***list,
+		      size_t n, size_t *cap, struct sdsi_error *err)
+{
+	struct sdsi_device **grown, *dev;
+	int e;
+
+	if (n == *cap) {
+		*cap = *cap ? *cap * 2 : 8;
+		grown = realloc(*list, *cap * sizeof(**list));
+		if (!grown)
+			goto out_of_memory;
+		*list = grown;
+	}
+	dev = malloc(sizeof(*dev));
+	if (!dev)
+		goto out_of_memory;
+	e = fill_device(root, devno, dev, err);
+	if (e) {
+		free(dev);
+		return e;
+	}
+	/* A device whose guid cannot be read is still listed. */
+	dev->guid_valid = sdsi_read_guid(dev, &dev->guid, NULL) == 0;
+	(*list)[n] = dev;
+	return 0;
+
+out_of_memory:
+	return sdsi_fail(err, ENOMEM, SDSI_ERR_INTERNAL, -1, "out of memory listing %s", root);
+}
+
+int sdsi_device_list(const char *root, struct sdsi_device ***devs, size_t *count,
 		     struct sdsi_error *err)
 {
 	const size_t prefix_len = strlen(SDSI_DEVICE_PREFIX);
-	struct sdsi_device *list = NULL, *grown;
+	struct sdsi_device **list = NULL;
 	size_t n = 0, cap = 0;
 	struct dirent *de;
 	unsigned int devno;
@@ -176,25 +271,12 @@ int sdsi_device_list(const char *root, struct sdsi_device **devs, size_t *count,
 		if (strncmp(de->d_name, SDSI_DEVICE_PREFIX, prefix_len) != 0 ||
 		    !parse_digits(de->d_name + prefix_len, &devno))
 			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 8;
-			grown = realloc(list, cap * sizeof(*list));
-			if (!grown) {
-				closedir(dir);
-				free(list);
-				return sdsi_fail(err, ENOMEM, SDSI_ERR_INTERNAL, -1,
-						 "out of memory listing %s", root);
-			}
-			list = grown;
-		}
-		e = fill_device(root, devno, &list[n], err);
+		e = add_device(root, devno, &list, n, &cap, err);
 		if (e) {
 			closedir(dir);
-			free(list);
+			sdsi_device_list_free(list, n);
 			return e;
 		}
-		/* A device whose guid cannot be read is still listed. */
-		list[n].guid_valid = sdsi_read_guid(&list[n], &list[n].guid, NULL) == 0;
 		n++;
 	}
 	closedir(dir);

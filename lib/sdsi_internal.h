@@ -13,6 +13,44 @@
 /* Internal functions stay out of the library's dynamic symbol table. */
 #define SDSI_HIDDEN __attribute__((visibility("hidden")))
 
+/*
+ * The opaque handles of libsdsi.h.  Their layout is the library's own: a
+ * field may grow or be added without an ABI break, since callers only hold
+ * pointers (docs/library.md).
+ */
+struct sdsi_error {
+	int errnum;			/* positive errno, 0 when no error */
+	enum sdsi_error_class cls;
+	long offset;			/* byte offset of a malformed field, or -1 */
+	char message[512];
+};
+
+struct sdsi_device {
+	unsigned int devno;		/* N of intel_vsec.sdsi.N, not the socket ID */
+	char name[64];			/* "intel_vsec.sdsi.N" */
+	char path[SDSI_PATH_SIZE];	/* ROOT/intel_vsec.sdsi.N */
+	uint32_t guid;			/* read by open/list; 0 if unreadable */
+	bool guid_valid;
+};
+
+#define SDSI_PREFLIGHT_MAX_CHECKS	12u	/* every check there is, one record each */
+
+struct sdsi_check {
+	const char *name;
+	enum sdsi_check_status status;
+	char detail[240];
+};
+
+struct sdsi_preflight {
+	bool last_attempt;	/* one more failure reaches the threshold */
+	char warning[256];
+	struct sdsi_blob_info blob;
+	bool unchanged;		/* already provisioned: nothing needs writing */
+	bool forced;		/* unchanged, but SDSI_PREFLIGHT_FORCE asks to write anyway */
+	unsigned int num_checks;
+	struct sdsi_check checks[SDSI_PREFLIGHT_MAX_CHECKS];
+};
+
 /* Fill err (if any) and return -errnum, so callers can `return sdsi_fail(...)`. */
 SDSI_HIDDEN int sdsi_fail(struct sdsi_error *err, int errnum, enum sdsi_error_class cls,
 	      long offset, const char *fmt, ...) __attribute__((format(printf, 5, 6)));

@@ -34,7 +34,7 @@ check_name=deb
 check_build_dir "$@"
 repo=$(cd "$(dirname "$0")/.." && pwd)
 
-host_packages=(libsdsi0 libsdsi-dev intel-sdsi-tools sdsi-authority sdsi-emu ansible-sdsi-ondemand)
+host_packages=(libsdsi1 libsdsi-dev intel-sdsi-tools sdsi-authority sdsi-emu ansible-sdsi-ondemand)
 dkms_package=intel-sdsi-dkms
 
 [ "$(id -u)" -eq 0 ] || fail "installing packages with apt needs root"
@@ -241,10 +241,10 @@ grep -Eq "^sdsi\.ondemand +$version *$" "$tmp/galaxy-list.txt" ||
 pass
 
 ldd /usr/bin/intel_sdsi >"$tmp/ldd.txt"
-lib=$(sed -n 's/^[[:space:]]*libsdsi.so.0 => \([^ ]*\) .*/\1/p' "$tmp/ldd.txt")
-[ -n "$lib" ] || { cat "$tmp/ldd.txt" >&2; fail "/usr/bin/intel_sdsi does not find libsdsi.so.0"; }
+lib=$(sed -n 's/^[[:space:]]*libsdsi.so.1 => \([^ ]*\) .*/\1/p' "$tmp/ldd.txt")
+[ -n "$lib" ] || { cat "$tmp/ldd.txt" >&2; fail "/usr/bin/intel_sdsi does not find libsdsi.so.1"; }
 owner=$(dpkg -S "$(readlink -f "$lib")" 2>/dev/null | cut -d: -f1)
-[ "$owner" = libsdsi0 ] || fail "/usr/bin/intel_sdsi loads $lib, which is not libsdsi0's (${owner:-no package})"
+[ "$owner" = libsdsi1 ] || fail "/usr/bin/intel_sdsi loads $lib, which is not libsdsi1's (${owner:-no package})"
 pass
 
 # The installed tool inside the installed emulator: the two sockets listed.
@@ -312,7 +312,7 @@ while IFS= read -r f; do
 	[ -e "$f" ] && [ ! -d "$f" ] && { echo "deb: left behind: $f" >&2; left=$((left + 1)); }
 done <"$tmp/files.txt"
 [ $left -eq 0 ] || fail "$left files of the packages remain after apt-get purge"
-for d in /usr/include/sdsi /usr/share/doc/libsdsi0 /usr/share/doc/libsdsi-dev \
+for d in /usr/include/sdsi /usr/share/doc/libsdsi1 /usr/share/doc/libsdsi-dev \
 	/usr/share/doc/intel-sdsi-tools /usr/share/doc/sdsi-authority /usr/share/doc/sdsi-emu \
 	/usr/share/doc/ansible-sdsi-ondemand /usr/share/ansible/collections/ansible_collections/sdsi; do
 	[ ! -e "$d" ] || fail "$d remains after apt-get purge"

@@ -17,7 +17,7 @@ check_build_dir "$@"
 here=$(cd "$(dirname "$0")/.." && pwd)
 
 programs=(intel_sdsi sdsi-emu sdsi-authority sdsi-shmem)
-soname=libsdsi.so.0		# soversion '0' in lib/meson.build: the ABI promise
+soname=libsdsi.so.1		# soversion '1' in lib/meson.build: the ABI promise
 headers=(sdsi/libsdsi.h sdsi/hw.h sdsi/license_blob.h sdsi/libsdsi_version.h)
 
 
@@ -216,16 +216,20 @@ cat >"$tmp/consumer.c" <<'EOF'
 
 int main(void)
 {
-	struct sdsi_error err;
+	struct sdsi_error *err = sdsi_error_new();
 	unsigned int devno = 0;
 	char text[5];
+
+	EXPECT(err != NULL);
 
 	EXPECT(strcmp(sdsi_errno_name(EIO), "EIO") == 0);
 	sdsi_fourcc(SDSI_METER_SIGNATURE, text);
 	EXPECT(strcmp(text, "MTDB") == 0);
-	EXPECT(sdsi_parse_devno("12", &devno, &err) == 0 && devno == 12);
-	EXPECT(sdsi_parse_devno("x1", &devno, &err) == -EINVAL);
-	EXPECT(err.errnum == EINVAL && err.cls == SDSI_ERR_USAGE && strstr(err.message, "'x1'"));
+	EXPECT(sdsi_parse_devno("12", &devno, err) == 0 && devno == 12);
+	EXPECT(sdsi_parse_devno("x1", &devno, err) == -EINVAL);
+	EXPECT(sdsi_error_errno(err) == EINVAL && sdsi_error_class(err) == SDSI_ERR_USAGE &&
+	       strstr(sdsi_error_message(err), "'x1'"));
+	sdsi_error_free(err);
 	/* The header's version is the project's (lib/include/sdsi/libsdsi_version.h.in). */
 	EXPECT(strcmp(LIBSDSI_VERSION, PROJECT_VERSION) == 0);
 	EXPECT(LIBSDSI_VERSION_NUMBER == LIBSDSI_VERSION_AT(PROJECT_MAJOR, PROJECT_MINOR, PROJECT_PATCH));

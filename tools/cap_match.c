@@ -24,23 +24,24 @@ static int load_file(struct blob_file *f, enum sdsi_blob_kind kind)
 {
 	const enum sdsi_blob_format want = kind == SDSI_BLOB_AKC ? SDSI_BLOB_FORMAT_AKC
 								 : SDSI_BLOB_FORMAT_CAP;
+	f->err = tool_error_new();
 	f->bytes = malloc(SDSI_READ_BUF_SIZE);
 	if (!f->bytes)
 		return -ENOMEM;
-	if (sdsi_read_file(f->path, f->bytes, SDSI_READ_BUF_SIZE, &f->len, &f->err)) {
+	if (sdsi_read_file(f->path, f->bytes, SDSI_READ_BUF_SIZE, &f->len, f->err)) {
 		free(f->bytes);
 		f->bytes = NULL;
-		return f->err.cls == SDSI_ERR_INTERNAL ? -f->err.errnum : 0;
+		return sdsi_error_class(f->err) == SDSI_ERR_INTERNAL ? -sdsi_error_errno(f->err) : 0;
 	}
-	if (sdsi_decode_blob(f->bytes, f->len, &f->info, &f->err)) {
+	if (sdsi_decode_blob(f->bytes, f->len, &f->info, f->err)) {
 		/* The decoder names the field and the offset; the file is ours to name. */
-		prefix_error(&f->err, f->path);
+		sdsi_error_prefix(f->err, f->path);
 	} else if (f->info.format == SDSI_BLOB_FORMAT_FOREIGN && kind == SDSI_BLOB_CAP) {
-		tool_error(&f->err, EBADMSG, SDSI_ERR_MALFORMED,
+		tool_error(f->err, EBADMSG, SDSI_ERR_MALFORMED,
 		     "%s: not a CAP of the sdsi format (a foreign blob): its PPIN cannot be read, so no socket can be matched to it; provision it with -d N -c FILE",
 		     f->path);
 	} else if (f->info.format != SDSI_BLOB_FORMAT_FOREIGN && f->info.format != want) {
-		tool_error(&f->err, EINVAL, SDSI_ERR_REFUSED, "%s: %s, not %s: use --all %s", f->path,
+		tool_error(f->err, EINVAL, SDSI_ERR_REFUSED, "%s: %s, not %s: use --all %s", f->path,
 		     kind == SDSI_BLOB_AKC ? "a CAP" : "an AKC",
 		     kind == SDSI_BLOB_AKC ? "an AKC" : "a CAP",
 		     kind == SDSI_BLOB_AKC ? "-c" : "-a");
@@ -165,8 +166,8 @@ static int load_one(struct blob_set *set, struct sdsi_error *err)
 		return ret;
 	}
 	if (!f->usable) {
-		*err = f->err;
-		return -err->errnum;
+		sdsi_error_copy(err, f->err);
+		return -sdsi_error_errno(err);
 	}
 	return 0;
 }
@@ -178,7 +179,7 @@ int blob_set_load(const char *source, enum sdsi_blob_kind kind, struct blob_set 
 	int ret;
 
 	memset(set, 0, sizeof(*set));
-	memset(err, 0, sizeof(*err));
+	sdsi_error_set(err, 0, SDSI_ERR_NONE, 0, "%s", "");
 	set->kind = kind;
 	set->source = source;
 	/* -a takes one AKC, the same for every socket; -c a CAP or a directory of them. */
@@ -194,6 +195,7 @@ void blob_set_free(struct blob_set *set)
 	for (size_t i = 0; i < set->count; i++) {
 		free(set->files[i].path);
 		free(set->files[i].bytes);
+		sdsi_error_free(set->files[i].err);
 	}
 	free(set->files);
 	set->files = NULL;

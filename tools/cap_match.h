@@ -19,7 +19,7 @@ struct blob_file {
 	size_t len;
 	struct sdsi_blob_info info;	/* decoded when usable */
 	bool usable;			/* else err says why it is not */
-	struct sdsi_error err;
+	struct sdsi_error *err;
 };
 
 struct blob_set {

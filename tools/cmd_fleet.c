@@ -38,10 +38,10 @@ static bool read_registers(struct socket_result *s, struct sdsi_error *err)
 	uint8_t buf[SDSI_READ_BUF_SIZE];
 	size_t len;
 
-	if (!s->dev.guid_valid && reopen_listed_device(&s->dev, err))
+	if (!sdsi_device_guid_valid(s->dev) && reopen_listed_device(&s->dev, err))
 		return false;
-	return sdsi_read_attr(&s->dev, SDSI_ATTR_REGISTERS, buf, &len, err) == 0 &&
-	       sdsi_decode_registers(buf, len, s->dev.guid, &s->regs, err) == 0;
+	return sdsi_read_attr(s->dev, SDSI_ATTR_REGISTERS, buf, &len, err) == 0 &&
+	       sdsi_decode_registers(buf, len, sdsi_device_guid(s->dev), &s->regs, err) == 0;
 }
 
 /* The blobs of the set meant for this socket, in file name order. */
@@ -57,6 +57,10 @@ static bool match_blobs(const struct blob_set *set, struct socket_result *s)
 	for (size_t i = 0, k = 0; i < set->count; i++)
 		if (blob_set_matches(set, i, s->regs.ppin))
 			s->blobs[k++].file = i;
+	for (size_t k = 0; k < s->nblobs; k++) {
+		s->blobs[k].err = tool_error_new();
+		s->blobs[k].pf = tool_preflight_new();
+	}
 	return true;
 }
 
@@ -65,7 +69,7 @@ struct socket_view {
 	uint8_t state_buf[SDSI_READ_BUF_SIZE];
 	struct sdsi_state_cert state;
 	bool have_state;
-	struct sdsi_error why;		/* errnum set: the state certificate unreadable */
+	struct sdsi_error *why;		/* errno set: the state certificate unreadable */
 };
 
 /* (Re)read what the next blob's checks compare it with. */
@@ -76,11 +80,11 @@ static bool refresh(struct socket_result *s, const struct blob_file *f, bool reg
 		return false;
 	v->regs = s->regs;
 	sdsi_state_cert_free(&v->state);
-	v->have_state = provision_read_state(&s->dev, &v->regs, f->bytes, f->len, retries,
-					     v->state_buf, &v->state, &v->why);
+	v->have_state = provision_read_state(s->dev, &v->regs, f->bytes, f->len, retries,
+					     v->state_buf, &v->state, v->why);
 	/* Forced on without it, the write goes on: the report warns of that. */
-	if (v->why.errnum && force)
-		s->state_warning = v->why;
+	if (sdsi_error_errno(v->why) && force)
+		sdsi_error_copy(s->state_warning, v->why);
 	return true;
 }
 
@@ -128,19 +132,19 @@ static void provision_one(const struct cli *cli, const struct blob_set *set,
 	};
 
 	if (sdsi_preflight_blob(&v->regs, v->have_state ? &v->state : NULL, set->kind,
-				f->bytes, f->len, provision_flags(cli), &b->pf, &b->err)) {
-		if (b->err.cls == SDSI_ERR_STATE_UNKNOWN)
-			explain_state_unknown(&b->err, &v->why, set->kind, cli->busy_retries);
+				f->bytes, f->len, provision_flags(cli), b->pf, b->err)) {
+		if (sdsi_error_class(b->err) == SDSI_ERR_STATE_UNKNOWN)
+			explain_state_unknown(b->err, v->why, set->kind, cli->busy_retries);
 		else
-			name_implausible_file(&b->err, &b->pf, f->path);
-		prefix_error(&b->err, s->dev.name);
+			name_implausible_file(b->err, b->pf, f->path);
+		sdsi_error_prefix(b->err, sdsi_device_name(s->dev));
 		b->outcome = BLOB_REFUSED;
-	} else if (b->pf.unchanged && !b->pf.forced) {
+	} else if (sdsi_preflight_unchanged(b->pf) && !sdsi_preflight_forced(b->pf)) {
 		b->outcome = BLOB_UNCHANGED;
 	} else if (cli->dry_run) {
 		b->outcome = BLOB_PLANNED;
 		plan_write(v, f);
-	} else if (sdsi_provision(&s->dev, set->kind, f->bytes, f->len, &opts, &b->err)) {
+	} else if (sdsi_provision(s->dev, set->kind, f->bytes, f->len, &opts, b->err)) {
 		b->outcome = BLOB_FAILED;
 	} else {
 		b->outcome = BLOB_WRITTEN;
@@ -182,20 +186,24 @@ static enum socket_outcome outcome_of(const struct socket_result *s)
 static bool plan_akc(const struct fleet_jobs *jobs, struct socket_result *s,
 		     struct socket_view *v, bool *planned)
 {
-	struct blob_result b = { .file = 0 };
+	struct blob_result b = { .file = 0, .err = tool_error_new(), .pf = tool_preflight_new() };
+	bool judged = false;
 
 	if (!refresh(s, &jobs->akc->files[0], false, jobs->cli->busy_retries, jobs->cli->force,
-		     v, &b.err)) {
-		s->err = b.err;
-		return false;
+		     v, b.err)) {
+		sdsi_error_copy(s->err, b.err);
+	} else {
+		provision_one(jobs->cli, jobs->akc, s, v, &b);
+		if (b.outcome == BLOB_REFUSED) {
+			sdsi_error_copy(s->err, b.err);
+		} else {
+			*planned = b.outcome == BLOB_PLANNED;
+			judged = true;
+		}
 	}
-	provision_one(jobs->cli, jobs->akc, s, v, &b);
-	if (b.outcome == BLOB_REFUSED) {
-		s->err = b.err;
-		return false;
-	}
-	*planned = b.outcome == BLOB_PLANNED;
-	return true;
+	sdsi_error_free(b.err);
+	sdsi_preflight_free(b.pf);
+	return judged;
 }
 
 static void socket_job(void *ctx, size_t i)
@@ -205,10 +213,11 @@ static void socket_job(void *ctx, size_t i)
 	struct socket_view *v = calloc(1, sizeof(*v));
 	bool stop = false, akc_planned = false;
 
-	if (!v || !read_registers(s, &s->err) || !match_blobs(jobs->set, s)) {
-		if (!v || !s->err.errnum)
-			s->err = (struct sdsi_error){ .errnum = ENOMEM, .cls = SDSI_ERR_INTERNAL,
-						      .offset = -1, .message = "out of memory" };
+	if (v)
+		v->why = tool_error_new();
+	if (!v || !read_registers(s, s->err) || !match_blobs(jobs->set, s)) {
+		if (!v || !sdsi_error_errno(s->err))
+			sdsi_error_set(s->err, ENOMEM, SDSI_ERR_INTERNAL, -1, "out of memory");
 		s->failed = true;
 		goto out;
 	}
@@ -224,12 +233,11 @@ static void socket_job(void *ctx, size_t i)
 		bool reread = k > 0 && s->blobs[k - 1].outcome == BLOB_WRITTEN;
 
 		if (stop) {
-			/* Not checked; what it is still shows. */
+			/* Not checked; what it is still shows (output_json.c). */
 			b->outcome = BLOB_SKIPPED;
-			b->pf.blob = jobs->set->files[b->file].info;
 		} else if ((k == 0 || reread) &&
 			   !refresh(s, &jobs->set->files[b->file], reread, jobs->cli->busy_retries,
-				    jobs->cli->force, v, &b->err)) {
+				    jobs->cli->force, v, b->err)) {
 			b->outcome = BLOB_FAILED;
 		} else {
 			/* Judged as the socket will be once the plan's AKC is in. */
@@ -241,34 +249,52 @@ static void socket_job(void *ctx, size_t i)
 	}
 	sdsi_state_cert_free(&v->state);
 out:
+	if (v)
+		sdsi_error_free(v->why);
 	free(v);
 	s->outcome = outcome_of(s);
 }
 
 
+static void free_socket_result(struct socket_result *s)
+{
+	for (size_t k = 0; s->blobs && k < s->nblobs; k++) {
+		sdsi_error_free(s->blobs[k].err);
+		sdsi_preflight_free(s->blobs[k].pf);
+	}
+	free(s->blobs);
+	sdsi_error_free(s->err);
+	sdsi_error_free(s->state_warning);
+	sdsi_device_close(s->dev);
+}
+
 static enum sdsi_exit run(const struct cli *cli, struct output *out, const struct blob_set *set,
 			  const struct blob_set *akc)
 {
-	struct sdsi_error err = { .errnum = ENOMEM, .cls = SDSI_ERR_INTERNAL, .offset = -1,
-				  .message = "out of memory" };
+	scoped_error err = tool_error_new();
 	struct fleet_report report = { .cli = cli, .set = set };
 	struct fleet_jobs jobs = { .cli = cli, .set = set, .akc = akc };
 	enum sdsi_exit status = SDSI_EXIT_OK;
-	struct sdsi_device *devs;
+	struct sdsi_device **devs;
 	const struct sdsi_error *failure;
 
-	if (sdsi_device_list(cli->sysfs_root, &devs, &report.count, &err))
-		return report_error(out, NULL, &err);
+	if (sdsi_device_list(cli->sysfs_root, &devs, &report.count, err))
+		return report_error(out, NULL, err);
 	if (report.count == 0)
 		warn_no_devices(cli, out);
 	report.sockets = report.count ? calloc(report.count, sizeof(*report.sockets)) : NULL;
 	if (report.count && !report.sockets) {
-		free(devs);
-		return report_error(out, NULL, &err);
+		sdsi_device_list_free(devs, report.count);
+		return report_error(out, NULL, err);
 	}
-	for (size_t i = 0; i < report.count; i++)
+	for (size_t i = 0; i < report.count; i++) {
+		/* The socket's result owns the device from now on. */
 		report.sockets[i].dev = devs[i];
-	free(devs);
+		devs[i] = NULL;
+		report.sockets[i].err = tool_error_new();
+		report.sockets[i].state_warning = tool_error_new();
+	}
+	sdsi_device_list_free(devs, report.count);
 	jobs.sockets = report.sockets;
 	fleet_run(report.count, socket_job, &jobs);
 
@@ -280,7 +306,7 @@ static enum sdsi_exit run(const struct cli *cli, struct output *out, const struc
 	}
 	out->ops->fleet(out, &report);
 	for (size_t i = 0; i < report.count; i++)
-		free(report.sockets[i].blobs);
+		free_socket_result(&report.sockets[i]);
 	free(report.sockets);
 	return status;
 }
@@ -288,16 +314,16 @@ static enum sdsi_exit run(const struct cli *cli, struct output *out, const struc
 enum sdsi_exit cmd_fleet_provision(const struct cli *cli, struct output *out)
 {
 	const enum sdsi_blob_kind kind = cli->command == CMD_AKC ? SDSI_BLOB_AKC : SDSI_BLOB_CAP;
-	struct sdsi_error err;
+	scoped_error err = tool_error_new();
 	struct blob_set set, akc;
 	enum sdsi_exit status;
 
-	if (cli->plan_akc && blob_set_load(cli->plan_akc, SDSI_BLOB_AKC, &akc, &err))
-		return report_error(out, NULL, &err);
-	if (blob_set_load(cli->blob_path, kind, &set, &err)) {
+	if (cli->plan_akc && blob_set_load(cli->plan_akc, SDSI_BLOB_AKC, &akc, err))
+		return report_error(out, NULL, err);
+	if (blob_set_load(cli->blob_path, kind, &set, err)) {
 		if (cli->plan_akc)
 			blob_set_free(&akc);
-		return report_error(out, NULL, &err);
+		return report_error(out, NULL, err);
 	}
 	status = run(cli, out, &set, cli->plan_akc ? &akc : NULL);
 	blob_set_free(&set);

@@ -7,17 +7,17 @@
 
 enum sdsi_exit cmd_list(const struct cli *cli, struct output *out)
 {
-	struct sdsi_device *devs;
-	struct sdsi_error err;
+	struct sdsi_device **devs;
+	scoped_error err = tool_error_new();
 	size_t count;
 
-	if (sdsi_device_list(cli->sysfs_root, &devs, &count, &err))
-		return report_error(out, NULL, &err);
+	if (sdsi_device_list(cli->sysfs_root, &devs, &count, err))
+		return report_error(out, NULL, err);
 	out_note(out, "%zu On Demand device(s) under %s", count,
 		 cli->sysfs_root ? cli->sysfs_root : sdsi_sysfs_root());
 	out->ops->devices(out, devs, count);
 	if (count == 0)
 		warn_no_devices(cli, out);
-	free(devs);
+	sdsi_device_list_free(devs, count);
 	return SDSI_EXIT_OK;
 }

@@ -14,25 +14,25 @@
 #include <time.h>
 
 #include "commands.h"
+#include "sysfs_root.h"
 
 static enum sdsi_exit load_blob(const struct cli *cli, struct output *out,
 				enum sdsi_blob_kind kind, uint8_t *buf, size_t *len)
 {
-	struct sdsi_error err;
+	scoped_error err = tool_error_new();
 
-	if (sdsi_read_file(cli->blob_path, buf, SDSI_READ_BUF_SIZE, len, &err) == 0)
+	if (sdsi_read_file(cli->blob_path, buf, SDSI_READ_BUF_SIZE, len, err) == 0)
 		return SDSI_EXIT_OK;
-	if (err.errnum == EFBIG) {
-		err.errnum = EOVERFLOW;
-		err.cls = SDSI_ERR_REFUSED;
-		snprintf(err.message, sizeof(err.message),
-			 "the %s file %s is larger than %u bytes, the mailbox takes at most %u",
-			 sdsi_blob_name(kind), cli->blob_path, SDSI_READ_BUF_SIZE, SDSI_BLOB_MAX);
-	} else if (err.cls != SDSI_ERR_INTERNAL) {
+	if (sdsi_error_errno(err) == EFBIG) {
+		sdsi_error_set(err, EOVERFLOW, SDSI_ERR_REFUSED, sdsi_error_offset(err),
+			       "the %s file %s is larger than %u bytes, the mailbox takes at most %u",
+			       sdsi_blob_name(kind), cli->blob_path, SDSI_READ_BUF_SIZE, SDSI_BLOB_MAX);
+	} else if (sdsi_error_class(err) != SDSI_ERR_INTERNAL) {
 		/* The operator named a file that cannot be read: a usage error. */
-		err.cls = SDSI_ERR_USAGE;
+		sdsi_error_set(err, sdsi_error_errno(err), SDSI_ERR_USAGE, sdsi_error_offset(err),
+			       "%s", sdsi_error_message(err));
 	}
-	return report_error(out, NULL, &err);
+	return report_error(out, NULL, err);
 }
 
 /*
@@ -41,7 +41,7 @@ static enum sdsi_exit load_blob(const struct cli *cli, struct output *out,
  * tool cannot tell whether the blob needs writing, and writes nothing
  * (sdsi_preflight_blob()), so a busy mailbox is waited for as for the write.
  * Prints nothing (fleet provisioning calls it from a thread): false with
- * why->errnum set when it could not be read, 0 when it was not needed.
+ * why's errno set when it could not be read, 0 when it was not needed.
  */
 bool provision_read_state(const struct sdsi_device *dev, const struct sdsi_registers *regs,
 			  const uint8_t *blob, size_t blob_len, unsigned int retries,
@@ -53,14 +53,14 @@ bool provision_read_state(const struct sdsi_device *dev, const struct sdsi_regis
 	size_t len;
 	int ret;
 
-	why->errnum = 0;
+	sdsi_error_set(why, 0, SDSI_ERR_NONE, -1, "%s", "");
 	if (!regs->on_demand || !regs->akc_provisioned || blob_len > SDSI_BLOB_MAX ||
 	    sdsi_decode_blob(blob, blob_len, &info, NULL) ||
 	    info.format == SDSI_BLOB_FORMAT_FOREIGN)
 		return false;
 	for (unsigned int attempt = 0;; attempt++) {
 		ret = sdsi_read_attr(dev, SDSI_ATTR_STATE_CERT, buf, &len, why);
-		if (ret == 0 || why->errnum != EBUSY || attempt == retries)
+		if (ret == 0 || sdsi_error_errno(why) != EBUSY || attempt == retries)
 			break;
 		nanosleep(&delay, NULL);
 	}
@@ -70,16 +70,17 @@ bool provision_read_state(const struct sdsi_device *dev, const struct sdsi_regis
 void explain_state_unknown(struct sdsi_error *err, const struct sdsi_error *why,
 			   enum sdsi_blob_kind kind, unsigned int retries)
 {
-	char reason[sizeof(why->message)];
+	char reason[512];
+	int errnum = sdsi_error_errno(err);
 
-	if (why->errnum) {
-		err->errnum = why->errnum;
-		snprintf(reason, sizeof(reason), "%.480s%s", why->message,
-			 why->errnum == EBUSY && !retries ? " (no --retry)" : "");
+	if (sdsi_error_errno(why)) {
+		errnum = sdsi_error_errno(why);
+		snprintf(reason, sizeof(reason), "%.480s%s", sdsi_error_message(why),
+			 sdsi_error_errno(why) == EBUSY && !retries ? " (no --retry)" : "");
 	} else {
 		snprintf(reason, sizeof(reason), "%s", "the state certificate holds no licence key although the registers say an AKC is provisioned");
 	}
-	snprintf(err->message, sizeof(err->message),
+	sdsi_error_set(err, errnum, sdsi_error_class(err), sdsi_error_offset(err),
 		 "%.300s: whether this %s is already provisioned is unknown, so nothing is written: try again later or with --retry N (--force sends it anyway)",
 		 reason, sdsi_blob_name(kind));
 }
@@ -87,20 +88,21 @@ void explain_state_unknown(struct sdsi_error *err, const struct sdsi_error *why,
 void name_implausible_file(struct sdsi_error *err, const struct sdsi_preflight *pf,
 			   const char *path)
 {
-	for (unsigned int i = 0; i < pf->num_checks; i++)
-		if (pf->blob.format == SDSI_BLOB_FORMAT_FOREIGN &&
-		    !strcmp(pf->checks[i].name, "format") &&
-		    pf->checks[i].status == SDSI_CHECK_FAIL) {
-			prefix_error(err, path);
+	for (unsigned int i = 0; i < sdsi_preflight_num_checks(pf); i++)
+		if (sdsi_preflight_blob_info(pf)->format == SDSI_BLOB_FORMAT_FOREIGN &&
+		    !strcmp(sdsi_preflight_check_name(pf, i), "format") &&
+		    sdsi_preflight_check_status(pf, i) == SDSI_CHECK_FAIL) {
+			sdsi_error_prefix(err, path);
 			return;
 		}
 }
 
 static void note_checks(const struct output *out, const struct sdsi_preflight *pf)
 {
-	for (unsigned int i = 0; i < pf->num_checks; i++)
-		out_note(out, "check %s: %s: %s", pf->checks[i].name,
-			 sdsi_check_status_name(pf->checks[i].status), pf->checks[i].detail);
+	for (unsigned int i = 0; i < sdsi_preflight_num_checks(pf); i++)
+		out_note(out, "check %s: %s: %s", sdsi_preflight_check_name(pf, i),
+			 sdsi_check_status_name(sdsi_preflight_check_status(pf, i)),
+			 sdsi_preflight_check_detail(pf, i));
 }
 
 /*
@@ -115,8 +117,8 @@ static void name_eperm_cause(enum sdsi_blob_kind kind, const struct sdsi_registe
 {
 	/* Without On Demand the pre-flight refuses before any write. */
 	if (regs->on_demand)
-		snprintf(err->message, sizeof(err->message),
-			 "%s refused (EPERM): the BIOS has set the in-band lock (IBLOCK), since "
+		sdsi_error_set(err, sdsi_error_errno(err), sdsi_error_class(err),
+			       sdsi_error_offset(err), "%s refused (EPERM): the BIOS has set the in-band lock (IBLOCK), since "
 			 "the registers show On Demand enabled: unlock in-band provisioning in the "
 			 "BIOS setup, or provision out of band (through the BMC)",
 			 sdsi_blob_name(kind));
@@ -135,9 +137,10 @@ enum sdsi_exit cmd_provision(const struct cli *cli, struct output *out)
 	struct sdsi_state_cert state = { 0 };
 	struct provision_report report;
 	struct sdsi_registers regs;
-	struct sdsi_preflight pf;
-	struct sdsi_device dev;
-	struct sdsi_error err, why;
+	scoped_preflight pf = tool_preflight_new();
+	scoped_device dev = NULL;
+	scoped_error err = tool_error_new();
+	scoped_error why = tool_error_new();
 	size_t regs_len, blob_len;
 	enum sdsi_exit status;
 	bool have_state;
@@ -146,61 +149,62 @@ enum sdsi_exit cmd_provision(const struct cli *cli, struct output *out)
 	status = load_blob(cli, out, kind, blob, &blob_len);
 	if (status != SDSI_EXIT_OK)
 		return status;
-	if (sdsi_device_open(cli->sysfs_root, cli->devno, &dev, &err))
-		return report_error(out, NULL, &err);
-	if (sdsi_read_attr(&dev, SDSI_ATTR_REGISTERS, regs_buf, &regs_len, &err) ||
-	    sdsi_decode_registers(regs_buf, regs_len, dev.guid, &regs, &err))
-		return report_error(out, dev.name, &err);
-	out_note(out, "%s: GUID 0x%x, %zu-byte registers; %s is %zu bytes", dev.name, dev.guid,
+	if (sdsi_device_open(cli->sysfs_root, cli->devno, &dev, err))
+		return report_error(out, NULL, err);
+	if (sdsi_read_attr(dev, SDSI_ATTR_REGISTERS, regs_buf, &regs_len, err) ||
+	    sdsi_decode_registers(regs_buf, regs_len, sdsi_device_guid(dev), &regs, err))
+		return report_error(out, sdsi_device_name(dev), err);
+	out_note(out, "%s: GUID 0x%x, %zu-byte registers; %s is %zu bytes", sdsi_device_name(dev), sdsi_device_guid(dev),
 		 regs_len, cli->blob_path, blob_len);
 
-	have_state = provision_read_state(&dev, &regs, blob, blob_len, cli->busy_retries,
-					  state_buf, &state, &why);
-	if (!have_state && why.errnum && cli->force)
+	have_state = provision_read_state(dev, &regs, blob, blob_len, cli->busy_retries,
+					  state_buf, &state, why);
+	if (!have_state && sdsi_error_errno(why) && cli->force)
 		out_warn(out, "%s: %s; the comparison with what is provisioned is skipped (--force)",
-			 dev.name, why.message);
+			 sdsi_device_name(dev), sdsi_error_message(why));
 	ret = sdsi_preflight_blob(&regs, have_state ? &state : NULL, kind, blob, blob_len,
-				  provision_flags(cli), &pf, &err);
-	if (ret && err.cls == SDSI_ERR_STATE_UNKNOWN)
-		explain_state_unknown(&err, &why, kind, cli->busy_retries);
+				  provision_flags(cli), pf, err);
+	if (ret && sdsi_error_class(err) == SDSI_ERR_STATE_UNKNOWN)
+		explain_state_unknown(err, why, kind, cli->busy_retries);
 	else if (ret)
-		name_implausible_file(&err, &pf, cli->blob_path);
+		name_implausible_file(err, pf, cli->blob_path);
 	sdsi_state_cert_free(&state);
-	note_checks(out, &pf);
+	note_checks(out, pf);
 
-	snprintf(attr_path, sizeof(attr_path), "%s/%s", dev.path, sdsi_blob_file(kind));
+	snprintf(attr_path, sizeof(attr_path), "%s/%s", sdsi_device_path(dev), sdsi_blob_file(kind));
 	report = (struct provision_report){
-		.device = dev.name,
+		.device = sdsi_device_name(dev),
 		.attr_path = attr_path,
 		.blob_path = cli->blob_path,
 		.kind = kind,
 		.bytes = blob_len,
 		.dry_run = cli->dry_run,
-		.preflight = &pf,
+		.preflight = pf,
 	};
 	if (ret) {
-		prefix_error(&err, dev.name);
-		out->ops->refused(out, &report, &err);
-		return exit_for_error(&err);
+		sdsi_error_prefix(err, sdsi_device_name(dev));
+		out->ops->refused(out, &report, err);
+		return exit_for_error(err);
 	}
 	out_note(out, "pre-flight checks passed: layout, size, On Demand, %u update(s) left, %s failures %u of %u%s",
 		 regs.updates_available, sdsi_blob_name(kind),
 		 kind == SDSI_BLOB_AKC ? regs.akc_fail_count : regs.cap_fail_count,
 		 kind == SDSI_BLOB_AKC ? regs.akc_fail_threshold : regs.cap_fail_threshold,
 		 kind == SDSI_BLOB_CAP ? ", AKC present" : "");
-	if (pf.blob.format == SDSI_BLOB_FORMAT_FOREIGN)
+	if (sdsi_preflight_blob_info(pf)->format == SDSI_BLOB_FORMAT_FOREIGN)
 		out_warn(out, "%s: %s is not in the sdsi AKC/CAP format (a foreign blob): only its size, the updates left and the failure count could be checked",
-			 dev.name, cli->blob_path);
+			 sdsi_device_name(dev), cli->blob_path);
 	/* The last attempt before the threshold, an implausible blob sent by force. */
-	for (unsigned int i = 0; i < pf.num_checks; i++)
-		if (pf.checks[i].status == SDSI_CHECK_WARN)
-			out_warn(out, "%s: warning: %s", dev.name, pf.checks[i].detail);
+	for (unsigned int i = 0; i < sdsi_preflight_num_checks(pf); i++)
+		if (sdsi_preflight_check_status(pf, i) == SDSI_CHECK_WARN)
+			out_warn(out, "%s: warning: %s", sdsi_device_name(dev),
+				 sdsi_preflight_check_detail(pf, i));
 
-	if (!cli->dry_run && (!pf.unchanged || pf.forced)) {
-		if (sdsi_provision(&dev, kind, blob, blob_len, &opts, &err)) {
-			if (err.errnum == EPERM)
-				name_eperm_cause(kind, &regs, &err);
-			return report_error(out, dev.name, &err);
+	if (!cli->dry_run && (!sdsi_preflight_unchanged(pf) || sdsi_preflight_forced(pf))) {
+		if (sdsi_provision(dev, kind, blob, blob_len, &opts, err)) {
+			if (sdsi_error_errno(err) == EPERM)
+				name_eperm_cause(kind, &regs, err);
+			return report_error(out, sdsi_device_name(dev), err);
 		}
 		report.written = true;
 	}

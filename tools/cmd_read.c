@@ -43,7 +43,7 @@ static enum sdsi_exit decode_failed(const struct cli *cli, struct output *out,
 				    const char *device, struct sdsi_error *err)
 {
 	if (!device)
-		prefix_error(err, cli->file);
+		sdsi_error_prefix(err, cli->file);
 	return report_error(out, device, err);
 }
 
@@ -55,26 +55,26 @@ static enum sdsi_exit decode_and_print(const struct cli *cli, struct output *out
 	struct sdsi_registers regs;
 	struct sdsi_state_cert state;
 	struct sdsi_meter_cert meter;
-	struct sdsi_error err;
+	scoped_error err = tool_error_new();
 
 	switch (cli->command) {
 	case CMD_INFO:
-		if (sdsi_decode_registers(buf, len, guid, &regs, &err))
-			return decode_failed(cli, out, device, &err);
+		if (sdsi_decode_registers(buf, len, guid, &regs, err))
+			return decode_failed(cli, out, device, err);
 		if (!regs.guid_known)
 			out_warn(out, "unrecognized GUID 0x%x: decoded with the V1 layout", guid);
 		out->ops->info(out, device, &regs);
 		return SDSI_EXIT_OK;
 	case CMD_STATE:
-		if (sdsi_decode_state_cert(buf, len, &state, &err))
-			return decode_failed(cli, out, device, &err);
+		if (sdsi_decode_state_cert(buf, len, &state, err))
+			return decode_failed(cli, out, device, err);
 		warn_state(out, &state);
 		out->ops->state(out, device, &state);
 		sdsi_state_cert_free(&state);
 		return SDSI_EXIT_OK;
 	default:
-		if (sdsi_decode_meter_cert(buf, len, &meter, &err))
-			return decode_failed(cli, out, device, &err);
+		if (sdsi_decode_meter_cert(buf, len, &meter, err))
+			return decode_failed(cli, out, device, err);
 		if (meter.warnings & SDSI_METER_WARN_MMRC)
 			out_warn(out, "meter certificate: the master reference counter is not labelled 'MMRC'");
 		out->ops->meter(out, device, &meter, cli->command == CMD_METER_CURRENT);
@@ -85,10 +85,10 @@ static enum sdsi_exit decode_and_print(const struct cli *cli, struct output *out
 static enum sdsi_exit refuse(struct output *out, const char *device, int errnum,
 			     const char *reason)
 {
-	struct sdsi_error err = { .errnum = errnum, .cls = SDSI_ERR_REFUSED, .offset = -1 };
+	scoped_error err = tool_error_new();
 
-	snprintf(err.message, sizeof(err.message), "%s: %s", device, reason);
-	return report_error(out, device, &err);
+	sdsi_error_set(err, errnum, SDSI_ERR_REFUSED, -1, "%s: %s", device, reason);
+	return report_error(out, device, err);
 }
 
 /*
@@ -105,24 +105,26 @@ struct device_read {
 	uint8_t cert[SDSI_READ_BUF_SIZE];
 	size_t cert_len;
 	bool have_cert;
-	struct sdsi_error err;		/* why the next step is missing */
+	struct sdsi_error *err;		/* why the next step is missing */
 	int refused_errno;		/* 0, or the certificate is not read: */
 	const char *refusal;		/* why */
 };
 
-static void fetch_device(enum command cmd, struct sdsi_device *dev, struct device_read *r)
+static void fetch_device(enum command cmd, struct sdsi_device **listed, struct device_read *r)
 {
 	const enum sdsi_attr attr = attr_of(cmd);
 	const struct sdsi_registers *regs = &r->decoded;
+	const struct sdsi_device *dev;
 
-	if (!dev->guid_valid && reopen_listed_device(dev, &r->err))
+	if (!sdsi_device_guid_valid(*listed) && reopen_listed_device(listed, r->err))
 		return;
-	if (sdsi_read_attr(dev, SDSI_ATTR_REGISTERS, r->regs, &r->regs_len, &r->err))
+	dev = *listed;
+	if (sdsi_read_attr(dev, SDSI_ATTR_REGISTERS, r->regs, &r->regs_len, r->err))
 		return;
 	r->have_regs = true;
 	if (cmd == CMD_INFO)
 		return;
-	if (sdsi_decode_registers(r->regs, r->regs_len, dev->guid, &r->decoded, &r->err))
+	if (sdsi_decode_registers(r->regs, r->regs_len, sdsi_device_guid(dev), &r->decoded, r->err))
 		return;
 	r->regs_decoded = true;
 	if (!regs->on_demand) {
@@ -131,7 +133,7 @@ static void fetch_device(enum command cmd, struct sdsi_device *dev, struct devic
 	} else if (attr != SDSI_ATTR_STATE_CERT && !regs->metering) {
 		r->refused_errno = ENOTSUP;
 		r->refusal = "Metering is not supported on this socket";
-	} else if (sdsi_read_attr(dev, attr, r->cert, &r->cert_len, &r->err) == 0) {
+	} else if (sdsi_read_attr(dev, attr, r->cert, &r->cert_len, r->err) == 0) {
 		r->have_cert = true;
 	}
 }
@@ -145,50 +147,53 @@ static bool data_lacking(const struct device_read *r)
 {
 	return r->regs_decoded &&
 	       (r->refused_errno == ENOTSUP ||
-		(!r->refusal && !r->have_cert && r->err.errnum == ENOENT));
+		(!r->refusal && !r->have_cert && sdsi_error_errno(r->err) == ENOENT));
 }
 
 static enum sdsi_exit render_device(const struct cli *cli, struct output *out,
 				    const struct sdsi_device *dev, const struct device_read *r)
 {
-	struct sdsi_error err = r->err;
+	scoped_error err = tool_error_new();
 
+	sdsi_error_copy(err, r->err);
 	if (!r->have_regs)
-		return report_error(out, dev->name, &err);
-	out_note(out, "%s/registers: %zu bytes, GUID 0x%x", dev->path, r->regs_len, dev->guid);
+		return report_error(out, sdsi_device_name(dev), err);
+	out_note(out, "%s/registers: %zu bytes, GUID 0x%x", sdsi_device_path(dev), r->regs_len, sdsi_device_guid(dev));
 	if (cli->command == CMD_INFO)
-		return decode_and_print(cli, out, dev->name, r->regs, r->regs_len, dev->guid);
+		return decode_and_print(cli, out, sdsi_device_name(dev), r->regs, r->regs_len, sdsi_device_guid(dev));
 	if (r->regs_decoded && out->ops->registers)
-		out->ops->registers(out, dev->name, &r->decoded);
+		out->ops->registers(out, sdsi_device_name(dev), &r->decoded);
 	if (out->ops->data_available && data_lacking(r)) {
-		out_warn(out, "%s: the part lacks this data: %s", dev->name,
-			 r->refusal ? r->refusal : r->err.message);
-		out->ops->data_available(out, dev->name, false);
+		out_warn(out, "%s: the part lacks this data: %s", sdsi_device_name(dev),
+			 r->refusal ? r->refusal : sdsi_error_message(r->err));
+		out->ops->data_available(out, sdsi_device_name(dev), false);
 		return SDSI_EXIT_OK;
 	}
 	if (out->ops->data_available && r->have_cert)
-		out->ops->data_available(out, dev->name, true);
+		out->ops->data_available(out, sdsi_device_name(dev), true);
 	if (r->refusal)
-		return refuse(out, dev->name, r->refused_errno, r->refusal);
+		return refuse(out, sdsi_device_name(dev), r->refused_errno, r->refusal);
 	if (!r->have_cert)
-		return report_error(out, dev->name, &err);
-	out_note(out, "%s/%s: %zu bytes", dev->path, sdsi_attr_file(attr_of(cli->command)),
+		return report_error(out, sdsi_device_name(dev), err);
+	out_note(out, "%s/%s: %zu bytes", sdsi_device_path(dev), sdsi_attr_file(attr_of(cli->command)),
 		 r->cert_len);
-	return decode_and_print(cli, out, dev->name, r->cert, r->cert_len, dev->guid);
+	return decode_and_print(cli, out, sdsi_device_name(dev), r->cert, r->cert_len, sdsi_device_guid(dev));
 }
 
 static enum sdsi_exit read_device(const struct cli *cli, struct output *out,
-				  struct sdsi_device *dev)
+				  struct sdsi_device **dev)
 {
 	struct device_read *r = calloc(1, sizeof(*r));
-	struct sdsi_error err = { .errnum = ENOMEM, .cls = SDSI_ERR_INTERNAL, .offset = -1,
-				  .message = "out of memory" };
+	scoped_error err = tool_error_new();
 	enum sdsi_exit status;
 
+	sdsi_error_set(err, ENOMEM, SDSI_ERR_INTERNAL, -1, "out of memory");
 	if (!r)
-		return report_error(out, dev->name, &err);
+		return report_error(out, sdsi_device_name(*dev), err);
+	r->err = tool_error_new();
 	fetch_device(cli->command, dev, r);
-	status = render_device(cli, out, dev, r);
+	status = render_device(cli, out, *dev, r);
+	sdsi_error_free(r->err);
 	free(r);
 	return status;
 }
@@ -202,27 +207,27 @@ static enum sdsi_exit check_registers_size(const struct cli *cli, struct output 
 {
 	const unsigned int layout = sdsi_guid_layout_or_v1(cli->guid);
 	const size_t want = sdsi_layout_regs_size(layout);
-	struct sdsi_error err = { .errnum = EBADMSG, .cls = SDSI_ERR_MALFORMED };
+	scoped_error err = NULL;
 
 	if (!cli->guid || len == want)
 		return SDSI_EXIT_OK;
-	err.offset = (long)len;
-	snprintf(err.message, sizeof(err.message),
-		 "%s: %zu bytes; the registers of GUID 0x%x (V%u) are %zu bytes",
-		 cli->file, len, cli->guid, layout, want);
-	return report_error(out, NULL, &err);
+	err = tool_error_new();
+	sdsi_error_set(err, EBADMSG, SDSI_ERR_MALFORMED, (long)len,
+		       "%s: %zu bytes; the registers of GUID 0x%x (V%u) are %zu bytes",
+		       cli->file, len, cli->guid, layout, want);
+	return report_error(out, NULL, err);
 }
 
 static enum sdsi_exit read_saved_file(const struct cli *cli, struct output *out)
 {
 	uint8_t buf[SDSI_READ_BUF_SIZE];
-	struct sdsi_error err;
+	scoped_error err = tool_error_new();
 	enum sdsi_exit status;
 	size_t len;
 
 	out->file = cli->file;
-	if (sdsi_read_file(cli->file, buf, sizeof(buf), &len, &err))
-		return report_error(out, NULL, &err);
+	if (sdsi_read_file(cli->file, buf, sizeof(buf), &len, err))
+		return report_error(out, NULL, err);
 	out_note(out, "%s: %zu bytes", cli->file, len);
 	if (cli->command == CMD_INFO) {
 		status = check_registers_size(cli, out, len);
@@ -234,7 +239,7 @@ static enum sdsi_exit read_saved_file(const struct cli *cli, struct output *out)
 
 struct read_all_jobs {
 	enum command command;
-	struct sdsi_device *devs;
+	struct sdsi_device **devs;
 	struct device_read *reads;
 };
 
@@ -251,44 +256,47 @@ static void read_all_job(void *ctx, size_t i)
  */
 static enum sdsi_exit read_all(const struct cli *cli, struct output *out)
 {
-	struct sdsi_error err = { .errnum = ENOMEM, .cls = SDSI_ERR_INTERNAL, .offset = -1,
-				  .message = "out of memory" };
+	scoped_error err = tool_error_new();
 	enum sdsi_exit status = SDSI_EXIT_OK, one;
 	struct read_all_jobs jobs = { .command = cli->command };
 	size_t count;
 
-	if (sdsi_device_list(cli->sysfs_root, &jobs.devs, &count, &err))
-		return report_error(out, NULL, &err);
+	if (sdsi_device_list(cli->sysfs_root, &jobs.devs, &count, err))
+		return report_error(out, NULL, err);
 	if (count == 0)
 		warn_no_devices(cli, out);
 	jobs.reads = count ? calloc(count, sizeof(*jobs.reads)) : NULL;
 	if (count && !jobs.reads) {
-		free(jobs.devs);
-		return report_error(out, NULL, &err);
+		sdsi_device_list_free(jobs.devs, count);
+		return report_error(out, NULL, err);
 	}
+	for (size_t i = 0; i < count; i++)
+		jobs.reads[i].err = tool_error_new();
 	fleet_run(count, read_all_job, &jobs);
 	out->ops->begin_all(out);
 	for (size_t i = 0; i < count; i++) {
-		one = render_device(cli, out, &jobs.devs[i], &jobs.reads[i]);
+		one = render_device(cli, out, jobs.devs[i], &jobs.reads[i]);
 		if (status == SDSI_EXIT_OK)
 			status = one;
 	}
 	out->ops->end_all(out);
+	for (size_t i = 0; i < count; i++)
+		sdsi_error_free(jobs.reads[i].err);
 	free(jobs.reads);
-	free(jobs.devs);
+	sdsi_device_list_free(jobs.devs, count);
 	return status;
 }
 
 enum sdsi_exit cmd_read(const struct cli *cli, struct output *out)
 {
-	struct sdsi_device dev;
-	struct sdsi_error err;
+	scoped_device dev = NULL;
+	scoped_error err = tool_error_new();
 
 	if (cli->file)
 		return read_saved_file(cli, out);
 	if (cli->all)
 		return read_all(cli, out);
-	if (sdsi_device_open(cli->sysfs_root, cli->devno, &dev, &err))
-		return report_error(out, NULL, &err);
+	if (sdsi_device_open(cli->sysfs_root, cli->devno, &dev, err))
+		return report_error(out, NULL, err);
 	return read_device(cli, out, &dev);
 }

@@ -6,6 +6,7 @@
 #include "exit_codes.h"
 #include "options.h"
 #include "output.h"
+#include "tool_error.h"
 
 enum sdsi_exit cmd_list(const struct cli *cli, struct output *out);
 /* -i, -s, -m, -C on one device, every device (--all) or a saved file (--file). */
@@ -50,8 +51,5 @@ void name_implausible_file(struct sdsi_error *err, const struct sdsi_preflight *
 
 /* Report err through the output and return its exit status. */
 enum sdsi_exit report_error(struct output *out, const char *device, const struct sdsi_error *err);
-
-/* Prepend "PREFIX: " to err's message, truncating its end if need be. */
-void prefix_error(struct sdsi_error *err, const char *prefix);
 
 #endif /* INTEL_SDSI_COMMANDS_H */

@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Exit status: the mapping from libsdsi's error classes, and its documentation. */
-#include <string.h>
-
 #include "commands.h"
 #include "exit_codes.h"
 
@@ -16,7 +14,7 @@ enum sdsi_exit exit_for_error(const struct sdsi_error *err)
 #define CLASS_EXIT(cls, status) \
 	case SDSI_ERR_##cls: \
 		return SDSI_EXIT_##status;
-	switch (err->cls) {
+	switch (sdsi_error_class(err)) {
 	SDSI_ERROR_CLASS_EXIT_TABLE(CLASS_EXIT)
 	}
 #undef CLASS_EXIT
@@ -27,19 +25,4 @@ enum sdsi_exit report_error(struct output *out, const char *device, const struct
 {
 	out->ops->error(out, device, err);
 	return exit_for_error(err);
-}
-
-void prefix_error(struct sdsi_error *err, const char *prefix)
-{
-	const size_t cap = sizeof(err->message);
-	size_t plen = strlen(prefix) + 2, mlen = strlen(err->message);
-
-	if (plen >= cap)
-		return;
-	if (plen + mlen >= cap)
-		mlen = cap - plen - 1;
-	memmove(err->message + plen, err->message, mlen);
-	err->message[plen + mlen] = '\0';
-	memcpy(err->message, prefix, plen - 2);
-	memcpy(err->message + plen - 2, ": ", 2);
 }

@@ -14,28 +14,29 @@ void fleet_diagnose(const struct output *out, const struct fleet_report *r)
 	for (size_t i = 0; i < r->count; i++) {
 		const struct socket_result *s = &r->sockets[i];
 
-		if (s->state_warning.errnum)
+		if (sdsi_error_errno(s->state_warning))
 			out_warn(out, "%s: %s; the comparison with what is provisioned is skipped",
-				 s->dev.name, s->state_warning.message);
+				 sdsi_device_name(s->dev), sdsi_error_message(s->state_warning));
 		for (size_t k = 0; k < s->nblobs; k++) {
 			const struct blob_result *b = &s->blobs[k];
 			const char *file = set->files[b->file].path;
 
-			for (unsigned int c = 0; c < b->pf.num_checks; c++)
-				out_note(out, "%s: %s: check %s: %s: %s", s->dev.name, file,
-					 b->pf.checks[c].name,
-					 sdsi_check_status_name(b->pf.checks[c].status),
-					 b->pf.checks[c].detail);
-			if (b->pf.last_attempt && b->outcome != BLOB_SKIPPED)
-				out_warn(out, "%s: warning: %s", s->dev.name, b->pf.warning);
+			for (unsigned int c = 0; c < sdsi_preflight_num_checks(b->pf); c++)
+				out_note(out, "%s: %s: check %s: %s: %s", sdsi_device_name(s->dev), file,
+					 sdsi_preflight_check_name(b->pf, c),
+					 sdsi_check_status_name(sdsi_preflight_check_status(b->pf, c)),
+					 sdsi_preflight_check_detail(b->pf, c));
+			if (sdsi_preflight_last_attempt(b->pf) && b->outcome != BLOB_SKIPPED)
+				out_warn(out, "%s: warning: %s", sdsi_device_name(s->dev),
+					 sdsi_preflight_warning(b->pf));
 		}
 		err = socket_error(s);
 		if (err)
-			out_error_message(err->message);
+			out_error_message(sdsi_error_message(err));
 	}
 	for (size_t i = 0; i < set->count; i++)
 		if (!set->files[i].usable)
-			out_warn(out, "%s; not used", set->files[i].err.message);
+			out_warn(out, "%s; not used", sdsi_error_message(set->files[i].err));
 }
 
 /* Whether the blobs tried on socket s include file i of the set. */
@@ -50,10 +51,10 @@ bool socket_tried_file(const struct socket_result *s, size_t file)
 const struct sdsi_error *socket_error(const struct socket_result *s)
 {
 	if (s->failed)
-		return &s->err;
+		return s->err;
 	for (size_t k = 0; k < s->nblobs; k++)
 		if (s->blobs[k].outcome == BLOB_REFUSED || s->blobs[k].outcome == BLOB_FAILED)
-			return &s->blobs[k].err;
+			return s->blobs[k].err;
 	return NULL;
 }
 

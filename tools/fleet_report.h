@@ -35,17 +35,17 @@ enum socket_outcome {
 struct blob_result {
 	size_t file;			/* index in the blob set */
 	enum blob_outcome outcome;
-	struct sdsi_preflight pf;	/* checks made (none when skipped) */
-	struct sdsi_error err;		/* refused or failed: why */
+	struct sdsi_preflight *pf;	/* checks made (none when skipped) */
+	struct sdsi_error *err;		/* refused or failed: why */
 };
 
 struct socket_result {
-	struct sdsi_device dev;
+	struct sdsi_device *dev;
 	bool have_regs;
 	struct sdsi_registers regs;	/* as first read, PPIN included */
 	bool failed;			/* the socket itself: err says why */
-	struct sdsi_error err;
-	struct sdsi_error state_warning;	/* errnum set: state certificate unreadable */
+	struct sdsi_error *err;
+	struct sdsi_error *state_warning;	/* errno set: state certificate unreadable */
 	size_t nblobs;
 	struct blob_result *blobs;	/* in file name order */
 	enum socket_outcome outcome;

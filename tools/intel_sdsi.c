@@ -13,13 +13,14 @@
 #include "docgen.h"
 #include "output_file.h"
 #include "sysfs_root.h"
+#include "tool_error.h"
 
 static enum sdsi_exit usage_error(struct output *out, const char *msg, bool json)
 {
-	struct sdsi_error err = { .errnum = EINVAL, .cls = SDSI_ERR_USAGE, .offset = -1 };
+	scoped_error err = tool_error_new();
 
-	snprintf(err.message, sizeof(err.message), "%s", msg);
-	report_error(out, NULL, &err);
+	sdsi_error_set(err, EINVAL, SDSI_ERR_USAGE, -1, "%s", msg);
+	report_error(out, NULL, err);
 	if (!json)
 		print_usage(stderr);
 	return SDSI_EXIT_USAGE;
@@ -91,7 +92,7 @@ int main(int argc, char **argv)
 {
 	struct output out = { .ops = &text_output_ops };
 	struct output_file file;
-	struct sdsi_error err;
+	scoped_error err = tool_error_new();
 	char msg[256];
 	struct cli cli;
 	enum sdsi_exit status;
@@ -130,16 +131,16 @@ int main(int argc, char **argv)
 	default:
 		break;
 	}
-	if (cli.output && output_file_begin(&file, cli.output, &err))
-		return output_failed(&out, &err);
+	if (cli.output && output_file_begin(&file, cli.output, err))
+		return output_failed(&out, err);
 	status = run(&cli, &out);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "intel_sdsi: writing the output failed: %s\n", strerror(errno));
 		return SDSI_EXIT_INTERNAL;
 	}
 	/* Written even when a device failed: the output says which, and is complete. */
-	if (cli.output && output_file_commit(&file, &err)) {
-		output_failed(&out, &err);
+	if (cli.output && output_file_commit(&file, err)) {
+		output_failed(&out, err);
 		return SDSI_EXIT_IO;
 	}
 	return status;

@@ -30,7 +30,7 @@ struct output_ops {
 	/* --all: results of several devices follow, in device order. */
 	void (*begin_all)(struct output *out);
 	void (*end_all)(struct output *out);
-	void (*devices)(struct output *out, const struct sdsi_device *devs, size_t count);
+	void (*devices)(struct output *out, struct sdsi_device *const *devs, size_t count);
 	/* device is NULL when decoding a --file. */
 	void (*info)(struct output *out, const char *device, const struct sdsi_registers *regs);
 	void (*state)(struct output *out, const char *device, const struct sdsi_state_cert *cert);

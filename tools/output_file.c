@@ -27,14 +27,13 @@ static int fail(struct sdsi_error *err, int errnum, const char *fmt, ...)
 
 static int fail(struct sdsi_error *err, int errnum, const char *fmt, ...)
 {
-	size_t n;
 	va_list ap;
 
 	va_start(ap, fmt);
 	tool_verror(err, errnum, SDSI_ERR_IO, fmt, ap);
 	va_end(ap);
-	n = strlen(err->message);
-	snprintf(err->message + n, sizeof(err->message) - n, ": %s", strerror(errnum));
+	sdsi_error_set(err, errnum, SDSI_ERR_IO, -1, "%s: %s", sdsi_error_message(err),
+		       strerror(errnum));
 	return -1;
 }
 

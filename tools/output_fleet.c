@@ -38,7 +38,7 @@ static void text_blob_line(const struct fleet_report *r, const struct blob_resul
 		break;
 	case BLOB_PLANNED:
 		printf(": would be written%s\n",
-		       b->pf.unchanged ? " (already provisioned, sent because of --force)" : "");
+		       sdsi_preflight_unchanged(b->pf) ? " (already provisioned, sent because of --force)" : "");
 		break;
 	case BLOB_REFUSED:
 		printf(": refused by the pre-flight checks\n");
@@ -51,9 +51,10 @@ static void text_blob_line(const struct fleet_report *r, const struct blob_resul
 		break;
 	}
 	/* A dry run is for seeing every check. */
-	for (unsigned int i = 0; r->cli->dry_run && i < b->pf.num_checks; i++)
-		printf("        %-20s %-10s %s\n", b->pf.checks[i].name,
-		       sdsi_check_status_name(b->pf.checks[i].status), b->pf.checks[i].detail);
+	for (unsigned int i = 0; r->cli->dry_run && i < sdsi_preflight_num_checks(b->pf); i++)
+		printf("        %-20s %-10s %s\n", sdsi_preflight_check_name(b->pf, i),
+		       sdsi_check_status_name(sdsi_preflight_check_status(b->pf, i)),
+		       sdsi_preflight_check_detail(b->pf, i));
 }
 
 static bool file_used(const struct fleet_report *r, size_t file)
@@ -94,11 +95,11 @@ void print_fleet_text(struct output *out, const struct fleet_report *r)
 		const struct socket_result *s = &r->sockets[i];
 
 		if (!s->have_regs) {
-			printf("%s: failed: %s\n", s->dev.name,
-			       text_name(name, sizeof(name), s->err.message));
+			printf("%s: failed: %s\n", sdsi_device_name(s->dev),
+			       text_name(name, sizeof(name), sdsi_error_message(s->err)));
 			continue;
 		}
-		printf("%s (PPIN 0x%016" PRIx64 "): %s\n", s->dev.name, s->regs.ppin,
+		printf("%s (PPIN 0x%016" PRIx64 "): %s\n", sdsi_device_name(s->dev), s->regs.ppin,
 		       text_outcome(r, s->outcome));
 		for (size_t k = 0; k < s->nblobs; k++)
 			text_blob_line(r, &s->blobs[k]);
@@ -115,7 +116,7 @@ void print_fleet_text(struct output *out, const struct fleet_report *r)
 			printf("    %s: CAP bound to PPIN 0x%016" PRIx64 ", which no socket here has\n",
 			       text_name(name, sizeof(name), blob_file_name(set, f)), f->info.ppin);
 		else	/* the message names the file */
-			printf("    %s\n", text_name(name, sizeof(name), f->err.message));
+			printf("    %s\n", text_name(name, sizeof(name), sdsi_error_message(f->err)));
 	}
 	printf("%zu socket%s: %zu provisioned, %zu unchanged, ", r->count,
 	       r->count == 1 ? "" : "s", r->totals[SOCKET_PROVISIONED],

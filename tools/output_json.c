@@ -116,16 +116,16 @@ static void json_end_all(struct output *out)
 	out->json_all = NULL;
 }
 
-static void json_devices(struct output *out, const struct sdsi_device *devs, size_t count)
+static void json_devices(struct output *out, struct sdsi_device *const *devs, size_t count)
 {
 	json_object *obj = new_doc(), *list = json_object_new_array();
 
 	for (size_t i = 0; i < count; i++) {
 		json_object *dev = json_object_new_object();
 
-		add(dev, "device", json_object_new_string(devs[i].name));
-		add(dev, "devno", json_object_new_int64(devs[i].devno));
-		add(dev, "guid", devs[i].guid_valid ? hex32(devs[i].guid) : NULL);
+		add(dev, "device", json_object_new_string(sdsi_device_name(devs[i])));
+		add(dev, "devno", json_object_new_int64(sdsi_device_devno(devs[i])));
+		add(dev, "guid", sdsi_device_guid_valid(devs[i]) ? hex32(sdsi_device_guid(devs[i])) : NULL);
 		json_object_array_add(list, dev);
 	}
 	add(obj, "devices", list);
@@ -281,23 +281,24 @@ static json_object *json_checks(const struct sdsi_preflight *pf)
 {
 	json_object *list = json_object_new_array();
 
-	for (unsigned int i = 0; i < pf->num_checks; i++) {
-		const struct sdsi_check *c = &pf->checks[i];
+	for (unsigned int i = 0; i < sdsi_preflight_num_checks(pf); i++) {
+		const enum sdsi_check_status status = sdsi_preflight_check_status(pf, i);
 		json_object *check = json_object_new_object();
 
-		add(check, "name", json_object_new_string(c->name));
-		add(check, "result", json_object_new_string(sdsi_check_status_name(c->status)));
-		add(check, "detail", json_object_new_string(c->detail));
+		add(check, "name", json_object_new_string(sdsi_preflight_check_name(pf, i)));
+		add(check, "result", json_object_new_string(sdsi_check_status_name(status)));
+		add(check, "detail", json_object_new_string(sdsi_preflight_check_detail(pf, i)));
 		json_object_array_add(list, check);
 	}
 	return list;
 }
 
-/* "format", "decoded" and "checks": what the pre-flight checks saw. */
-static void json_add_preflight(json_object *obj, const struct sdsi_preflight *pf)
+/* "format", "decoded" and "checks": what the pre-flight checks saw of blob. */
+static void json_add_preflight(json_object *obj, const struct sdsi_blob_info *blob,
+			       const struct sdsi_preflight *pf)
 {
-	add(obj, "format", json_object_new_string(format_name(pf->blob.format)));
-	add(obj, "decoded", json_blob(&pf->blob));
+	add(obj, "format", json_object_new_string(format_name(blob->format)));
+	add(obj, "decoded", json_blob(blob));
 	add(obj, "checks", json_checks(pf));
 }
 
@@ -311,9 +312,9 @@ static void json_provisioned(struct output *out, const struct provision_report *
 	add(obj, "bytes", json_object_new_int64((int64_t)r->bytes));
 	add(obj, "dry_run", json_object_new_boolean(r->dry_run));
 	add(obj, "provisioned", json_object_new_boolean(r->written));
-	add(obj, "unchanged", json_object_new_boolean(r->preflight->unchanged));
-	add(obj, "forced", json_object_new_boolean(r->preflight->forced));
-	json_add_preflight(obj, r->preflight);
+	add(obj, "unchanged", json_object_new_boolean(sdsi_preflight_unchanged(r->preflight)));
+	add(obj, "forced", json_object_new_boolean(sdsi_preflight_forced(r->preflight)));
+	json_add_preflight(obj, sdsi_preflight_blob_info(r->preflight), r->preflight);
 	emit(out, obj);
 }
 
@@ -321,11 +322,11 @@ static json_object *json_error_object(const struct sdsi_error *err)
 {
 	json_object *e = json_object_new_object();
 
-	add(e, "errno", json_object_new_int(err->errnum));
-	add(e, "name", json_object_new_string(sdsi_errno_name(err->errnum)));
-	add(e, "message", json_object_new_string(err->message));
-	if (err->offset >= 0)
-		add(e, "offset", json_object_new_int64(err->offset));
+	add(e, "errno", json_object_new_int(sdsi_error_errno(err)));
+	add(e, "name", json_object_new_string(sdsi_errno_name(sdsi_error_errno(err))));
+	add(e, "message", json_object_new_string(sdsi_error_message(err)));
+	if (sdsi_error_offset(err) >= 0)
+		add(e, "offset", json_object_new_int64(sdsi_error_offset(err)));
 	return e;
 }
 
@@ -339,9 +340,9 @@ static void json_refused(struct output *out, const struct provision_report *r,
 	json_object *obj = device_doc(out, r->device), *e = json_error_object(err);
 	json_object *preflight = json_object_new_object();
 
-	out_error_message(err->message);
+	out_error_message(sdsi_error_message(err));
 	add(preflight, "dry_run", json_object_new_boolean(r->dry_run));
-	json_add_preflight(preflight, r->preflight);
+	json_add_preflight(preflight, sdsi_preflight_blob_info(r->preflight), r->preflight);
 	add(e, "preflight", preflight);
 	add(obj, "error", e);
 	emit(out, obj);
@@ -351,7 +352,7 @@ static void json_error(struct output *out, const char *device, const struct sdsi
 {
 	json_object *obj = device_doc(out, device);
 
-	out_error_message(err->message);
+	out_error_message(sdsi_error_message(err));
 	add(obj, "error", json_error_object(err));
 	emit(out, obj);
 }
@@ -367,9 +368,12 @@ static json_object *json_blob_result(const struct fleet_report *r, const struct 
 	add(obj, "file", json_object_new_string(f->path));
 	add(obj, "result", json_object_new_string(blob_outcome_name(b->outcome)));
 	add(obj, "bytes", json_object_new_int64((int64_t)f->len));
-	add(obj, "forced", json_object_new_boolean(b->pf.forced));
-	json_add_preflight(obj, &b->pf);
-	add(obj, "error", failed ? json_error_object(&b->err) : NULL);
+	add(obj, "forced", json_object_new_boolean(sdsi_preflight_forced(b->pf)));
+	/* A blob skipped was never checked: what it is comes from its file. */
+	json_add_preflight(obj,
+			   b->outcome == BLOB_SKIPPED ? &f->info : sdsi_preflight_blob_info(b->pf),
+			   b->pf);
+	add(obj, "error", failed ? json_error_object(b->err) : NULL);
 	return obj;
 }
 
@@ -378,7 +382,7 @@ static json_object *json_socket(const struct fleet_report *r, const struct socke
 	json_object *obj = json_object_new_object(), *blobs = json_object_new_array();
 	const struct sdsi_error *err = socket_error(s);
 
-	add(obj, "device", json_object_new_string(s->dev.name));
+	add(obj, "device", json_object_new_string(sdsi_device_name(s->dev)));
 	add(obj, "ppin", s->have_regs ? hex64(s->regs.ppin) : NULL);
 	add(obj, "result", json_object_new_string(socket_outcome_name(s->outcome)));
 	for (size_t k = 0; k < s->nblobs; k++)
@@ -402,9 +406,9 @@ static json_object *json_file(const struct fleet_report *r, size_t i)
 	for (size_t s = 0; s < r->count; s++)
 		if (socket_tried_file(&r->sockets[s], i))
 			json_object_array_add(used_by,
-					      json_object_new_string(r->sockets[s].dev.name));
+					      json_object_new_string(sdsi_device_name(r->sockets[s].dev)));
 	add(obj, "used_by", used_by);
-	add(obj, "error", f->usable ? NULL : json_error_object(&f->err));
+	add(obj, "error", f->usable ? NULL : json_error_object(f->err));
 	return obj;
 }
 

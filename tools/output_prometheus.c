@@ -356,11 +356,11 @@ static void prom_error(struct output *out, const char *device, const struct sdsi
 {
 	struct labels l = { .len = 0 };
 
-	out_error_message(err->message);
+	out_error_message(sdsi_error_message(err));
 	up(out, device, false);
 	label(&l, "command", out->command);
 	label(&l, "device", device ? device : "");
-	label(&l, "reason", sdsi_errno_name(err->errnum));
+	label(&l, "reason", sdsi_errno_name(sdsi_error_errno(err)));
 	add(out, PROM_SCRAPE_ERROR, &l, "1");
 	done(out);
 }
@@ -391,7 +391,7 @@ static void prom_end_all(struct output *out)
 }
 
 /* Not reached: the option check allows --format prometheus with -i, -s, -m, -C only. */
-static void prom_devices(struct output *out, const struct sdsi_device *devs, size_t count)
+static void prom_devices(struct output *out, struct sdsi_device *const *devs, size_t count)
 {
 	text_output_ops.devices(out, devs, count);
 }

@@ -164,10 +164,10 @@ static void text_meter(struct output *out, const char *device, const struct sdsi
 	}
 }
 
-static void text_devices(struct output *out, const struct sdsi_device *devs, size_t count)
+static void text_devices(struct output *out, struct sdsi_device *const *devs, size_t count)
 {
 	for (size_t i = 0; i < count; i++)
-		printf("%s\n", devs[i].name);
+		printf("%s\n", sdsi_device_name(devs[i]));
 	(void)out;	/* none found: cmd_list says where it looked */
 }
 
@@ -203,15 +203,12 @@ static void text_blob(FILE *f, const struct sdsi_blob_info *b)
 /* The decoded blob and every check: what --dry-run is for. */
 static void text_preflight(FILE *f, const struct sdsi_preflight *pf)
 {
-	const struct sdsi_check *c;
-
-	text_blob(f, &pf->blob);
+	text_blob(f, sdsi_preflight_blob_info(pf));
 	fprintf(f, "Pre-flight checks:\n");
-	for (unsigned int i = 0; i < pf->num_checks; i++) {
-		c = &pf->checks[i];
-		fprintf(f, "    %-20s %-10s %s\n", c->name, sdsi_check_status_name(c->status),
-			c->detail);
-	}
+	for (unsigned int i = 0; i < sdsi_preflight_num_checks(pf); i++)
+		fprintf(f, "    %-20s %-10s %s\n", sdsi_preflight_check_name(pf, i),
+			sdsi_check_status_name(sdsi_preflight_check_status(pf, i)),
+			sdsi_preflight_check_detail(pf, i));
 }
 
 static void text_provisioned(struct output *out, const struct provision_report *r)
@@ -221,13 +218,13 @@ static void text_provisioned(struct output *out, const struct provision_report *
 	char path[TEXT_NAME_SIZE];
 
 	text_name(path, sizeof(path), r->blob_path);
-	if (pf->unchanged && !pf->forced)
+	if (sdsi_preflight_unchanged(pf) && !sdsi_preflight_forced(pf))
 		printf("%s%s file %s is already provisioned on %s: nothing %s (--force sends it anyway)\n",
 		       r->dry_run ? "Dry run: " : "", name, path, r->device,
 		       r->dry_run ? "would be written" : "written");
 	else if (r->dry_run)
 		printf("Dry run: %s passed every pre-flight check%s; would write %zu bytes from %s to %s\n",
-		       name, pf->unchanged ? " (already provisioned, sent because of --force)" : "",
+		       name, sdsi_preflight_unchanged(pf) ? " (already provisioned, sent because of --force)" : "",
 		       r->bytes, path, r->attr_path);
 	else
 		printf("Provisioned %s file %s successfully\n", sdsi_blob_file(r->kind), path);
@@ -244,13 +241,13 @@ static void text_refused(struct output *out, const struct provision_report *r,
 		       sdsi_blob_name(r->kind));
 		text_preflight(stdout, r->preflight);
 	}
-	out_error_message(err->message);
+	out_error_message(sdsi_error_message(err));
 	(void)out;
 }
 
 static void text_error(struct output *out, const char *device, const struct sdsi_error *err)
 {
-	out_error_message(err->message);
+	out_error_message(sdsi_error_message(err));
 	(void)out;
 	(void)device;
 }

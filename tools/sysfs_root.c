@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "sysfs_root.h"
+#include "tool_error.h"
 
 #define PROC_MODULES	"/proc/modules"
 #define DRIVER_NAME	"intel_sdsi"
@@ -38,7 +39,7 @@ enum sdsi_exit resolve_sysfs_root(struct cli *cli, struct output *out)
 	/* Resolved once per run; the commands only read it. */
 	static char resolved[SDSI_PATH_SIZE];
 	static const char *const below[] = { "devices", "bus/auxiliary/devices" };
-	struct sdsi_error err = { .errnum = ENOENT, .cls = SDSI_ERR_USAGE, .offset = -1 };
+	scoped_error err = NULL;
 	const char *source, *dir = named_root(cli, &source);
 	struct stat st;
 	int n;
@@ -46,14 +47,13 @@ enum sdsi_exit resolve_sysfs_root(struct cli *cli, struct output *out)
 	if (!dir)
 		return SDSI_EXIT_OK;
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		if (stat(dir, &st) == 0)
-			err.errnum = ENOTDIR;
-		else
-			err.errnum = errno;
-		snprintf(err.message, sizeof(err.message),
-			 "%s %s: %s: give the directory of the intel_vsec.sdsi.N devices (%s), or the directory sdsi-emu mount serves",
-			 source, dir, strerror(err.errnum), SDSI_DEFAULT_SYSFS_ROOT);
-		return report_error(out, NULL, &err);
+		int errnum = stat(dir, &st) == 0 ? ENOTDIR : errno;
+
+		err = tool_error_new();
+		sdsi_error_set(err, errnum, SDSI_ERR_USAGE, -1,
+			       "%s %s: %s: give the directory of the intel_vsec.sdsi.N devices (%s), or the directory sdsi-emu mount serves",
+			       source, dir, strerror(errnum), SDSI_DEFAULT_SYSFS_ROOT);
+		return report_error(out, NULL, err);
 	}
 	/*
 	 * A directory named "devices" or "bus" cannot be a device of the
@@ -72,15 +72,22 @@ enum sdsi_exit resolve_sysfs_root(struct cli *cli, struct output *out)
 	return SDSI_EXIT_OK;
 }
 
-int reopen_listed_device(struct sdsi_device *dev, struct sdsi_error *err)
+int reopen_listed_device(struct sdsi_device **dev, struct sdsi_error *err)
 {
-	const size_t root_len = strlen(dev->path) - strlen(dev->name) - 1;
+	const size_t root_len = strlen(sdsi_device_path(*dev)) - strlen(sdsi_device_name(*dev)) - 1;
 	char root[SDSI_PATH_SIZE], devno[16];
+	struct sdsi_device *reopened;
+	int ret;
 
-	memcpy(root, dev->path, root_len);
+	memcpy(root, sdsi_device_path(*dev), root_len);
 	root[root_len] = '\0';
-	snprintf(devno, sizeof(devno), "%u", dev->devno);
-	return sdsi_device_open(root, devno, dev, err);
+	snprintf(devno, sizeof(devno), "%u", sdsi_device_devno(*dev));
+	ret = sdsi_device_open(root, devno, &reopened, err);
+	if (ret)
+		return ret;
+	sdsi_device_close(*dev);
+	*dev = reopened;
+	return 0;
 }
 
 /* Whether /proc/modules lists intel_sdsi: 1, 0, or -1 when it cannot be read. */

@@ -22,9 +22,13 @@ enum sdsi_exit resolve_sysfs_root(struct cli *cli, struct output *out);
  * A device of sdsi_device_list() whose guid could not be read, opened again
  * by number as -d N opens it (sdsi_device_open), so that an unbound one is
  * named as such ("no driver is bound", ENODEV) and not as a missing guid
- * file.  Safe in the threads of fleet.h.  0 or -errno with err filled.
+ * file.  Safe in the threads of fleet.h.  0 with *dev replaced by the
+ * device opened again, or -errno with err filled and *dev as it was.
  */
-int reopen_listed_device(struct sdsi_device *dev, struct sdsi_error *err);
+int reopen_listed_device(struct sdsi_device **dev, struct sdsi_error *err);
+
+/* `scoped_device dev = NULL;` closes dev (if opened) when its scope ends. */
+#define scoped_device __attribute__((cleanup(sdsi_device_closep))) struct sdsi_device *
 
 /*
  * "No On Demand devices found." on stderr (unless -q), naming the

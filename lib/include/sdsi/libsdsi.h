@@ -36,7 +36,7 @@ extern "C" {
 #define SDSI_SYSFS_ROOT_ENV	"SDSI_SYSFS_ROOT"
 #define SDSI_READ_BUF_SIZE	SDSI_READ_MSG_MAX	/* largest certificate a read returns */
 #define SDSI_BLOB_MAX		SDSI_WRITE_PAYLOAD_MAX	/* one mailbox packet minus the command */
-#define SDSI_PATH_SIZE		4096u
+#define SDSI_PATH_SIZE		4096u	/* a device path this long or longer is refused */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -53,12 +53,39 @@ enum sdsi_error_class {
 	SDSI_ERR_STATE_UNKNOWN,	/* what is provisioned could not be read: nothing written */
 };
 
-struct sdsi_error {
-	int errnum;			/* positive errno, 0 when no error */
-	enum sdsi_error_class cls;
-	long offset;			/* byte offset of a malformed field, or -1 */
-	char message[512];
-};
+/*
+ * An error: opaque, so that its message may grow without an ABI break
+ * (docs/library.md).  Allocate one with sdsi_error_new() (NULL when out of
+ * memory) and pass it to the functions below, any number of times: each
+ * call that may fail clears or fills it.  Free it with sdsi_error_free().
+ */
+struct sdsi_error;
+
+struct sdsi_error *sdsi_error_new(void);
+void sdsi_error_free(struct sdsi_error *err);
+
+int sdsi_error_errno(const struct sdsi_error *err);		/* positive; 0: no error */
+enum sdsi_error_class sdsi_error_class(const struct sdsi_error *err);
+long sdsi_error_offset(const struct sdsi_error *err);		/* of a malformed field, or -1 */
+const char *sdsi_error_message(const struct sdsi_error *err);	/* "" when no error */
+
+/*
+ * Fill err as libsdsi does, for a caller that reports its own failures the
+ * same way; returns -errnum.  The arguments may include err's own message.
+ */
+int sdsi_error_set(struct sdsi_error *err, int errnum, enum sdsi_error_class cls,
+		   long offset, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* dst becomes a copy of src. */
+void sdsi_error_copy(struct sdsi_error *dst, const struct sdsi_error *src);
+/* "PREFIX: message": the context a caller knows (a device name), kept in front. */
+void sdsi_error_prefix(struct sdsi_error *err, const char *prefix);
+
+/*
+ * For __attribute__((cleanup(...))) (GCC and Clang), which passes the
+ * variable's address: free *p, which may be NULL.  The same exists for
+ * devices (sdsi_device_closep) and pre-flight results (sdsi_preflight_freep).
+ */
+void sdsi_error_freep(struct sdsi_error **err);
 
 /*
  * "EIO", "ETIMEDOUT", ...: glibc's name of any errno (the sign ignored);
@@ -76,13 +103,21 @@ const char *sdsi_errno_meaning(int errnum, bool provisioning);
 
 /* ---- devices ----------------------------------------------------------- */
 
-struct sdsi_device {
-	unsigned int devno;		/* N of intel_vsec.sdsi.N, not the socket ID */
-	char name[64];			/* "intel_vsec.sdsi.N" */
-	char path[SDSI_PATH_SIZE];	/* ROOT/intel_vsec.sdsi.N */
-	uint32_t guid;			/* read by open/list; 0 if unreadable */
-	bool guid_valid;
-};
+/*
+ * A device: opaque, so that its path has no size in the ABI.  Opened by
+ * sdsi_device_open() or listed by sdsi_device_list(); closed (freed) by
+ * sdsi_device_close().
+ */
+struct sdsi_device;
+
+unsigned int sdsi_device_devno(const struct sdsi_device *dev);	/* N of intel_vsec.sdsi.N */
+const char *sdsi_device_name(const struct sdsi_device *dev);	/* "intel_vsec.sdsi.N" */
+const char *sdsi_device_path(const struct sdsi_device *dev);	/* ROOT/intel_vsec.sdsi.N */
+/* The guid read by open/list, and whether it could be read (else it is 0). */
+uint32_t sdsi_device_guid(const struct sdsi_device *dev);
+bool sdsi_device_guid_valid(const struct sdsi_device *dev);
+void sdsi_device_close(struct sdsi_device *dev);
+void sdsi_device_closep(struct sdsi_device **dev);	/* for cleanup: sdsi_error_freep */
 
 /* $SDSI_SYSFS_ROOT when set and non-empty, else SDSI_DEFAULT_SYSFS_ROOT. */
 const char *sdsi_sysfs_root(void);
@@ -92,18 +127,22 @@ int sdsi_parse_devno(const char *text, unsigned int *devno, struct sdsi_error *e
 
 /*
  * Find intel_vsec.sdsi.DEVNO under root (NULL: sdsi_sysfs_root()) and read
- * its guid.  -ENODEV when the directory does not exist.
+ * its guid into a new handle in *dev (NULL when it fails), to be closed with
+ * sdsi_device_close().  -ENODEV when the directory does not exist.
  */
-int sdsi_device_open(const char *root, const char *devno, struct sdsi_device *dev,
+int sdsi_device_open(const char *root, const char *devno, struct sdsi_device **dev,
 		     struct sdsi_error *err);
 
 /*
  * Every On Demand device under root, sorted by devno.  *devs is NULL and
  * *count 0 when there is none (not an error); a missing root directory is
- * also "no device".  Free with free().
+ * also "no device".  Free with sdsi_device_list_free(), which closes every
+ * device still in the array (a caller may close one and put NULL, or
+ * another handle, in its place).
  */
-int sdsi_device_list(const char *root, struct sdsi_device **devs, size_t *count,
+int sdsi_device_list(const char *root, struct sdsi_device ***devs, size_t *count,
 		     struct sdsi_error *err);
+void sdsi_device_list_free(struct sdsi_device **devs, size_t count);
 
 /* ---- reading ----------------------------------------------------------- */
 
@@ -300,43 +339,55 @@ enum sdsi_check_status {
 	SDSI_CHECK_PASS,
 	SDSI_CHECK_FAIL,	/* refused: the first failure is the error */
 	SDSI_CHECK_SKIP,	/* could not be made (foreign blob, no certificate) */
-	SDSI_CHECK_WARN,	/* passed, with sdsi_preflight.warning */
+	SDSI_CHECK_WARN,	/* passed, with sdsi_preflight_warning() */
 	SDSI_CHECK_UNCHANGED,	/* already provisioned: nothing to write */
 };
 
 const char *sdsi_check_status_name(enum sdsi_check_status status);	/* "pass", ... */
 
-#define SDSI_PREFLIGHT_MAX_CHECKS	12u
+/*
+ * What the pre-flight checks found: opaque, so that a check may be added and
+ * a detail or warning grow without an ABI break.  Allocate one with
+ * sdsi_preflight_new() (NULL when out of memory), pass it to sdsi_preflight()
+ * or sdsi_preflight_blob() (each call starts it afresh), read it through the
+ * accessors below, free it with sdsi_preflight_free().
+ */
+struct sdsi_preflight;
+
+struct sdsi_preflight *sdsi_preflight_new(void);
+void sdsi_preflight_free(struct sdsi_preflight *pf);
+void sdsi_preflight_freep(struct sdsi_preflight **pf);	/* for cleanup: sdsi_error_freep */
+
+/* One more failure reaches the threshold. */
+bool sdsi_preflight_last_attempt(const struct sdsi_preflight *pf);
+/* Set when last_attempt, and for an implausible blob sent by force; else "". */
+const char *sdsi_preflight_warning(const struct sdsi_preflight *pf);
+/* Filled by sdsi_preflight_blob(); format FOREIGN after sdsi_preflight(). */
+const struct sdsi_blob_info *sdsi_preflight_blob_info(const struct sdsi_preflight *pf);
+/* Already provisioned: nothing needs writing. */
+bool sdsi_preflight_unchanged(const struct sdsi_preflight *pf);
+/* Unchanged, but SDSI_PREFLIGHT_FORCE asks to write anyway. */
+bool sdsi_preflight_forced(const struct sdsi_preflight *pf);
 
 /*
- * One check and its result.  Names are stable (scripts read them): "layout",
- * "size", "format", "on_demand", "updates", "failures", "akc_present",
- * "ppin", "key_revision", "already_provisioned".
+ * The checks made, in order: check i (below the count) has a name, a status
+ * and a detail; past the count, the name and detail are NULL.  Names are
+ * stable (scripts read them): "layout", "size", "format", "on_demand",
+ * "updates", "failures", "akc_present", "ppin", "key_revision",
+ * "already_provisioned".
  */
-struct sdsi_check {
-	const char *name;
-	enum sdsi_check_status status;
-	char detail[240];
-};
-
-struct sdsi_preflight {
-	bool last_attempt;	/* one more failure reaches the threshold */
-	/* Set when last_attempt, and for an implausible blob sent by force. */
-	char warning[256];
-	/* Filled by sdsi_preflight_blob(); format FOREIGN after sdsi_preflight(). */
-	struct sdsi_blob_info blob;
-	bool unchanged;		/* already provisioned: nothing needs writing */
-	bool forced;		/* unchanged, but SDSI_PREFLIGHT_FORCE asks to write anyway */
-	unsigned int num_checks;
-	struct sdsi_check checks[SDSI_PREFLIGHT_MAX_CHECKS];
-};
+unsigned int sdsi_preflight_num_checks(const struct sdsi_preflight *pf);
+const char *sdsi_preflight_check_name(const struct sdsi_preflight *pf, unsigned int i);
+enum sdsi_check_status sdsi_preflight_check_status(const struct sdsi_preflight *pf,
+						   unsigned int i);
+const char *sdsi_preflight_check_detail(const struct sdsi_preflight *pf, unsigned int i);
 
 /*
  * The generic checks, which need only the registers and the blob's size, in
  * order: known GUID with a registers file of the exact size; blob not empty
  * and at most 1016 bytes; On Demand enabled; updates available; the failure
  * count below its threshold; for a CAP, an AKC already provisioned.  Every
- * check runs and is recorded in pf->checks; the first refusal is the error
+ * check runs and is recorded in pf; the first refusal is the error
  * (class REFUSED, the reason in the message).
  */
 int sdsi_preflight(const struct sdsi_registers *regs, enum sdsi_blob_kind kind,
@@ -370,7 +421,7 @@ int sdsi_preflight(const struct sdsi_registers *regs, enum sdsi_blob_kind kind,
  * socket's PPIN (EXDEV).  Against the state certificate, an AKC whose key
  * image and key revision are the provisioned ones, or a CAP whose licence ID
  * is stored, valid, with the same or a higher revision, is unchanged: 0 with
- * pf->unchanged set, unless SDSI_PREFLIGHT_FORCE.  An AKC with a lower key
+ * sdsi_preflight_unchanged(pf), unless SDSI_PREFLIGHT_FORCE.  An AKC with a lower key
  * revision than the provisioned one is a rollback the silicon refuses
  * (ESTALE), as is a CAP whose licence ID is stored only in entries no longer
  * valid with the same or a higher revision.  What is unchanged needs no
@@ -381,7 +432,7 @@ int sdsi_preflight(const struct sdsi_registers *regs, enum sdsi_blob_kind kind,
  * -ENODATA, class STATE_UNKNOWN, unless SDSI_PREFLIGHT_FORCE or another check
  * refuses for a reason that does not concern only writing; and a foreign
  * blob must be plausible (SDSI_FOREIGN_MIN), else -EBADMSG unless
- * SDSI_PREFLIGHT_FORCE, which then puts what it risks in pf->warning.
+ * SDSI_PREFLIGHT_FORCE, which then puts what it risks in the warning.
  */
 int sdsi_preflight_blob(const struct sdsi_registers *regs, const struct sdsi_state_cert *state,
 			enum sdsi_blob_kind kind, const uint8_t *blob, size_t len,

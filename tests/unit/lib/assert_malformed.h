@@ -16,10 +16,10 @@ static inline void assert_malformed(int ret, const struct sdsi_error *err, long 
 				    const char *needle)
 {
 	assert_int_equal(ret, -EBADMSG);
-	assert_int_equal(err->errnum, EBADMSG);
-	assert_int_equal(err->cls, SDSI_ERR_MALFORMED);
-	assert_int_equal(err->offset, offset);
-	assert_non_null(strstr(err->message, needle));
+	assert_int_equal(sdsi_error_errno(err), EBADMSG);
+	assert_int_equal(sdsi_error_class(err), SDSI_ERR_MALFORMED);
+	assert_int_equal(sdsi_error_offset(err), offset);
+	assert_non_null(strstr(sdsi_error_message(err), needle));
 }
 
 #endif /* ASSERT_MALFORMED_H */

@@ -19,6 +19,7 @@
 #include "cert_bytes.h"
 #include "sdsi/hw.h"
 #include "sdsi/libsdsi.h"
+#include "scoped_handle.h"
 
 static uint8_t *exact(const uint8_t *src, size_t len)
 {
@@ -61,23 +62,23 @@ static void test_state_header(void **unused)
 {
 	uint8_t c[64] = { 0 };
 	struct sdsi_state_cert cert;
-	struct sdsi_error err;
+	SCOPED_ERROR(err);
 
 	state_header(c, SDSI_STATE_CONTENT_EMPTY, 0);
-	assert_int_equal(state(c, 24, &cert, &err), 0);
-	assert_malformed(state(c, 23, &cert, &err), &err, 23, "");
+	assert_int_equal(state(c, 24, &cert, err), 0);
+	assert_malformed(state(c, 23, &cert, err), err, 23, "");
 }
 
 static void test_state_size_words(void **unused)
 {
 	uint8_t c[64] = { 0 };
 	struct sdsi_state_cert cert;
-	struct sdsi_error err;
+	SCOPED_ERROR(err);
 
 	/* Two size words fit in 32 bytes; the key info after them does not. */
 	state_header(c, SDSI_STATE_CONTENT_KEY_BLOBS, 2);
-	assert_malformed(state(c, 32, &cert, &err), &err, 32, "");
-	assert_malformed(state(c, 31, &cert, &err), &err, 0x14, "");
+	assert_malformed(state(c, 32, &cert, err), err, 32, "");
+	assert_malformed(state(c, 31, &cert, err), err, 0x14, "");
 }
 
 /* The header size field: at least the header and size words, at most the bytes there. */
@@ -85,27 +86,27 @@ static void test_state_header_size(void **unused)
 {
 	uint8_t c[128] = { 0 };
 	struct sdsi_state_cert cert;
-	struct sdsi_error err;
+	SCOPED_ERROR(err);
 
 	state_header(c, SDSI_STATE_CONTENT_KEY, 0);
-	assert_int_equal(state(c, 76, &cert, &err), 0);
+	assert_int_equal(state(c, 76, &cert, err), 0);
 	put32(c, 0x08, 5);
-	assert_malformed(state(c, 76, &cert, &err), &err, 0x08, "");
+	assert_malformed(state(c, 76, &cert, err), err, 0x08, "");
 	put32(c, 0x08, 76 / 4);
-	assert_int_equal(state(c, 76, &cert, &err), 0);
+	assert_int_equal(state(c, 76, &cert, err), 0);
 	put32(c, 0x08, 76 / 4 + 1);
-	assert_malformed(state(c, 76, &cert, &err), &err, 0x08, "runs past the end");
+	assert_malformed(state(c, 76, &cert, err), err, 0x08, "runs past the end");
 }
 
 static void test_state_key_info(void **unused)
 {
 	uint8_t c[128] = { 0 };
 	struct sdsi_state_cert cert;
-	struct sdsi_error err;
+	SCOPED_ERROR(err);
 
 	state_header(c, SDSI_STATE_CONTENT_KEY, 0);
-	assert_int_equal(state(c, 24 + 52, &cert, &err), 0);
-	assert_malformed(state(c, 24 + 51, &cert, &err), &err, 24, "");
+	assert_int_equal(state(c, 24 + 52, &cert, err), 0);
+	assert_malformed(state(c, 24 + 51, &cert, err), err, 24, "");
 }
 
 /* One licence of size_dwords whose blob announces bundles; returns the length. */
@@ -125,25 +126,25 @@ static void test_state_blob_header(void **unused)
 {
 	uint8_t c[512] = { 0 };
 	struct sdsi_state_cert cert;
-	struct sdsi_error err;
+	SCOPED_ERROR(err);
 	size_t len;
 
 	len = one_license(c, 9, 0);		/* 36 bytes: the header alone */
-	assert_int_equal(state(c, len, &cert, &err), 0);
+	assert_int_equal(state(c, len, &cert, err), 0);
 	len = one_license(c, 8, 0);		/* 32 bytes */
-	assert_malformed(state(c, len + 4, &cert, &err), &err, 24, "smaller than the 36-byte blob header");
+	assert_malformed(state(c, len + 4, &cert, err), err, 24, "smaller than the 36-byte blob header");
 }
 
 static void test_state_blob_runs_past_end(void **unused)
 {
 	uint8_t c[512] = { 0 };
 	struct sdsi_state_cert cert;
-	struct sdsi_error err;
+	SCOPED_ERROR(err);
 	size_t len = one_license(c, 17, 1);	/* 68 bytes: one bundle */
 
-	assert_int_equal(state(c, len, &cert, &err), 0);
-	assert_int_equal(state(c, len - 1, &cert, &err), -EBADMSG);
-	assert_non_null(strstr(err.message, "runs past the end"));
+	assert_int_equal(state(c, len, &cert, err), 0);
+	assert_int_equal(state(c, len - 1, &cert, err), -EBADMSG);
+	assert_non_null(strstr(sdsi_error_message(err), "runs past the end"));
 }
 
 /*
@@ -155,13 +156,13 @@ static void test_state_bundle_count(void **unused)
 {
 	uint8_t c[512] = { 0 };
 	struct sdsi_state_cert cert;
-	struct sdsi_error err;
+	SCOPED_ERROR(err);
 	size_t len;
 
 	len = one_license(c, 25, 2);		/* 100 bytes: 36 + 2 * 32 */
-	assert_int_equal(state(c, len, &cert, &err), 0);
+	assert_int_equal(state(c, len, &cert, err), 0);
 	len = one_license(c, 25, 3);
-	assert_malformed(state(c, len, &cert, &err), &err, 24 + 4 + 52 + 0x20,
+	assert_malformed(state(c, len, &cert, err), err, 24 + 4 + 52 + 0x20,
 			 "3 feature bundles need 132 bytes");
 }
 
@@ -194,24 +195,24 @@ static uint8_t *meter_cert(uint32_t bundle_length, size_t size)
 static void test_meter_header(void **unused)
 {
 	uint8_t *c = meter_cert(0, 40);
-	struct sdsi_error err;
+	SCOPED_ERROR(err);
 
-	assert_int_equal(meter(c, 40, &err), 0);
-	assert_malformed(meter(c, 39, &err), &err, 39, "");
+	assert_int_equal(meter(c, 40, err), 0);
+	assert_malformed(meter(c, 39, err), err, 39, "");
 	free(c);
 }
 
 static void test_meter_bundle_length(void **unused)
 {
 	uint8_t *c = meter_cert(8, 48);
-	struct sdsi_error err;
+	SCOPED_ERROR(err);
 
-	assert_int_equal(meter(c, 48, &err), 0);
-	assert_int_equal(meter(c, 47, &err), -EBADMSG);
-	assert_non_null(strstr(err.message, "runs past the end"));
+	assert_int_equal(meter(c, 48, err), 0);
+	assert_int_equal(meter(c, 47, err), -EBADMSG);
+	assert_non_null(strstr(sdsi_error_message(err), "runs past the end"));
 	put32(c, 0x14, 12);			/* a pair and a half */
-	assert_int_equal(meter(c, 48, &err), -EBADMSG);
-	assert_non_null(strstr(err.message, "not a multiple of 8"));
+	assert_int_equal(meter(c, 48, err), -EBADMSG);
+	assert_non_null(strstr(sdsi_error_message(err), "not a multiple of 8"));
 	free(c);
 }
 
@@ -219,21 +220,21 @@ static void test_meter_most_pairs(void **unused)
 {
 	const size_t most = 40 + 8 * SDSI_METER_MAX_PAIRS;	/* 4096 */
 	uint8_t *c = meter_cert(8 * SDSI_METER_MAX_PAIRS, most + 8);
-	struct sdsi_error err;
+	SCOPED_ERROR(err);
 
 	assert_int_equal(most, SDSI_READ_MSG_MAX);
-	assert_int_equal(meter(c, most, &err), 0);
+	assert_int_equal(meter(c, most, err), 0);
 	put32(c, 0x14, 8 * (SDSI_METER_MAX_PAIRS + 1));
-	assert_int_equal(meter(c, most + 8, &err), -EBADMSG);
-	assert_non_null(strstr(err.message, "at most 507"));
+	assert_int_equal(meter(c, most + 8, err), -EBADMSG);
+	assert_non_null(strstr(sdsi_error_message(err), "at most 507"));
 	free(c);
 }
 
 static int registers(const uint8_t *src, size_t len, uint32_t guid, struct sdsi_registers *r)
 {
-	struct sdsi_error err;
+	SCOPED_ERROR(err);
 	uint8_t *buf = exact(src, len);
-	int ret = sdsi_decode_registers(buf, len, guid, r, &err);
+	int ret = sdsi_decode_registers(buf, len, guid, r, err);
 
 	free(buf);
 	return ret;
@@ -263,37 +264,44 @@ static int preflight(size_t regs_size, uint32_t guid, unsigned int fails, unsign
 {
 	uint8_t regs[96] = { 0 };
 	struct sdsi_registers r;
-	struct sdsi_error err;
+	SCOPED_ERROR(err);
 
 	put64(regs, SDSI_REG_FEATURES, SDSI_FEATURE_ON_DEMAND);
 	put64(regs, SDSI_REG_KEY_PROV, SDSI_KEY_PROVISIONED);
 	put64(regs, SDSI_REG_FAIL_COUNT, fails | 3u << 3 | fails << 6 | 3u << 9);
 	put64(regs, SDSI_REG_AVAILABILITY, (uint64_t)updates << 48 | 4ull << 51);
 	assert_int_equal(registers(regs, regs_size, guid, &r), 0);
-	return sdsi_preflight(&r, SDSI_BLOB_CAP, blob_len, pf, &err);
+	return sdsi_preflight(&r, SDSI_BLOB_CAP, blob_len, pf, err);
 }
 
 static void test_preflight_bounds(void **unused)
 {
-	struct sdsi_preflight pf;
+	SCOPED_PREFLIGHT(pf);
 
-	assert_int_equal(preflight(80, SDSI_GUID_V2, 0, 4, 1016, &pf), 0);
-	assert_int_equal(preflight(80, SDSI_GUID_V2, 0, 4, 1017, &pf), -EOVERFLOW);
-	assert_int_equal(preflight(80, SDSI_GUID_V2, 0, 4, 1, &pf), 0);
-	assert_int_equal(preflight(80, SDSI_GUID_V2, 0, 4, 0, &pf), -ENODATA);
-	assert_int_equal(preflight(72, SDSI_GUID_V1, 0, 4, 8, &pf), 0);
-	assert_int_equal(preflight(73, SDSI_GUID_V1, 0, 4, 8, &pf), -EBADMSG);
-	assert_int_equal(preflight(81, SDSI_GUID_V2, 0, 4, 8, &pf), -EBADMSG);
+	assert_int_equal(preflight(80, SDSI_GUID_V2, 0, 4, 1016, pf), 0);
+	assert_int_equal(preflight(80, SDSI_GUID_V2, 0, 4, 1017, pf), -EOVERFLOW);
+	assert_int_equal(preflight(80, SDSI_GUID_V2, 0, 4, 1, pf), 0);
+	assert_int_equal(preflight(80, SDSI_GUID_V2, 0, 4, 0, pf), -ENODATA);
+	assert_int_equal(preflight(72, SDSI_GUID_V1, 0, 4, 8, pf), 0);
+	assert_int_equal(preflight(73, SDSI_GUID_V1, 0, 4, 8, pf), -EBADMSG);
+	assert_int_equal(preflight(81, SDSI_GUID_V2, 0, 4, 8, pf), -EBADMSG);
 	/* Failures: one below the threshold is the last attempt, at it refused. */
-	assert_int_equal(preflight(80, SDSI_GUID_V2, 1, 4, 8, &pf), 0);
-	assert_false(pf.last_attempt);
-	assert_int_equal(preflight(80, SDSI_GUID_V2, 2, 4, 8, &pf), 0);
-	assert_true(pf.last_attempt);
-	assert_int_equal(preflight(80, SDSI_GUID_V2, 3, 4, 8, &pf), -EDQUOT);
+	assert_int_equal(preflight(80, SDSI_GUID_V2, 1, 4, 8, pf), 0);
+	assert_false(sdsi_preflight_last_attempt(pf));
+	assert_int_equal(preflight(80, SDSI_GUID_V2, 2, 4, 8, pf), 0);
+	assert_true(sdsi_preflight_last_attempt(pf));
+	assert_int_equal(preflight(80, SDSI_GUID_V2, 3, 4, 8, pf), -EDQUOT);
 	/* Updates: one left passes, none is refused. */
-	assert_int_equal(preflight(80, SDSI_GUID_V2, 0, 1, 8, &pf), 0);
-	assert_int_equal(preflight(80, SDSI_GUID_V2, 0, 0, 8, &pf), -EDQUOT);
-	assert_true(pf.num_checks <= SDSI_PREFLIGHT_MAX_CHECKS);
+	assert_int_equal(preflight(80, SDSI_GUID_V2, 0, 1, 8, pf), 0);
+	assert_int_equal(preflight(80, SDSI_GUID_V2, 0, 0, 8, pf), -EDQUOT);
+	/* At most one record per check name (the ten libsdsi.h lists); none past the last. */
+	assert_true(sdsi_preflight_num_checks(pf) > 0 && sdsi_preflight_num_checks(pf) <= 10);
+	for (unsigned int i = 0; i < sdsi_preflight_num_checks(pf); i++) {
+		assert_non_null(sdsi_preflight_check_name(pf, i));
+		assert_non_null(sdsi_preflight_check_detail(pf, i));
+	}
+	assert_null(sdsi_preflight_check_name(pf, sdsi_preflight_num_checks(pf)));
+	assert_null(sdsi_preflight_check_detail(pf, sdsi_preflight_num_checks(pf)));
 }
 
 int main(void)

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "sdsi/libsdsi.h"
+#include "scoped_handle.h"
 
 struct tree {
 	char root[256];
@@ -73,20 +74,20 @@ static int teardown(void **state)
 static void test_list(void **state)
 {
 	struct tree *t = *state;
-	struct sdsi_device *devs;
+	struct sdsi_device **devs;
 	size_t n;
 
 	assert_int_equal(sdsi_device_list(t->root, &devs, &n, NULL), 0);
 	assert_int_equal(n, 3);
-	assert_int_equal(devs[0].devno, 0);
-	assert_string_equal(devs[0].name, "intel_vsec.sdsi.0");
-	assert_true(devs[0].guid_valid);
-	assert_int_equal(devs[0].guid, 0x6dd191);
-	assert_int_equal(devs[1].devno, 1);
-	assert_false(devs[1].guid_valid);
-	assert_int_equal(devs[2].devno, 10);
-	assert_int_equal(devs[2].guid, 0xf210d9ef);
-	free(devs);
+	assert_int_equal(sdsi_device_devno(devs[0]), 0);
+	assert_string_equal(sdsi_device_name(devs[0]), "intel_vsec.sdsi.0");
+	assert_true(sdsi_device_guid_valid(devs[0]));
+	assert_int_equal(sdsi_device_guid(devs[0]), 0x6dd191);
+	assert_int_equal(sdsi_device_devno(devs[1]), 1);
+	assert_false(sdsi_device_guid_valid(devs[1]));
+	assert_int_equal(sdsi_device_devno(devs[2]), 10);
+	assert_int_equal(sdsi_device_guid(devs[2]), 0xf210d9ef);
+	sdsi_device_list_free(devs, n);
 
 	assert_int_equal(sdsi_device_list("/nonexistent/sdsi", &devs, &n, NULL), 0);
 	assert_int_equal(n, 0);
@@ -96,15 +97,16 @@ static void test_list(void **state)
 static void test_root_from_environment(void **state)
 {
 	struct tree *t = *state;
-	struct sdsi_device dev;
+	struct sdsi_device *dev = NULL;
 
 	setenv(SDSI_SYSFS_ROOT_ENV, t->root, 1);
 	assert_string_equal(sdsi_sysfs_root(), t->root);
 	assert_int_equal(sdsi_device_open(NULL, "10", &dev, NULL), 0);
-	assert_int_equal(dev.guid, 0xf210d9ef);
+	assert_int_equal(sdsi_device_guid(dev), 0xf210d9ef);
 	setenv(SDSI_SYSFS_ROOT_ENV, "", 1);
 	assert_string_equal(sdsi_sysfs_root(), SDSI_DEFAULT_SYSFS_ROOT);
 	unsetenv(SDSI_SYSFS_ROOT_ENV);
+	sdsi_device_close(dev);
 }
 
 static void test_devno_validation(void **state)
@@ -112,51 +114,54 @@ static void test_devno_validation(void **state)
 	static const char *const bad[] = { "", "-1", "+1", "1a", "../0", "0/..", " 1",
 					   "1 ", "0x1", "1234567890", "sdsi.0" };
 	struct tree *t = *state;
-	struct sdsi_device dev;
-	struct sdsi_error err;
+	struct sdsi_device *dev = NULL;
+	SCOPED_ERROR(err);
 	unsigned int n;
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		assert_int_equal(sdsi_device_open(t->root, bad[i], &dev, &err), -EINVAL);
-		assert_int_equal(err.cls, SDSI_ERR_USAGE);
+		assert_int_equal(sdsi_device_open(t->root, bad[i], &dev, err), -EINVAL);
+		assert_int_equal(sdsi_error_class(err), SDSI_ERR_USAGE);
 	}
 	assert_int_equal(sdsi_parse_devno("007", &n, NULL), 0);
 	assert_int_equal(n, 7);
-	assert_int_equal(sdsi_device_open(t->root, "3", &dev, &err), -ENODEV);
-	assert_int_equal(err.cls, SDSI_ERR_NO_DEVICE);
-	assert_non_null(strstr(err.message, "intel_vsec.sdsi.3"));
-	assert_int_equal(sdsi_device_open(t->root, "1", &dev, &err), -EBADMSG);
-	assert_non_null(strstr(err.message, "garbage"));
+	assert_null(dev);	/* a refused open gives no handle */
+	assert_int_equal(sdsi_device_open(t->root, "3", &dev, err), -ENODEV);
+	assert_int_equal(sdsi_error_class(err), SDSI_ERR_NO_DEVICE);
+	assert_non_null(strstr(sdsi_error_message(err), "intel_vsec.sdsi.3"));
+	assert_int_equal(sdsi_device_open(t->root, "1", &dev, err), -EBADMSG);
+	assert_non_null(strstr(sdsi_error_message(err), "garbage"));
+	sdsi_device_close(dev);
 }
 
 static void test_read_attr(void **state)
 {
 	struct tree *t = *state;
 	uint8_t buf[SDSI_READ_BUF_SIZE], big[SDSI_READ_BUF_SIZE + 100];
-	struct sdsi_device dev;
-	struct sdsi_error err;
+	struct sdsi_device *dev = NULL;
+	SCOPED_ERROR(err);
 	size_t len;
 
 	assert_int_equal(sdsi_device_open(t->root, "0", &dev, NULL), 0);
-	assert_int_equal(sdsi_read_attr(&dev, SDSI_ATTR_METER_CERT, buf, &len, &err), -ENOENT);
-	assert_int_equal(err.cls, SDSI_ERR_NO_DEVICE);
-	assert_non_null(strstr(err.message, "meter_certificate"));
+	assert_int_equal(sdsi_read_attr(dev, SDSI_ATTR_METER_CERT, buf, &len, err), -ENOENT);
+	assert_int_equal(sdsi_error_class(err), SDSI_ERR_NO_DEVICE);
+	assert_non_null(strstr(sdsi_error_message(err), "meter_certificate"));
 
 	/* One read into 4096 bytes: a larger file gives its first 4096 bytes. */
 	memset(big, 0x5a, sizeof(big));
-	write_text(dev.path, "state_certificate", big, sizeof(big));
-	assert_int_equal(sdsi_read_attr(&dev, SDSI_ATTR_STATE_CERT, buf, &len, NULL), 0);
+	write_text(sdsi_device_path(dev), "state_certificate", big, sizeof(big));
+	assert_int_equal(sdsi_read_attr(dev, SDSI_ATTR_STATE_CERT, buf, &len, NULL), 0);
 	assert_int_equal(len, SDSI_READ_BUF_SIZE);
 
-	write_text(dev.path, "registers", big, 0);
-	assert_int_equal(sdsi_read_attr(&dev, SDSI_ATTR_REGISTERS, buf, &len, &err), -ENODATA);
+	write_text(sdsi_device_path(dev), "registers", big, 0);
+	assert_int_equal(sdsi_read_attr(dev, SDSI_ATTR_REGISTERS, buf, &len, err), -ENODATA);
+	sdsi_device_close(dev);
 }
 
 static void test_read_file(void **state)
 {
 	struct tree *t = *state;
 	uint8_t buf[16], data[17] = { 1, 2, 3 };
-	struct sdsi_error err;
+	SCOPED_ERROR(err);
 	char path[300];
 	size_t len;
 
@@ -166,9 +171,9 @@ static void test_read_file(void **state)
 	assert_int_equal(len, 16);
 	assert_int_equal(buf[2], 3);
 	write_text(t->root, "saved.bin", data, 17);
-	assert_int_equal(sdsi_read_file(path, buf, sizeof(buf), &len, &err), -EFBIG);
-	assert_int_equal(err.cls, SDSI_ERR_MALFORMED);
-	assert_int_equal(sdsi_read_file("/nonexistent.bin", buf, sizeof(buf), &len, &err), -ENOENT);
+	assert_int_equal(sdsi_read_file(path, buf, sizeof(buf), &len, err), -EFBIG);
+	assert_int_equal(sdsi_error_class(err), SDSI_ERR_MALFORMED);
+	assert_int_equal(sdsi_read_file("/nonexistent.bin", buf, sizeof(buf), &len, err), -ENOENT);
 }
 
 static void test_provision_writes_blob(void **state)
@@ -176,20 +181,21 @@ static void test_provision_writes_blob(void **state)
 	struct tree *t = *state;
 	const uint8_t blob[5] = { 9, 8, 7, 6, 5 };
 	uint8_t back[16];
-	struct sdsi_device dev;
-	struct sdsi_error err;
+	struct sdsi_device *dev = NULL;
+	SCOPED_ERROR(err);
 	char path[SDSI_PATH_SIZE + 32];
 	size_t len;
 
 	assert_int_equal(sdsi_device_open(t->root, "0", &dev, NULL), 0);
-	assert_int_equal(sdsi_provision(&dev, SDSI_BLOB_CAP, blob, sizeof(blob), NULL, &err),
+	assert_int_equal(sdsi_provision(dev, SDSI_BLOB_CAP, blob, sizeof(blob), NULL, err),
 			 -ENOENT);
-	write_text(dev.path, "provision_cap", "", 0);
-	assert_int_equal(sdsi_provision(&dev, SDSI_BLOB_CAP, blob, sizeof(blob), NULL, &err), 0);
-	snprintf(path, sizeof(path), "%s/provision_cap", dev.path);
+	write_text(sdsi_device_path(dev), "provision_cap", "", 0);
+	assert_int_equal(sdsi_provision(dev, SDSI_BLOB_CAP, blob, sizeof(blob), NULL, err), 0);
+	snprintf(path, sizeof(path), "%s/provision_cap", sdsi_device_path(dev));
 	assert_int_equal(sdsi_read_file(path, back, sizeof(back), &len, NULL), 0);
 	assert_int_equal(len, 5);
 	assert_memory_equal(back, blob, 5);
+	sdsi_device_close(dev);
 }
 
 static void test_errno_tables(void **state)
@@ -210,6 +216,45 @@ static void test_errno_tables(void **state)
 	assert_non_null(strstr(sdsi_errno_meaning(EPERM, true), "in-band lock"));
 }
 
+/* The error handle: empty when new, filled, copied and prefixed as the tool does. */
+static void test_error_handle(void **state)
+{
+	struct sdsi_error *none = NULL;
+	SCOPED_ERROR(copy);
+	SCOPED_ERROR(err);
+	char long_prefix[600];
+
+	assert_int_equal(sdsi_error_errno(err), 0);
+	assert_int_equal(sdsi_error_class(err), SDSI_ERR_NONE);
+	assert_int_equal(sdsi_error_offset(err), -1);
+	assert_string_equal(sdsi_error_message(err), "");
+	assert_int_equal(sdsi_error_set(err, EBADMSG, SDSI_ERR_MALFORMED, 12, "bad %s", "field"),
+			 -EBADMSG);
+	assert_int_equal(sdsi_error_offset(err), 12);
+	assert_string_equal(sdsi_error_message(err), "bad field");
+	/* Its own message as an argument: formatted before it is replaced. */
+	sdsi_error_set(err, EBADMSG, SDSI_ERR_MALFORMED, 12, "%s, twice: %s",
+		       sdsi_error_message(err), sdsi_error_message(err));
+	assert_string_equal(sdsi_error_message(err), "bad field, twice: bad field");
+	sdsi_error_prefix(err, "intel_vsec.sdsi.0");
+	assert_string_equal(sdsi_error_message(err),
+			    "intel_vsec.sdsi.0: bad field, twice: bad field");
+	sdsi_error_copy(copy, err);
+	assert_int_equal(sdsi_error_errno(copy), EBADMSG);
+	assert_int_equal(sdsi_error_class(copy), SDSI_ERR_MALFORMED);
+	assert_string_equal(sdsi_error_message(copy), sdsi_error_message(err));
+	/* A prefix longer than any message leaves the message as it was. */
+	memset(long_prefix, 'p', sizeof(long_prefix) - 1);
+	long_prefix[sizeof(long_prefix) - 1] = '\0';
+	sdsi_error_prefix(copy, long_prefix);
+	assert_string_equal(sdsi_error_message(copy), sdsi_error_message(err));
+	/* A successful call clears it. */
+	assert_int_equal(sdsi_parse_devno("4", &(unsigned int){ 0 }, err), 0);
+	assert_int_equal(sdsi_error_errno(err), 0);
+	assert_string_equal(sdsi_error_message(err), "");
+	sdsi_error_freep(&none);	/* NULL, as after a failed allocation */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -220,6 +265,7 @@ int main(void)
 		cmocka_unit_test(test_read_file),
 		cmocka_unit_test(test_provision_writes_blob),
 		cmocka_unit_test(test_errno_tables),
+		cmocka_unit_test(test_error_handle),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -11,6 +11,7 @@
 #include "assert_malformed.h"
 #include "cert_bytes.h"
 #include "sdsi/libsdsi.h"
+#include "scoped_handle.h"
 
 /* docs/interface.md §3.2, byte by byte: two counters after MMRC. */
 static const uint8_t golden_meter[] = {
@@ -32,11 +33,11 @@ static const uint8_t golden_meter[] = {
 static void test_golden(void **state)
 {
 	struct sdsi_meter_cert cert;
-	struct sdsi_error err;
+	SCOPED_ERROR(err);
 	uint32_t enc, count;
 	char text[5];
 
-	assert_int_equal(sdsi_decode_meter_cert(golden_meter, sizeof(golden_meter), &cert, &err), 0);
+	assert_int_equal(sdsi_decode_meter_cert(golden_meter, sizeof(golden_meter), &cert, err), 0);
 	sdsi_fourcc(cert.signature, text);
 	assert_string_equal(text, "MTDB");
 	assert_int_equal(cert.version, 1);
@@ -63,9 +64,9 @@ static void test_golden(void **state)
 static void expect_malformed(const uint8_t *buf, size_t len, long offset, const char *needle)
 {
 	struct sdsi_meter_cert cert;
-	struct sdsi_error err;
+	SCOPED_ERROR(err);
 
-	assert_malformed(sdsi_decode_meter_cert(buf, len, &cert, &err), &err, offset, needle);
+	assert_malformed(sdsi_decode_meter_cert(buf, len, &cert, err), err, offset, needle);
 }
 
 static void test_hostile(void **state)

@@ -19,6 +19,7 @@
 #include "cert_bytes.h"
 #include "sdsi/hw.h"
 #include "sdsi/libsdsi.h"
+#include "scoped_handle.h"
 
 #define PPIN 0x1122334455667788ull
 #define STRICT SDSI_PREFLIGHT_STRICT
@@ -80,35 +81,36 @@ static size_t state_bytes(uint8_t *buf, uint32_t key_rev, const uint8_t image[48
 	return off;
 }
 
-static const struct sdsi_check *find_check(const struct sdsi_preflight *pf, const char *name)
+/* The index of the check of that name. */
+static unsigned int find_check(const struct sdsi_preflight *pf, const char *name)
 {
-	for (unsigned int i = 0; i < pf->num_checks; i++)
-		if (!strcmp(pf->checks[i].name, name))
-			return &pf->checks[i];
+	for (unsigned int i = 0; i < sdsi_preflight_num_checks(pf); i++)
+		if (!strcmp(sdsi_preflight_check_name(pf, i), name))
+			return i;
 	fail_msg("no check %s", name);
-	return NULL;
+	return 0;
 }
 
 static void assert_status(const struct sdsi_preflight *pf, const char *name,
 			  enum sdsi_check_status status)
 {
-	const struct sdsi_check *c = find_check(pf, name);
+	const unsigned int i = find_check(pf, name);
 
-	if (c->status != status)
+	if (sdsi_preflight_check_status(pf, i) != status)
 		fail_msg("check %s is %s (%s), expected %s", name,
-			 sdsi_check_status_name(c->status), c->detail,
-			 sdsi_check_status_name(status));
+			 sdsi_check_status_name(sdsi_preflight_check_status(pf, i)),
+			 sdsi_preflight_check_detail(pf, i), sdsi_check_status_name(status));
 }
 
 static void test_decode_akc_and_cap(void **state)
 {
 	struct sdsi_blob_info info;
-	struct sdsi_error err;
+	SCOPED_ERROR(err);
 	uint8_t image[48];
 	size_t len;
 
 	len = maker_akc(0, 7, blob, sizeof(blob), image);
-	assert_int_equal(sdsi_decode_blob(blob, len, &info, &err), 0);
+	assert_int_equal(sdsi_decode_blob(blob, len, &info, err), 0);
 	assert_int_equal(info.format, SDSI_BLOB_FORMAT_AKC);
 	assert_int_equal(info.size, 208);
 	assert_int_equal(info.key_revision, 7);
@@ -116,7 +118,7 @@ static void test_decode_akc_and_cap(void **state)
 
 	len = maker_cap(SDSI_BLOB_TYPE_METERED, 0xabcdef, PPIN, 9, 27, blob, sizeof(blob));
 	assert_int_equal(len, 1008);
-	assert_int_equal(sdsi_decode_blob(blob, len, &info, &err), 0);
+	assert_int_equal(sdsi_decode_blob(blob, len, &info, err), 0);
 	assert_int_equal(info.format, SDSI_BLOB_FORMAT_CAP);
 	assert_int_equal(info.type, SDSI_BLOB_TYPE_METERED);
 	assert_int_equal(info.id, 0xabcdef);
@@ -131,7 +133,7 @@ static void test_decode_akc_and_cap(void **state)
 static void test_every_truncation_is_malformed(void **state)
 {
 	struct sdsi_blob_info info;
-	struct sdsi_error err;
+	SCOPED_ERROR(err);
 	uint8_t image[48];
 	size_t sizes[2];
 
@@ -142,35 +144,35 @@ static void test_every_truncation_is_malformed(void **state)
 					     sizeof(blob));
 		/* Below 8 bytes the magic and version cannot be read: foreign. */
 		for (size_t len = 8; len < sizes[which]; len++) {
-			assert_int_equal(sdsi_decode_blob(blob, len, &info, &err), -EBADMSG);
-			assert_int_equal(err.cls, SDSI_ERR_MALFORMED);
-			assert_true(err.offset >= 0 && err.offset <= (long)len);
-			assert_non_null(strstr(err.message, "malformed"));
+			assert_int_equal(sdsi_decode_blob(blob, len, &info, err), -EBADMSG);
+			assert_int_equal(sdsi_error_class(err), SDSI_ERR_MALFORMED);
+			assert_true(sdsi_error_offset(err) >= 0 && sdsi_error_offset(err) <= (long)len);
+			assert_non_null(strstr(sdsi_error_message(err), "malformed"));
 		}
 	}
 	/* The licence type of the CAP, at 12, is named by its offset. */
 	put32(blob, 12, 3);
-	assert_int_equal(sdsi_decode_blob(blob, sizes[1], &info, &err), -EBADMSG);
-	assert_int_equal(err.offset, 12);
-	assert_non_null(strstr(err.message, "malformed CAP at offset 12: licence type 3"));
+	assert_int_equal(sdsi_decode_blob(blob, sizes[1], &info, err), -EBADMSG);
+	assert_int_equal(sdsi_error_offset(err), 12);
+	assert_non_null(strstr(sdsi_error_message(err), "malformed CAP at offset 12: licence type 3"));
 }
 
 static void test_foreign_blobs(void **state)
 {
 	static const uint8_t intel[] = { 0x01, 0x00, 0x00, 0x00, 0x30, 0x00, 0x00, 0x00, 0xff };
 	struct sdsi_blob_info info;
-	struct sdsi_error err;
+	SCOPED_ERROR(err);
 	uint8_t image[48];
 	size_t len;
 
-	assert_int_equal(sdsi_decode_blob(intel, sizeof(intel), &info, &err), 0);
+	assert_int_equal(sdsi_decode_blob(intel, sizeof(intel), &info, err), 0);
 	assert_int_equal(info.format, SDSI_BLOB_FORMAT_FOREIGN);
 	assert_string_equal(sdsi_blob_format_name(info.format), "foreign");
 	len = maker_akc(0, 1, blob, sizeof(blob), image);
-	assert_int_equal(sdsi_decode_blob(blob, 7, &info, &err), 0);
+	assert_int_equal(sdsi_decode_blob(blob, 7, &info, err), 0);
 	assert_int_equal(info.format, SDSI_BLOB_FORMAT_FOREIGN);
 	put32(blob, 4, 2);		/* a later format version is not ours to read */
-	assert_int_equal(sdsi_decode_blob(blob, len, &info, &err), 0);
+	assert_int_equal(sdsi_decode_blob(blob, len, &info, err), 0);
 	assert_int_equal(info.format, SDSI_BLOB_FORMAT_FOREIGN);
 }
 
@@ -192,101 +194,101 @@ static int preflight(const struct sdsi_registers *r, const uint8_t *cert, size_t
 static void test_wrong_kind_ppin_and_missing_akc(void **state)
 {
 	struct sdsi_registers r = socket_regs();
-	struct sdsi_preflight pf;
-	struct sdsi_error err;
+	SCOPED_PREFLIGHT(pf);
+	SCOPED_ERROR(err);
 	uint8_t image[48];
 	size_t len;
 
 	len = maker_akc(0, 1, blob, sizeof(blob), image);
-	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, 0, &pf, &err), -EINVAL);
-	assert_int_equal(err.cls, SDSI_ERR_REFUSED);
-	assert_string_equal(err.message, "the file is an AKC, but -c provisions a CAP: use -a");
-	assert_status(&pf, "format", SDSI_CHECK_FAIL);
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, 0, pf, err), -EINVAL);
+	assert_int_equal(sdsi_error_class(err), SDSI_ERR_REFUSED);
+	assert_string_equal(sdsi_error_message(err), "the file is an AKC, but -c provisions a CAP: use -a");
+	assert_status(pf, "format", SDSI_CHECK_FAIL);
 
 	len = maker_cap(SDSI_BLOB_TYPE_ONE_TIME, 5, PPIN, 1, 1, blob, sizeof(blob));
-	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_AKC, len, 0, &pf, &err), -EINVAL);
-	assert_string_equal(err.message, "the file is a CAP, but -a provisions an AKC: use -c");
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_AKC, len, 0, pf, err), -EINVAL);
+	assert_string_equal(sdsi_error_message(err), "the file is a CAP, but -a provisions an AKC: use -c");
 
 	r.ppin = 0x42;
-	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, 0, &pf, &err), -EXDEV);
-	assert_non_null(strstr(err.message, "bound to PPIN 0x1122334455667788, this socket's PPIN is 0x0000000000000042"));
-	assert_status(&pf, "ppin", SDSI_CHECK_FAIL);
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, 0, pf, err), -EXDEV);
+	assert_non_null(strstr(sdsi_error_message(err), "bound to PPIN 0x1122334455667788, this socket's PPIN is 0x0000000000000042"));
+	assert_status(pf, "ppin", SDSI_CHECK_FAIL);
 
 	r = socket_regs();
 	r.akc_provisioned = false;
-	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, 0, &pf, &err), -ENOKEY);
-	assert_status(&pf, "ppin", SDSI_CHECK_PASS);
-	assert_status(&pf, "already_provisioned", SDSI_CHECK_SKIP);
-	assert_false(pf.unchanged);
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, 0, pf, err), -ENOKEY);
+	assert_status(pf, "ppin", SDSI_CHECK_PASS);
+	assert_status(pf, "already_provisioned", SDSI_CHECK_SKIP);
+	assert_false(sdsi_preflight_unchanged(pf));
 }
 
 static void test_every_check_runs_after_a_refusal(void **state)
 {
 	struct sdsi_registers r = socket_regs();
-	struct sdsi_preflight pf;
-	struct sdsi_error err;
+	SCOPED_PREFLIGHT(pf);
+	SCOPED_ERROR(err);
 	size_t len;
 
 	len = maker_cap(SDSI_BLOB_TYPE_ONE_TIME, 5, 0x99, 1, 1, blob, sizeof(blob));
 	r.updates_available = 0;
 	r.cap_fail_count = 2;
 	/* The first refusal is the error; the later ones are recorded too. */
-	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, 0, &pf, &err), -EDQUOT);
-	assert_non_null(strstr(err.message, "Maximum number of updates (4)"));
-	assert_status(&pf, "updates", SDSI_CHECK_FAIL);
-	assert_status(&pf, "failures", SDSI_CHECK_WARN);
-	assert_true(pf.last_attempt);
-	assert_status(&pf, "ppin", SDSI_CHECK_FAIL);
-	assert_int_equal(pf.num_checks, 9);
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, 0, pf, err), -EDQUOT);
+	assert_non_null(strstr(sdsi_error_message(err), "Maximum number of updates (4)"));
+	assert_status(pf, "updates", SDSI_CHECK_FAIL);
+	assert_status(pf, "failures", SDSI_CHECK_WARN);
+	assert_true(sdsi_preflight_last_attempt(pf));
+	assert_status(pf, "ppin", SDSI_CHECK_FAIL);
+	assert_int_equal(sdsi_preflight_num_checks(pf), 9);
 
 	/* Registers read with the wrong layout decide nothing. */
 	r = socket_regs();
 	r.size = 72;
-	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, 0, &pf, &err), -EBADMSG);
-	assert_status(&pf, "layout", SDSI_CHECK_FAIL);
-	assert_status(&pf, "format", SDSI_CHECK_PASS);
-	assert_status(&pf, "on_demand", SDSI_CHECK_SKIP);
-	assert_status(&pf, "ppin", SDSI_CHECK_SKIP);
-	assert_status(&pf, "already_provisioned", SDSI_CHECK_SKIP);
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, 0, pf, err), -EBADMSG);
+	assert_status(pf, "layout", SDSI_CHECK_FAIL);
+	assert_status(pf, "format", SDSI_CHECK_PASS);
+	assert_status(pf, "on_demand", SDSI_CHECK_SKIP);
+	assert_status(pf, "ppin", SDSI_CHECK_SKIP);
+	assert_status(pf, "already_provisioned", SDSI_CHECK_SKIP);
 }
 
 static void test_akc_against_the_state_certificate(void **state)
 {
 	struct sdsi_registers r = socket_regs();
 	uint8_t cert[SDSI_READ_BUF_SIZE], image[48], other[48];
-	struct sdsi_preflight pf;
-	struct sdsi_error err;
+	SCOPED_PREFLIGHT(pf);
+	SCOPED_ERROR(err);
 	size_t len, cert_len;
 
 	len = maker_akc(0, 5, blob, sizeof(blob), image);
 	cert_len = state_bytes(cert, 5, image, NULL, 0);
-	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_AKC, len, 0, &pf, &err), 0);
-	assert_true(pf.unchanged);
-	assert_false(pf.forced);
-	assert_status(&pf, "already_provisioned", SDSI_CHECK_UNCHANGED);
+	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_AKC, len, 0, pf, err), 0);
+	assert_true(sdsi_preflight_unchanged(pf));
+	assert_false(sdsi_preflight_forced(pf));
+	assert_status(pf, "already_provisioned", SDSI_CHECK_UNCHANGED);
 	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_AKC, len, SDSI_PREFLIGHT_FORCE,
-				   &pf, &err), 0);
-	assert_true(pf.unchanged && pf.forced);
+				   pf, err), 0);
+	assert_true(sdsi_preflight_unchanged(pf) && sdsi_preflight_forced(pf));
 
 	/* Same revision, another licensor key: it replaces the key. */
 	len = maker_akc(1, 5, blob, sizeof(blob), other);
-	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_AKC, len, 0, &pf, &err), 0);
-	assert_false(pf.unchanged);
-	assert_status(&pf, "already_provisioned", SDSI_CHECK_PASS);
+	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_AKC, len, 0, pf, err), 0);
+	assert_false(sdsi_preflight_unchanged(pf));
+	assert_status(pf, "already_provisioned", SDSI_CHECK_PASS);
 
 	len = maker_akc(0, 6, blob, sizeof(blob), image);
-	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_AKC, len, 0, &pf, &err), 0);
-	assert_false(pf.unchanged);
+	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_AKC, len, 0, pf, err), 0);
+	assert_false(sdsi_preflight_unchanged(pf));
 
 	len = maker_akc(0, 4, blob, sizeof(blob), image);
 	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_AKC, len, SDSI_PREFLIGHT_FORCE,
-				   &pf, &err), -ESTALE);
-	assert_non_null(strstr(err.message, "key revision 4 is lower than the provisioned 5"));
+				   pf, err), -ESTALE);
+	assert_non_null(strstr(sdsi_error_message(err), "key revision 4 is lower than the provisioned 5"));
 
 	/* No AKC yet: nothing to compare, nothing unchanged. */
 	r.akc_provisioned = false;
-	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_AKC, len, 0, &pf, &err), 0);
-	assert_string_equal(find_check(&pf, "already_provisioned")->detail,
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_AKC, len, 0, pf, err), 0);
+	assert_string_equal(sdsi_preflight_check_detail(pf, find_check(pf, "already_provisioned")),
 			    "no AKC provisioned yet");
 }
 
@@ -296,8 +298,8 @@ static void test_cap_against_the_state_certificate(void **state)
 	struct sdsi_registers r = socket_regs();
 	uint8_t image[48];
 	struct stored lic = { stored_cap, 0, true };
-	struct sdsi_preflight pf;
-	struct sdsi_error err;
+	SCOPED_PREFLIGHT(pf);
+	SCOPED_ERROR(err);
 	size_t len, cert_len;
 
 	maker_akc(0, 1, blob, sizeof(blob), image);
@@ -308,43 +310,43 @@ static void test_cap_against_the_state_certificate(void **state)
 	/* The same licence, then an older revision of it: unchanged. */
 	for (uint32_t rev = 2; rev >= 1; rev--) {
 		len = maker_cap(SDSI_BLOB_TYPE_ONE_TIME, 0x77, PPIN, rev, 2, blob, sizeof(blob));
-		assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_CAP, len, 0, &pf, &err),
+		assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_CAP, len, 0, pf, err),
 				 0);
-		assert_true(pf.unchanged);
-		assert_status(&pf, "already_provisioned", SDSI_CHECK_UNCHANGED);
+		assert_true(sdsi_preflight_unchanged(pf));
+		assert_status(pf, "already_provisioned", SDSI_CHECK_UNCHANGED);
 	}
 	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_CAP, len, SDSI_PREFLIGHT_FORCE,
-				   &pf, &err), 0);
-	assert_true(pf.forced);
+				   pf, err), 0);
+	assert_true(sdsi_preflight_forced(pf));
 
 	/* A newer revision, or another licence ID, is new. */
 	len = maker_cap(SDSI_BLOB_TYPE_ONE_TIME, 0x77, PPIN, 3, 2, blob, sizeof(blob));
-	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_CAP, len, 0, &pf, &err), 0);
-	assert_false(pf.unchanged);
+	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_CAP, len, 0, pf, err), 0);
+	assert_false(sdsi_preflight_unchanged(pf));
 	len = maker_cap(SDSI_BLOB_TYPE_METERED, 0x78, PPIN, 1, 1, blob, sizeof(blob));
-	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_CAP, len, 0, &pf, &err), 0);
-	assert_false(pf.unchanged);
+	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_CAP, len, 0, pf, err), 0);
+	assert_false(sdsi_preflight_unchanged(pf));
 
 	/* Stored but no longer valid: the silicon would take it as a replay. */
 	lic.valid = false;
 	cert_len = state_bytes(cert, 1, image, &lic, 1);
 	len = maker_cap(SDSI_BLOB_TYPE_ONE_TIME, 0x77, PPIN, 2, 2, blob, sizeof(blob));
-	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_CAP, len, 0, &pf, &err),
+	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_CAP, len, 0, pf, err),
 			 -ESTALE);
-	assert_non_null(strstr(err.message, "no longer valid"));
+	assert_non_null(strstr(sdsi_error_message(err), "no longer valid"));
 
 	/* Without a certificate nothing is guessed: the state is unknown, not written. */
-	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, STRICT, &pf, &err),
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, STRICT, pf, err),
 			 -ENODATA);
-	assert_int_equal(err.cls, SDSI_ERR_STATE_UNKNOWN);
-	assert_false(pf.unchanged);
-	assert_status(&pf, "already_provisioned", SDSI_CHECK_FAIL);
+	assert_int_equal(sdsi_error_class(err), SDSI_ERR_STATE_UNKNOWN);
+	assert_false(sdsi_preflight_unchanged(pf));
+	assert_status(pf, "already_provisioned", SDSI_CHECK_FAIL);
 	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, STRICT | SDSI_PREFLIGHT_FORCE,
-				   &pf, &err), 0);
-	assert_status(&pf, "already_provisioned", SDSI_CHECK_SKIP);
+				   pf, err), 0);
+	assert_status(pf, "already_provisioned", SDSI_CHECK_SKIP);
 	/* Callers of libsdsi 0.1, without STRICT, keep its promise: a skip. */
-	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, 0, &pf, &err), 0);
-	assert_status(&pf, "already_provisioned", SDSI_CHECK_SKIP);
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, 0, pf, err), 0);
+	assert_status(pf, "already_provisioned", SDSI_CHECK_SKIP);
 }
 
 /*
@@ -356,8 +358,8 @@ static void test_unchanged_wins_over_write_refusals(void **state)
 	static uint8_t stored_cap[SDSI_BLOB_MAX], cert[SDSI_READ_BUF_SIZE];
 	struct sdsi_registers r = socket_regs();
 	struct stored lic = { stored_cap, 0, true };
-	struct sdsi_preflight pf;
-	struct sdsi_error err;
+	SCOPED_PREFLIGHT(pf);
+	SCOPED_ERROR(err);
 	uint8_t image[48];
 	size_t len, cert_len;
 
@@ -368,25 +370,25 @@ static void test_unchanged_wins_over_write_refusals(void **state)
 	len = maker_cap(SDSI_BLOB_TYPE_ONE_TIME, 0x77, PPIN, 2, 1, blob, sizeof(blob));
 	r.updates_available = 0;
 	r.cap_fail_count = r.cap_fail_threshold;
-	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_CAP, len, 0, &pf, &err), 0);
-	assert_true(pf.unchanged);
-	assert_false(pf.last_attempt);
-	assert_status(&pf, "updates", SDSI_CHECK_SKIP);
-	assert_status(&pf, "failures", SDSI_CHECK_SKIP);
+	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_CAP, len, 0, pf, err), 0);
+	assert_true(sdsi_preflight_unchanged(pf));
+	assert_false(sdsi_preflight_last_attempt(pf));
+	assert_status(pf, "updates", SDSI_CHECK_SKIP);
+	assert_status(pf, "failures", SDSI_CHECK_SKIP);
 	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_CAP, len, SDSI_PREFLIGHT_FORCE,
-				   &pf, &err), -EDQUOT);
+				   pf, err), -EDQUOT);
 	/* One failure short of the threshold: no attempt, so no warning either. */
 	r.updates_available = 1;
 	r.cap_fail_count = r.cap_fail_threshold - 1;
-	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_CAP, len, 0, &pf, &err), 0);
-	assert_false(pf.last_attempt);
-	assert_string_equal(pf.warning, "");
+	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_CAP, len, 0, pf, err), 0);
+	assert_false(sdsi_preflight_last_attempt(pf));
+	assert_string_equal(sdsi_preflight_warning(pf), "");
 	/* A new licence needs the update it does not have. */
 	r.updates_available = 0;
 	len = maker_cap(SDSI_BLOB_TYPE_ONE_TIME, 0x78, PPIN, 1, 1, blob, sizeof(blob));
-	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_CAP, len, 0, &pf, &err),
+	assert_int_equal(preflight(&r, cert, cert_len, SDSI_BLOB_CAP, len, 0, pf, err),
 			 -EDQUOT);
-	assert_status(&pf, "updates", SDSI_CHECK_FAIL);
+	assert_status(pf, "updates", SDSI_CHECK_FAIL);
 }
 
 /*
@@ -397,46 +399,46 @@ static void test_unchanged_wins_over_write_refusals(void **state)
 static void test_unknown_state_writes_nothing(void **state)
 {
 	struct sdsi_registers r = socket_regs();
-	struct sdsi_preflight pf;
-	struct sdsi_error err;
+	SCOPED_PREFLIGHT(pf);
+	SCOPED_ERROR(err);
 	uint8_t image[48];
 	size_t len;
 
 	len = maker_cap(SDSI_BLOB_TYPE_ONE_TIME, 5, PPIN, 1, 1, blob, sizeof(blob));
 	r.updates_available = 0;
-	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, STRICT, &pf, &err), -ENODATA);
-	assert_int_equal(err.cls, SDSI_ERR_STATE_UNKNOWN);
-	assert_non_null(strstr(err.message, "nothing is written"));
-	assert_status(&pf, "updates", SDSI_CHECK_FAIL);
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, STRICT, pf, err), -ENODATA);
+	assert_int_equal(sdsi_error_class(err), SDSI_ERR_STATE_UNKNOWN);
+	assert_non_null(strstr(sdsi_error_message(err), "nothing is written"));
+	assert_status(pf, "updates", SDSI_CHECK_FAIL);
 	/* Forced, the write is wanted: then the update it lacks refuses it. */
-	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, STRICT | SDSI_PREFLIGHT_FORCE, &pf,
-				   &err), -EDQUOT);
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, STRICT | SDSI_PREFLIGHT_FORCE, pf,
+				   err), -EDQUOT);
 	r = socket_regs();
 	r.ppin = PPIN + 1;
-	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, STRICT, &pf, &err), -EXDEV);
-	assert_int_equal(err.cls, SDSI_ERR_REFUSED);
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, len, STRICT, pf, err), -EXDEV);
+	assert_int_equal(sdsi_error_class(err), SDSI_ERR_REFUSED);
 	/* Without an AKC there is nothing to read: not unknown. */
 	r = socket_regs();
 	r.akc_provisioned = false;
 	len = maker_akc(0, 1, blob, sizeof(blob), image);
-	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_AKC, len, STRICT, &pf, &err), 0);
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_AKC, len, STRICT, pf, err), 0);
 }
 
 static void test_foreign_gets_the_generic_checks(void **state)
 {
 	struct sdsi_registers r = socket_regs();
-	struct sdsi_preflight pf;
-	struct sdsi_error err;
+	SCOPED_PREFLIGHT(pf);
+	SCOPED_ERROR(err);
 
 	for (unsigned int i = 0; i < 300; i++)
 		blob[i] = (uint8_t)(i * 37 + 11);
 	r.ppin = 0x42;
-	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, 300, 0, &pf, &err), 0);
-	assert_int_equal(pf.blob.format, SDSI_BLOB_FORMAT_FOREIGN);
-	assert_status(&pf, "format", SDSI_CHECK_SKIP);
-	assert_int_equal(pf.num_checks, 7);	/* layout .. akc_present, no ppin */
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, 300, 0, pf, err), 0);
+	assert_int_equal(sdsi_preflight_blob_info(pf)->format, SDSI_BLOB_FORMAT_FOREIGN);
+	assert_status(pf, "format", SDSI_CHECK_SKIP);
+	assert_int_equal(sdsi_preflight_num_checks(pf), 7);	/* layout .. akc_present, no ppin */
 	r.akc_provisioned = false;
-	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, 300, 0, &pf, &err), -ENOKEY);
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, 300, 0, pf, err), -ENOKEY);
 }
 
 /* A foreign blob of n bytes that passes: binary, not one byte repeated. */
@@ -456,35 +458,35 @@ static int foreign(size_t len, unsigned int flags, struct sdsi_preflight *pf,
 
 static void assert_implausible(size_t len, const char *reason)
 {
-	struct sdsi_preflight pf;
-	struct sdsi_error err;
+	SCOPED_PREFLIGHT(pf);
+	SCOPED_ERROR(err);
 
-	assert_int_equal(foreign(len, 0, &pf, &err), -EBADMSG);
-	assert_status(&pf, "format", SDSI_CHECK_FAIL);
-	if (!strstr(err.message, reason))
-		fail_msg("'%s' does not say '%s'", err.message, reason);
+	assert_int_equal(foreign(len, 0, pf, err), -EBADMSG);
+	assert_status(pf, "format", SDSI_CHECK_FAIL);
+	if (!strstr(sdsi_error_message(err), reason))
+		fail_msg("'%s' does not say '%s'", sdsi_error_message(err), reason);
 	/* Forced, it goes, and the warning says what that risks. */
-	assert_int_equal(foreign(len, SDSI_PREFLIGHT_FORCE, &pf, &err), 0);
-	assert_status(&pf, "format", SDSI_CHECK_WARN);
-	assert_non_null(strstr(pf.warning, "--force"));
-	assert_non_null(strstr(pf.warning, reason));
+	assert_int_equal(foreign(len, SDSI_PREFLIGHT_FORCE, pf, err), 0);
+	assert_status(pf, "format", SDSI_CHECK_WARN);
+	assert_non_null(strstr(sdsi_preflight_warning(pf), "--force"));
+	assert_non_null(strstr(sdsi_preflight_warning(pf), reason));
 }
 
 static void test_foreign_must_be_plausible(void **state)
 {
 	static const char pem[] = "-----BEGIN EC PRIVATE KEY-----\nMIGkAgEBBDBn\n";
 	struct sdsi_registers r = socket_regs();
-	struct sdsi_preflight pf;
-	struct sdsi_error err;
+	SCOPED_PREFLIGHT(pf);
+	SCOPED_ERROR(err);
 
 	/* Sizes: a signature's 96 bytes to the mailbox's 1016, both ends. */
 	binary(SDSI_FOREIGN_MIN);
-	assert_int_equal(foreign(SDSI_FOREIGN_MIN, 0, &pf, &err), 0);
-	assert_status(&pf, "format", SDSI_CHECK_SKIP);
+	assert_int_equal(foreign(SDSI_FOREIGN_MIN, 0, pf, err), 0);
+	assert_status(pf, "format", SDSI_CHECK_SKIP);
 	assert_implausible(SDSI_FOREIGN_MIN - 1, "95 bytes, fewer than the 96");
 	binary(SDSI_BLOB_MAX);
-	assert_int_equal(foreign(SDSI_BLOB_MAX, 0, &pf, &err), 0);
-	assert_int_equal(foreign(SDSI_BLOB_MAX + 1, 0, &pf, &err), -EOVERFLOW);
+	assert_int_equal(foreign(SDSI_BLOB_MAX, 0, pf, err), 0);
+	assert_int_equal(foreign(SDSI_BLOB_MAX + 1, 0, pf, err), -EOVERFLOW);
 
 	/* Text, ASCII or UTF-8; PEM wherever it starts; one byte repeated. */
 	memset(blob, 'x', 200);
@@ -499,18 +501,18 @@ static void test_foreign_must_be_plausible(void **state)
 	assert_implausible(200, "every one of its 200 bytes is 0xff");
 	/* One byte that differs, or one that is not UTF-8, makes it binary. */
 	blob[199] = 0xfe;
-	assert_int_equal(foreign(200, 0, &pf, &err), 0);
+	assert_int_equal(foreign(200, 0, pf, err), 0);
 	memset(blob, 'x', 200);
 	blob[100] = 0xc3;		/* a lead byte with no continuation */
-	assert_int_equal(foreign(200, 0, &pf, &err), 0);
+	assert_int_equal(foreign(200, 0, pf, err), 0);
 	memset(blob, 'x', 200);
 	blob[100] = 0x01;		/* a control character */
-	assert_int_equal(foreign(200, 0, &pf, &err), 0);
+	assert_int_equal(foreign(200, 0, pf, err), 0);
 
 	/* Callers of libsdsi 0.1, without STRICT, keep its promise: it passes. */
 	memset(blob, 'x', 6);
-	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, 6, 0, &pf, &err), 0);
-	assert_status(&pf, "format", SDSI_CHECK_SKIP);
+	assert_int_equal(preflight(&r, NULL, 0, SDSI_BLOB_CAP, 6, 0, pf, err), 0);
+	assert_status(pf, "format", SDSI_CHECK_SKIP);
 }
 
 int main(void)

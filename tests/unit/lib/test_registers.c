@@ -11,6 +11,7 @@
 #include "cert_bytes.h"
 #include "sdsi/hw.h"
 #include "sdsi/libsdsi.h"
+#include "scoped_handle.h"
 
 /* Registers as a V1 or V2 socket shows them, every field non-trivial. */
 static void build_regs(uint8_t *buf, size_t size)
@@ -91,18 +92,18 @@ static void test_offline_size_exact(void **state)
 {
 	uint8_t buf[96];
 	struct sdsi_registers r;
-	struct sdsi_error err;
+	SCOPED_ERROR(err);
 
 	build_regs(buf, sizeof(buf));
 	for (size_t len = 0; len <= sizeof(buf); len++) {
-		int ret = sdsi_decode_registers(buf, len, 0, &r, &err);
+		int ret = sdsi_decode_registers(buf, len, 0, &r, err);
 
 		if (len == 72 || len == 80) {
 			assert_int_equal(ret, 0);
 			assert_int_equal(r.layout, len == 80 ? 2 : 1);
 			continue;
 		}
-		assert_malformed(ret, &err, (long)len,
+		assert_malformed(ret, err, (long)len,
 				 len >= 0x44 ? "is 72 bytes (V1) or 80 bytes (V2)" : "");
 	}
 }
@@ -111,11 +112,11 @@ static void test_truncated(void **state)
 {
 	uint8_t buf[80];
 	struct sdsi_registers r;
-	struct sdsi_error err;
+	SCOPED_ERROR(err);
 
 	build_regs(buf, sizeof(buf));
 	for (size_t len = 0; len < 0x44; len++) {
-		assert_malformed(sdsi_decode_registers(buf, len, SDSI_GUID_V1, &r, &err), &err,
+		assert_malformed(sdsi_decode_registers(buf, len, SDSI_GUID_V1, &r, err), err,
 				 (long)len, "");
 	}
 }
@@ -123,12 +124,12 @@ static void test_truncated(void **state)
 static void refused(const struct sdsi_registers *r, enum sdsi_blob_kind kind, size_t len,
 		    int errnum, const char *needle)
 {
-	struct sdsi_preflight pf;
-	struct sdsi_error err;
+	SCOPED_PREFLIGHT(pf);
+	SCOPED_ERROR(err);
 
-	assert_int_equal(sdsi_preflight(r, kind, len, &pf, &err), -errnum);
-	assert_int_equal(err.cls, SDSI_ERR_REFUSED);
-	assert_non_null(strstr(err.message, needle));
+	assert_int_equal(sdsi_preflight(r, kind, len, pf, err), -errnum);
+	assert_int_equal(sdsi_error_class(err), SDSI_ERR_REFUSED);
+	assert_non_null(strstr(sdsi_error_message(err), needle));
 }
 
 /* The base registers with one field changed: a 10-byte blob of kind is refused. */
@@ -142,16 +143,16 @@ static void test_preflight(void **state)
 {
 	uint8_t buf[80];
 	struct sdsi_registers r, base;
-	struct sdsi_preflight pf;
+	SCOPED_PREFLIGHT(pf);
 
 	decode_built(buf, sizeof(buf), SDSI_GUID_V2, &base);
 
 	/* AKC at 2 of 3 failures: allowed, with the last-attempt warning. */
-	assert_int_equal(sdsi_preflight(&base, SDSI_BLOB_AKC, 1016, &pf, NULL), 0);
-	assert_true(pf.last_attempt);
-	assert_non_null(strstr(pf.warning, "2 of 3 AKC failures"));
-	assert_int_equal(sdsi_preflight(&base, SDSI_BLOB_CAP, 1, &pf, NULL), 0);
-	assert_false(pf.last_attempt);
+	assert_int_equal(sdsi_preflight(&base, SDSI_BLOB_AKC, 1016, pf, NULL), 0);
+	assert_true(sdsi_preflight_last_attempt(pf));
+	assert_non_null(strstr(sdsi_preflight_warning(pf), "2 of 3 AKC failures"));
+	assert_int_equal(sdsi_preflight(&base, SDSI_BLOB_CAP, 1, pf, NULL), 0);
+	assert_false(sdsi_preflight_last_attempt(pf));
 
 	refused(&base, SDSI_BLOB_AKC, 0, ENODATA, "empty");
 	refused(&base, SDSI_BLOB_CAP, 1017, EOVERFLOW, "1017 bytes");
@@ -163,7 +164,7 @@ static void test_preflight(void **state)
 	REFUSED_WITH(akc_fail_count, 3, SDSI_BLOB_AKC, EDQUOT, "AKC provision failures (3)");
 	REFUSED_WITH(cap_fail_count, 5, SDSI_BLOB_CAP, EDQUOT, "CAP provision failures (5)");
 	REFUSED_WITH(akc_provisioned, false, SDSI_BLOB_CAP, ENOKEY, "no AKC");
-	assert_int_equal(sdsi_preflight(&r, SDSI_BLOB_AKC, 10, &pf, NULL), 0);
+	assert_int_equal(sdsi_preflight(&r, SDSI_BLOB_AKC, 10, pf, NULL), 0);
 }
 
 int main(void)

@@ -11,6 +11,7 @@
 #include "assert_malformed.h"
 #include "cert_bytes.h"
 #include "sdsi/libsdsi.h"
+#include "scoped_handle.h"
 
 /*
  * One key, one one-time license with two features, written out byte by byte
@@ -59,12 +60,12 @@ static void feature_is(const struct sdsi_license *lic, uint32_t k, const char *w
 static void test_golden_one_license(void **state)
 {
 	struct sdsi_state_cert cert;
-	struct sdsi_error err;
+	SCOPED_ERROR(err);
 	const struct sdsi_license *lic;
 
 	assert_int_equal(sizeof(golden_one_license), 180);
 	assert_int_equal(sdsi_decode_state_cert(golden_one_license, sizeof(golden_one_license),
-						&cert, &err), 0);
+						&cert, err), 0);
 	assert_int_equal(cert.content_type, 0xe);
 	assert_int_equal(cert.region_rev_id, 1);
 	assert_int_equal(cert.header_size, 7);
@@ -125,10 +126,10 @@ static void test_three_licenses(void **state)
 {
 	uint8_t buf[SDSI_READ_BUF_SIZE];
 	struct sdsi_state_cert cert;
-	struct sdsi_error err;
+	SCOPED_ERROR(err);
 	size_t len = build_three(buf);
 
-	assert_int_equal(sdsi_decode_state_cert(buf, len, &cert, &err), 0);
+	assert_int_equal(sdsi_decode_state_cert(buf, len, &cert, err), 0);
 	assert_int_equal(cert.num_licenses, 3);
 	assert_int_equal(cert.key_rev_id, 7);
 	assert_int_equal(cert.key_image[47], 0x5c);
@@ -152,7 +153,7 @@ static void test_three_licenses(void **state)
 	sdsi_state_cert_free(&cert);
 
 	/* The 4096-byte read of a device: zero padding after the end is fine. */
-	assert_int_equal(sdsi_decode_state_cert(buf, sizeof(buf), &cert, &err), 0);
+	assert_int_equal(sdsi_decode_state_cert(buf, sizeof(buf), &cert, err), 0);
 	sdsi_state_cert_free(&cert);
 }
 
@@ -160,14 +161,14 @@ static void test_empty_and_key_only(void **state)
 {
 	uint8_t buf[0x18 + 52] = { 0 };
 	struct sdsi_state_cert cert;
-	struct sdsi_error err;
+	SCOPED_ERROR(err);
 
-	assert_int_equal(sdsi_decode_state_cert(buf, 0x18, &cert, &err), 0);
+	assert_int_equal(sdsi_decode_state_cert(buf, 0x18, &cert, err), 0);
 	assert_false(cert.key_present);
 	assert_null(cert.licenses);
 	/* The model's empty certificate: key size 12 and zeroed key info. */
 	put32(buf, 0x10, 12);
-	assert_int_equal(sdsi_decode_state_cert(buf, sizeof(buf), &cert, &err), 0);
+	assert_int_equal(sdsi_decode_state_cert(buf, sizeof(buf), &cert, err), 0);
 	assert_false(cert.key_present);
 	assert_int_equal(cert.key_size, 12);
 
@@ -175,28 +176,28 @@ static void test_empty_and_key_only(void **state)
 	put32(buf, 0x08, 6);		/* a key certificate has a header size */
 	put32(buf, 0x10, 12);
 	put32(buf, 0x18, 0x42);
-	assert_int_equal(sdsi_decode_state_cert(buf, sizeof(buf), &cert, &err), 0);
+	assert_int_equal(sdsi_decode_state_cert(buf, sizeof(buf), &cert, err), 0);
 	assert_true(cert.key_present);
 	assert_int_equal(cert.key_rev_id, 0x42);
 	assert_int_equal(cert.warnings, 0);
 
 	put32(buf, 0x10, 13);
 	put32(buf, 0, 0x7);
-	assert_int_equal(sdsi_decode_state_cert(buf, sizeof(buf), &cert, &err), 0);
+	assert_int_equal(sdsi_decode_state_cert(buf, sizeof(buf), &cert, err), 0);
 	assert_int_equal(cert.warnings, SDSI_STATE_WARN_KEY_SIZE | SDSI_STATE_WARN_CONTENT_TYPE);
 
 	/* A key-only certificate cut inside the key info. */
 	put32(buf, 0, 0xd);
-	assert_int_equal(sdsi_decode_state_cert(buf, sizeof(buf) - 1, &cert, &err), -EBADMSG);
-	assert_int_equal(err.offset, 0x18);
+	assert_int_equal(sdsi_decode_state_cert(buf, sizeof(buf) - 1, &cert, err), -EBADMSG);
+	assert_int_equal(sdsi_error_offset(err), 0x18);
 }
 
 static void expect_malformed(const uint8_t *buf, size_t len, long offset, const char *needle)
 {
 	struct sdsi_state_cert cert;
-	struct sdsi_error err;
+	SCOPED_ERROR(err);
 
-	assert_malformed(sdsi_decode_state_cert(buf, len, &cert, &err), &err, offset, needle);
+	assert_malformed(sdsi_decode_state_cert(buf, len, &cert, err), err, offset, needle);
 	assert_null(cert.licenses);
 }
 
@@ -231,9 +232,9 @@ static void test_hostile(void **state)
 static void decodes(const uint8_t *buf, size_t len)
 {
 	struct sdsi_state_cert cert;
-	struct sdsi_error err;
+	SCOPED_ERROR(err);
 
-	assert_int_equal(sdsi_decode_state_cert(buf, len, &cert, &err), 0);
+	assert_int_equal(sdsi_decode_state_cert(buf, len, &cert, err), 0);
 	sdsi_state_cert_free(&cert);
 }
 

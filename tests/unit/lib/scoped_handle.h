@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * libsdsi's handles for one test: SCOPED_ERROR(err) and SCOPED_PREFLIGHT(pf)
+ * declare one, allocated, and free it when the test's scope ends, so that no
+ * early return leaks it (the sanitizer build checks leaks).
+ */
+#ifndef SCOPED_HANDLE_H
+#define SCOPED_HANDLE_H
+
+#include "sdsi/libsdsi.h"
+
+#define SCOPED_ERROR(name) \
+	__attribute__((cleanup(sdsi_error_freep))) struct sdsi_error *name = sdsi_error_new()
+#define SCOPED_PREFLIGHT(name) \
+	__attribute__((cleanup(sdsi_preflight_freep))) struct sdsi_preflight *name = \
+		sdsi_preflight_new()
+
+#endif /* SCOPED_HANDLE_H */
