@@ -63,10 +63,10 @@ def regs(size=80, fail=0, avail=(4 << 48) | (4 << 51)):
     return bytes(r)
 
 
-def state(licences=(), content=0xE, key=True, count=None):
-    n = len(licences) if count is None else count
-    words = b''.join(le32((len(b) // 4) | 0x80000000) for b in licences)
-    body = (le32(1) + b'\x11' * 48 if key else b'') + b''.join(licences)
+def state(licenses=(), content=0xE, key=True, count=None):
+    n = len(licenses) if count is None else count
+    words = b''.join(le32((len(b) // 4) | 0x80000000) for b in licenses)
+    body = (le32(1) + b'\x11' * 48 if key else b'') + b''.join(licenses)
     head = le32(content, 1, 6 + n, 0, 12, n)
     return head + words + body
 
@@ -151,17 +151,17 @@ def license_():
 
 
 # ---- NVRAM file: socket 0, GUID V2 (model/nvram_file.c, docs/model.md) ----
-def nvram(version=2, guid=GUID_V2, ppin=0x1234, key=False, licences=(), meters=(),
+def nvram(version=2, guid=GUID_V2, ppin=0x1234, key=False, licenses=(), meters=(),
           powered=0, latched=0, num_lic=None, num_meters=None, body_len=None,
           crc=None, pad=b''):
     # GUID, socket, PPIN, flags (key, licensor key), key revision, image, wear
     body = le32(guid, 0) + le64(ppin) + le32(3 if key else 0, 1 if key else 0)
-    body += b'\x22' * 48 + le32(1, len(licences) if num_lic is None else num_lic)
+    body += b'\x22' * 48 + le32(1, len(licenses) if num_lic is None else num_lic)
     if version >= 2:
         body += b'\x33' * 96 + le64(powered, latched)
         body += le32(len(meters) if num_meters is None else num_meters)
         body += b''.join(le32(c) + le64(t, l) for c, t, l in meters)
-    body += b''.join(le32((len(b) // 4) | 0x80000000) + b for b in licences) + pad
+    body += b''.join(le32((len(b) // 4) | 0x80000000) + b for b in licenses) + pad
     head = b'SDSINVRM' + le32(version, len(body) if body_len is None else body_len)
     data = head + body
     return data + le32(zlib.crc32(data) if crc is None else crc)
@@ -172,26 +172,26 @@ def nvram_file():
     s['empty-v2'] = nvram()
     s['empty-v1'] = nvram(version=1)
     s['key'] = nvram(key=True)
-    s['licences'] = nvram(key=True, licences=[blob(), blob(id_=2, type_=1)])
-    s['meters'] = nvram(key=True, licences=[blob()], powered=LATCH_NS + 5,
+    s['licences'] = nvram(key=True, licenses=[blob(), blob(id_=2, type_=1)])
+    s['meters'] = nvram(key=True, licenses=[blob()], powered=LATCH_NS + 5,
                         latched=LATCH_NS, meters=[(0x43433032, 7, 3)])
     s['latch-exact'] = nvram(powered=2 * LATCH_NS - 1, latched=LATCH_NS)
     s['latch-one-over'] = nvram(powered=2 * LATCH_NS, latched=LATCH_NS)
     s['meters-128'] = nvram(meters=[(i, 0, 0) for i in range(128)])
     s['meters-129'] = nvram(meters=[(i, 0, 0) for i in range(129)])
-    s['licences-128'] = nvram(key=True, licences=[blob(id_=i, codes=()) for i in range(128)])
-    s['licences-129'] = nvram(key=True, licences=[blob(id_=i, codes=()) for i in range(129)])
+    s['licences-128'] = nvram(key=True, licenses=[blob(id_=i, codes=()) for i in range(128)])
+    s['licences-129'] = nvram(key=True, licenses=[blob(id_=i, codes=()) for i in range(129)])
     # The state certificate of at most 4096 bytes: 24 + 4 + 52 + blob.
     big = blob(codes=['B%03d' % i for i in range(124)])
-    s['state-4096'] = nvram(key=True, licences=[big + b'\0' * (4016 - len(big))])
-    s['state-4112'] = nvram(key=True, licences=[big + b'\0' * (4020 - len(big))])
+    s['state-4096'] = nvram(key=True, licenses=[big + b'\0' * (4016 - len(big))])
+    s['state-4112'] = nvram(key=True, licenses=[big + b'\0' * (4020 - len(big))])
     # Found by fuzz_nvram_file: an entry that is no licence was loaded, and
     # the state certificate built from it did not decode.
-    s['licence-not-a-licence'] = nvram(key=True, licences=[b'\x01' * 4016])
-    s['licence-bundles-exact'] = nvram(key=True, licences=[blob(codes=('CC02',))])
-    s['licence-bundles-one-over'] = nvram(key=True, licences=[blob(codes=('CC02',), count=2)])
-    s['licence-header-36'] = nvram(key=True, licences=[blob(codes=())])
-    s['licence-header-32'] = nvram(key=True, licences=[blob(codes=())[:32]])
+    s['licence-not-a-licence'] = nvram(key=True, licenses=[b'\x01' * 4016])
+    s['licence-bundles-exact'] = nvram(key=True, licenses=[blob(codes=('CC02',))])
+    s['licence-bundles-one-over'] = nvram(key=True, licenses=[blob(codes=('CC02',), count=2)])
+    s['licence-header-36'] = nvram(key=True, licenses=[blob(codes=())])
+    s['licence-header-32'] = nvram(key=True, licenses=[blob(codes=())[:32]])
     s['body-196'] = nvram()
     s['body-195'] = nvram(body_len=195)
     s['header-15'] = nvram()[:15]

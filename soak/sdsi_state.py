@@ -93,7 +93,7 @@ def empty_state():
     return encode_state(CONTENT_EMPTY, 0, [], 0, bytes(48), [])
 
 
-def licence_of(cap):
+def license_of(cap):
     """What the certificate stores of a CAP: no header, no signature,
     zero-padded to whole dwords."""
     blob = cap[CAP_HEADER:-SIGNATURE]
@@ -114,7 +114,7 @@ def after_cap(cert, cap):
     valid, older entries with its ID lose their valid bit; or None when it
     would not fit in 4096 bytes (the silicon refuses it, EIO)."""
     c = StateCert(cert)
-    lic = licence_of(cap)
+    lic = license_of(cap)
     lic_id = u64(lic, BLOB_ID)
     words = [w & ~VALID if u64(b, BLOB_ID) == lic_id else w for w, b in zip(c.words, c.blobs)]
     words.append(len(lic) // 4 | VALID)

@@ -11,7 +11,7 @@ import os
 import pytest
 
 from guest import KEY_REV, ROOT, SOCKETS
-from sdsikit.licplatform import Authority, Programs, cap_blob, key_image, licences
+from sdsikit.licplatform import Authority, Programs, cap_blob, key_image, licenses
 
 import sdsikit.layout as sdsi_layout
 
@@ -55,7 +55,7 @@ def test_story_on_every_socket(fresh, tool, authority):
         cert = sdsi_layout.decode_state_certificate(state)
         assert cert.content_type == sdsi_layout.STATE_CONTENT_KEY_BLOBS
         assert cert.key_rev == KEY_REV and cert.key_image == key_image(akc.data)
-        assert licences(state) == [(True, cap_blob(cap.data))]
+        assert licenses(state) == [(True, cap_blob(cap.data))]
         shown = tool.json('-d', n, '-s')
         (lic,) = shown['licenses']
         assert lic['valid'] and lic['license']['bundles'] == [{'code': 'CC02'},

@@ -33,7 +33,7 @@ def authority(*args):
     assert proc.returncode == 0, proc.stderr
 
 
-class Licences:
+class Licenses:
     """The AKC and, per host, the CAPs issued for it: {(host, socket): [licence ID]}."""
 
     def __init__(self, workdir, fleet):
@@ -57,7 +57,7 @@ class Licences:
 
 
 class Ansible:
-    def __init__(self, workdir, fleet, licences):
+    def __init__(self, workdir, fleet, licenses):
         self.dir = os.path.join(workdir, 'ansible')
         os.makedirs(os.path.join(self.dir, 'home', 'tmp'))
         self.cfg = os.path.join(self.dir, 'ansible.cfg')
@@ -73,7 +73,7 @@ class Ansible:
                     'ansible_python_interpreter=/usr/bin/python3\n'
                     'ansible_ssh_private_key_file=%s\nansible_ssh_common_args="%s"\n'
                     'sdsi_akc=%s\nsdsi_intel_sdsi=%s\n'
-                    % (fleet.key, common, licences.akc, TOOL))
+                    % (fleet.key, common, licenses.akc, TOOL))
         home = os.path.join(self.dir, 'home')
         self.env = dict(os.environ, ANSIBLE_CONFIG=self.cfg, ANSIBLE_HOME=home,
                         ANSIBLE_LOCAL_TEMP=os.path.join(home, 'tmp'),
@@ -129,23 +129,23 @@ def fleet(workdir):
 
 
 @pytest.fixture(scope='session')
-def licences(workdir, fleet):
-    return Licences(workdir, fleet)
+def licenses(workdir, fleet):
+    return Licenses(workdir, fleet)
 
 
 @pytest.fixture(scope='session')
-def ansible(workdir, fleet, licences):
-    return Ansible(workdir, fleet, licences)
+def ansible(workdir, fleet, licenses):
+    return Ansible(workdir, fleet, licenses)
 
 
 @pytest.fixture(scope='session')
-def runs(ansible, fleet, licences, workdir):
+def runs(ansible, fleet, licenses, workdir):
     out = {}
     # First of all, on hosts that never saw a licence file: docs/ansible.md's
     # example in check mode, as its first command runs it.
     out['docs_dest'] = os.path.exists(docs_example.DEST)
     out['nvram_docs'] = nvram(fleet)
-    out['docs_check'] = docs_example.check_run(ansible, fleet, licences, workdir)
+    out['docs_check'] = docs_example.check_run(ansible, fleet, licenses, workdir)
     out['facts0'] = ansible.playbook('facts.yml')
     out['nvram0'] = nvram(fleet)
     out['check'] = ansible.playbook('provision.yml', '--check', '--diff')

@@ -19,14 +19,14 @@ def blocks():
         return dict(re.findall(r'```(ini|yaml)\n(.*?)```', f.read(), re.S))
 
 
-def check_run(ansible, fleet, licences, workdir):
+def check_run(ansible, fleet, licenses, workdir):
     """(exit status, JSON document) of `ansible-playbook ondemand.yml --check
     --diff` over the fleet: the docs' first command on hosts that have never
     had the files copied."""
     top = os.path.join(workdir, 'docs-example')
     caps = os.path.join(top, 'licences', 'caps')
     os.makedirs(caps)
-    shutil.copy(licences.akc, os.path.join(top, 'licences', 'licensor.akc'))
+    shutil.copy(licenses.akc, os.path.join(top, 'licences', 'licensor.akc'))
     for h in fleet.hosts:
         for name in os.listdir(h.caps):
             shutil.copy(os.path.join(h.caps, name), caps)

@@ -94,7 +94,7 @@ def test_check_mode_reports_changes_and_writes_nothing(runs, fleet):
     assert sockets_of(runs['facts1'][1]) == sockets_of(runs['facts0'][1])
 
 
-def test_first_run_provisions_every_socket(runs, fleet, licences):
+def test_first_run_provisions_every_socket(runs, fleet, licenses):
     rc, doc = runs['first']
     assert rc == 0, json.dumps(doc)[:3000]
     results = task_results(doc, 'sdsi_provision')
@@ -104,7 +104,7 @@ def test_first_run_provisions_every_socket(runs, fleet, licences):
         assert len(socks) == SOCKETS[h.index]
         for s, sock in enumerate(socks):
             assert sock['akc'] == 'provisioned'
-            assert [int(c['id'], 16) for c in sock['caps']] == licences.expected[(h.name, s)]
+            assert [int(c['id'], 16) for c in sock['caps']] == licenses.expected[(h.name, s)]
             assert {c['result'] for c in sock['caps']} == {'provisioned'}
 
 
@@ -129,7 +129,7 @@ def test_wrong_ppin_cap_is_left_unused(runs, fleet, run):
         assert 'no socket of this host has PPIN' in unused[0]['reason']
 
 
-def test_facts_show_what_was_provisioned(runs, fleet, licences):
+def test_facts_show_what_was_provisioned(runs, fleet, licenses):
     rc, doc = runs['facts2']
     assert rc == 0
     seen = sockets_of(doc)
@@ -138,7 +138,7 @@ def test_facts_show_what_was_provisioned(runs, fleet, licences):
             assert sock['akc_provisioned'] is True and sock['key_revision'] == 2
             held = [e['license'] for e in sock['licenses'] if e['valid']]
             assert len(held) == len(sock['licenses'])
-            assert [int(lic['id'], 16) for lic in held] == licences.expected[(h.name, s)]
+            assert [int(lic['id'], 16) for lic in held] == licenses.expected[(h.name, s)]
             assert {ppin(lic['ppin']) for lic in held} == {LAYOUT[h.index][s]}
 
 
@@ -169,19 +169,19 @@ def test_facts_keep_the_json_contract(runs, run):
             assert contract_errors('state.json#/properties/licenses', [{'index': 0}]) != []
 
 
-def licence_lines(text):
+def license_lines(text):
     return sorted(line for line in text.splitlines() if ': licence ' in line)
 
 
-def test_diff_shows_licences_before_and_after(runs, fleet, licences):
+def test_diff_shows_licenses_before_and_after(runs, fleet, licenses):
     check = task_results(runs['check'][1], 'sdsi_provision')
     first = task_results(runs['first'][1], 'sdsi_provision')
     second = task_results(runs['second'][1], 'sdsi_provision')
     for h in fleet.hosts:
         diff = first[h.name]['result']['diff']
-        assert licence_lines(diff['before']) == []
-        ids = [i for s in range(SOCKETS[h.index]) for i in licences.expected[(h.name, s)]]
-        after = licence_lines(diff['after'])
+        assert license_lines(diff['before']) == []
+        ids = [i for s in range(SOCKETS[h.index]) for i in licenses.expected[(h.name, s)]]
+        after = license_lines(diff['after'])
         assert len(after) == len(ids)
         assert sorted(int(line.split()[2], 16) for line in after) == sorted(ids)
         assert 'AKC key revision 2' in diff['after'] and 'AKC none' in diff['before']

@@ -54,20 +54,20 @@ def disturbed(h, on, off):
         ctl(h, *off)
 
 
-def cycled_with_caps(fleet, index, tmp_path, licences, lid):
+def cycled_with_caps(fleet, index, tmp_path, licenses, lid):
     """The fleet's host INDEX power-cycled, and new CAPs for it (new_caps):
     (host, the CAP directory)."""
     h = host(fleet, index)
     power_cycle(h)
-    return h, new_caps(tmp_path, licences, h, lid)
+    return h, new_caps(tmp_path, licenses, h, lid)
 
 
-def new_caps(tmp_path, licences, h, lid, name='caps'):
+def new_caps(tmp_path, licenses, h, lid, name='caps'):
     """A directory holding one CAP for each socket of H, not provisioned yet."""
     path = tmp_path / name
     path.mkdir()
     for s, ppin in enumerate(h.ppins):
-        proc = subprocess.run([AUTHORITY, 'cap', licences.dir, '--ppin', '%x' % ppin,
+        proc = subprocess.run([AUTHORITY, 'cap', licenses.dir, '--ppin', '%x' % ppin,
                                '--id', '%x' % (lid + s), '--feature', 'CC%02d' % (lid % 100),
                                '-o', str(path / ('new-s%d.cap' % s))],
                               capture_output=True, text=True, timeout=60)
@@ -114,19 +114,19 @@ def not_executable(tmp_path):
     return str(path)
 
 
-def new_akc(tmp_path, licences):
+def new_akc(tmp_path, licenses):
     """An AKC of the fleet's authority with a new key revision: a write the
     first intel_sdsi run would make."""
     path = tmp_path / 'rev3.akc'
-    proc = subprocess.run([AUTHORITY, 'akc', licences.dir, '-o', str(path), '--key-rev', '3'],
+    proc = subprocess.run([AUTHORITY, 'akc', licenses.dir, '-o', str(path), '--key-rev', '3'],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     return str(path)
 
 
-def truncated_akc(tmp_path, licences):
+def truncated_akc(tmp_path, licenses):
     path = tmp_path / 'truncated.akc'
-    with open(licences.akc, 'rb') as f:
+    with open(licenses.akc, 'rb') as f:
         path.write_bytes(f.read(100))
     return str(path)
 
@@ -161,12 +161,12 @@ BEFORE_WRITING = [
 
 @pytest.mark.parametrize('case,variables,message', BEFORE_WRITING,
                          ids=[c[0] for c in BEFORE_WRITING])
-def test_fails_naming_the_cause_before_any_write(ansible, runs, fleet, licences, tmp_path,
+def test_fails_naming_the_cause_before_any_write(ansible, runs, fleet, licenses, tmp_path,
                                                  empty_dir, case, variables, message):
     h = host(fleet, NODE)
     power_cycle(h)      # a write would be allowed: only the cause stops it
     before = nvram(fleet)
-    rc, result, status = provision(ansible, h, **variables(tmp_path, licences, empty_dir, h))
+    rc, result, status = provision(ansible, h, **variables(tmp_path, licenses, empty_dir, h))
     assert rc == 2 and status == 'failed', result
     expected = message.format(t=tmp_path, e=empty_dir)
     assert expected in result['msg'], (result['msg'], expected)
@@ -175,8 +175,8 @@ def test_fails_naming_the_cause_before_any_write(ansible, runs, fleet, licences,
 
 
 def test_a_socket_locked_by_the_bios_fails_then_provisions_unlocked(ansible, runs, fleet,
-                                                                    licences, tmp_path):
-    h, caps = cycled_with_caps(fleet, NODE, tmp_path, licences, 0x3100)
+                                                                    licenses, tmp_path):
+    h, caps = cycled_with_caps(fleet, NODE, tmp_path, licenses, 0x3100)
     with disturbed(h, ('iblock', '0', 'on'), ('iblock', '0', 'off')):
         rc, result, status = provision(ansible, h, sdsi_cap_dir=caps)
     assert rc == 2 and status == 'failed'
@@ -191,8 +191,8 @@ def test_a_socket_locked_by_the_bios_fails_then_provisions_unlocked(ansible, run
     assert 0x3100 in held(ansible, h)[0]
 
 
-def test_a_busy_mailbox_fails_and_writes_nothing(ansible, runs, fleet, licences, tmp_path):
-    h, caps = cycled_with_caps(fleet, NODE, tmp_path, licences, 0x3200)
+def test_a_busy_mailbox_fails_and_writes_nothing(ansible, runs, fleet, licenses, tmp_path):
+    h, caps = cycled_with_caps(fleet, NODE, tmp_path, licenses, 0x3200)
     with disturbed(h, ('fault', '0', 'oob-owner'), ('clear', '0')):
         rc, result, status = provision(ansible, h, sdsi_cap_dir=caps)
     assert rc == 2 and status == 'failed'
@@ -205,8 +205,8 @@ def test_a_busy_mailbox_fails_and_writes_nothing(ansible, runs, fleet, licences,
     assert rc == 0 and 0x3200 in held(ansible, h)[0]
 
 
-def test_an_unbound_socket_fails_naming_it(ansible, runs, fleet, licences, tmp_path):
-    h, caps = cycled_with_caps(fleet, NODE, tmp_path, licences, 0x3300)
+def test_an_unbound_socket_fails_naming_it(ansible, runs, fleet, licenses, tmp_path):
+    h, caps = cycled_with_caps(fleet, NODE, tmp_path, licenses, 0x3300)
     with disturbed(h, ('unbind', '0'), ('bind', '0')):
         rc, result, status = provision(ansible, h, sdsi_cap_dir=caps)
     assert rc == 2 and status == 'failed'
@@ -214,8 +214,8 @@ def test_an_unbound_socket_fails_naming_it(ansible, runs, fleet, licences, tmp_p
     assert result['changed'] is False
 
 
-def test_on_demand_disabled_is_refused_before_writing(ansible, runs, fleet, licences, tmp_path):
-    h, caps = cycled_with_caps(fleet, NODE, tmp_path, licences, 0x3400)
+def test_on_demand_disabled_is_refused_before_writing(ansible, runs, fleet, licenses, tmp_path):
+    h, caps = cycled_with_caps(fleet, NODE, tmp_path, licenses, 0x3400)
     with disturbed(h, ('features', '0', 'attestation'), ('features', '0', h.features)):
         before = nvram(fleet)
         rc, result, status = provision(ansible, h, sdsi_cap_dir=caps)
@@ -246,10 +246,10 @@ def test_an_akc_the_device_rejects_fails_the_socket(ansible, runs, fleet, workdi
     assert sock['akc'] == 'failed' and sock['caps'] == []
 
 
-def test_one_socket_fails_the_others_are_provisioned(ansible, runs, fleet, licences, tmp_path):
+def test_one_socket_fails_the_others_are_provisioned(ansible, runs, fleet, licenses, tmp_path):
     """sdsi_provision goes on past a failed socket: the task fails, says so,
     and is changed by what it wrote on the other."""
-    h, caps = cycled_with_caps(fleet, PAIR, tmp_path, licences, 0x3500)
+    h, caps = cycled_with_caps(fleet, PAIR, tmp_path, licenses, 0x3500)
     with disturbed(h, ('iblock', '1', 'on'), ('iblock', '1', 'off')):
         rc, result, status = provision(ansible, h, sdsi_cap_dir=caps)
     assert rc == 2 and status == 'failed'
@@ -276,7 +276,7 @@ def test_facts_fail_naming_the_cause(ansible, runs, fleet, tmp_path, executable,
     assert r['status'] == 'failed' and message in r['result']['msg'], r
 
 
-def test_unusable_entries_of_cap_dir_are_unused_not_failed(ansible, runs, fleet, licences,
+def test_unusable_entries_of_cap_dir_are_unused_not_failed(ansible, runs, fleet, licenses,
                                                            tmp_path):
     """A FIFO (never opened, so never blocking), a subdirectory and a
     truncated CAP in the CAP directory: each unused with its reason."""

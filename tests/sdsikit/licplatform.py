@@ -26,8 +26,8 @@ AKC_KEY_OFFSET = sdsi_layout.AKC_KEY_OFFSET
 AKC_KEY_SIZE = sdsi_layout.LICENSE_PUBKEY_SIZE
 CAP_BLOB_OFFSET = sdsi_layout.CAP_BLOB_OFFSET
 SIGNATURE_SIZE = sdsi_layout.LICENSE_SIG_SIZE
-LICENCE_ONE_TIME = sdsi_layout.BLOB_TYPE_ONE_TIME
-LICENCE_METERED = sdsi_layout.BLOB_TYPE_METERED
+LICENSE_ONE_TIME = sdsi_layout.BLOB_TYPE_ONE_TIME
+LICENSE_METERED = sdsi_layout.BLOB_TYPE_METERED
 
 
 def cap_size(bundles):
@@ -119,15 +119,15 @@ class Authority:
         run([self.bin, 'akc', self.dir, '-o', out, '--key-rev', str(key_rev)])
         return Issued(out)
 
-    def cap(self, ppin, features=('CC02',), kind='one-time', licence_id=None,
+    def cap(self, ppin, features=('CC02',), kind='one-time', license_id=None,
             revision=1):
         out = self._out('cap')
         argv = [self.bin, 'cap', self.dir, '--ppin', f'{ppin:x}', '-o', out,
                 '--type', kind, '--revision', str(revision)]
         for code in features:
             argv += ['--feature', code]
-        if licence_id is not None:
-            argv += ['--id', f'{licence_id:x}']
+        if license_id is not None:
+            argv += ['--id', f'{license_id:x}']
         run(argv)
         return Issued(out)
 
@@ -254,7 +254,7 @@ def auth_error(regs):
     return bool(regs.auth_err & sdsi_layout.AUTH_ERR_CONTENT)
 
 
-def licences(data):
+def licenses(data):
     """(valid, blob bytes) of every licence of a raw state certificate."""
     cert = sdsi_layout.decode_state_certificate(data)
     off = (sdsi_layout.STATE_HEADER_SIZE + 4 * cert.num_licenses +

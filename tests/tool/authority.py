@@ -37,10 +37,10 @@ class Authority:
         self._run("akc", self.dir, "-o", path, "--key-rev", str(key_rev))
         return path
 
-    def cap(self, ppin, features=("CC02",), licence_id=0xABC, revision=1, metered=False,
+    def cap(self, ppin, features=("CC02",), license_id=0xABC, revision=1, metered=False,
             previous_ppin=None):
         path = self._out("cap")
-        args = ["cap", self.dir, "--ppin", f"{ppin:x}", "--id", f"{licence_id:x}",
+        args = ["cap", self.dir, "--ppin", f"{ppin:x}", "--id", f"{license_id:x}",
                 "--revision", str(revision), "--type", "metered" if metered else "one-time",
                 "-o", path]
         for f in features:
@@ -65,7 +65,7 @@ def key_revision(akc_path):
     return struct.unpack_from("<I", read(akc_path), 0x0C)[0]
 
 
-def licence_blob(cap_path):
+def license_blob(cap_path):
     """What the state certificate stores of a CAP: no header, no signature."""
     return read(cap_path)[CAP_HEADER:-SIGNATURE]
 

@@ -48,10 +48,10 @@ def caps(authority, tmp_path):
     and a file that is not a CAP."""
     d = tmp_path / "caps"
     d.mkdir()
-    shutil.copy(authority.cap(PPINS[0], licence_id=0xA0), d / "a-socket0.cap")
-    shutil.copy(authority.cap(PPINS[1], licence_id=0xB1, features=("SGX1",)),
+    shutil.copy(authority.cap(PPINS[0], license_id=0xA0), d / "a-socket0.cap")
+    shutil.copy(authority.cap(PPINS[1], license_id=0xB1, features=("SGX1",)),
                 d / "b-socket1.cap")
-    shutil.copy(authority.cap(PPINS[1], licence_id=0xC1, metered=True), d / "c-socket1.cap")
-    shutil.copy(authority.cap(0xDEAD, licence_id=0xD0), d / "d-elsewhere.cap")
+    shutil.copy(authority.cap(PPINS[1], license_id=0xC1, metered=True), d / "c-socket1.cap")
+    shutil.copy(authority.cap(0xDEAD, license_id=0xD0), d / "d-elsewhere.cap")
     (d / "notes.txt").write_text("the CAPs of rack 7\n")
     return str(d)

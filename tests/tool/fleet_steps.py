@@ -53,7 +53,7 @@ def spent(result):
     return (d["akc_failures"]["count"], d["cap_failures"]["count"], d["updates"]["available"])
 
 
-def licences(result):
+def licenses(result):
     return [(lic["license"]["id"], lic["license"]["revision"], lic["valid"])
             for lic in doc(result)["licenses"]]
 

@@ -260,7 +260,7 @@ def test_list_json(tool, sysfs):
         {"device": "intel_vsec.sdsi.1", "devno": 1, "guid": "0x006dd191"}]}
 
 
-def test_ppins_and_licence_ids_have_one_form_in_text_and_json(tool, tmp_path):
+def test_ppins_and_license_ids_have_one_form_in_text_and_json(tool, tmp_path):
     """Issue 19: 0x and 16 hex digits in text as in JSON, so a value one
     output prints is found as it is in the other (grep, Ansible, a CMDB)."""
     saved = tmp_path / "state.bin"

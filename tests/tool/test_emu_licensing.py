@@ -40,7 +40,7 @@ def spent(result):
 
 def test_akc_then_cap_provisioned_for_real(authority):
     akc = authority.akc(key_rev=2)
-    cap = authority.cap(PPINS[0], features=("CC02", "SGX1"), licence_id=0x51, metered=True)
+    cap = authority.cap(PPINS[0], features=("CC02", "SGX1"), license_id=0x51, metered=True)
     r = platform(authority, [t("-d", "0", "-a", akc, "--json"), info(),
                              t("-d", "0", "-c", cap, "--json"), t("-d", "0", "-s", "--json"),
                              info(), info(1)])
@@ -64,8 +64,8 @@ def test_akc_then_cap_provisioned_for_real(authority):
 
 def test_already_provisioned_is_unchanged_and_spends_nothing(authority):
     akc = authority.akc(key_rev=2)
-    cap = authority.cap(PPINS[0], licence_id=0x52, revision=2)
-    older = authority.cap(PPINS[0], licence_id=0x52, revision=1)
+    cap = authority.cap(PPINS[0], license_id=0x52, revision=2)
+    older = authority.cap(PPINS[0], license_id=0x52, revision=1)
     r = platform(authority, [t("-d", "0", "-a", akc), t("-d", "0", "-c", cap), info(),
                              t("-d", "0", "-a", akc, "--json"), t("-d", "0", "-c", cap, "--json"),
                              t("-d", "0", "-c", older), t("-d", "0", "-c", cap, "--dry-run"),
@@ -83,7 +83,7 @@ def test_already_provisioned_is_unchanged_and_spends_nothing(authority):
 
 def test_wrong_ppin_refused_with_no_counter_spent(authority):
     akc = authority.akc()
-    other_socket = authority.cap(PPINS[1], licence_id=0x53)
+    other_socket = authority.cap(PPINS[1], license_id=0x53)
     r = platform(authority, [t("-d", "0", "-a", akc), info(),
                              t("-d", "0", "-c", other_socket, "--json"),
                              t("-d", "0", "-c", other_socket, "--force"), info(),
@@ -116,7 +116,7 @@ def test_wrong_kind_and_malformed_refused_with_no_counter_spent(authority, tmp_p
 
 def test_what_only_the_keys_can_tell_reaches_the_silicon(authority, tmp_path):
     akc = authority.akc()
-    cap = authority.cap(PPINS[0], licence_id=0x54)
+    cap = authority.cap(PPINS[0], license_id=0x54)
     tampered = tmp_path / "tampered.cap"
     data = bytearray(read(cap))
     data[-1] ^= 0x01                                # the last byte of the signature

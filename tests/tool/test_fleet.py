@@ -12,7 +12,7 @@ import pytest
 
 from authority import read
 from emu_steps import ctl, t
-from fleet_steps import (NAMES, PPINS, fleet, hex64, info, licences, per_device, platform,
+from fleet_steps import (NAMES, PPINS, fleet, hex64, info, licenses, per_device, platform,
                          results, spent, staggered)
 from sdsikit import schemas
 from tool_runs import emu_missing
@@ -93,7 +93,7 @@ def test_provision_a_fleet_then_again_unchanged(authority, caps):
     assert "d-elsewhere.cap: CAP bound to PPIN 0x000000000000dead, which no socket here has" in text
     assert "4 sockets: 0 provisioned, 2 unchanged, 2 without a matching CAP, 0 failed" in text
     assert [spent(x) for x in r[9:13]] == after_first
-    assert licences(r[13]) == [(hex64(0xB1), 1, True), (hex64(0xC1), 1, True)]
+    assert licenses(r[13]) == [(hex64(0xB1), 1, True), (hex64(0xC1), 1, True)]
 
 
 def test_dry_run_shows_the_plan_and_writes_nothing(authority, caps):
@@ -124,7 +124,7 @@ def test_one_failing_socket_does_not_stop_the_others(authority, caps, tmp_path):
     EPERM and its second is not tried; socket 0 is provisioned; the exit
     status is the failure's (4).  Without an AKC, socket 3's CAP is refused by
     its own pre-flight checks."""
-    shutil.copy(authority.cap(PPINS[3], licence_id=0x3A), os.path.join(caps, "e-socket3.cap"))
+    shutil.copy(authority.cap(PPINS[3], license_id=0x3A), os.path.join(caps, "e-socket3.cap"))
     akc = authority.akc()
     r = platform(authority, [t("-d", "0", "-a", akc), t("-d", "1", "-a", akc),
                              t("-d", "2", "-a", akc), ctl("iblock", "1", "on"),
@@ -156,10 +156,10 @@ def test_caps_for_one_cpu_apply_in_file_name_order(authority, tmp_path):
     the newer, is unchanged too."""
     d = tmp_path / "same"
     d.mkdir()
-    newer = authority.cap(PPINS[0], licence_id=0x77, revision=2)
+    newer = authority.cap(PPINS[0], license_id=0x77, revision=2)
     shutil.copy(newer, d / "1-rev2.cap")
     shutil.copy(newer, d / "2-rev2-copy.cap")
-    shutil.copy(authority.cap(PPINS[0], licence_id=0x77, revision=1), d / "3-rev1.cap")
+    shutil.copy(authority.cap(PPINS[0], license_id=0x77, revision=1), d / "3-rev1.cap")
     akc = authority.akc()
     r = platform(authority, [t("-d", "0", "-a", akc), t("--all", "-c", str(d), "--json"),
                              info(0), t("-d", "0", "-s", "--json")], sockets=1)
@@ -168,12 +168,12 @@ def test_caps_for_one_cpu_apply_in_file_name_order(authority, tmp_path):
         ("1-rev2.cap", "written"), ("2-rev2-copy.cap", "unchanged"),
         ("3-rev1.cap", "unchanged")])]
     assert spent(r[2]) == (0, 0, 2)
-    assert licences(r[3]) == [(hex64(0x77), 2, True)]
+    assert licenses(r[3]) == [(hex64(0x77), 2, True)]
 
 
 def test_one_cap_file_goes_to_its_socket_only(authority):
     akc = authority.akc()
-    cap = authority.cap(PPINS[2], licence_id=0x2C)
+    cap = authority.cap(PPINS[2], license_id=0x2C)
     r = platform(authority, [t("--all", "-a", akc), t("--all", "-c", cap, "--json")], sockets=3)
     assert [x["rc"] for x in r] == [0, 0], r
     assert results(fleet(r[1])) == [(NAMES[0], "no_match", []), (NAMES[1], "no_match", []),
@@ -185,7 +185,7 @@ def test_what_cannot_be_used(authority, tmp_path):
     socket is touched, with that file's exit status; in a directory, each
     entry that is not a usable CAP is reported with its name and reason."""
     akc = authority.akc()
-    cap = authority.cap(PPINS[0], licence_id=0x5A)
+    cap = authority.cap(PPINS[0], license_id=0x5A)
     truncated = tmp_path / "truncated.cap"
     truncated.write_bytes(read(cap)[:100])
     d = tmp_path / "mixed"

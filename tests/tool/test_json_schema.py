@@ -43,7 +43,7 @@ def test_every_schema_is_a_valid_2020_12_schema_of_version_1_0():
 @pytest.fixture(scope="module")
 def blobs(authority):  # noqa: F811
     akc = authority.akc(key_rev=3)
-    cap = authority.cap(PPINS[0], features=("CC02", "SGX1"), licence_id=0x51, metered=True,
+    cap = authority.cap(PPINS[0], features=("CC02", "SGX1"), license_id=0x51, metered=True,
                         previous_ppin=0x77)
     return akc, cap
 

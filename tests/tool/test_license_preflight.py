@@ -8,7 +8,7 @@ import os
 import pytest
 
 from abi_bytes import registers, state_cert
-from authority import image_as_printed, key_image, key_revision, licence_blob, read
+from authority import image_as_printed, key_image, key_revision, license_blob, read
 from sdsikit import schemas
 
 PPIN = 0x1122334455667788
@@ -19,9 +19,9 @@ def written(dev, kind):
     return read(os.path.join(dev, f"provision_{kind}"))
 
 
-def provisioned_state(authority_akc, licences=(), valid=None):
+def provisioned_state(authority_akc, licenses=(), valid=None):
     """A state certificate holding the AKC's key and the given CAPs' licences."""
-    return state_cert([licence_blob(c) for c in licences], key_rev=key_revision(authority_akc),
+    return state_cert([license_blob(c) for c in licenses], key_rev=key_revision(authority_akc),
                       key_image=key_image(authority_akc), valid=valid)
 
 
@@ -140,11 +140,11 @@ def test_akc_rollback_is_refused(tool, sysfs, authority):
             "key revision 3 is lower than the provisioned 4", "akc")
 
 
-def test_valid_licence_is_unchanged_unless_forced(tool, sysfs, authority):
+def test_valid_license_is_unchanged_unless_forced(tool, sysfs, authority):
     akc = authority.akc()
-    cap = authority.cap(PPIN, licence_id=0x77, revision=2)
+    cap = authority.cap(PPIN, license_id=0x77, revision=2)
     dev = sysfs.add(0, regs=registers(**WITH_AKC), state=provisioned_state(akc, [cap]))
-    older = authority.cap(PPIN, licence_id=0x77, revision=1)
+    older = authority.cap(PPIN, license_id=0x77, revision=1)
     for path in (cap, older):
         r = tool("-d", "0", "-c", path, root=sysfs.root)
         assert r.rc == 0, r.err
@@ -159,21 +159,21 @@ def test_valid_licence_is_unchanged_unless_forced(tool, sysfs, authority):
     assert written(dev, "cap") == read(cap)
 
 
-def test_new_revision_or_new_licence_is_written(tool, sysfs, authority):
+def test_new_revision_or_new_license_is_written(tool, sysfs, authority):
     akc = authority.akc()
-    stored = authority.cap(PPIN, licence_id=0x77, revision=2)
+    stored = authority.cap(PPIN, license_id=0x77, revision=2)
     dev = sysfs.add(0, regs=registers(**WITH_AKC), state=provisioned_state(akc, [stored]))
-    for path in (authority.cap(PPIN, licence_id=0x77, revision=3),
-                 authority.cap(PPIN, licence_id=0x78, revision=1)):
+    for path in (authority.cap(PPIN, license_id=0x77, revision=3),
+                 authority.cap(PPIN, license_id=0x78, revision=1)):
         r = tool("-d", "0", "-c", path, "--json", root=sysfs.root)
         assert r.rc == 0, r.err
         assert r.json()["provisioned"] is True and r.json()["unchanged"] is False
         assert written(dev, "cap") == read(path)
 
 
-def test_superseded_licence_is_a_replay(tool, sysfs, authority):
+def test_superseded_license_is_a_replay(tool, sysfs, authority):
     akc = authority.akc()
-    stored = authority.cap(PPIN, licence_id=0x77, revision=2)
+    stored = authority.cap(PPIN, license_id=0x77, revision=2)
     sysfs.add(0, regs=registers(**WITH_AKC),
               state=provisioned_state(akc, [stored], valid=[False]))
     refused(tool, sysfs, "-c", stored, "ESTALE",
@@ -183,7 +183,7 @@ def test_superseded_licence_is_a_replay(tool, sysfs, authority):
 def test_dry_run_shows_the_decoded_cap_and_every_check(tool, sysfs, authority):
     dev = sysfs.add(0, regs=registers(**WITH_AKC), state=provisioned_state(authority.akc()))
     os.unlink(os.path.join(dev, "provision_cap"))   # a write would fail: none happens
-    cap = authority.cap(PPIN, features=("CC02", "SGX1"), licence_id=0xDEADBEEF12, revision=3,
+    cap = authority.cap(PPIN, features=("CC02", "SGX1"), license_id=0xDEADBEEF12, revision=3,
                         metered=True, previous_ppin=0x99)
     r = tool("-d", "0", "-c", cap, "--dry-run", root=sysfs.root)
     assert r.rc == 0, r.err

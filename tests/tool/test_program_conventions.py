@@ -73,7 +73,7 @@ def test_completion_offers_the_fault_kinds():
     assert complete("sdsi-emu", ["sdsi-emu", "ctl", "fault", ""]) >= {"status", "--ctl"}
 
 
-def test_completion_offers_the_licence_types_of_cap():
+def test_completion_offers_the_license_types_of_cap():
     assert complete("sdsi-authority", ["sdsi-authority", "cap", "--type", ""]) == {
         "one-time", "metered"}
     assert complete("sdsi-authority", ["sdsi-authority", "cap", "--type", "m"]) == {"metered"}

@@ -118,7 +118,7 @@ def check_against_json(flag, prom_text, json_text, regs):
 @needs_emu
 def test_all_commands_match_json_and_pass_promtool(authority):  # noqa: F811
     akc = authority.akc(key_rev=2)
-    cap = authority.cap(PPINS[0], features=("CC02", "SGX1"), licence_id=0x51, metered=True)
+    cap = authority.cap(PPINS[0], features=("CC02", "SGX1"), license_id=0x51, metered=True)
     reads = [t("--all", flag, *fmt) for flag in COMMANDS
              for fmt in (("--format", "prometheus"), ("--json",))]
     steps = [t("-d", "0", "-a", akc), t("-d", "0", "-c", cap), ctl("power-cycle", "0"),

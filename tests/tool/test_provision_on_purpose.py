@@ -30,7 +30,7 @@ def test_busy_state_read_is_retried_and_never_spends_an_attempt(authority):
     With --retry it is read again and the CAP is unchanged; without, the
     state is unknown: exit 9, nothing sent, no failure counted."""
     akc = authority.akc()
-    cap = authority.cap(0xF1EE71, licence_id=0x19)
+    cap = authority.cap(0xF1EE71, license_id=0x19)
     r = platform(authority, [t("--all", "-a", akc), t("-d", "1", "-c", cap), info(1),
                              busy_once(1), t("-d", "1", "-c", cap, "--retry", "5", "--json"),
                              busy_once(1), t("-d", "1", "-c", cap, "--json"),
@@ -57,7 +57,7 @@ def test_busy_state_read_in_a_fleet_run(authority, tmp_path):
     d = tmp_path / "caps"
     d.mkdir()
     for n in range(2):
-        shutil.copy(authority.cap(0xF1EE70 + n, licence_id=0x190 + n), d / f"s{n}.cap")
+        shutil.copy(authority.cap(0xF1EE70 + n, license_id=0x190 + n), d / f"s{n}.cap")
     akc = authority.akc()
     r = platform(authority, [t("--all", "-a", akc), t("--all", "-c", str(d)), info(1),
                              busy_once(1), t("--all", "-c", str(d), "--retry", "3", "--json"),
@@ -80,7 +80,7 @@ def test_identical_rerun_when_the_updates_are_used_up(authority, tmp_path):
     one = tmp_path / "one"
     one.mkdir()
     for n in range(2):
-        shutil.copy(authority.cap(0xA0 + n, licence_id=0x20 + n), one / f"c{n}.cap")
+        shutil.copy(authority.cap(0xA0 + n, license_id=0x20 + n), one / f"c{n}.cap")
     akc = authority.akc()
     again = [t("--all", "-a", akc, "--json"), t("--all", "-c", str(one), "--json"),
              t("--all", "-a", akc, "--dry-run", "--json"),
@@ -96,7 +96,7 @@ def test_identical_rerun_when_the_updates_are_used_up(authority, tmp_path):
     assert "already provisioned" in r[7]["out"] and "already provisioned" in r[8]["out"]
     assert spent(r[9]) == (0, 0, 0)
     # A new licence does need the update it lacks: that is still refused.
-    shutil.copy(authority.cap(0xA0, licence_id=0x99), one / "d-new.cap")
+    shutil.copy(authority.cap(0xA0, license_id=0x99), one / "d-new.cap")
     r = emu([t("--all", "-a", akc), t("--all", "-c", str(one)),
              t("--all", "-c", str(one), "--json")],
             "--authority", authority.dir, "--sockets", "1", "--ppin", "a0", "--updates", "2")
@@ -111,10 +111,10 @@ def test_dry_run_plans_exactly_what_the_real_run_does(authority, tmp_path):
     for them: with one update left, the plan does not refuse the copy."""
     d = tmp_path / "copies"
     d.mkdir()
-    newer = authority.cap(0xF1EE70, licence_id=0x77, revision=2)
+    newer = authority.cap(0xF1EE70, license_id=0x77, revision=2)
     shutil.copy(newer, d / "1-rev2.cap")
     shutil.copy(newer, d / "2-rev2-copy.cap")
-    shutil.copy(authority.cap(0xF1EE70, licence_id=0x77, revision=1), d / "3-rev1.cap")
+    shutil.copy(authority.cap(0xF1EE70, license_id=0x77, revision=1), d / "3-rev1.cap")
     akc = authority.akc()
     r = emu([t("-d", "0", "-a", akc), t("--all", "-c", str(d), "--dry-run", "--json"),
              t("--all", "-c", str(d), "--json"), info(0)],
@@ -144,10 +144,10 @@ def test_caps_are_matched_on_all_64_bits_of_the_ppin(authority, tmp_path, ppins)
     d = tmp_path / "caps"
     d.mkdir()
     for n, ppin in enumerate(ppins):
-        shutil.copy(authority.cap(ppin, licence_id=0x600 + n), d / f"cap{n}.cap")
+        shutil.copy(authority.cap(ppin, license_id=0x600 + n), d / f"cap{n}.cap")
     # A CAP for a PPIN no socket has, equal to socket 0's in its low 32 bits.
     stranger = (ppins[0] & 0xFFFFFFFF) | 0x4000000000000000
-    shutil.copy(authority.cap(stranger, licence_id=0x6FF), d / "zz-stranger.cap")
+    shutil.copy(authority.cap(stranger, license_id=0x6FF), d / "zz-stranger.cap")
     akc = authority.akc()
     r = emu([t("--all", "-a", akc), t("--all", "-c", str(d), "--dry-run", "--json"),
              t("--all", "-c", str(d), "--json")]

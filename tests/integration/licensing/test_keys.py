@@ -6,7 +6,7 @@ there: unchanged (exit 0, nothing written) unless --force, --dry-run
 writes nothing."""
 import shutil
 
-from sdsikit.licplatform import Authority, auth_error, cap_blob, key_image, licences
+from sdsikit.licplatform import Authority, auth_error, cap_blob, key_image, licenses
 
 EXIT_REFUSED = 5
 EXIT_REJECTED = 6
@@ -32,7 +32,7 @@ def test_new_akc_replaces_the_key(platform, authority, other_authority,
     raw = platform.read(0, 'state_certificate')
     cert = platform.state(0)
     assert (cert.key_rev, cert.key_image) == (3, key_image(new_akc.data))
-    assert licences(raw) == [(True, cap_blob(old_cap.data))]
+    assert licenses(raw) == [(True, cap_blob(old_cap.data))]
 
     assert platform.write(0, 'provision_cap',
                           authority.cap(ppin).data) == 'EIO'
@@ -88,7 +88,7 @@ def test_dry_run_writes_nothing(platform, authority):
     akc = authority.akc()
     done = platform.tool('-d', '0', '-a', akc.path)
     assert done.returncode == 0, done.stderr
-    cap = authority.cap(platform.ppin(0), licence_id=0xfeed0123)
+    cap = authority.cap(platform.ppin(0), license_id=0xfeed0123)
     regs, cert = platform.regs(0), platform.read(0, 'state_certificate')
     done = platform.tool('-d', '0', '-c', cap.path, '--dry-run')
     assert done.returncode == 0, done.stderr

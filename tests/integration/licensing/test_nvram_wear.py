@@ -8,7 +8,7 @@ counts the writes, writes beyond the endurance still succeed, and the count
 is NVRAM (it survives power cycles and restarts) while the endurance is a
 setting of each start."""
 import sdsikit.layout as sdsi_layout
-from sdsikit.licplatform import cap_blob, licences
+from sdsikit.licplatform import cap_blob, licenses
 
 ENDURANCE = 4
 NONE = 0
@@ -50,13 +50,13 @@ def test_limits_follow_each_write(start, authority):
 
     assert platform.write(0, 'provision_akc', authority.akc().data) == 'ok'
     assert_wear(platform, 0, 1)
-    caps = [authority.cap(ppin, licence_id=0x1000 + k) for k in range(5)]
+    caps = [authority.cap(ppin, license_id=0x1000 + k) for k in range(5)]
     for writes, cap in enumerate(caps, start=2):
         assert platform.write(0, 'provision_cap', cap.data) == 'ok', \
             f'write {writes} of an endurance of {ENDURANCE} refused'
         assert_wear(platform, 0, writes)
     # Past the endurance nothing is refused or lost: all five are stored.
-    assert licences(platform.read(0, 'state_certificate')) == \
+    assert licenses(platform.read(0, 'state_certificate')) == \
         [(True, cap_blob(cap.data)) for cap in caps]
     assert platform.regs(0).updates_available == 1
     assert_wear(platform, 1, 0)
@@ -76,7 +76,7 @@ def test_only_accepted_blobs_wear(start, authority, other_authority):
     assert_wear(platform, 0, 2)
 
     # No update left in this power cycle: refused, not written.
-    cap = authority.cap(platform.ppin(0), licence_id=0x2000)
+    cap = authority.cap(platform.ppin(0), license_id=0x2000)
     assert platform.write(0, 'provision_cap', cap.data) == 'EIO'
     assert platform.regs(0).updates_available == 0
     assert_wear(platform, 0, 2)
@@ -94,12 +94,12 @@ def test_wear_survives_power_cycle_and_restart(start, authority):
     ppin = first.ppin(0)
     assert first.write(0, 'provision_akc', authority.akc().data) == 'ok'
     assert first.write(0, 'provision_cap',
-                       authority.cap(ppin, licence_id=0x3001).data) == 'ok'
+                       authority.cap(ppin, license_id=0x3001).data) == 'ok'
     assert_wear(first, 0, 2)
     first.power_cycle('all')
     assert_wear(first, 0, 2)
     assert first.write(0, 'provision_cap',
-                       authority.cap(ppin, licence_id=0x3002).data) == 'ok'
+                       authority.cap(ppin, license_id=0x3002).data) == 'ok'
     assert_wear(first, 0, 3)
     assert first.stop() == 0
 
@@ -107,7 +107,7 @@ def test_wear_survives_power_cycle_and_restart(start, authority):
     assert_wear(second, 0, 3)
     assert_wear(second, 1, 0)
     assert second.write(0, 'provision_cap',
-                        authority.cap(ppin, licence_id=0x3003).data) == 'ok'
+                        authority.cap(ppin, license_id=0x3003).data) == 'ok'
     assert_wear(second, 0, 4)
     assert second.stop() == 0
 

@@ -3,7 +3,7 @@
 updates), what it starts (licences provisioned before it), and what an
 emulator restart on the same --state keeps (everything in NVRAM)."""
 import sdsikit.layout as sdsi_layout
-from sdsikit.licplatform import auth_error, cap_blob, licences
+from sdsikit.licplatform import auth_error, cap_blob, licenses
 
 
 def metered_codes(platform, n):
@@ -31,13 +31,13 @@ def test_power_cycle_resets_counters(platform, authority, other_authority):
     assert platform.read(0, 'state_certificate') == cert
 
 
-def test_licence_active_after_power_cycle(platform, authority):
+def test_license_active_after_power_cycle(platform, authority):
     assert platform.write(0, 'provision_akc', authority.akc().data) == 'ok'
     cap = authority.cap(platform.ppin(0), features=('CC02', 'SG01'),
                         kind='metered')
     assert platform.write(0, 'provision_cap', cap.data) == 'ok'
     # Stored at once, in effect only from the next power cycle on.
-    assert licences(platform.read(0, 'state_certificate')) == \
+    assert licenses(platform.read(0, 'state_certificate')) == \
         [(True, cap_blob(cap.data))]
     assert metered_codes(platform, 0) == []
     platform.power_cycle(1)
@@ -47,7 +47,7 @@ def test_licence_active_after_power_cycle(platform, authority):
     assert metered_codes(platform, 1) == []
 
 
-def test_one_time_licence_is_not_metered(platform, authority):
+def test_one_time_license_is_not_metered(platform, authority):
     assert platform.write(0, 'provision_akc', authority.akc().data) == 'ok'
     ppin = platform.ppin(0)
     assert platform.write(0, 'provision_cap',

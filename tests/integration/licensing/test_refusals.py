@@ -4,7 +4,7 @@ CAP before AKC, replay), the limits that refuse even a good blob
 (failure threshold, updates), and intel_sdsi refusing before an attempt
 is spent wherever it can tell (docs/intel_sdsi.md, exit 5)."""
 import sdsikit.layout as sdsi_layout
-from sdsikit.licplatform import auth_error, cap_blob, licences
+from sdsikit.licplatform import auth_error, cap_blob, licenses
 
 EXIT_REFUSED = 5
 EXIT_REJECTED = 6
@@ -134,7 +134,7 @@ def test_no_updates_left(start, authority):
     assert platform.write(0, 'provision_cap', second.data) == 'ok'
     assert platform.regs(0).updates_available == 1
     assert [valid for valid, _ in
-            licences(platform.read(0, 'state_certificate'))] == [True, True]
+            licenses(platform.read(0, 'state_certificate'))] == [True, True]
 
 
 def test_replay_and_new_revision(platform, authority):
@@ -143,15 +143,15 @@ def test_replay_and_new_revision(platform, authority):
     bit."""
     assert platform.write(0, 'provision_akc', authority.akc().data) == 'ok'
     ppin = platform.ppin(0)
-    rev1 = authority.cap(ppin, licence_id=0x1234, revision=1)
-    rev2 = authority.cap(ppin, licence_id=0x1234, revision=2,
+    rev1 = authority.cap(ppin, license_id=0x1234, revision=1)
+    rev2 = authority.cap(ppin, license_id=0x1234, revision=2,
                          features=('CC02', 'SG01'))
     assert platform.write(0, 'provision_cap', rev1.data) == 'ok'
     before = snapshot(platform, 0)
     assert platform.write(0, 'provision_cap', rev1.data) == 'EIO'
     assert_rejected(platform, 0, before, 'cap_count')
     assert platform.write(0, 'provision_cap', rev2.data) == 'ok'
-    assert licences(platform.read(0, 'state_certificate')) == [
+    assert licenses(platform.read(0, 'state_certificate')) == [
         (False, cap_blob(rev1.data)), (True, cap_blob(rev2.data))]
     before = snapshot(platform, 0)
     assert platform.write(0, 'provision_cap', rev1.data) == 'EIO', \

@@ -6,8 +6,8 @@ image and the licence in the state certificate."""
 import pytest
 
 import sdsikit.layout as sdsi_layout
-from sdsikit.licplatform import LICENCE_ONE_TIME, auth_error, cap_blob, key_image, \
-    licences
+from sdsikit.licplatform import LICENSE_ONE_TIME, auth_error, cap_blob, key_image, \
+    licenses
 
 
 def ppin_from_tool(platform, n):
@@ -55,10 +55,10 @@ def test_full_story(platform, authority, n):
     assert cert.content_type == sdsi_layout.STATE_CONTENT_KEY_BLOBS
     assert cert.num_licenses == 1
     assert cert.key_image == key_image(akc.data)
-    assert licences(raw) == [(True, cap_blob(cap.data))]
+    assert licenses(raw) == [(True, cap_blob(cap.data))]
     shown = platform.tool_json('-d', str(n), '-s')
     (lic,) = shown['licenses']
-    assert lic['valid'] and lic['license']['type'] == LICENCE_ONE_TIME
+    assert lic['valid'] and lic['license']['type'] == LICENSE_ONE_TIME
     assert lic['license']['type_name'] == 'one-time'
     assert lic['license']['ppin'] == f'0x{ppin:016x}'
     assert lic['license']['bundles'] == [{'code': 'CC02'}, {'code': 'SG01'}]
@@ -93,7 +93,7 @@ def test_sockets_are_independent(platform, authority):
     assert platform.regs(1).cap_count == 0
     assert platform.regs(0).cap_count == 1
     assert platform.write(1, 'provision_cap', caps[1].data) == 'ok'
-    assert licences(platform.read(1, 'state_certificate')) == \
+    assert licenses(platform.read(1, 'state_certificate')) == \
         [(True, cap_blob(caps[1].data))]
-    assert licences(platform.read(0, 'state_certificate')) == \
+    assert licenses(platform.read(0, 'state_certificate')) == \
         [(True, cap_blob(caps[0].data))]

@@ -6,7 +6,7 @@ The blobs are written to the sysfs files directly, so that no pre-flight
 check of intel_sdsi stands between them and the silicon."""
 import pytest
 
-from sdsikit.licplatform import AKC_SIZE, auth_error, cap_blob, cap_size, licences
+from sdsikit.licplatform import AKC_SIZE, auth_error, cap_blob, cap_size, licenses
 
 # Offsets in a 208-byte AKC (docs/formats.md section 2)
 AKC_OFFSETS = {
@@ -81,7 +81,7 @@ def test_tampered_cap(platform, authority):
         except AssertionError as e:
             raise AssertionError(f'CAP tampered at {name}: {e}') from e
     assert platform.write(0, 'provision_cap', cap.data) == 'ok'
-    assert licences(platform.read(0, 'state_certificate')) == \
+    assert licenses(platform.read(0, 'state_certificate')) == \
         [(True, cap_blob(cap.data))]
 
 

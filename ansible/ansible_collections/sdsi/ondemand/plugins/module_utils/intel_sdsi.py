@@ -95,10 +95,10 @@ def error_message(doc, err=''):
     return (err or '').strip() or 'failed'
 
 
-def licence_line(device, licence, valid=True):
+def license_line(device, license, valid=True):
     """One licence of a state certificate, as the diff shows it."""
-    codes = ','.join(b['code'] for b in licence.get('bundles') or [])
+    codes = ','.join(b['code'] for b in license.get('bundles') or [])
     return '%s: licence %s revision %s %s%s%s\n' % (
-        device, licence['id'], licence['revision'],
-        licence.get('type_name') or 'type %s' % licence.get('type'),
+        device, license['id'], license['revision'],
+        license.get('type_name') or 'type %s' % license.get('type'),
         (' [%s]' % codes) if codes else '', '' if valid else ' (invalid)')

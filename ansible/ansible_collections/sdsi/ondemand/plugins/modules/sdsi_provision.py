@@ -147,7 +147,7 @@ import os
 
 from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.sdsi.ondemand.plugins.module_utils.intel_sdsi import (
-    COMMON_ARGS, IntelSdsi, error_message, licence_line)
+    COMMON_ARGS, IntelSdsi, error_message, license_line)
 
 WOULD = 'would provision'
 # Check mode, the AKC file not on the host yet: not compared with a socket's AKC.
@@ -244,10 +244,10 @@ class Provisioner(object):
                 if (self.check and sock['akc'] == WOULD and
                         (error.get('name') == 'ENOKEY' or (awaiting_akc and result == 'skipped'))):
                     awaiting_akc, result = True, WOULD
-                licence = (blob.get('decoded') or {}).get('license') or {}
-                sock['caps'].append({'file': blob['file'], 'id': licence.get('id'),
-                                     'revision': licence.get('revision'), 'result': result,
-                                     'license': licence})
+                license = (blob.get('decoded') or {}).get('license') or {}
+                sock['caps'].append({'file': blob['file'], 'id': license.get('id'),
+                                     'revision': license.get('revision'), 'result': result,
+                                     'license': license})
             if r['error'] and not awaiting_akc:
                 sock['error'] = r['error']['message']
         for f in doc['files']:
@@ -278,7 +278,7 @@ def state_text(sockets, state, predicted_rev=None):
         lines.append('%s (PPIN %s): AKC %s\n' % (sock['device'], sock['ppin'],
                                                  'none' if rev is None else
                                                  'key revision %s' % rev))
-        lines += [licence_line(sock['device'], lic, valid) for lic, valid in entries]
+        lines += [license_line(sock['device'], lic, valid) for lic, valid in entries]
     return ''.join(lines)
 
 
