@@ -72,6 +72,7 @@ build-tsan: deps $(TSANBUILD)/build.ninja
 # The sanitizer build's tool tests reuse the promtool unpacked into the
 # plain build.
 check: deps-kernel deps-deb build build-san lint
+	/usr/bin/python3 scripts/check-cycles.py $(BUILD)
 	meson test -C $(BUILD) --print-errorlogs
 	scripts/run-tool-tests.sh $(BUILD)
 	scripts/run-authority-tests.sh $(BUILD)
