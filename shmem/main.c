@@ -27,7 +27,7 @@
 #include "ctlpage.h"
 #include "fe_state_dir.h"
 #include "machine.h"
-#include "options.h"
+#include "shmem_options.h"
 #include "serve_loop.h"
 
 /*
