@@ -43,7 +43,7 @@ struct output_ops {
 	void (*error)(struct output *out, const char *device, const struct sdsi_error *err);
 	/*
 	 * --all -a / -c: the fleet provisioning report (fleet_report.h); NULL
-	 * for an output that provisioning refuses (Prometheus, options.c).
+	 * for an output that provisioning refuses (Prometheus, tool_options.c).
 	 */
 	void (*fleet)(struct output *out, const struct fleet_report *report);
 	/*
