@@ -11,7 +11,7 @@ PREFIX     ?= /usr/local
 SAN_FLAGS  := -Db_sanitize=address,undefined -Db_lundef=false \
               -Dc_args=-fno-sanitize-recover=all
 # gcc's TSan does not model __atomic_thread_fence and says so (-Wtsan, fatal
-# under werror) at shmem/ctlpage.c's one fence; that fence orders loads from
+# under werror) at window/ctlpage.c's one fence; that fence orders loads from
 # a page another process (the QEMU guest) writes, which TSan cannot see
 # anyway, so the warning is silenced and not the check.
 TSAN_FLAGS := -Db_sanitize=thread -Db_lundef=false -Dc_args=-Wno-tsan
@@ -99,18 +99,18 @@ check-tsan: build-tsan
 	scripts/run-tsan.sh $(TSANBUILD)
 
 # The upstream Linux drivers (Debian 6.1 and 6.12, and unstable's newest),
-# and our own intel_sdsi (kernel/driver) on each kernel, against the model
+# and our own intel_sdsi (drivers/kernel) on each kernel, against the model
 # in QEMU
 # (docs/conformance.md); KERNELS="6.1 6.1-sdsi" picks configurations.
 # KERNEL_IMAGE=bzImage KERNEL_MODULES=DIR [KERNEL_BUILD=DIR] and/or
 # DRIVER_MODULE=intel_sdsi.ko run the suite on a kernel or driver of your
-# own instead (kernel/user-kernel.sh; docs/conformance.md).
+# own instead (rig/user-kernel.sh; docs/conformance.md).
 check-kernel: build
 	KERNEL_IMAGE='$(KERNEL_IMAGE)' KERNEL_MODULES='$(KERNEL_MODULES)' \
 	KERNEL_BUILD='$(KERNEL_BUILD)' DRIVER_MODULE='$(DRIVER_MODULE)' \
 	KERNEL_PART='$(KERNEL_PART)' scripts/check-kernel.sh $(BUILD) $(KERNELS)
 
-# Our intel_sdsi (kernel/driver) built with W=1 and sparse against every
+# Our intel_sdsi (drivers/kernel) built with W=1 and sparse against every
 # kernel Debian offers (6.1, 6.12, 7.2, 7.3), one "kernel-build: RELEASE ok"
 # line each; its compile probes on both answers; checkpatch --strict.  In
 # make check before check-kernel, whose kernels it fetches into the same
@@ -126,7 +126,7 @@ fuzz: build-fuzz
 # The shell scripts, at shellcheck's warning level; and nothing in the tree
 # may point at a document outside it (docs/interface.md holds the facts).
 lint: deps
-	shellcheck -S warning .ci/run scripts/*.sh kernel/*.sh kernel/driver/*.sh bench/*.sh
+	shellcheck -S warning .ci/run scripts/*.sh rig/*.sh drivers/kernel/*.sh bench/*.sh
 	@if git grep -n -e '\.\./shared/' -e 'shared/reference' -- ':!Makefile'; then \
 		echo "lint: the lines above point outside the repository" >&2; exit 1; fi
 

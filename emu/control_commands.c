@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * sdsi-emu's control commands are the front end's table (frontend/fe_ctl.c);
+ * sdsi-emu's control commands are the front end's table (cli/fe_ctl.c);
  * this is how they reach the sockets: model changes through the FUSE
  * driver, under the socket's mailbox lock and between transactions, bind
  * and unbind as the driver's own files do them, time through the socket's

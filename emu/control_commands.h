@@ -2,7 +2,7 @@
 /*
  * The commands of the control socket (`sdsi-emu ctl`): one request line in,
  * a response out.  The commands, their grammar and their answers are the
- * front end's (frontend/fe_ctl.h), shared with sdsi-shmem; the answer is
+ * front end's (cli/fe_ctl.h), shared with sdsi-shmem; the answer is
  * "ok ...", JSON lines for status, or "error <ERRNO>: <message>".
  */
 #ifndef EMU_CONTROL_COMMANDS_H
@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "model_clock.h"
-#include "options.h"
+#include "emu_options.h"
 #include "model_backend.h"
 
 struct emu_control_target {

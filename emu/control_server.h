@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The control socket, STATE/control.sock (mode 0600): the daemons' control
- * server (frontend/fe_ctl_server.h) in sdsi-emu's reply style, served by a
+ * server (cli/fe_ctl_server.h) in sdsi-emu's reply style, served by a
  * thread of its own, one request line and one response per connection,
  * every connection served side by side.
  */

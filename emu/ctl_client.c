@@ -12,7 +12,7 @@
 #include "ctl_client.h"
 #include "fe_ctl.h"
 #include "fe_value.h"
-#include "options.h"
+#include "emu_options.h"
 
 #define REQUEST_MAX	1024
 #define ERRNO_MAX	4096	/* beyond any errno glibc names */
@@ -242,7 +242,7 @@ struct ctl_args {
 
 /*
  * One option of ctl at argv[*i] ("--name VALUE" or "--name=VALUE"), as its
- * table (emu/options.c) names them: 0, 1 for --help, or the usage status.
+ * table (emu/emu_options.c) names them: 0, 1 for --help, or the usage status.
  */
 static int parse_ctl_option(int argc, char **argv, int *i, struct ctl_args *a)
 {

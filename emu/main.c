@@ -11,7 +11,7 @@
 #include "child.h"
 #include "ctl_client.h"
 #include "mount.h"
-#include "options.h"
+#include "emu_options.h"
 #include "run.h"
 
 static int serve(enum emu_command command, int argc, char **argv)

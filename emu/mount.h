@@ -3,7 +3,7 @@
 #ifndef EMU_MOUNT_H
 #define EMU_MOUNT_H
 
-#include "options.h"
+#include "emu_options.h"
 
 /*
  * Returns the exit status of sdsi-emu.  The caller has blocked the signals

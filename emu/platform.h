@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "model_clock.h"
-#include "options.h"
+#include "emu_options.h"
 #include "sdsi_model.h"
 
 struct emu_platform {

@@ -5,7 +5,7 @@
 
 #include <signal.h>
 
-#include "options.h"
+#include "emu_options.h"
 
 /*
  * Returns the exit status of sdsi-emu: CMD's, or for a failure to start, the

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 
 #include "control_server.h"
-#include "options.h"
+#include "emu_options.h"
 #include "platform.h"
 #include "fe_state_dir.h"
 

@@ -10,7 +10,7 @@
 #ifndef EMU_WINDOW_MOUNT_H
 #define EMU_WINDOW_MOUNT_H
 
-#include "options.h"
+#include "emu_options.h"
 
 /* As emu_mount(): the exit status, after any forwarded signal. */
 int emu_window_mount(const struct emu_options *opts);

@@ -4,7 +4,7 @@
 # (scripts/build-deb.sh, lintian clean) into BUILD_DIR/deb, then checks them
 # on this machine as a user would have them:
 #   - no packaged program or library carries a RUNPATH or RPATH;
-#   - intel-sdsi-dkms holds real files only, the tree kernel/driver's
+#   - intel-sdsi-dkms holds real files only, the tree drivers/kernel's
 #     dkms-source.sh makes, under /usr/src/intel_sdsi-VERSION, and DKMS
 #     builds the module from it against the kernel rig's headers when the
 #     rig has fetched them (BUILD_DIR/kernel-rig; unstable's in the rig's
@@ -112,15 +112,15 @@ conf_version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$dkms_src/dkms.conf")
 dpkg-deb -c "$(deb_of "$dkms_package")" >"$tmp/dkms-contents.txt"
 ! grep -v '^[d-]' "$tmp/dkms-contents.txt" >"$tmp/dkms-odd.txt" ||
 	fail "$dkms_package holds entries that are not files or directories: $(xargs <"$tmp/dkms-odd.txt")"
-"$repo/kernel/driver/dkms-source.sh" "$tmp/dkms-expected"
+"$repo/drivers/kernel/dkms-source.sh" "$tmp/dkms-expected"
 diff -r "$tmp/dkms-expected" "$dkms_src" >"$tmp/dkms-diff.txt" 2>&1 ||
-	{ cat "$tmp/dkms-diff.txt" >&2; fail "$dkms_package's /usr/src tree differs from kernel/driver/dkms-source.sh's"; }
+	{ cat "$tmp/dkms-diff.txt" >&2; fail "$dkms_package's /usr/src tree differs from drivers/kernel/dkms-source.sh's"; }
 pass
 
 # DKMS builds the module from exactly the packaged tree, against each
 # kernel whose headers the rig has unpacked (make check-kernel fetches them):
 # Debian 12's with the rig's unpacked bookworm dkms, unstable's in the rig's
-# root of unstable (kernel/sid-kernel.sh) with its own dkms, since those
+# root of unstable (rig/sid-kernel.sh) with its own dkms, since those
 # headers want unstable's compiler and C library.
 rig=$build/kernel-rig
 dkms_built=0
@@ -138,7 +138,7 @@ if [ -x "$rig/dkms-root/usr/sbin/dkms" ]; then
 	for headers in "$rig"/img-*/usr/src/linux-headers-*; do
 		[ -f "$headers/Module.symvers" ] || continue	# the -common half
 		rel=${headers##*/linux-headers-}
-		dkms_check "$rel" "$repo/kernel/driver/dkms-build.sh" "$rig/dkms-root/usr/sbin/dkms" \
+		dkms_check "$rel" "$repo/drivers/kernel/dkms-build.sh" "$rig/dkms-root/usr/sbin/dkms" \
 			"$headers" "$rel" "$tmp/dkms-$rel" "$dkms_src"
 	done
 fi
@@ -146,8 +146,8 @@ if [ -x "$rig/sid-root/usr/sbin/dkms" ]; then
 	for headers in "$rig"/sid-root/usr/src/linux-headers-*; do
 		[ -f "$headers/Module.symvers" ] || continue
 		rel=${headers##*/linux-headers-}
-		dkms_check "$rel" "$repo/kernel/sid-kernel.sh" run "$rig" "$repo" "$tmp" -- \
-			"$repo/kernel/driver/dkms-build.sh" /usr/sbin/dkms \
+		dkms_check "$rel" "$repo/rig/sid-kernel.sh" run "$rig" "$repo" "$tmp" -- \
+			"$repo/drivers/kernel/dkms-build.sh" /usr/sbin/dkms \
 			"/usr/src/linux-headers-$rel" "$rel" "$tmp/dkms-$rel" "$dkms_src"
 	done
 	# The mount point sid-kernel.sh made for $tmp in the root.

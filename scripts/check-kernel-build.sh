@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# make check-kernel-build: our intel_sdsi (kernel/driver) built with W=1
-# and sparse, any warning fatal (kernel/driver/build.sh), against every
+# make check-kernel-build: our intel_sdsi (drivers/kernel) built with W=1
+# and sparse, any warning fatal (drivers/kernel/build.sh), against every
 # kernel Debian offers: 6.1 (bookworm), 6.12 (bookworm-backports), 7.2
 # (unstable) and 7.3 (experimental); one line "kernel-build: RELEASE ok"
 # each.  Then the compile probes on both of their answers
-# (kernel/driver/test-kcompat.sh), and checkpatch --strict on the module's
-# own files (kernel/driver/checkpatch.sh).
+# (drivers/kernel/test-kcompat.sh), and checkpatch --strict on the module's
+# own files (drivers/kernel/checkpatch.sh).
 # The kernels come as the kernel rig fetches them, into the same
-# BUILD_DIR/kernel-rig (kernel/debian-kernels.sh, kernel/sid-kernel.sh),
+# BUILD_DIR/kernel-rig (rig/debian-kernels.sh, rig/sid-kernel.sh),
 # so neither fetches twice; nothing is installed outside it but the
 # Debian packages of ensure-deps.sh.
 #   scripts/check-kernel-build.sh BUILD_DIR
@@ -26,13 +26,13 @@ mkdir -p "$work" || exit 1
 # shellcheck source=scripts/private-apt.sh
 . "$repo/scripts/private-apt.sh"
 apt_dir="$work/apt"
-# shellcheck source=kernel/debian-kernels.sh
-. "$repo/kernel/debian-kernels.sh"
+# shellcheck source=rig/debian-kernels.sh
+. "$repo/rig/debian-kernels.sh"
 
 failed=0
 fail() { log "$*"; failed=1; }
 
-# The probes' answers each kernel must give (kernel/driver/probes/): 6.1
+# The probes' answers each kernel must give (drivers/kernel/probes/): 6.1
 # has no <linux/intel_vsec.h>, 6.12 has it with the old layout and mutable
 # attributes, 7.x changed all of them.
 declare -A expected=(
@@ -59,27 +59,27 @@ for gen in 6.1 6.12; do
 	fetch_kernel "$rel" || { fail "$rel: cannot fetch its headers"; continue; }
 	headers="$work/img-$rel/usr/src/linux-headers-$rel"
 	built "$rel" "$work/build-$rel" "${expected[$gen]}" \
-		"$repo/kernel/driver/build.sh" "$headers" "$work/build-$rel"
+		"$repo/drivers/kernel/build.sh" "$headers" "$work/build-$rel"
 	[ "$gen" = 6.12 ] && headers_6_12=$headers
 done
 # Unstable's and experimental's headers want their own compiler and C
-# library: built in the rig's root of unstable (kernel/sid-kernel.sh).
+# library: built in the rig's root of unstable (rig/sid-kernel.sh).
 for suite in unstable experimental; do
 	if [ $suite = unstable ]; then
-		rel=$("$repo/kernel/sid-kernel.sh" fetch "$work")
+		rel=$("$repo/rig/sid-kernel.sh" fetch "$work")
 	else
-		rel=$("$repo/kernel/sid-kernel.sh" headers "$work" $suite)
+		rel=$("$repo/rig/sid-kernel.sh" headers "$work" $suite)
 	fi || { fail "$suite: cannot fetch its kernel's headers"; continue; }
 	built "$rel" "$work/build-$rel" "${expected[7]}" \
-		"$repo/kernel/sid-kernel.sh" run "$work" "$repo" "$work" -- \
-		"$repo/kernel/driver/build.sh" "/usr/src/linux-headers-$rel" "$work/build-$rel"
+		"$repo/rig/sid-kernel.sh" run "$work" "$repo" "$work" -- \
+		"$repo/drivers/kernel/build.sh" "/usr/src/linux-headers-$rel" "$work/build-$rel"
 done
 
 if [ -n "${headers_6_12-}" ]; then
-	"$repo/kernel/driver/test-kcompat.sh" "$headers_6_12" "$work/kcompat-test" ||
-		fail "the compile probes do not give both answers (kernel/driver/test-kcompat.sh)"
+	"$repo/drivers/kernel/test-kcompat.sh" "$headers_6_12" "$work/kcompat-test" ||
+		fail "the compile probes do not give both answers (drivers/kernel/test-kcompat.sh)"
 fi
-"$repo/kernel/driver/checkpatch.sh" "$work" || fail "checkpatch --strict is not clean"
+"$repo/drivers/kernel/checkpatch.sh" "$work" || fail "checkpatch --strict is not clean"
 
 echo "check-kernel-build took $((SECONDS - start)) s"
 [ $failed -eq 0 ] || { log "FAILED"; exit 1; }

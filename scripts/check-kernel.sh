@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # make check-kernel: the real Linux intel_sdsi drivers (Debian 6.12, 6.1
 # and unstable's) against the model, in QEMU.  Builds what the guest runs, then hands
-# over to kernel/rig.sh.  Skips only where QEMU cannot run at all, and
+# over to rig/rig.sh.  Skips only where QEMU cannot run at all, and
 # says so loudly; the last line sums the JUnit files of every guest.
 set -uo pipefail
 
 if [ $# -lt 1 ]; then
-	echo "usage: $0 BUILD_DIR [CONFIG]... (kernel/rig.sh lists them)" >&2
+	echo "usage: $0 BUILD_DIR [CONFIG]... (rig/rig.sh lists them)" >&2
 	exit 2
 fi
 build=$1
@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.." || exit 2
 # booted, then run as the rig's "user" configuration.
 if [ -n "${KERNEL_IMAGE-}${KERNEL_MODULES-}${KERNEL_BUILD-}${DRIVER_MODULE-}${KERNEL_PART-}" ]; then
 	export KERNEL_IMAGE KERNEL_MODULES KERNEL_BUILD DRIVER_MODULE KERNEL_PART
-	kernel/user-kernel.sh >/dev/null || exit 2
+	rig/user-kernel.sh >/dev/null || exit 2
 	[ $# -eq 0 ] || { echo "check-kernel: KERNELS=$*: not with a kernel or driver of your own" >&2; exit 2; }
 	set -- user
 fi
@@ -36,8 +36,8 @@ if ! qemu-system-x86_64 -accel help 2>/dev/null | grep -qx tcg ||
 	echo "################################################################" >&2
 	exit 77
 fi
-ninja -C "$build" shmem/sdsi-shmem shmem/libsdsi-doorbell.so tools/intel_sdsi \
-	tools/sdsi-authority/sdsi-authority kernel/sdsi-stallmon || exit 1
+ninja -C "$build" shmem/sdsi-shmem window/libsdsi-doorbell.so tools/intel_sdsi \
+	tools/sdsi-authority/sdsi-authority rig/sdsi-stallmon || exit 1
 
 # What the rig must leave as it found it: the installed packages, /boot
 # and /etc/apt.  Taken after ensure-deps (which may install the rig's own
@@ -59,7 +59,7 @@ mkdir -p "$build/kernel-rig"
 host_before="$build/kernel-rig/host-before.txt"
 host_after="$build/kernel-rig/host-after.txt"
 host_state >"$host_before"
-kernel/rig.sh "$build" "$@"
+rig/rig.sh "$build" "$@"
 status=$?
 host_state >"$host_after"
 if ! diff -u "$host_before" "$host_after" >"$build/kernel-rig/host-changes.diff"; then

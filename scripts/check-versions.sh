@@ -5,8 +5,8 @@
 # build checks it):
 #   - <sdsi/libsdsi_version.h> as generated (LIBSDSI_VERSION and its parts);
 #   - debian/changelog's newest entry (its upstream part, before the '-');
-#   - kernel/driver/dkms.conf's PACKAGE_VERSION (the /usr/src directory),
-#     which kernel/driver/Kbuild also makes the module's MODULE_VERSION
+#   - drivers/kernel/dkms.conf's PACKAGE_VERSION (the /usr/src directory),
+#     which drivers/kernel/Kbuild also makes the module's MODULE_VERSION
 #     (checked here: Kbuild reads it from there, sdsi_aux.c declares it);
 #   - the Ansible collection's galaxy.yml version (its artifact's name);
 # and the soname: lib/meson.build's soversion N names the package libsdsiN
@@ -32,13 +32,13 @@ parts="$(macro LIBSDSI_VERSION_MAJOR).$(macro LIBSDSI_VERSION_MINOR).$(macro LIB
 changelog=$(sed -n '1s/^sdsi (\([^)-]*\)-[^)]*).*/\1/p' "$src/debian/changelog")
 [ "$changelog" = "$version" ] || differs "debian/changelog" "$changelog"
 
-dkms=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$src/kernel/driver/dkms.conf")
-[ "$dkms" = "$version" ] || differs "kernel/driver/dkms.conf PACKAGE_VERSION" "$dkms"
-grep -q '^sdsi_version := $(shell sed .*PACKAGE_VERSION=.* $(src)/dkms.conf)$' "$src/kernel/driver/Kbuild" &&
-	grep -q -- '-DSDSI_MODULE_VERSION=\\"$(sdsi_version)\\"' "$src/kernel/driver/Kbuild" ||
-	{ echo "versions: kernel/driver/Kbuild does not take MODULE_VERSION from dkms.conf's PACKAGE_VERSION" >&2; bad=1; }
-grep -qx 'MODULE_VERSION(SDSI_MODULE_VERSION);' "$src/kernel/driver/sdsi_aux.c" ||
-	{ echo "versions: kernel/driver/sdsi_aux.c declares no MODULE_VERSION(SDSI_MODULE_VERSION)" >&2; bad=1; }
+dkms=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$src/drivers/kernel/dkms.conf")
+[ "$dkms" = "$version" ] || differs "drivers/kernel/dkms.conf PACKAGE_VERSION" "$dkms"
+grep -q '^sdsi_version := $(shell sed .*PACKAGE_VERSION=.* $(src)/dkms.conf)$' "$src/drivers/kernel/Kbuild" &&
+	grep -q -- '-DSDSI_MODULE_VERSION=\\"$(sdsi_version)\\"' "$src/drivers/kernel/Kbuild" ||
+	{ echo "versions: drivers/kernel/Kbuild does not take MODULE_VERSION from dkms.conf's PACKAGE_VERSION" >&2; bad=1; }
+grep -qx 'MODULE_VERSION(SDSI_MODULE_VERSION);' "$src/drivers/kernel/sdsi_aux.c" ||
+	{ echo "versions: drivers/kernel/sdsi_aux.c declares no MODULE_VERSION(SDSI_MODULE_VERSION)" >&2; bad=1; }
 
 galaxy=$(sed -n 's/^version: *//p' "$src/ansible/ansible_collections/sdsi/ondemand/galaxy.yml")
 [ "$galaxy" = "$version" ] || differs "ansible/ansible_collections/sdsi/ondemand/galaxy.yml version" "$galaxy"

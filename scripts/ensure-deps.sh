@@ -29,9 +29,9 @@ packages=(
 # tools, the decompressors of modules), and what building a module
 # against the unpacked Debian headers calls: the gcc-12 they name, make,
 # and the libelf of kbuild's objtool; sparse, which checks our own
-# intel_sdsi module (kernel/driver/build.sh).  Never kernels or headers.
+# intel_sdsi module (drivers/kernel/build.sh).  Never kernels or headers.
 # debootstrap makes the root of Debian unstable in the build directory in
-# which modules are built for unstable's kernel (kernel/sid-kernel.sh).
+# which modules are built for unstable's kernel (rig/sid-kernel.sh).
 [ "${1:-}" = "--kernel" ] && packages+=(qemu-system-x86 busybox-static cpio xz-utils zstd
 	gcc-12 libelf1 sparse debootstrap)
 # --deb: what make deb runs beyond the build's own packages (which

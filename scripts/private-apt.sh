@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # A private apt, sourced by the scripts that need Debian packages without
-# installing them (scripts/fetch-promtool.sh, kernel/rig.sh and
-# kernel/sid-kernel.sh).  Everything lives under one
+# installing them (scripts/fetch-promtool.sh, rig/rig.sh and
+# rig/sid-kernel.sh).  Everything lives under one
 # directory, $apt_dir: its own sources, package lists, cache and an empty
 # dpkg status, so nothing is installed and nothing under /etc or /var/lib
 # changes.  Packages are only downloaded, checked against the SHA256 of
@@ -74,7 +74,7 @@ private_apt_config() {
 	: >"$apt_dir/status" || return 1
 	for suite in "$@"; do
 		# The host's mirror for the suite; for bookworm-backports and the
-		# like, else the one of bookworm itself (as kernel/rig.sh did).
+		# like, else the one of bookworm itself (as rig/rig.sh did).
 		mirror=$(host_mirror "$suite")
 		case "$suite" in
 		*-security) [ -n "$mirror" ] || mirror=http://deb.debian.org/debian-security ;;

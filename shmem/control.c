@@ -64,7 +64,7 @@ int shmem_control_listen(struct shmem_control *ctl, const char *path,
 
 	memset(ctl, 0, sizeof(*ctl));
 	ctl->server.sock.fd = -1;
-	/* sdsi-emu's rules for its socket (frontend/fe_ctl_socket.h). */
+	/* sdsi-emu's rules for its socket (cli/fe_ctl_socket.h). */
 	ret = fe_ctl_socket_check_dir(path, err, errlen);
 	if (ret)
 		return ret;

@@ -3,7 +3,7 @@
  * The control socket of sdsi-shmem: what the sysfs ABI cannot do (power
  * cycles, faults, BIOS settings), one request line per connection, answered
  * with "ok", status's JSON or "error: REASON".  The commands are sdsi-emu's
- * (frontend/fe_ctl.h: the same table, grammar and limits); bind, unbind and
+ * (cli/fe_ctl.h: the same table, grammar and limits); bind, unbind and
  * advance answer "not served by sdsi-shmem", which has no driver to bind
  * and keeps its models on the host's clock.  Requests are served by the
  * polling thread between passes, so the model and the window never change
@@ -43,7 +43,7 @@ int shmem_control_listen(struct shmem_control *ctl, const char *path,
  * what fits.  A connection has 5 s to send its line and 5 s more to take
  * its reply; past 16 connections the oldest is closed, so no client,
  * however idle or slow, holds up another or the poller
- * (frontend/fe_ctl_clients.h).
+ * (cli/fe_ctl_clients.h).
  */
 void shmem_control_serve(struct shmem_control *ctl,
 			 struct shmem_machine *machine);

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "control.h"
-#include "options.h"
+#include "shmem_options.h"
 
 /* The window file, mapped shared; a regular file is grown to fit. */
 void *map_window(const char *path, uint64_t offset, size_t size);

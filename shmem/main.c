@@ -10,8 +10,8 @@
  * out, which is the sign of readiness (ctlpage.h).
  *
  * Here: signals, the control socket, and the run from start to end.  The
- * options are in options.c, the window and its sockets in machine.c, the
- * passes over the window in serve_loop.c.
+ * options are in shmem_options.c, the window and its sockets in machine.c,
+ * the passes over the window in serve_loop.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,7 +27,7 @@
 #include "ctlpage.h"
 #include "fe_state_dir.h"
 #include "machine.h"
-#include "options.h"
+#include "shmem_options.h"
 #include "serve_loop.h"
 
 /*

@@ -13,7 +13,7 @@
 
 #include "control.h"
 #include "ctlpage.h"
-#include "options.h"
+#include "shmem_options.h"
 
 /* Set by SIGINT, SIGTERM or a parent gone; each loop ends at its next look. */
 extern volatile sig_atomic_t stop_requested;

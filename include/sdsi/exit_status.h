@@ -67,7 +67,7 @@ static inline enum sdsi_exit sdsi_exit_for_errno_in(int errnum, enum sdsi_errno_
 /*
  * A program that reads files and runs the model (sdsi-authority, sdsi-emu,
  * sdsi-shmem).  intel_sdsi maps libsdsi's error classes instead
- * (tools/exit_codes.c), where EPROTO is a mailbox failure; here it is what
+ * (tools/intel_sdsi/exit_codes.c), where EPROTO is a mailbox failure; here it is what
  * the NVRAM loader says of a corrupt file.
  */
 static inline enum sdsi_exit sdsi_exit_for_errno(int errnum)

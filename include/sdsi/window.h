@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The shared window: memory that sdsi-shmem plays as the hardware and that
- * the kernel test module (kernel/sdsi_window.c) presents to Linux's
+ * the kernel test module (rig/sdsi_window.c) presents to Linux's
  * intel_sdsi driver, one slot per socket followed by one control page.
  *
  * Socket N's slot starts at N * SDSI_WINDOW_SLOT_SIZE: the 16-byte discovery
  * table (hw.h, SDSI_DISC_BYTES) at the slot's start and the MMIO region
  * (control, mailbox, registers) SDSI_WINDOW_MMIO_OFFSET further.  The control
- * page (shmem/ctlpage.h says how it is used) follows the last slot, at
+ * page (window/ctlpage.h says how it is used) follows the last slot, at
  * sockets * SDSI_WINDOW_SLOT_SIZE.  Little-endian u32 words.
  *
  * Integer constants only: the kernel module builds with this header too,

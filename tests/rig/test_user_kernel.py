@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """make check-kernel with a kernel or driver of the user's: what
-kernel/user-kernel.sh accepts, and the error, naming the variable, the
+rig/user-kernel.sh accepts, and the error, naming the variable, the
 path and the reason, for each thing it refuses.  No guest is booted: the
 kernel, its modules tree, build tree and driver are made here with the real
 file formats (a bzImage setup header, ELF modules with a .modinfo section
@@ -14,7 +14,7 @@ import subprocess
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
-SCRIPT = REPO / 'kernel/user-kernel.sh'
+SCRIPT = REPO / 'rig/user-kernel.sh'
 REL = '6.99.0-rig-test'
 NEEDED = {'9p': 'fs/9p', '9pnet_virtio': 'net/9p', 'virtio_pci': 'drivers/virtio',
           'overlay': 'fs/overlayfs'}

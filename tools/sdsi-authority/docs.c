@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The bash completion and the option list of sdsi-authority, made by the
- * front end's generators (frontend/fe_option.h) from the same option
+ * front end's generators (cli/fe_option.h) from the same option
  * tables that drive getopt and --help, so that none leaves an option out.
  */
 #include <stdio.h>

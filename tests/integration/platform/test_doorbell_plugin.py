@@ -4,7 +4,7 @@ qemu-system-x86_64 with no guest (-machine none): it must install beside
 an sdsi-shmem --doorbell that serves the window, and refuse, with a message
 that says why, when none does or its arguments are wrong.  Installing also
 checks our own declaration of QEMU's plugin interface
-(shmem/qemu_plugin_api.h): the plugin reads the target name and the
+(window/qemu_plugin_api.h): the plugin reads the target name and the
 system-emulation flag from QEMU's info block, and refuses if they are not
 what a layout that matches QEMU's would give."""
 import os
@@ -23,7 +23,7 @@ QEMU = 'qemu-system-x86_64'
 
 
 def _plugin():
-    path = os.path.join(build_of(os.environ.get('SDSI_EMU', '')), 'shmem',
+    path = os.path.join(build_of(os.environ.get('SDSI_EMU', '')), 'window',
                         'libsdsi-doorbell.so')
     if not os.path.isfile(path):
         raise pytest.UsageError(f'no sdsi-doorbell plugin in the build ({path})')

@@ -93,7 +93,7 @@ def test_name_ends_at_nul_and_page(tree):
 
 def test_uevent(tree):
     """Parsed as the kernel parses a synthetic uevent (the grammar's every
-    rule: tests/unit/fusedrv/test_fusedrv_uevent.c)."""
+    rule: tests/unit/fuse/test_fusedrv_uevent.c)."""
     uevent = tree / 'drivers' / 'intel_sdsi' / 'uevent'
     uuid = b'0123abcd-abcd-4ef0-89ab-0123456789af'
     assert write(uevent, b'change\n') == 7

@@ -22,7 +22,7 @@ LATE = re.compile(r'^sdsi-stallmon: cpu \d+ woke (\d+) us late at monotonic '
 
 @pytest.fixture(scope='module')
 def stallmon():
-    path = os.path.join(os.environ.get('SDSI_BUILD', ''), 'kernel',
+    path = os.path.join(os.environ.get('SDSI_BUILD', ''), 'rig',
                         'sdsi-stallmon')
     if not os.access(path, os.X_OK):
         raise pytest.UsageError(f'no sdsi-stallmon in $SDSI_BUILD ({path})')

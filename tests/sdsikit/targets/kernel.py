@@ -3,8 +3,8 @@
 devices of the sdsi_window test module, whose memory sdsi-shmem plays as
 the hardware (from the host, through the guest's RAM file, in the rig).
 Control requests go through the control page that follows the sockets'
-slots in that memory (shmem/ctlpage.h), mapped from /dev/sdsi_window
-($SDSI_WINDOW); kernel/guest-run.sh sets the environment."""
+slots in that memory (window/ctlpage.h), mapped from /dev/sdsi_window
+($SDSI_WINDOW); rig/guest-run.sh sets the environment."""
 import fcntl
 import json
 import mmap
@@ -94,7 +94,7 @@ class Target:
         path = os.environ.get('SDSI_WINDOW')
         if not path:
             raise RuntimeError('SDSI_WINDOW is not set: the suite must run '
-                               'in the kernel rig (kernel/rig.sh)')
+                               'in the kernel rig (rig/rig.sh)')
         self.page = ControlPage(path, int(os.environ.get('SDSI_SOCKETS',
                                                          '1')))
 

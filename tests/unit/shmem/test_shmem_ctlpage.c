@@ -23,6 +23,7 @@
 
 #include <cmocka.h>
 
+#include "control.h"
 #include "ctlpage.h"
 #include "sdsi_shmem.h"
 #include "window_file.h"

@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * intel_sdsi built from sdsi's own driver core: the auxiliary driver for the
+ * intel_vsec.sdsi.N devices with the current (Linux 6.12-level) sysfs ABI of
+ * docs/interface.md §9.2, on any kernel it builds for.  Everything the
+ * mailbox does is drivers/core/sdsi_mbox.c, compiled here unchanged; this file only
+ * finds the MMIO region, serialises transactions with a mutex per device
+ * and turns the core's answers into sysfs files.
+ */
+#include <linux/auxiliary_bus.h>
+#include <linux/bitfield.h>
+#include <linux/delay.h>
+#include <linux/device.h>
+#include <linux/io.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/pci.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+
+#include "sdsi_kcompat.h"
+#include "sdsi/hw.h"
+#include "sdsi_mbox.h"
+#include "sdsi_window_vsec.h"
+
+/*
+ * The binary attributes' callbacks did not turn const at once: the group's
+ * is_bin_visible did in 6.13, read, write and the group's list only later.
+ * Each is its own probe (kcompat.sh, probes/), so every kernel in between
+ * gets the signature it declares.
+ */
+#ifdef SDSI_HAVE_CONST_BIN_READ
+#define SDSI_READ_CONST const
+#else
+#define SDSI_READ_CONST
+#endif
+#ifdef SDSI_HAVE_CONST_BIN_WRITE
+#define SDSI_WRITE_CONST const
+#else
+#define SDSI_WRITE_CONST
+#endif
+#ifdef SDSI_HAVE_CONST_BIN_IS_VISIBLE
+#define SDSI_VISIBLE_CONST const
+#else
+#define SDSI_VISIBLE_CONST
+#endif
+#ifdef SDSI_HAVE_CONST_BIN_ATTRS
+#define SDSI_ATTRS_CONST const
+#else
+#define SDSI_ATTRS_CONST
+#endif
+
+/* The discovery table's fields (include/sdsi/hw.h), as kernel bitfields. */
+#define SDSI_DISC_ACCESS	SDSI_DISC_ACCESS_MASK
+#define SDSI_DISC_DWORDS_FIELD	(SDSI_DISC_SIZE_MASK << SDSI_DISC_SIZE_SHIFT)
+#define SDSI_DISC_TBIR		SDSI_DISC_TBIR_MASK
+#define SDSI_DISC_OFFSET	GENMASK(31, 3)
+
+/* The register file is served from a fixed-size file; reads are clamped. */
+#define SDSI_REGS_FILE_SIZE	SDSI_REGS_SIZE_V2
+#define SDSI_DISC_DWORDS	3
+
+struct sdsi_dev {
+	struct device *dev;
+	void __iomem *mmio;
+	struct mutex lock;	/* one mailbox transaction at a time */
+	struct sdsi_mbox mb;
+	u64 features;		/* ENABLED_FEATURES at probe: file visibility */
+};
+
+static u64 sdsi_read64(void *ctx, u32 offset)
+{
+	struct sdsi_dev *sd = ctx;
+
+	return readq(sd->mmio + offset);
+}
+
+static void sdsi_write64(void *ctx, u32 offset, u64 value)
+{
+	struct sdsi_dev *sd = ctx;
+
+	writeq(value, sd->mmio + offset);
+}
+
+/*
+ * The core asks for half the poll period and expects at most twice that, as
+ * fsleep() gave up to 6.12.  From 6.13 fsleep()'s slack is smaller, so short
+ * sleeps take the range explicitly: the driver then polls as often as
+ * readq_poll_timeout() on every kernel, never more.
+ */
+static void sdsi_sleep_us(void *ctx, u32 us)
+{
+	if (us < 20 * USEC_PER_MSEC)
+		usleep_range(us, 2 * us);
+	else
+		fsleep(us);
+}
+
+static u64 sdsi_now_us(void *ctx)
+{
+	return ktime_to_us(ktime_get());
+}
+
+static void sdsi_warn(void *ctx, const char *msg)
+{
+	struct sdsi_dev *sd = ctx;
+
+	dev_warn(sd->dev, "%s\n", msg);
+}
+
+static const struct sdsi_mbox_ops sdsi_ops = {
+	.read64 = sdsi_read64,
+	.write64 = sdsi_write64,
+	.sleep_us = sdsi_sleep_us,
+	.now_us = sdsi_now_us,
+	.warn = sdsi_warn,
+};
+
+static struct sdsi_dev *kobj_to_sdsi(struct kobject *kobj)
+{
+	return dev_get_drvdata(kobj_to_dev(kobj));
+}
+
+static ssize_t guid_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	struct sdsi_dev *sd = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "0x%x\n", sd->mb.guid);
+}
+static DEVICE_ATTR_RO(guid);
+
+/* A plain copy of the registers: no mailbox, so no lock. */
+static ssize_t registers_read(struct file *filp, struct kobject *kobj,
+			      SDSI_READ_CONST struct bin_attribute *attr,
+			      char *buf, loff_t off, size_t count)
+{
+	struct sdsi_dev *sd = kobj_to_sdsi(kobj);
+	u8 regs[SDSI_REGS_SIZE_V2];
+
+	if (off >= sd->mb.regs_size)
+		return 0;
+	if (count > sd->mb.regs_size - off)
+		count = sd->mb.regs_size - off;
+	sdsi_mbox_read_registers(&sd->mb, regs);
+	memcpy(buf, regs + off, count);
+	return count;
+}
+
+/*
+ * One mailbox read per open-and-read: the whole certificate comes at offset
+ * 0, and any later offset is end of file, so a reader never mixes halves of
+ * two certificates.
+ */
+static ssize_t sdsi_cert_read(struct sdsi_dev *sd, u64 command,
+			      bool meter_current, char *buf, loff_t off,
+			      size_t count)
+{
+	size_t len;
+	void *msg;
+	int ret;
+
+	if (off)
+		return 0;
+
+	msg = kmalloc(SDSI_READ_MSG_MAX, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+
+	ret = mutex_lock_interruptible(&sd->lock);
+	if (!ret) {
+		ret = sdsi_mbox_read(&sd->mb, command, meter_current, msg,
+				     &len);
+		mutex_unlock(&sd->lock);
+	}
+	if (!ret) {
+		len = min(len, count);
+		memcpy(buf, msg, len);
+	}
+	kfree(msg);
+	return ret ? ret : len;
+}
+
+static ssize_t state_certificate_read(struct file *filp, struct kobject *kobj,
+				      SDSI_READ_CONST struct bin_attribute *attr,
+				      char *buf, loff_t off, size_t count)
+{
+	return sdsi_cert_read(kobj_to_sdsi(kobj), SDSI_CMD_READ_STATE, false,
+			      buf, off, count);
+}
+
+static ssize_t meter_certificate_read(struct file *filp, struct kobject *kobj,
+				      SDSI_READ_CONST struct bin_attribute *attr,
+				      char *buf, loff_t off, size_t count)
+{
+	return sdsi_cert_read(kobj_to_sdsi(kobj), SDSI_CMD_READ_METER, false,
+			      buf, off, count);
+}
+
+static ssize_t meter_current_read(struct file *filp, struct kobject *kobj,
+				  SDSI_READ_CONST struct bin_attribute *attr,
+				  char *buf, loff_t off, size_t count)
+{
+	return sdsi_cert_read(kobj_to_sdsi(kobj), SDSI_CMD_READ_METER, true,
+			      buf, off, count);
+}
+
+/*
+ * A blob goes to the device in one write at offset 0.  The size is checked
+ * before the in-band lock, and the lock before the mailbox is touched, in
+ * the order the upstream driver reports them.
+ */
+static ssize_t sdsi_provision(struct sdsi_dev *sd, u64 command, char *buf,
+			      loff_t off, size_t count)
+{
+	int ret;
+
+	if (off)
+		return -ESPIPE;
+	if (count > SDSI_WRITE_PAYLOAD_MAX)
+		return -EOVERFLOW;
+	if (sdsi_mbox_iblocked(&sd->mb))
+		return -EPERM;
+
+	ret = mutex_lock_interruptible(&sd->lock);
+	if (ret)
+		return ret;
+	ret = sdsi_mbox_write(&sd->mb, command, buf, count);
+	mutex_unlock(&sd->lock);
+	return ret ? ret : count;
+}
+
+static ssize_t provision_akc_write(struct file *filp, struct kobject *kobj,
+				   SDSI_WRITE_CONST struct bin_attribute *attr,
+				   char *buf, loff_t off, size_t count)
+{
+	return sdsi_provision(kobj_to_sdsi(kobj), SDSI_CMD_PROVISION_AKC, buf,
+			      off, count);
+}
+
+static ssize_t provision_cap_write(struct file *filp, struct kobject *kobj,
+				   SDSI_WRITE_CONST struct bin_attribute *attr,
+				   char *buf, loff_t off, size_t count)
+{
+	return sdsi_provision(kobj_to_sdsi(kobj), SDSI_CMD_PROVISION_CAP, buf,
+			      off, count);
+}
+
+#define SDSI_BIN_ATTR(_name, _mode, _size, _op)				\
+	static SDSI_ATTRS_CONST struct bin_attribute bin_attr_##_name = {	\
+		.attr = { .name = #_name, .mode = (_mode) },		\
+		.size = (_size),					\
+		._op = _name##_##_op,					\
+	}
+
+SDSI_BIN_ATTR(registers, 0400, SDSI_REGS_FILE_SIZE, read);
+SDSI_BIN_ATTR(state_certificate, 0400, SDSI_READ_MSG_MAX, read);
+SDSI_BIN_ATTR(meter_certificate, 0400, SDSI_READ_MSG_MAX, read);
+SDSI_BIN_ATTR(meter_current, 0400, SDSI_READ_MSG_MAX, read);
+SDSI_BIN_ATTR(provision_akc, 0200, SDSI_MBOX_SIZE, write);
+SDSI_BIN_ATTR(provision_cap, 0200, SDSI_MBOX_SIZE, write);
+
+/*
+ * As BIOS left the features at probe: without On Demand only guid and
+ * registers exist, and the meter files also need metering.
+ */
+static umode_t sdsi_bin_visible(struct kobject *kobj,
+				SDSI_VISIBLE_CONST struct bin_attribute *attr,
+				int n)
+{
+	struct sdsi_dev *sd = kobj_to_sdsi(kobj);
+
+	if (attr == &bin_attr_registers)
+		return attr->attr.mode;
+	if (!(sd->features & SDSI_FEATURE_ON_DEMAND))
+		return 0;
+	if ((attr == &bin_attr_meter_certificate ||
+	     attr == &bin_attr_meter_current) &&
+	    !(sd->features & SDSI_FEATURE_METERING))
+		return 0;
+	return attr->attr.mode;
+}
+
+static struct attribute *sdsi_attrs[] = {
+	&dev_attr_guid.attr,
+	NULL
+};
+
+static SDSI_ATTRS_CONST struct bin_attribute *SDSI_ATTRS_CONST sdsi_bin_attrs[] = {
+	&bin_attr_registers,
+	&bin_attr_state_certificate,
+	&bin_attr_meter_certificate,
+	&bin_attr_meter_current,
+	&bin_attr_provision_akc,
+	&bin_attr_provision_cap,
+	NULL
+};
+
+static const struct attribute_group sdsi_group = {
+	.attrs = sdsi_attrs,
+	.bin_attrs = sdsi_bin_attrs,
+	.is_bin_visible = sdsi_bin_visible,
+};
+__ATTRIBUTE_GROUPS(sdsi);
+
+/*
+ * The PCI device whose BAR an access type BARID names, or NULL: the device
+ * used to be held as such (pcidev); from 7.x it is the parent struct
+ * device, which for a VSEC found through ACPI is no PCI device.
+ */
+static struct pci_dev *sdsi_vsec_pci(struct intel_vsec_device *vsec)
+{
+#ifdef SDSI_HAVE_VSEC_DEV
+	return vsec->dev && dev_is_pci(vsec->dev) ? to_pci_dev(vsec->dev) : NULL;
+#else
+	return vsec->pcidev;
+#endif
+}
+
+/*
+ * Where the On Demand region is, from the discovery table: with access
+ * type LOCAL it starts just past the table's own resource, with BARID in
+ * the PCI BAR the TBIR bits name; either way at the table's offset.  The
+ * GUID is checked first, so that a device of unknown layout is refused
+ * (and logged: a probe failing with EINVAL is) before anything else of it
+ * is mapped, as upstream does.
+ */
+static int sdsi_map(struct sdsi_dev *sd, struct intel_vsec_device *vsec)
+{
+	struct resource *disc_res = &vsec->resource[0];
+	u32 disc[SDSI_DISC_DWORDS], access, bar, offset, size;
+	struct resource res = {};
+	void __iomem *disc_addr;
+	struct pci_dev *pdev;
+	int i, ret;
+
+	disc_addr = devm_ioremap_resource(sd->dev, disc_res);
+	if (IS_ERR(disc_addr))
+		return PTR_ERR(disc_addr);
+	for (i = 0; i < SDSI_DISC_DWORDS; i++)
+		disc[i] = readl(disc_addr + i * sizeof(u32));
+
+	ret = sdsi_mbox_init(&sd->mb, disc[1], &sdsi_ops, sd, NULL);
+	if (ret == -ENODEV) {
+		dev_err(sd->dev, "Unrecognized GUID 0x%x\n", disc[1]);
+		return -EINVAL;
+	}
+	if (ret)
+		return ret;
+
+	access = FIELD_GET(SDSI_DISC_ACCESS, disc[0]);
+	size = FIELD_GET(SDSI_DISC_DWORDS_FIELD, disc[0]);
+	bar = FIELD_GET(SDSI_DISC_TBIR, disc[2]);
+	offset = disc[2] & SDSI_DISC_OFFSET;
+
+	switch (access) {
+	case SDSI_DISC_ACCESS_LOCAL:
+		if (bar) {
+			dev_err(sd->dev, "Unsupported BAR index %u for access type %u\n",
+				bar, access);
+			return -EINVAL;
+		}
+		res.start = disc_res->end + 1 + offset;
+		break;
+	case SDSI_DISC_ACCESS_BARID:
+		/* A device made without a PCI parent has no BAR to name. */
+		pdev = sdsi_vsec_pci(vsec);
+		if (!pdev) {
+			dev_err(sd->dev, "No PCI device for access type %u\n",
+				access);
+			return -EINVAL;
+		}
+		res.start = pci_resource_start(pdev, bar) + offset;
+		break;
+	default:
+		dev_err(sd->dev, "Unsupported access type %u\n", access);
+		return -EINVAL;
+	}
+	res.end = res.start + size * sizeof(u32) - 1;
+	res.flags = IORESOURCE_MEM;
+	sd->mmio = devm_ioremap_resource(sd->dev, &res);
+	return PTR_ERR_OR_ZERO(sd->mmio);
+}
+
+static int sdsi_probe(struct auxiliary_device *auxdev,
+		      const struct auxiliary_device_id *id)
+{
+	struct intel_vsec_device *vsec =
+		container_of(auxdev, struct intel_vsec_device, auxdev);
+	struct sdsi_dev *sd;
+	int ret;
+
+	sd = devm_kzalloc(&auxdev->dev, sizeof(*sd), GFP_KERNEL);
+	if (!sd)
+		return -ENOMEM;
+	sd->dev = &auxdev->dev;
+	mutex_init(&sd->lock);
+
+	ret = sdsi_map(sd, vsec);
+	if (ret)
+		return ret;
+
+	/* The one register the probe needs: which files to show. */
+	sd->features = readq(sd->mmio + sd->mb.regs_off + SDSI_REG_FEATURES);
+	auxiliary_set_drvdata(auxdev, sd);
+	return 0;
+}
+
+static const struct auxiliary_device_id sdsi_aux_ids[] = {
+	{ .name = "intel_vsec.sdsi" },
+	{}
+};
+MODULE_DEVICE_TABLE(auxiliary, sdsi_aux_ids);
+
+static struct auxiliary_driver sdsi_aux_driver = {
+	.driver = {
+		.dev_groups = sdsi_groups,
+	},
+	.id_table = sdsi_aux_ids,
+	.probe = sdsi_probe,
+};
+module_auxiliary_driver(sdsi_aux_driver);
+
+MODULE_DESCRIPTION("Intel On Demand (SDSi) driver built on sdsi's driver core");
+MODULE_LICENSE("GPL");
+/*
+ * The project's one version (meson.build), which Kbuild reads from
+ * dkms.conf's PACKAGE_VERSION (scripts/check-versions.sh keeps them equal):
+ * with it, DKMS sees ours as newer than the kernel's unversioned module.
+ */
+#ifndef SDSI_MODULE_VERSION
+#error "Kbuild found no PACKAGE_VERSION in dkms.conf"
+#endif
+MODULE_VERSION(SDSI_MODULE_VERSION);

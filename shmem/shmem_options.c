@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sdsi-shmem's options: the one table that getopt, --help and the shell
+ * completion are made from, and the checks across options.  The platform
+ * options (sockets, BIOS settings, root key) are the front end's, shared
+ * with sdsi-emu.
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sdsi/exit_status.h"
+#include "sdsi/window.h"
+#include "shmem_options.h"
+
+enum shmem_option_id {
+	OPT_WINDOW = 'w', OPT_HELP = 'h',
+	OPT_OFFSET = 256, OPT_CTL, OPT_IDLE_SLEEP, OPT_SPIN, OPT_DOORBELL,
+	OPT_EXIT_WITH_PARENT, OPT_VERSION, OPT_DUMP_COMPLETION, OPT_DUMP_OPTIONS,
+};
+
+/* The one description of the options: getopt, --help and completion. */
+static const struct fe_option shmem_options[] = {
+	{ OPT_WINDOW, 0, "window", "FILE", FE_ARG_FILE, NULL,
+	  "the shared memory window: the guest's RAM file, /dev/sdsi_window, or any file (grown to fit)" },
+	{ OPT_OFFSET, 0, "offset", "BYTES", FE_ARG_NONE, NULL,
+	  "where the window starts in FILE, in decimal or 0x hex, page-aligned (default 0)" },
+	{ OPT_CTL, 0, "ctl", "SOCKET", FE_ARG_FILE, NULL,
+	  "also serve control requests on this Unix socket (sdsi-emu ctl's commands)" },
+	FE_PLATFORM_OPTION_ENTRIES
+	{ OPT_IDLE_SLEEP, 0, "idle-sleep-us", "US", FE_ARG_NONE, NULL,
+	  "the nap once idle, 0 to 999999 (default 50)" },
+	{ OPT_SPIN, 0, "spin", NULL, FE_ARG_NONE, NULL,
+	  "keep the CPU between passes while a transaction is under way (for a host-side poller that has a core to itself)" },
+	{ OPT_DOORBELL, 0, "doorbell", NULL, FE_ARG_NONE, NULL,
+	  "no polling: a pass runs when the control page's doorbell rings (the sdsi-doorbell QEMU plugin rings it after each driver store); a store nobody rang for is counted as unannounced" },
+	{ OPT_EXIT_WITH_PARENT, 0, "exit-with-parent", NULL, FE_ARG_NONE, NULL,
+	  "end the program, as SIGTERM does, when its parent process dies" },
+	{ OPT_HELP, 'h', "help", NULL, FE_ARG_NONE, NULL, "print this help and exit" },
+	{ OPT_VERSION, 0, "version", NULL, FE_ARG_NONE, NULL, "print the version and exit" },
+	{ OPT_DUMP_COMPLETION, 0, "dump-bash-completion", NULL, FE_ARG_NONE, NULL, NULL },
+	{ OPT_DUMP_OPTIONS, 0, "dump-options", NULL, FE_ARG_NONE, NULL, NULL },
+};
+
+#define OPTION_COUNT	(sizeof(shmem_options) / sizeof(shmem_options[0]))
+
+static const struct fe_command shmem_command = {
+	NULL, "--window FILE [OPTIONS]", NULL, shmem_options, OPTION_COUNT, NULL, NULL, 0,
+};
+
+static const struct fe_program shmem_program = { PROGRAM, &shmem_command, 1 };
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: sdsi-shmem --window FILE [OPTIONS]\n"
+		"       sdsi-shmem --help | --version\n"
+		"Play N On Demand sockets over a shared memory window.  The window\n"
+		"holds N %u-byte socket slots from BYTES (--offset) into FILE, then the\n"
+		"control page.  Control requests (the commands of sdsi-emu ctl) are\n"
+		"served on the control page and, with --ctl, on a Unix socket.  Without\n"
+		"--authority or --root-key the sockets trust no root key and refuse\n"
+		"every AKC and CAP, as sdsi-emu does.  While a transaction is under\n"
+		"way the poller yields the CPU between passes.\n\nOptions:\n",
+		SDSI_WINDOW_SLOT_SIZE);
+	fe_doc_help_options(out, shmem_options, OPTION_COUNT);
+}
+
+static int parse_unsigned(const char *name, const char *text, unsigned long long max,
+			  uint64_t *value)
+{
+	unsigned long long v;
+
+	if (fe_parse_uint(text, 0, max, &v)) {
+		*value = v;
+		return 0;
+	}
+	return fe_usage_error(PROGRAM, "--%s: '%s' is not a number from 0 to %llu",
+			      name, text, max);
+}
+
+/* One option of sdsi-shmem's own; the platform's go to the front end. */
+static int parse_one(int c, const char *arg, struct options *o)
+{
+	uint64_t v;
+
+	switch (c) {
+	case OPT_WINDOW: o->window = arg; return 0;
+	case OPT_CTL: o->ctl = arg; return 0;
+	case OPT_SPIN: o->spin = true; return 0;
+	case OPT_DOORBELL: o->doorbell = true; return 0;
+	case OPT_EXIT_WITH_PARENT: o->exit_with_parent = true; return 0;
+	case OPT_OFFSET:
+		/* A physical address: in hex (0x...) as often as in decimal. */
+		if ((strncmp(arg, "0x", 2) || !fe_parse_hex64(arg, strlen(arg), &v)) &&
+		    parse_unsigned("offset", arg, UINT64_MAX, &v))
+			return SDSI_EXIT_USAGE;
+		if (v % 4096)
+			return fe_usage_error(PROGRAM, "--offset: %s is not a multiple of 4096", arg);
+		o->offset = v;
+		return 0;
+	case OPT_IDLE_SLEEP:
+		/* Under a second: nanosleep() refuses tv_nsec >= 1e9. */
+		if (parse_unsigned("idle-sleep-us", arg, 999999, &v))
+			return SDSI_EXIT_USAGE;
+		o->idle_sleep_us = (unsigned int)v;
+		return 0;
+	}
+	return fe_platform_option(PROGRAM, c, arg, &o->pf);
+}
+
+/* What the options only print: help, version, the generated documents. */
+static void print_and_exit(int c)
+{
+	if (c == OPT_HELP)
+		usage(stdout);
+	else if (c == OPT_VERSION)
+		printf("sdsi-shmem %s\n", SDSI_VERSION);
+	else if (c == OPT_DUMP_COMPLETION)
+		fe_doc_bash_completion(stdout, &shmem_program);
+	else
+		fe_doc_list_options(stdout, &shmem_program);
+	exit(0);
+}
+
+/* Conflicts and what depends on several options. */
+static int check_options(struct options *o, int argc, char **argv)
+{
+	int ret = fe_platform_finish(PROGRAM, &o->pf);
+
+	if (ret)
+		return ret;
+	if (o->spin && o->doorbell)
+		return fe_usage_error(PROGRAM, "--spin polls and --doorbell does not; give one");
+	if (optind != argc)
+		return fe_usage_error(PROGRAM, "unexpected argument '%s'", argv[optind]);
+	if (!o->window)
+		return fe_usage_error(PROGRAM, "no --window given");
+	if (fe_platform_root_key(&o->pf, o->root_key, sizeof(o->root_key)))
+		return fe_usage_error(PROGRAM, "the root key's file name is too long");
+	return 0;
+}
+
+int parse_options(int argc, char **argv, struct options *o)
+{
+	struct option longopts[OPTION_COUNT + 1];
+	char shortopts[16];
+	int c, ret;
+
+	fe_platform_init(&o->pf);
+	o->idle_sleep_us = 50;
+	/* ':': a missing value is told apart from an unknown option. */
+	fe_getopt_table(shmem_options, OPTION_COUNT, ":", longopts, OPTION_COUNT + 1,
+			shortopts, sizeof(shortopts));
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		if (c == ':')
+			return fe_usage_error(PROGRAM, "option '%s' needs a value", argv[optind - 1]);
+		if (c == '?')
+			return fe_usage_error(PROGRAM, "unknown option '%s'", argv[optind - 1]);
+		if (c == OPT_HELP || c == OPT_VERSION || c == OPT_DUMP_COMPLETION ||
+		    c == OPT_DUMP_OPTIONS)
+			print_and_exit(c);
+		ret = parse_one(c, optarg, o);
+		if (ret)
+			return ret;
+	}
+	return check_options(o, argc, argv);
+}

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * One table of print operations per output format (text, JSON, Prometheus):
+ * every command and every error goes through it, so --format covers everything.
+ */
+#ifndef INTEL_SDSI_OUTPUT_H
+#define INTEL_SDSI_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "sdsi/libsdsi.h"
+
+struct output;
+struct fleet_report;
+
+struct provision_report {
+	const char *device;		/* intel_vsec.sdsi.N */
+	const char *attr_path;		/* .../provision_akc */
+	const char *blob_path;		/* the file given to -a / -c */
+	enum sdsi_blob_kind kind;
+	size_t bytes;
+	bool dry_run;
+	bool written;			/* the provision file was written */
+	/* The decoded blob and every check's result. */
+	const struct sdsi_preflight *preflight;
+};
+
+struct output_ops {
+	/* --all: results of several devices follow, in device order. */
+	void (*begin_all)(struct output *out);
+	void (*end_all)(struct output *out);
+	void (*devices)(struct output *out, struct sdsi_device *const *devs, size_t count);
+	/* device is NULL when decoding a --file. */
+	void (*info)(struct output *out, const char *device, const struct sdsi_registers *regs);
+	void (*state)(struct output *out, const char *device, const struct sdsi_state_cert *cert);
+	void (*meter)(struct output *out, const char *device, const struct sdsi_meter_cert *cert,
+		      bool current);
+	void (*provisioned)(struct output *out, const struct provision_report *report);
+	/* A pre-flight refusal: the error, with the decoded blob and the checks. */
+	void (*refused)(struct output *out, const struct provision_report *report,
+			const struct sdsi_error *err);
+	void (*error)(struct output *out, const char *device, const struct sdsi_error *err);
+	/*
+	 * --all -a / -c: the fleet provisioning report (fleet_report.h); NULL
+	 * for an output that provisioning refuses (Prometheus, tool_options.c).
+	 */
+	void (*fleet)(struct output *out, const struct fleet_report *report);
+	/*
+	 * Optional (NULL: not called): the registers -s, -m and -C read before
+	 * the certificate, for outputs that label every value with the socket.
+	 */
+	void (*registers)(struct output *out, const char *device,
+			  const struct sdsi_registers *regs);
+	/*
+	 * Optional (NULL: a part that lacks the data is a refusal): whether the
+	 * socket offers the data of -s, -m or -C, for outputs that monitor a
+	 * fleet of mixed parts; a part without it is then healthy, not failed.
+	 */
+	void (*data_available)(struct output *out, const char *device, bool available);
+};
+
+struct output {
+	const struct output_ops *ops;
+	bool quiet;
+	bool verbose;
+	bool in_all;
+	const char *file;	/* --file PATH, named by text headers */
+	void *json_all;		/* JSON mode: the list collecting --all results */
+	const char *command;	/* "info", "state", ...: the long option run */
+	void *prom;		/* Prometheus mode: the samples collected so far */
+};
+
+extern const struct output_ops text_output_ops;
+extern const struct output_ops json_output_ops;
+extern const struct output_ops prometheus_output_ops;
+
+/* Diagnostics on stderr: warnings unless quiet, notes only when verbose. */
+void out_warn(const struct output *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void out_note(const struct output *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * An error message on stderr, "intel_sdsi: MESSAGE", with the control
+ * characters of the file names it holds escaped (name_escape.h).
+ */
+void out_error_message(const char *message);
+
+/* The 48-byte key image as upstream orders it (last qword first), zero-padded. */
+void format_key_image(const uint8_t image[48], char text[2 + 96 + 1]);
+
+#endif /* INTEL_SDSI_OUTPUT_H */
