@@ -72,7 +72,7 @@ run_config() {
 	export SDSI_ABI SDSI_SOCKETS SDSI_BUILD SDSI_AUTHORITY
 	export SDSI_TOOL="$SDSI_BUILD/tools/intel_sdsi"
 	# Every socket is laid out: the host said go only once sdsi-shmem's
-	# control page showed its magic (kernel/rig-boot.sh); a socket that
+	# control page showed its magic (rig/rig-boot.sh); a socket that
 	# was not would fail the bind below.
 	# The devices' uevents load intel_sdsi (modinfo -n: the kernel's own
 	# or the update), which binds every socket.
