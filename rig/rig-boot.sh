@@ -78,6 +78,14 @@ await_status() {
 	[ -f "$dir/status" ]
 }
 
+# Configuration $1 of the boot in $boot, on $sockets sockets: its own
+# sdsi-shmem, then the guest's go.
+start_config() {
+	start_shmem "$sockets" "${cfg_guid[$1]}" "$boot/$1" ||
+		die "$1: cannot start sdsi-shmem"
+	touch "$boot/$1/go"
+}
+
 # Boot image $1 with initramfs $2 once for the configurations $4...,
 # which share their sockets ($3), in $work/boot-NAME ($5: NAME).  Each
 # configuration's results end in $work/results-CONFIG, with the
@@ -100,9 +108,7 @@ run_boot() {
 		cp "$work/config-$k.env" "$boot/$k/config.env"
 	done
 	make_ram || die "$name: cannot make the guest's RAM file"
-	start_shmem "$sockets" "${cfg_guid[${ks[0]}]}" "$boot/${ks[0]}" ||
-		die "${ks[0]}: cannot start sdsi-shmem"
-	touch "$boot/${ks[0]}/go"
+	start_config "${ks[0]}"
 	# A host-stall monitor for the guest's whole life, independent of the
 	# component under test: its log says how far the host itself fell
 	# behind during a run (diagnostics for whoever reads a failure).
@@ -138,12 +144,7 @@ run_boot() {
 		log "$k: guest ran $((SECONDS - t0)) s, violations=$(protocol_violations "$dir")"
 		[ -f "$dir/status" ] || break
 		t0=$SECONDS
-		if ((i + 1 < n)); then
-			k=${ks[i + 1]}
-			start_shmem "$sockets" "${cfg_guid[$k]}" "$boot/$k" ||
-				die "$k: cannot start sdsi-shmem"
-			touch "$boot/$k/go"
-		fi
+		((i + 1 < n)) && start_config "${ks[i + 1]}"
 	done
 	# A guest that stopped answering is not waited for beyond its limit;
 	# one that answered powers off by itself.
