@@ -35,23 +35,23 @@ static int fail(char *err, size_t errlen, int e, const char *fmt, ...)
 	return -e;
 }
 
-int sdsi_path_output_open(struct sdsi_path_output *out, const char *path, const char *what,
-			  unsigned int flags, char *err, size_t errlen)
+static void output_init(struct sdsi_path_output *out, const char *path, const char *what,
+			unsigned int flags)
 {
-	int fd;
-
 	memset(out, 0, sizeof(*out));
 	out->dirfd = -1;
 	out->existing_fd = -1;
 	out->path = path;
 	out->what = what;
 	out->flags = flags;
-	fd = sdsi_path_open_parent(path, what, out->leaf, err, errlen);
-	if (fd < 0)
-		return fd;
-	out->dirfd = fd;
-	fd = sdsi_path_openat_file(out->dirfd, out->leaf, path, what, 0, &out->existing,
-				   err, errlen);
+}
+
+/* What out->leaf in out->dirfd holds now: nothing, or a regular file opened. */
+static int look_at_name(struct sdsi_path_output *out, char *err, size_t errlen)
+{
+	int fd = sdsi_path_openat_file(out->dirfd, out->leaf, out->path, out->what, 0,
+				       &out->existing, err, errlen);
+
 	if (fd == -ENOENT)
 		return 0;
 	if (fd < 0) {
@@ -59,11 +59,45 @@ int sdsi_path_output_open(struct sdsi_path_output *out, const char *path, const 
 		return fd;
 	}
 	out->existing_fd = fd;
-	if (flags & SDSI_PATH_NOREPLACE) {
+	if (out->flags & SDSI_PATH_NOREPLACE) {
 		sdsi_path_output_close(out);
-		return fail(err, errlen, EEXIST, "%s %s: exists; refusing to replace it", what, path);
+		return fail(err, errlen, EEXIST, "%s %s: exists; refusing to replace it", out->what,
+			    out->path);
 	}
 	return 0;
+}
+
+int sdsi_path_output_open(struct sdsi_path_output *out, const char *path, const char *what,
+			  unsigned int flags, char *err, size_t errlen)
+{
+	int fd;
+
+	output_init(out, path, what, flags);
+	fd = sdsi_path_open_parent(path, what, out->leaf, err, errlen);
+	if (fd < 0)
+		return fd;
+	out->dirfd = fd;
+	return look_at_name(out, err, errlen);
+}
+
+int sdsi_path_output_openat(struct sdsi_path_output *out, int dirfd, const char *leaf,
+			    const char *path, const char *what, unsigned int flags,
+			    char *err, size_t errlen)
+{
+	size_t n = strlen(leaf);
+
+	output_init(out, path, what, flags);
+	if (!n || strchr(leaf, '/') || !strcmp(leaf, ".") || !strcmp(leaf, ".."))
+		return fail(err, errlen, EINVAL, "%s %s: '%s' is not one file name", what, path,
+			    leaf);
+	if (n > NAME_MAX)
+		return fail(err, errlen, ENAMETOOLONG, "%s %s: a file name of %zu bytes, longer than %d",
+			    what, path, n, NAME_MAX);
+	memcpy(out->leaf, leaf, n + 1);
+	out->dirfd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
+	if (out->dirfd < 0)
+		return fail(err, errlen, errno, "%s %s: %s", what, path, strerror(errno));
+	return look_at_name(out, err, errlen);
 }
 
 static int write_all(int fd, const void *buf, size_t len)

@@ -141,6 +141,14 @@ struct sdsi_path_output {
 
 int sdsi_path_output_open(struct sdsi_path_output *out, const char *path, const char *what,
 			  unsigned int flags, char *err, size_t errlen);
+/*
+ * As sdsi_path_output_open, for the name leaf (one component) in a
+ * directory already opened and checked (dirfd, duplicated: the caller
+ * keeps its own); path names it in messages.
+ */
+int sdsi_path_output_openat(struct sdsi_path_output *out, int dirfd, const char *leaf,
+			    const char *path, const char *what, unsigned int flags,
+			    char *err, size_t errlen);
 int sdsi_path_output_commit(struct sdsi_path_output *out, const void *data, size_t len,
 			    mode_t mode, char *err, size_t errlen);
 void sdsi_path_output_close(struct sdsi_path_output *out);

@@ -405,6 +405,36 @@ static void test_output_longest_name(void **state)
 	assert_entries(1);
 }
 
+static void test_output_in_an_open_directory(void **state)
+{
+	struct sdsi_path_output out;
+	char name[NAME_MAX + 2];
+	int dirfd = sdsi_path_open_dir(dir, "dir", err, sizeof(err));
+
+	assert_true(dirfd >= 0);
+	assert_int_equal(sdsi_path_output_openat(&out, dirfd, "k", "DIR/k", "key", SDSI_PATH_NOREPLACE,
+						 err, sizeof(err)), 0);
+	assert_int_equal(sdsi_path_output_commit(&out, "key", 3, 0600, err, sizeof(err)), 0);
+	sdsi_path_output_close(&out);
+	assert_file("k", "key", 0600);
+	assert_int_equal(sdsi_path_output_openat(&out, dirfd, "k", "DIR/k", "key", SDSI_PATH_NOREPLACE,
+						 err, sizeof(err)), -EEXIST);
+	assert_non_null(strstr(err, "key DIR/k: exists"));
+	assert_int_equal(sdsi_path_output_openat(&out, dirfd, "a/b", "DIR/a/b", "key", 0, err,
+						 sizeof(err)), -EINVAL);
+	memset(name, 'k', NAME_MAX);
+	name[NAME_MAX] = '\0';
+	assert_int_equal(sdsi_path_output_openat(&out, dirfd, name, name, "key", 0, err,
+						 sizeof(err)), 0);
+	sdsi_path_output_close(&out);
+	name[NAME_MAX] = 'k';
+	name[NAME_MAX + 1] = '\0';
+	assert_int_equal(sdsi_path_output_openat(&out, dirfd, name, name, "key", 0, err,
+						 sizeof(err)), -ENAMETOOLONG);
+	close(dirfd);
+	assert_entries(1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -421,6 +451,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_output_refusals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_output_name_changed_meanwhile, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_output_longest_name, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_output_in_an_open_directory, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
