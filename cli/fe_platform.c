@@ -7,11 +7,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <openssl/evp.h>
+
 #include "sdsi/exit_status.h"
 #include "sdsi/hw.h"
 #include "fe_platform.h"
-#include <openssl/evp.h>
-
 #include "sdsi_lic.h"
 #include "sdsi_path.h"
 
