@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * sdsi_path.h on real files in a temporary directory under /tmp: links on
- * the way and at the end, owners and modes (another owner made by chown
- * to an unused uid, which needs root as CI runs), kinds of file, name
- * lengths and read sizes at their bounds, and outputs that must leave the
- * name as it was whenever they fail.
+ * sdsi_path.h's walk on real files in a scratch directory under /tmp:
+ * links on the way and at the end, owners and modes (another owner made by
+ * chown to an unused uid, which needs root as CI runs), kinds of file, and
+ * name lengths and read sizes at their bounds, on both sides.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -22,80 +21,7 @@
 
 #include <cmocka.h>
 
-#include "sdsi_path.h"
-
-/* Nobody's: owns nothing on a test machine. */
-#define OTHER_UID	65534
-
-static char dir[] = "/tmp/sdsi-paths-XXXXXX";
-static char err[SDSI_PATH_ERR_SIZE];
-
-static const char *in_dir(const char *name)
-{
-	static char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return path;
-}
-
-static void write_text(const char *name, const char *text, mode_t mode)
-{
-	int fd = open(in_dir(name), O_WRONLY | O_CREAT | O_TRUNC, mode);
-
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	assert_int_equal(fchmod(fd, mode), 0);
-	close(fd);
-}
-
-/* name in the directory made a symbolic link to target there. */
-static void make_link(const char *target, const char *name)
-{
-	char to[PATH_MAX];
-
-	snprintf(to, sizeof(to), "%s", in_dir(target));
-	assert_int_equal(symlink(to, in_dir(name)), 0);
-}
-
-static void remove_tree(const char *path)
-{
-	char sub[PATH_MAX];
-	struct dirent *e;
-	DIR *d = opendir(path);
-
-	while (d && (e = readdir(d))) {
-		struct stat st;
-
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
-		if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
-			remove_tree(sub);
-		else
-			unlink(sub);
-	}
-	if (d)
-		closedir(d);
-	rmdir(path);
-}
-
-static int setup(void **state)
-{
-	strcpy(dir, "/tmp/sdsi-paths-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	remove_tree(dir);
-	return 0;
-}
-
-static void need_root(void)
-{
-	if (geteuid() != 0)
-		skip();	/* another owner needs chown; CI runs as root */
-}
+#include "path_scratch.h"
 
 static void test_dir_and_file_open(void **state)
 {
@@ -295,146 +221,6 @@ static void test_read_size_bounds(void **state)
 	close(fd);
 }
 
-static void assert_file(const char *name, const char *text, mode_t mode)
-{
-	char buf[256] = "";
-	struct stat st;
-	int fd = open(in_dir(name), O_RDONLY | O_NOFOLLOW);
-
-	assert_true(fd >= 0);
-	assert_int_equal(read(fd, buf, sizeof(buf) - 1), (ssize_t)strlen(text));
-	assert_string_equal(buf, text);
-	assert_int_equal(fstat(fd, &st), 0);
-	assert_int_equal(st.st_mode & 07777, mode);
-	close(fd);
-}
-
-/* Only the names given: no temporary left behind. */
-static void assert_entries(int n)
-{
-	struct dirent *e;
-	DIR *d = opendir(dir);
-	int count = 0;
-
-	while ((e = readdir(d)))
-		count += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
-	closedir(d);
-	assert_int_equal(count, n);
-}
-
-static void test_output_new_and_kept_mode(void **state)
-{
-	struct sdsi_path_output out;
-
-	assert_int_equal(sdsi_path_output_open(&out, in_dir("new"), "--output", 0, err,
-					       sizeof(err)), 0);
-	assert_int_equal(out.existing_fd, -1);
-	assert_int_equal(sdsi_path_output_commit(&out, "one", 3, 0640, err, sizeof(err)), 0);
-	sdsi_path_output_close(&out);
-	assert_file("new", "one", 0640);
-	/* An existing file keeps its mode. */
-	assert_int_equal(chmod(in_dir("new"), 0600), 0);
-	assert_int_equal(sdsi_path_output_open(&out, in_dir("new"), "--output", 0, err,
-					       sizeof(err)), 0);
-	assert_true(out.existing_fd >= 0);
-	assert_int_equal(out.existing.st_size, 3);
-	assert_int_equal(sdsi_path_output_commit(&out, "second", 6, 0644, err, sizeof(err)), 0);
-	sdsi_path_output_close(&out);
-	sdsi_path_output_close(&out);	/* twice is harmless */
-	assert_file("new", "second", 0600);
-	assert_entries(1);
-}
-
-static void test_output_refusals(void **state)
-{
-	struct sdsi_path_output out;
-
-	write_text("victim", "precious", 0600);
-	make_link("victim", "link");
-	assert_int_equal(sdsi_path_output_open(&out, in_dir("link"), "--output", 0, err,
-					       sizeof(err)), -ELOOP);
-	assert_int_equal(sdsi_path_output_open(&out, in_dir("victim"), "-o", SDSI_PATH_NOREPLACE,
-					       err, sizeof(err)), -EEXIST);
-	assert_int_equal(mkfifo(in_dir("fifo"), 0600), 0);
-	assert_int_equal(sdsi_path_output_open(&out, in_dir("fifo"), "--output", 0, err,
-					       sizeof(err)), -ENXIO);
-	assert_file("victim", "precious", 0600);
-	assert_entries(3);
-}
-
-static void test_output_name_changed_meanwhile(void **state)
-{
-	struct sdsi_path_output out;
-
-	/* Replaced by another file between the judgement and the rename. */
-	write_text("judged", "old", 0644);
-	assert_int_equal(sdsi_path_output_open(&out, in_dir("judged"), "--output", 0, err,
-					       sizeof(err)), 0);
-	assert_int_equal(unlink(in_dir("judged")), 0);
-	write_text("judged", "a key", 0600);
-	assert_int_equal(sdsi_path_output_commit(&out, "new", 3, 0644, err, sizeof(err)), -ESTALE);
-	sdsi_path_output_close(&out);
-	assert_file("judged", "a key", 0600);
-	/* Appeared where nothing was. */
-	assert_int_equal(sdsi_path_output_open(&out, in_dir("fresh"), "--output", 0, err,
-					       sizeof(err)), 0);
-	write_text("fresh", "theirs", 0600);
-	assert_int_equal(sdsi_path_output_commit(&out, "new", 3, 0644, err, sizeof(err)), -EEXIST);
-	sdsi_path_output_close(&out);
-	assert_file("fresh", "theirs", 0600);
-	assert_entries(2);
-}
-
-static void test_output_longest_name(void **state)
-{
-	struct sdsi_path_output out;
-	char name[NAME_MAX + 2];
-
-	/* A name of NAME_MAX bytes: its temporary name is cut to fit. */
-	memset(name, 'o', NAME_MAX);
-	name[NAME_MAX] = '\0';
-	assert_int_equal(sdsi_path_output_open(&out, in_dir(name), "--output", 0, err,
-					       sizeof(err)), 0);
-	assert_int_equal(sdsi_path_output_commit(&out, "x", 1, 0644, err, sizeof(err)), 0);
-	sdsi_path_output_close(&out);
-	assert_file(name, "x", 0644);
-	name[NAME_MAX] = 'o';
-	name[NAME_MAX + 1] = '\0';
-	assert_int_equal(sdsi_path_output_open(&out, in_dir(name), "--output", 0, err,
-					       sizeof(err)), -ENAMETOOLONG);
-	assert_entries(1);
-}
-
-static void test_output_in_an_open_directory(void **state)
-{
-	struct sdsi_path_output out;
-	char name[NAME_MAX + 2];
-	int dirfd = sdsi_path_open_dir(dir, "dir", err, sizeof(err));
-
-	assert_true(dirfd >= 0);
-	assert_int_equal(sdsi_path_output_openat(&out, dirfd, "k", "DIR/k", "key", SDSI_PATH_NOREPLACE,
-						 err, sizeof(err)), 0);
-	assert_int_equal(sdsi_path_output_commit(&out, "key", 3, 0600, err, sizeof(err)), 0);
-	sdsi_path_output_close(&out);
-	assert_file("k", "key", 0600);
-	assert_int_equal(sdsi_path_output_openat(&out, dirfd, "k", "DIR/k", "key", SDSI_PATH_NOREPLACE,
-						 err, sizeof(err)), -EEXIST);
-	assert_non_null(strstr(err, "key DIR/k: exists"));
-	assert_int_equal(sdsi_path_output_openat(&out, dirfd, "a/b", "DIR/a/b", "key", 0, err,
-						 sizeof(err)), -EINVAL);
-	memset(name, 'k', NAME_MAX);
-	name[NAME_MAX] = '\0';
-	assert_int_equal(sdsi_path_output_openat(&out, dirfd, name, name, "key", 0, err,
-						 sizeof(err)), 0);
-	sdsi_path_output_close(&out);
-	name[NAME_MAX] = 'k';
-	name[NAME_MAX + 1] = '\0';
-	assert_int_equal(sdsi_path_output_openat(&out, dirfd, name, name, "key", 0, err,
-						 sizeof(err)), -ENAMETOOLONG);
-	close(dirfd);
-	assert_entries(1);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -447,11 +233,6 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_path_length_bounds, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_name_length_bounds, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_size_bounds, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_output_new_and_kept_mode, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_output_refusals, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_output_name_changed_meanwhile, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_output_longest_name, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_output_in_an_open_directory, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
