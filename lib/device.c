@@ -57,6 +57,7 @@ static int fill_device(const char *root, unsigned int devno, struct sdsi_device 
 	int n;
 
 	memset(dev, 0, sizeof(*dev));
+	dev->dirfd = -1;
 	dev->devno = devno;
 	snprintf(dev->name, sizeof(dev->name), SDSI_DEVICE_PREFIX "%u", devno);
 	n = snprintf(dev->path, sizeof(dev->path), "%s/%s", root, dev->name);
@@ -69,19 +70,16 @@ static int fill_device(const char *root, unsigned int devno, struct sdsi_device 
 int sdsi_read_guid(const struct sdsi_device *dev, uint32_t *guid, struct sdsi_error *err)
 {
 	char path[SDSI_PATH_SIZE + 8], text[32], *end;
+	const char *kind;
 	unsigned long value;
 	ssize_t got;
 	int fd, e;
 
 	sdsi_clear_error(err);
 	snprintf(path, sizeof(path), "%s/guid", dev->path);
-	/* O_NONBLOCK: a FIFO in a tree given by --sysfs-root must not hang us. */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
-		e = errno;
-		return sdsi_fail(err, e, sdsi_errno_class(e, false), -1, "%s: open: %s",
-				 path, sdsi_errno_meaning(e, false));
-	}
+	fd = sdsi_open_attr(dev, "guid", O_RDONLY, &e, &kind);
+	if (fd < 0)
+		return sdsi_fail_attr_open(err, dev, "guid", e, kind, false);
 	got = read(fd, text, sizeof(text) - 1);
 	e = errno;
 	close(fd);
@@ -104,11 +102,9 @@ int sdsi_read_guid(const struct sdsi_device *dev, uint32_t *guid, struct sdsi_er
 /* Whether the device directory has its driver link, as a bound one does. */
 static bool has_driver(const struct sdsi_device *dev)
 {
-	char path[SDSI_PATH_SIZE + 8];
 	struct stat st;
 
-	snprintf(path, sizeof(path), "%s/driver", dev->path);
-	return lstat(path, &st) == 0;
+	return fstatat(dev->dirfd, "driver", &st, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
 unsigned int sdsi_device_devno(const struct sdsi_device *dev)
@@ -138,20 +134,21 @@ bool sdsi_device_guid_valid(const struct sdsi_device *dev)
 
 void sdsi_device_close(struct sdsi_device *dev)
 {
+	if (dev && dev->dirfd >= 0)
+		close(dev->dirfd);
 	free(dev);
 }
 
 void sdsi_device_closep(struct sdsi_device **dev)
 {
-	free(*dev);
+	sdsi_device_close(*dev);
 }
 
 static int open_device(const char *root, const char *devno, struct sdsi_device *dev,
 		       struct sdsi_error *err)
 {
 	unsigned int n;
-	struct stat st;
-	int ret;
+	int ret, rootfd;
 
 	ret = sdsi_parse_devno(devno, &n, err);
 	if (ret)
@@ -159,9 +156,19 @@ static int open_device(const char *root, const char *devno, struct sdsi_device *
 	ret = fill_device(root, n, dev, err);
 	if (ret)
 		return ret;
-	if (stat(dev->path, &st) != 0 || !S_ISDIR(st.st_mode))
+	rootfd = sdsi_open_tree_root(root, err);
+	if (rootfd == -ENOENT || rootfd == -ENOTDIR)
 		return sdsi_fail(err, ENODEV, SDSI_ERR_NO_DEVICE, -1,
 				 "no On Demand device %s under %s", dev->name, root);
+	if (rootfd < 0)
+		return rootfd;
+	ret = sdsi_open_device_dir(rootfd, root, dev, err);
+	close(rootfd);
+	if (ret == -ENOENT || ret == -ENOTDIR)
+		return sdsi_fail(err, ENODEV, SDSI_ERR_NO_DEVICE, -1,
+				 "no On Demand device %s under %s", dev->name, root);
+	if (ret)
+		return ret;
 	ret = sdsi_read_guid(dev, &dev->guid, err);
 	if (ret == -ENOENT && !has_driver(dev))
 		/* The device stays when its driver is unbound; its files go. */
@@ -186,9 +193,10 @@ int sdsi_device_open(const char *root, const char *devno, struct sdsi_device **d
 	if (!opened)
 		return sdsi_fail(err, ENOMEM, SDSI_ERR_INTERNAL, -1,
 				 "out of memory opening a device under %s", root);
+	opened->dirfd = -1;
 	ret = open_device(root, devno, opened, err);
 	if (ret) {
-		free(opened);
+		sdsi_device_close(opened);
 		return ret;
 	}
 	*dev = opened;
@@ -213,8 +221,8 @@ void sdsi_device_list_free(struct sdsi_device **devs, size_t count)
 }
 
 /* One more listed device in *list (n entries, room for *cap). */
-static int add_device(const char *root, unsigned int devno, struct sdsi_device ***list,
-		      size_t n, size_t *cap, struct sdsi_error *err)
+static int add_device(int rootfd, const char *root, unsigned int devno,
+		      struct sdsi_device ***list, size_t n, size_t *cap, struct sdsi_error *err)
 {
 	struct sdsi_device **grown, *dev;
 	int e;
@@ -230,8 +238,14 @@ static int add_device(const char *root, unsigned int devno, struct sdsi_device *
 	if (!dev)
 		goto out_of_memory;
 	e = fill_device(root, devno, dev, err);
+	if (!e)
+		e = sdsi_open_device_dir(rootfd, root, dev, err);
+	if (e == -ENOENT || e == -ENOTDIR) {
+		sdsi_device_close(dev);	/* gone since listed, or no directory: not a device */
+		return 1;
+	}
 	if (e) {
-		free(dev);
+		sdsi_device_close(dev);
 		return e;
 	}
 	/* A device whose guid cannot be read is still listed. */
@@ -252,18 +266,25 @@ int sdsi_device_list(const char *root, struct sdsi_device ***devs, size_t *count
 	struct dirent *de;
 	unsigned int devno;
 	DIR *dir;
-	int e;
+	int e, rootfd;
 
 	sdsi_clear_error(err);
 	*devs = NULL;
 	*count = 0;
 	if (!root)
 		root = sdsi_sysfs_root();
-	dir = opendir(root);
+	rootfd = sdsi_open_tree_root(root, err);
+	if (rootfd == -ENOENT) {
+		sdsi_clear_error(err);
+		return 0;	/* no auxiliary bus: no device, not an error */
+	}
+	if (rootfd < 0)
+		return rootfd;
+	e = dup(rootfd);
+	dir = e < 0 ? NULL : fdopendir(e);
 	if (!dir) {
 		e = errno;
-		if (e == ENOENT)
-			return 0;	/* no auxiliary bus: no device, not an error */
+		close(rootfd);
 		return sdsi_fail(err, e, sdsi_errno_class(e, false), -1, "%s: %s", root,
 				 strerror(e));
 	}
@@ -271,15 +292,17 @@ int sdsi_device_list(const char *root, struct sdsi_device ***devs, size_t *count
 		if (strncmp(de->d_name, SDSI_DEVICE_PREFIX, prefix_len) != 0 ||
 		    !parse_digits(de->d_name + prefix_len, &devno))
 			continue;
-		e = add_device(root, devno, &list, n, &cap, err);
-		if (e) {
+		e = add_device(rootfd, root, devno, &list, n, &cap, err);
+		if (e < 0) {
 			closedir(dir);
+			close(rootfd);
 			sdsi_device_list_free(list, n);
 			return e;
 		}
-		n++;
+		n += e == 0;
 	}
 	closedir(dir);
+	close(rootfd);
 	if (n)
 		qsort(list, n, sizeof(*list), by_devno);
 	*devs = list;

@@ -38,17 +38,19 @@ static void sleep_ms(unsigned int ms)
 		;
 }
 
-static int write_once(const char *path, const uint8_t *blob, size_t len, int *errnum)
+/*
+ * Relative to the device directory, no link followed, a regular file
+ * (sdsi_open_attr): never a write through a link to someone's file.
+ */
+static int write_once(const struct sdsi_device *dev, const char *name, const uint8_t *blob,
+		      size_t len, int *errnum, const char **kind)
 {
 	ssize_t put;
 	int fd;
 
-	/* As for reads: a FIFO without a reader is ENXIO, not a hang. */
-	fd = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
-		*errnum = errno;
+	fd = sdsi_open_attr(dev, name, O_WRONLY, errnum, kind);
+	if (fd < 0)
 		return -1;
-	}
 	put = write(fd, blob, len);
 	*errnum = put < 0 ? errno : 0;
 	close(fd);
@@ -64,13 +66,17 @@ int sdsi_provision(const struct sdsi_device *dev, enum sdsi_blob_kind kind,
 	unsigned int attempts = 1 + (opts ? opts->busy_retries : 0);
 	char path[SDSI_PATH_SIZE + 32];
 	unsigned int attempt;
+	const char *kind_of_file = NULL;
 	int e = 0;
 
 	sdsi_clear_error(err);
 	snprintf(path, sizeof(path), "%s/%s", dev->path, sdsi_blob_file(kind));
 	for (attempt = 1; attempt <= attempts; attempt++) {
-		if (write_once(path, blob, len, &e) == 0)
+		if (write_once(dev, sdsi_blob_file(kind), blob, len, &e, &kind_of_file) == 0)
 			return 0;
+		if (kind_of_file || e == ELOOP)
+			return sdsi_fail_attr_open(err, dev, sdsi_blob_file(kind), e, kind_of_file,
+						   true);
 		if (e != EBUSY || attempt == attempts)
 			break;
 		sleep_ms(opts->busy_delay_ms);

@@ -32,23 +32,17 @@ int sdsi_read_attr(const struct sdsi_device *dev, enum sdsi_attr attr,
 		   uint8_t *buf, size_t *len, struct sdsi_error *err)
 {
 	char path[SDSI_PATH_SIZE + 32];
+	const char *kind;
 	ssize_t got;
 	int fd, e;
 
 	sdsi_clear_error(err);
 	*len = 0;
 	snprintf(path, sizeof(path), "%s/%s", dev->path, sdsi_attr_file(attr));
-	/*
-	 * Attributes are regular files in sysfs and FUSE, where O_NONBLOCK
-	 * changes nothing; a FIFO in a tree given by --sysfs-root then reads
-	 * as empty instead of blocking.
-	 */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
-		e = errno;
-		return sdsi_fail(err, e, sdsi_errno_class(e, false), -1, "%s: open: %s",
-				 path, sdsi_errno_meaning(e, false));
-	}
+	/* Relative to the device directory, no link followed, a regular file. */
+	fd = sdsi_open_attr(dev, sdsi_attr_file(attr), O_RDONLY, &e, &kind);
+	if (fd < 0)
+		return sdsi_fail_attr_open(err, dev, sdsi_attr_file(attr), e, kind, false);
 	got = read(fd, buf, SDSI_READ_BUF_SIZE);
 	e = errno;
 	close(fd);

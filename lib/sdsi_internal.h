@@ -31,7 +31,36 @@ struct sdsi_device {
 	char path[SDSI_PATH_SIZE];	/* ROOT/intel_vsec.sdsi.N */
 	uint32_t guid;			/* read by open/list; 0 if unreadable */
 	bool guid_valid;
+	int dirfd;			/* the device directory, opened once (device.c) */
 };
+
+/*
+ * An attribute of dev opened relative to its directory, O_NOFOLLOW and
+ * O_NONBLOCK (a FIFO in a tree given by --sysfs-root never blocks), with
+ * oflags (O_RDONLY or O_WRONLY), and checked by its descriptor to be a
+ * regular file.  The descriptor, or -1 with *errnum: the open's errno,
+ * ELOOP for a symbolic link, EISDIR or ENXIO for what is not a regular
+ * file (*kind then says what it is, else NULL).
+ */
+SDSI_HIDDEN int sdsi_open_attr(const struct sdsi_device *dev, const char *name, int oflags,
+			       int *errnum, const char **kind);
+
+/*
+ * The root of a device tree, opened once (device_dir.c): a root under
+ * /sys as the kernel's links lead, any other walked by sdsi_path.h's rule.
+ * The descriptor, or -errno with err (class NO_DEVICE for ENOENT, REFUSED
+ * for a link or a directory another user could change).
+ */
+SDSI_HIDDEN int sdsi_open_tree_root(const char *root, struct sdsi_error *err);
+
+/* dev->name in rootfd (root names it) into dev->dirfd, checked alike: 0 or -errno with err. */
+SDSI_HIDDEN int sdsi_open_device_dir(int rootfd, const char *root, struct sdsi_device *dev,
+				     struct sdsi_error *err);
+
+/* The message of a failed sdsi_open_attr, in err: "PATH: open: REASON". */
+SDSI_HIDDEN int sdsi_fail_attr_open(struct sdsi_error *err, const struct sdsi_device *dev,
+				    const char *name, int errnum, const char *kind,
+				    bool provisioning);
 
 #define SDSI_PREFLIGHT_MAX_CHECKS	12u	/* every check there is, one record each */
 
