@@ -5,11 +5,15 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "sdsi/exit_status.h"
 #include "sdsi/hw.h"
 #include "fe_platform.h"
-#include "fe_trusted_path.h"
+#include <openssl/evp.h>
+
+#include "sdsi_lic.h"
+#include "sdsi_path.h"
 
 #define FEATURES_V1_DEFAULT	SDSI_FEATURE_ON_DEMAND
 
@@ -148,38 +152,86 @@ int fe_platform_option(const char *program, int id, const char *arg,
 	return fe_usage_error(program, "option %d is not a platform option", id);
 }
 
-/* Refused (a safety check), not a usage error: the name was right. */
-static int check_anchor(const char *program, const char *what, const char *path)
+/*
+ * A failure to open the root: a link, or a path another user could change,
+ * is refused (a safety check: exit 5); anything else is the input's fault.
+ */
+static int anchor_failed(const char *program, int rc, const char *msg)
 {
-	char err[PATH_MAX + 256];
+	fprintf(stderr, "%s: %s\n", program, msg);
+	if (rc == -EPERM || rc == -ELOOP)
+		return SDSI_EXIT_REFUSED;
+	return sdsi_exit_for_input_errno(rc);
+}
 
-	/* A missing or unreadable file is reported where it is read. */
-	if (fe_check_trust_anchor(path, what, err, sizeof(err)) != -EPERM)
+/*
+ * The root key from fd, opened once and checked; a status otherwise.  One
+ * root per process, kept for its whole life (reachable from here, so no
+ * leak checker counts it lost).
+ */
+static int load_root(const char *program, struct fe_platform *p, int fd, const char *path)
+{
+	static EVP_PKEY *loaded;
+	struct sdsi_lic_error lerr;
+	int rc;
+
+	EVP_PKEY_free(loaded);
+	loaded = NULL;
+	rc = sdsi_lic_key_load_public_fd(fd, path, &loaded, &lerr);
+	close(fd);
+	p->root_pkey = loaded;
+	if (!rc)
 		return 0;
-	fprintf(stderr, "%s: %s\n", program, err);
-	return SDSI_EXIT_REFUSED;
+	fprintf(stderr, "%s: root key: %s\n", program, lerr.reason);
+	return sdsi_exit_for_input_errno(rc);
 }
 
 /*
  * --authority names the directory 'sdsi-authority init' writes; a key file
  * given there instead is the common slip, so the message names both ways.
+ * DIR is opened once (paths/sdsi_path.h: every component from "/", no
+ * link, owned by root or us, closed to others' writes, DIR itself even
+ * without the sticky bit's excuse) and root.pub in it, by descriptor.
  */
-static int check_authority(const char *program, const char *dir)
+static int open_authority(const char *program, struct fe_platform *p, const char *dir)
 {
-	char pub[PATH_MAX];
+	char msg[SDSI_PATH_ERR_SIZE], pub[PATH_MAX];
 	struct stat st;
+	int dirfd, fd;
 
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-		return fe_usage_error(program, "--authority %s: %s: it takes the directory that "
+	dirfd = sdsi_path_open_dir(dir, "--authority", msg, sizeof(msg));
+	if (dirfd == -ENOENT || dirfd == -ENOTDIR)
+		return fe_usage_error(program, "%s: it takes the directory that "
 				      "'sdsi-authority init DIR' wrote, or give a public key file with --root-key FILE",
-				      dir, stat(dir, &st) != 0 ? strerror(errno) : "not a directory");
+				      msg);
+	if (dirfd < 0)
+		return anchor_failed(program, dirfd, msg);
+	if (fstat(dirfd, &st) < 0 ||
+	    sdsi_path_check_owner(&st, false, "--authority", dir, dir, msg, sizeof(msg))) {
+		close(dirfd);
+		return anchor_failed(program, -EPERM, msg);
+	}
 	snprintf(pub, sizeof(pub), "%s/root.pub", dir);
-	if (stat(pub, &st) != 0)
+	fd = sdsi_path_openat_file(dirfd, "root.pub", pub, "--authority", SDSI_PATH_OWNED, NULL,
+				   msg, sizeof(msg));
+	close(dirfd);
+	if (fd == -ENOENT)
 		return fe_usage_error(program, "--authority %s: no root.pub in it (%s): make it with "
 				      "'sdsi-authority init %s', or give a public key file with --root-key FILE",
-				      dir, strerror(errno), dir);
-	return check_anchor(program, "--authority", dir) ?:
-	       check_anchor(program, "--authority", pub);
+				      dir, strerror(ENOENT), dir);
+	if (fd < 0)
+		return anchor_failed(program, fd, msg);
+	return load_root(program, p, fd, pub);
+}
+
+static int open_root_key(const char *program, struct fe_platform *p, const char *path)
+{
+	char msg[SDSI_PATH_ERR_SIZE];
+	int fd = sdsi_path_open_file(path, "--root-key", SDSI_PATH_OWNED, NULL, msg, sizeof(msg));
+
+	if (fd < 0)
+		return anchor_failed(program, fd, msg);
+	return load_root(program, p, fd, path);
 }
 
 int fe_platform_finish(const char *program, struct fe_platform *p)
@@ -192,10 +244,11 @@ int fe_platform_finish(const char *program, struct fe_platform *p)
 	if (p->nppins > p->sockets)
 		return fe_usage_error(program, "--ppin: %u values given for %u socket(s)",
 				      p->nppins, p->sockets);
+	/* Opened and loaded once, here: the models take the key, never the name. */
 	if (p->authority_dir)
-		return check_authority(program, p->authority_dir);
+		return open_authority(program, p, p->authority_dir);
 	if (p->root_key)
-		return check_anchor(program, "--root-key", p->root_key);
+		return open_root_key(program, p, p->root_key);
 	return 0;
 }
 
@@ -225,6 +278,7 @@ void fe_platform_model_config(const struct fe_platform *p, unsigned int n,
 	cfg->cap_fail_threshold = p->cap_threshold;
 	cfg->updates_threshold = p->updates;
 	cfg->nvram_endurance = p->nvram_endurance;
+	cfg->root_key = p->root_pkey;
 }
 
 int fe_platform_model_setup(const struct fe_platform *p, struct sdsi_model *m,

@@ -74,6 +74,12 @@ struct fe_platform {
 	uint32_t rdy_latency_us;	/* 0: no latency fault */
 	const char *authority_dir;	/* --authority: DIR/root.pub is the root */
 	const char *root_key;		/* --root-key FILE */
+	/*
+	 * The root either names, loaded by fe_platform_finish from a
+	 * descriptor opened once (NULL: none); every socket's model takes it
+	 * (fe_platform_model_config), so the name is never looked up again.
+	 */
+	EVP_PKEY *root_pkey;
 };
 
 /* One socket, v2, every default. */
@@ -92,7 +98,7 @@ int fe_platform_finish(const char *program, struct fe_platform *p);
 /* The root key file the options name, "" for none; -ENAMETOOLONG. */
 int fe_platform_root_key(const struct fe_platform *p, char *path, size_t len);
 
-/* Socket n's model configuration (state_dir, root key and clock unset). */
+/* Socket n's model configuration, with the root key loaded (state_dir and clock unset). */
 void fe_platform_model_config(const struct fe_platform *p, unsigned int n,
 			      struct sdsi_model_config *cfg);
 

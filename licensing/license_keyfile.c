@@ -22,47 +22,28 @@
 #include "sdsi/input_file.h"
 #include "sdsi/output_target.h"
 #include "license_internal.h"
+#include "sdsi_path.h"
 
 /* A P-384 PEM key is under 400 bytes; anything this large is not one. */
 #define KEY_FILE_MAX	16384u
 
-/* A FIFO, directory or device named as a key file is refused, never waited on. */
-static int read_key_file(const char *path, unsigned char *buf, size_t *len,
-			 struct sdsi_lic_error *err)
+/*
+ * The whole key file behind fd (opened and checked by sdsi_path.h), at
+ * most KEY_FILE_MAX - 1 bytes.
+ */
+static int read_key_fd(int fd, const char *path, unsigned char *buf, size_t *len,
+		       struct sdsi_lic_error *err)
 {
-	const char *kind;
-	size_t n = 0;
-	ssize_t got;
-	int fd, rc = 0;
+	char msg[SDSI_PATH_ERR_SIZE];
+	int rc = sdsi_path_read_fd(fd, buf, KEY_FILE_MAX - 1, len, "key file", path, msg,
+				   sizeof(msg));
 
-	*len = 0;
-	fd = sdsi_open_regular(path, &kind);
-	if (fd < 0 && kind)
-		return sdsi_lic_fail(err, fd, SDSI_LIC_NO_OFFSET,
-				     "%s: not a regular file: it is %s", path, kind);
-	if (fd < 0)
-		return sdsi_lic_fail(err, fd, SDSI_LIC_NO_OFFSET,
-				     "%s: %s", path, strerror(-fd));
-	while (n < KEY_FILE_MAX) {
-		got = read(fd, buf + n, KEY_FILE_MAX - n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			rc = sdsi_lic_fail(err, -errno, SDSI_LIC_NO_OFFSET,
-					   "%s: read: %s", path, strerror(errno));
-			break;
-		}
-		if (got == 0)
-			break;
-		n += (size_t)got;
-	}
-	if (!rc && n == KEY_FILE_MAX)
-		rc = sdsi_lic_fail(err, -EFBIG, SDSI_LIC_NO_OFFSET,
-				   "%s: %u bytes or more, not a key file",
-				   path, KEY_FILE_MAX);
-	close(fd);
-	*len = n;
-	return rc;
+	if (rc == -EFBIG)
+		return sdsi_lic_fail(err, rc, SDSI_LIC_NO_OFFSET,
+				     "%s: %u bytes or more, not a key file", path, KEY_FILE_MAX);
+	if (rc)
+		return sdsi_lic_fail(err, rc, SDSI_LIC_NO_OFFSET, "%s", msg);
+	return 0;
 }
 
 /* Encrypted keys are not supported: never prompt on a terminal. */
@@ -71,8 +52,8 @@ static int no_passphrase(char *buf, int size, int rwflag, void *user)
 	return 0;
 }
 
-static int load_key(const char *path, bool private_key, EVP_PKEY **key,
-		    struct sdsi_lic_error *err)
+static int load_key_fd(int fd, const char *path, bool private_key, EVP_PKEY **key,
+		       struct sdsi_lic_error *err)
 {
 	unsigned char *text;
 	size_t len = 0;
@@ -84,7 +65,7 @@ static int load_key(const char *path, bool private_key, EVP_PKEY **key,
 	if (!text)
 		return sdsi_lic_fail(err, -ENOMEM, SDSI_LIC_NO_OFFSET,
 				     "%s: out of memory", path);
-	rc = read_key_file(path, text, &len, err);
+	rc = read_key_fd(fd, path, text, &len, err);
 	if (rc)
 		goto out;
 	bio = BIO_new_mem_buf(text, (int)len);
@@ -115,20 +96,78 @@ out:
 	return rc;
 }
 
+/* The -errno of a refused open, its message in err: the path named, the reason. */
+static int open_failed(int fd, const char *msg, struct sdsi_lic_error *err)
+{
+	return sdsi_lic_fail(err, fd, SDSI_LIC_NO_OFFSET, "%s", msg);
+}
+
+static int load_key_at(int dirfd, const char *name, const char *path, bool private_key,
+		       EVP_PKEY **key, struct sdsi_lic_error *err)
+{
+	char msg[SDSI_PATH_ERR_SIZE];
+	int fd, rc;
+
+	*key = NULL;
+	fd = dirfd < 0 ? sdsi_path_open_file(path, "key file", SDSI_PATH_OWNED, NULL, msg,
+					     sizeof(msg)) :
+	     sdsi_path_openat_file(dirfd, name, path, "key file", SDSI_PATH_OWNED, NULL, msg,
+				   sizeof(msg));
+	if (fd < 0)
+		return open_failed(fd, msg, err);
+	rc = load_key_fd(fd, path, private_key, key, err);
+	close(fd);
+	return rc;
+}
+
 int sdsi_lic_key_load_private(const char *path, EVP_PKEY **key,
 				  struct sdsi_lic_error *err)
 {
-	return load_key(path, true, key, err);
+	return load_key_at(-1, NULL, path, true, key, err);
 }
 
 int sdsi_lic_key_load_public(const char *path, EVP_PKEY **key,
 				 struct sdsi_lic_error *err)
 {
-	return load_key(path, false, key, err);
+	return load_key_at(-1, NULL, path, false, key, err);
 }
 
-static int save_key(const char *path, EVP_PKEY *key, bool private_key,
-		    struct sdsi_lic_error *err)
+int sdsi_lic_key_load_private_at(int dirfd, const char *name, const char *path,
+				 EVP_PKEY **key, struct sdsi_lic_error *err)
+{
+	return load_key_at(dirfd, name, path, true, key, err);
+}
+
+int sdsi_lic_key_load_public_at(int dirfd, const char *name, const char *path,
+				EVP_PKEY **key, struct sdsi_lic_error *err)
+{
+	return load_key_at(dirfd, name, path, false, key, err);
+}
+
+int sdsi_lic_key_load_public_fd(int fd, const char *path, EVP_PKEY **key,
+				struct sdsi_lic_error *err)
+{
+	*key = NULL;
+	return load_key_fd(fd, path, false, key, err);
+}
+
+/* data into name in dirfd, never replacing a file (sdsi_path.h's output). */
+static int write_new_at(int dirfd, const char *name, const char *path, const void *data,
+			size_t len, mode_t mode, struct sdsi_lic_error *err)
+{
+	char msg[SDSI_PATH_ERR_SIZE];
+	struct sdsi_path_output out;
+	int rc = sdsi_path_output_openat(&out, dirfd, name, path, "key file",
+					 SDSI_PATH_NOREPLACE, msg, sizeof(msg));
+
+	if (!rc)
+		rc = sdsi_path_output_commit(&out, data, len, mode, msg, sizeof(msg));
+	sdsi_path_output_close(&out);
+	return rc ? sdsi_lic_fail(err, rc, SDSI_LIC_NO_OFFSET, "%s", msg) : 0;
+}
+
+static int save_key(int dirfd, const char *name, const char *path, EVP_PKEY *key,
+		    bool private_key, struct sdsi_lic_error *err)
 {
 	BIO *bio;
 	char *data;
@@ -148,6 +187,9 @@ static int save_key(const char *path, EVP_PKEY *key, bool private_key,
 	len = BIO_get_mem_data(bio, &data);
 	if (ok != 1 || len <= 0)
 		rc = sdsi_lic_fail_openssl(err, -EINVAL, path);
+	else if (dirfd >= 0)
+		rc = write_new_at(dirfd, name, path, data, (size_t)len,
+				  private_key ? 0600 : 0644, err);
 	else
 		rc = sdsi_lic_write_file(path, data, (size_t)len,
 					 private_key ? 0600 : 0644, true,
@@ -161,13 +203,25 @@ static int save_key(const char *path, EVP_PKEY *key, bool private_key,
 int sdsi_lic_key_save_private(const char *path, EVP_PKEY *key,
 				  struct sdsi_lic_error *err)
 {
-	return save_key(path, key, true, err);
+	return save_key(-1, NULL, path, key, true, err);
 }
 
 int sdsi_lic_key_save_public(const char *path, EVP_PKEY *key,
 				 struct sdsi_lic_error *err)
 {
-	return save_key(path, key, false, err);
+	return save_key(-1, NULL, path, key, false, err);
+}
+
+int sdsi_lic_key_save_private_at(int dirfd, const char *name, const char *path, EVP_PKEY *key,
+				 struct sdsi_lic_error *err)
+{
+	return save_key(dirfd, name, path, key, true, err);
+}
+
+int sdsi_lic_key_save_public_at(int dirfd, const char *name, const char *path, EVP_PKEY *key,
+				struct sdsi_lic_error *err)
+{
+	return save_key(dirfd, name, path, key, false, err);
 }
 
 int sdsi_lic_write_all(int fd, const void *buf, size_t len)
@@ -265,54 +319,4 @@ int sdsi_lic_write_file(const char *path, const void *data, size_t len,
 				     "%s: fsync of the directory failed: %s",
 				     path, strerror(-rc));
 	return 0;
-}
-
-/* Where needle first occurs in the n bytes at hay (NULs included), or NULL. */
-static const unsigned char *find_bytes(const unsigned char *hay, size_t n, const char *needle)
-{
-	size_t len = strlen(needle);
-
-	for (size_t i = 0; i + len <= n; i++)
-		if (!memcmp(hay + i, needle, len))
-			return hay + i;
-	return NULL;
-}
-
-/* Whether the whole of buf is a DER private or public key OpenSSL reads. */
-static bool is_der_key(const unsigned char *buf, size_t len)
-{
-	const unsigned char *p = buf;
-	EVP_PKEY *key = d2i_AutoPrivateKey(NULL, &p, (long)len);
-
-	if (!key) {
-		p = buf;
-		key = d2i_PUBKEY(NULL, &p, (long)len);
-	}
-	ERR_clear_error();	/* a failed parse is an answer, not an error */
-	EVP_PKEY_free(key);
-	return key != NULL;
-}
-
-bool sdsi_lic_file_holds_key(const char *path)
-{
-	unsigned char buf[65536];
-	const char *kind;
-	size_t used = 0;
-	ssize_t n;
-	int fd = sdsi_open_regular(path, &kind);
-
-	if (fd < 0)
-		return false;
-	while (used < sizeof(buf) && (n = read(fd, buf + used, sizeof(buf) - used)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			break;
-		used += (size_t)n;
-	}
-	close(fd);
-	if (find_bytes(buf, used, "-----BEGIN "))
-		return true;
-	/* A DER key is small: a larger file (read up to its end or not) is none. */
-	return used > 0 && used <= KEY_FILE_MAX && is_der_key(buf, used);
 }

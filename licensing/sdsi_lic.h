@@ -134,10 +134,13 @@ int sdsi_lic_key_image(const uint8_t raw[SDSI_LICENSE_PUBKEY_SIZE],
 			   uint8_t image[SDSI_LICENSE_KEY_IMAGE_SIZE]);
 
 /*
- * PEM key files (PKCS#8 private, SubjectPublicKeyInfo public).  Loading names
- * the file in err->reason when it is missing or unreadable (the open's errno),
+ * PEM key files (PKCS#8 private, SubjectPublicKeyInfo public).  Loading opens
+ * the file as paths/sdsi_path.h does (walked from "/", no link followed,
+ * every directory and the file itself owned by root or the caller and closed
+ * to others' writes: -ELOOP, -EPERM), and names the file in err->reason when
+ * it is missing or unreadable (the open's errno),
  * not a regular file (-EISDIR, -ENXIO for a FIFO, socket or device: refused
- * without opening it, so a FIFO never blocks), 16 KiB or more (-EFBIG), not
+ * unread, opened O_NONBLOCK, so a FIFO never blocks), 16 KiB or more (-EFBIG), not
  * PEM or not a P-384 key (-EBADMSG).  Saving never replaces an existing file (-EEXIST) and writes
  * private keys with mode 0600, public keys with 0644.
  */
@@ -147,17 +150,44 @@ int sdsi_lic_key_load_public(const char *path, EVP_PKEY **key,
 				 struct sdsi_lic_error *err);
 int sdsi_lic_key_save_private(const char *path, EVP_PKEY *key,
 				  struct sdsi_lic_error *err);
+/*
+ * The same, for name in dirfd, a directory opened and checked once
+ * (paths/sdsi_path.h); path names the file in messages.  Loading opens the
+ * file without following a link and refuses one another user owns or may
+ * write (-EPERM, -ELOOP), as the path forms above do for every component
+ * from "/" down; _fd reads a public key from a descriptor already so opened.
+ */
+int sdsi_lic_key_load_private_at(int dirfd, const char *name, const char *path,
+				 EVP_PKEY **key, struct sdsi_lic_error *err);
+int sdsi_lic_key_load_public_at(int dirfd, const char *name, const char *path,
+				EVP_PKEY **key, struct sdsi_lic_error *err);
+int sdsi_lic_key_load_public_fd(int fd, const char *path, EVP_PKEY **key,
+				struct sdsi_lic_error *err);
+int sdsi_lic_key_save_private_at(int dirfd, const char *name, const char *path, EVP_PKEY *key,
+				 struct sdsi_lic_error *err);
+int sdsi_lic_key_save_public_at(int dirfd, const char *name, const char *path, EVP_PKEY *key,
+				struct sdsi_lic_error *err);
 int sdsi_lic_key_save_public(const char *path, EVP_PKEY *key,
 				 struct sdsi_lic_error *err);
 
 /*
- * Whether the regular file at path holds a key, which an output written
- * over it must not replace (include/sdsi/output_target.h): a PEM block
- * ("-----BEGIN " anywhere in its first 64 KiB: a private or public key, a
- * certificate), or, for a file of at most 16 KiB, a DER private key or
- * public key that OpenSSL parses.  A file that cannot be read is not
- * judged a key: the write then fails, or succeeds, on its own terms.
+ * The key guard (license_keyguard.c): whether bytes hold a key or a
+ * certificate, which an output written over them must not replace
+ * (include/sdsi/output_target.h), in any form OpenSSL reads: a PEM block
+ * ("-----BEGIN " in the first MiB: private or public key, encrypted or
+ * not, certificate, request), or, for at most 1 MiB read whole, DER that
+ * OpenSSL's decoders read as a private or public key of any algorithm
+ * (PKCS#8, SEC1, PKCS#1, Ed25519, SubjectPublicKeyInfo, MSBLOB, PVK), an
+ * encrypted PKCS#8 key (EncryptedPrivateKeyInfo), a PKCS#12 bundle or an
+ * X.509 certificate.  No passphrase is ever asked for.
+ * sdsi_lic_fd_holds_key reads the file behind fd from offset 0 (pread:
+ * the offset is kept); a file it cannot read into memory is judged to
+ * hold one.  sdsi_lic_file_holds_key opens path first: a file that cannot
+ * be opened is not judged a key (the write then fails, or succeeds, on
+ * its own terms).
  */
+bool sdsi_lic_bytes_hold_key(const void *data, size_t len);
+bool sdsi_lic_fd_holds_key(int fd);
 bool sdsi_lic_file_holds_key(const char *path);
 
 /*

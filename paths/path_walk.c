@@ -53,16 +53,24 @@ int sdsi_path_check_owner(const struct stat *st, bool sticky_ok, const char *wha
 	return 0;
 }
 
-/* Why an openat(O_NOFOLLOW) of component failed, in words. */
+/*
+ * Why an openat(O_NOFOLLOW) of component failed, in words.  component is
+ * path itself when the whole name failed: it is then not repeated.
+ */
 static int open_failed(int e, const char *what, const char *path, const char *component,
 		       char *err, size_t errlen)
 {
+	const bool whole = component == path;
+
 	if (e == ELOOP)
 		return fail(err, errlen, ELOOP,
-			    "%s %s: %s is a symbolic link, not followed (its target could be swapped); name the real path",
-			    what, path, component);
+			    "%s %s: %s%sa symbolic link, not followed (its target could be swapped); name the real path",
+			    what, path, whole ? "" : component, whole ? "" : " is ");
 	if (e == ENOTDIR)
-		return fail(err, errlen, e, "%s %s: %s is not a directory", what, path, component);
+		return fail(err, errlen, e, "%s %s: %s%snot a directory", what, path,
+			    whole ? "" : component, whole ? "" : " is ");
+	if (whole)
+		return fail(err, errlen, e, "%s %s: %s", what, path, strerror(e));
 	return fail(err, errlen, e, "%s %s: %s: %s", what, path, component, strerror(e));
 }
 
@@ -76,8 +84,7 @@ static int check_dir(int fd, const char *what, const char *path, const char *com
 		return fail(err, errlen, errno, "%s %s: %s: %s", what, path, component,
 			    strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return fail(err, errlen, ENOTDIR, "%s %s: %s is not a directory", what, path,
-			    component);
+		return open_failed(ENOTDIR, what, path, component, err, errlen);
 	return sdsi_path_check_owner(&st, true, what, path, component, err, errlen);
 }
 
@@ -121,6 +128,7 @@ static int walk(const char *abs, const char *stop, const char *what, const char 
 {
 	const char *p = abs, *end = stop ? stop : abs + strlen(abs);
 	char name[NAME_MAX + 1], comp[PATH_MAX];
+	const char *shown;
 	int fd, next, rc;
 
 	fd = open("/", DIR_FLAGS);
@@ -146,6 +154,8 @@ static int walk(const char *abs, const char *stop, const char *what, const char 
 		name[n] = '\0';
 		p += n;
 		snprintf(comp, sizeof(comp), "%.*s", (int)(p - abs), abs);
+		/* The whole name: messages say "what PATH: reason", not PATH twice. */
+		shown = strcmp(comp, abs) ? comp : path;
 		next = openat(fd, name, DIR_FLAGS);
 		if (next < 0) {
 			int e = errno;
@@ -158,12 +168,12 @@ static int walk(const char *abs, const char *stop, const char *what, const char 
 			if (e == ENOTDIR && fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 			    S_ISLNK(st.st_mode))
 				e = ELOOP;
-			rc = open_failed(e, what, path, comp, err, errlen);
+			rc = open_failed(e, what, path, shown, err, errlen);
 			break;
 		}
 		close(fd);
 		fd = next;
-		rc = check_dir(fd, what, path, comp, err, errlen);
+		rc = check_dir(fd, what, path, shown, err, errlen);
 	}
 	if (rc) {
 		close(fd);

@@ -132,7 +132,13 @@ static int configure(struct sdsi_model *m, const struct sdsi_model_config *cfg,
 			     SDSI_MODEL_DEFAULT_ENDURANCE;
 	m->clock = cfg->clock ? cfg->clock : monotonic_ns;
 	m->clock_ctx = cfg->clock_ctx;
-	if (cfg->root_key_path) {
+	if (cfg->root_key) {
+		if (!EVP_PKEY_up_ref(cfg->root_key)) {
+			snprintf(err, errlen, "root key: out of memory");
+			return -ENOMEM;
+		}
+		m->root_key = cfg->root_key;
+	} else if (cfg->root_key_path) {
 		struct sdsi_lic_error lerr;
 
 		ret = sdsi_lic_key_load_public(cfg->root_key_path,

@@ -19,6 +19,8 @@
 
 #include <sdsi/hw.h>
 
+#include <openssl/types.h>
+
 struct sdsi_model;
 
 /* Returns monotonic nanoseconds; NULL in the config means CLOCK_MONOTONIC. */
@@ -42,9 +44,18 @@ struct sdsi_model_config {
 	/*
 	 * The fused root of trust: a PEM P-384 public key (an authority's
 	 * root.pub) that AKCs must be signed with.  NULL: no root, so no AKC
-	 * and therefore no CAP ever authenticates.
+	 * and therefore no CAP ever authenticates.  Opened as
+	 * paths/sdsi_path.h opens a key (no link followed, every directory
+	 * and the file owned by root or the caller, closed to others' writes).
 	 */
 	const char *root_key_path;
+	/*
+	 * The same root, already loaded from a descriptor opened once (the
+	 * daemons' --authority and --root-key: fe_platform_finish); the model
+	 * takes a reference.  When set, root_key_path is not looked at: a name
+	 * looked up again could lead elsewhere by then.
+	 */
+	EVP_PKEY *root_key;
 };
 
 /* Documented defaults (docs/model.md). */

@@ -89,4 +89,4 @@ def key_image(raw):
 
 
 def no_temporary_files(directory):
-    return not [p for p in directory.rglob("*") if ".tmp-" in p.name]
+    return not [p for p in directory.rglob("*") if ".tmp-" in p.name or p.name.startswith(".")]

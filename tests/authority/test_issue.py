@@ -332,5 +332,5 @@ def test_cap_output_write_failure(authority, tmp_path):
     out = tmp_path / "nowhere" / "x.cap"
     r = run(*cap_args(authority, out))
     assert r.returncode == EXIT_IO
-    assert f"{out}: cannot create a temporary file: No such file or directory" in r.stderr
+    assert f"-o {out}: {out.parent}: No such file or directory" in r.stderr
     assert no_temporary_files(tmp_path)

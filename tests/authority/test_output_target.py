@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """-o FILE of akc and cap (issue 19, findings 6 and 7): the blob replaces a
-regular file or creates a missing one, and nothing else.  A FIFO, a device,
-a directory or a symlink to one keeps what it is (exit 7); the authority's
+regular file or creates a missing one, and nothing else.  A FIFO, a device
+or a directory keeps what it is (exit 7), a symlink is neither followed nor
+replaced (exit 5); the authority's
 own key files and any file holding a key keep their key (exit 5): a PEM
 block of any kind (a public key too: another CA's root.pub), or a DER
 private or public key;
@@ -12,7 +13,7 @@ import stat
 import pytest
 
 from authority_files import EXIT_IO, EXIT_OK, EXIT_REFUSED, no_temporary_files, run
-from sdsikit.keys import key_encodings
+from sdsikit.keys import key_encodings, protected_key_encodings
 
 NAME_MAX = 255
 
@@ -41,16 +42,19 @@ def test_never_over_the_authoritys_own_keys(kind, authority, name):
 
 
 def test_never_over_a_key_through_another_name(kind, authority, tmp_path):
-    """A symlink or a hard link to the root key is the root key."""
+    """A hard link to the root key is the root key; a symbolic link is
+    neither followed nor replaced, wherever it leads."""
     link = tmp_path / "link.bin"
     os.symlink(authority / "root.key", link)
     hard = tmp_path / "hard.bin"
     os.link(authority / "root.key", hard)
     before = (authority / "root.key").read_bytes()
-    for out in (link, hard):
-        r = issue(kind, authority, out)
-        assert r.returncode == EXIT_REFUSED, r.stderr
-        assert "is the authority's key file root.key" in r.stderr
+    r = issue(kind, authority, hard)
+    assert r.returncode == EXIT_REFUSED, r.stderr
+    assert "is the authority's key file root.key" in r.stderr
+    r = issue(kind, authority, link)
+    assert r.returncode == EXIT_REFUSED, r.stderr
+    assert f"-o {link}: a symbolic link, not followed" in r.stderr
     assert (authority / "root.key").read_bytes() == before and link.is_symlink()
 
 
@@ -95,12 +99,27 @@ def test_never_over_a_der_key(kind, authority, tmp_path, form):
     assert target.read_bytes() == before
 
 
-def test_a_der_key_is_judged_in_a_file_of_up_to_16_kib(authority, tmp_path):
-    """The bound on both sides: a DER key padded to 16384 bytes is a key,
-    one byte more and the file is too large to be one (it is replaced)."""
+@pytest.mark.parametrize("form", ["der-encrypted", "pem-encrypted", "pkcs12-encrypted", "pkcs12",
+                                  "der-ed25519", "der-certificate"])
+def test_never_over_an_encrypted_key_or_a_bundle(kind, authority, tmp_path, form):
+    """Issue 25, finding 5: encrypted PKCS#8 (DER and PEM) and PKCS#12 were
+    overwritten; the guard knows them by structure, no passphrase asked."""
+    target = tmp_path / "protected.key"
+    target.write_bytes(protected_key_encodings()[form])
+    before = target.read_bytes()
+    r = issue(kind, authority, target)
+    assert r.returncode == EXIT_REFUSED, r.stderr
+    assert f"-o {target}: holds a key (PEM or DER); refusing to replace it" in r.stderr
+    assert target.read_bytes() == before
+    assert no_temporary_files(tmp_path)
+
+
+def test_a_der_key_is_judged_in_a_file_of_up_to_1_mib(authority, tmp_path):
+    """The bound on both sides: a DER key padded to 1 MiB is a key, one
+    byte more and the file is too large to be one (it is replaced)."""
     der = key_encodings()["der-private"]
     target = tmp_path / "padded.key"
-    for size, refused in ((16384, True), (16385, False)):
+    for size, refused in ((1 << 20, True), ((1 << 20) + 1, False)):
         target.write_bytes(der + b"\0" * (size - len(der)))
         r = issue("akc", authority, target)
         assert (r.returncode == EXIT_REFUSED) == refused, (size, r.stderr)
@@ -119,8 +138,7 @@ def char_device(tmp_path):
     return str(node)
 
 
-@pytest.mark.parametrize("what", ["fifo", "chardev", "directory", "symlink to a fifo",
-                                  "symlink to a chardev"])
+@pytest.mark.parametrize("what", ["fifo", "chardev", "directory"])
 def test_special_files_keep_what_they_are(kind, authority, tmp_path, what):
     target = tmp_path / "target"
     if what in ("fifo", "symlink to a fifo"):
@@ -138,20 +156,37 @@ def test_special_files_keep_what_they_are(kind, authority, tmp_path, what):
     mode = os.lstat(target).st_mode
     r = issue(kind, authority, target)
     assert r.returncode == EXIT_IO, r.stderr
-    is_what = {"fifo": "a FIFO", "chardev": "a character device", "directory": "a directory",
-               "symlink to a fifo": "a FIFO", "symlink to a chardev": "a character device"}
+    is_what = {"fifo": "a FIFO", "chardev": "a character device", "directory": "a directory"}
     assert f"-o {target}: not a regular file: it is {is_what[what]}" in r.stderr
     assert os.lstat(target).st_mode == mode
     assert no_temporary_files(tmp_path)
 
 
-def test_a_missing_name_and_a_dangling_symlink_are_created(kind, authority, tmp_path):
+@pytest.mark.parametrize("to", ["fifo", "chardev", "regular file", "nowhere"])
+def test_a_symlink_is_neither_followed_nor_replaced(kind, authority, tmp_path, to):
+    """Whatever it leads to (nothing included): refused, the link and its
+    target as they were (exit 5)."""
+    target = {"fifo": tmp_path / "fifo", "chardev": char_device(tmp_path),
+              "regular file": tmp_path / "file", "nowhere": tmp_path / "nowhere"}[to]
+    if to == "fifo":
+        os.mkfifo(target)
+    elif to == "regular file":
+        target.write_bytes(b"old")
+    link = tmp_path / "link"
+    os.symlink(target, link)
+    r = issue(kind, authority, link)
+    assert r.returncode == EXIT_REFUSED, r.stderr
+    assert f"-o {link}: a symbolic link, not followed" in r.stderr
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert to != "regular file" or target.read_bytes() == b"old"
+    assert to != "nowhere" or not os.path.lexists(target)
+    assert no_temporary_files(tmp_path)
+
+
+def test_a_missing_name_is_created(kind, authority, tmp_path):
     out = tmp_path / "new.bin"
     assert issue(kind, authority, out).returncode == EXIT_OK
-    dangling = tmp_path / "dangling"
-    os.symlink(tmp_path / "nowhere", dangling)
-    assert issue(kind, authority, dangling).returncode == EXIT_OK
-    assert dangling.is_file() and not dangling.is_symlink()
+    assert out.is_file()
 
 
 def test_a_name_of_name_max_bytes_fits_and_one_more_does_not(kind, authority, tmp_path):
@@ -165,7 +200,7 @@ def test_a_name_of_name_max_bytes_fits_and_one_more_does_not(kind, authority, tm
     long = tmp_path / ("n" * (NAME_MAX + 1))
     r = issue(kind, authority, long)
     assert r.returncode == EXIT_IO
-    assert "File name too long" in r.stderr
+    assert "a file name of 256 bytes, longer than 255" in r.stderr
     assert sorted(os.listdir(tmp_path)) == sorted([fits.name, "authority"])
 
 

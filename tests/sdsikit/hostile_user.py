@@ -48,3 +48,17 @@ def hostile_user():
         yield HostileUser(name)
     finally:
         subprocess.run(['userdel', name], check=False, capture_output=True)
+
+
+@contextlib.contextmanager
+def playground():
+    """A directory under /tmp that root owns (0755), so that a hostile user
+    can reach what the test gives them below it; removed afterwards."""
+    import shutil
+    import tempfile
+    path = tempfile.mkdtemp(prefix='sdsi-hostile.', dir='/tmp')
+    os.chmod(path, 0o755)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)

@@ -74,18 +74,33 @@ void auth_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int auth_parse_hex64(const char *text, uint64_t *value);
 int auth_parse_u32(const char *text, uint32_t *value);
 
-/* The exit status for a failure to load a key file (its -errno). */
+/*
+ * The exit status for a failure to load a key file (its -errno): a link
+ * or a path another user could change (-ELOOP, -EPERM) is a refusal (5).
+ */
 int auth_key_exit(int rc);
+/*
+ * DIR opened once (paths/sdsi_path.h): every component from "/" owned by
+ * root or the caller and closed to others' writes, no link followed, and
+ * DIR itself writable by no one else even with the sticky bit.  Its key
+ * files are then opened relative to the descriptor.  The descriptor, or
+ * -status after printing why.
+ */
+int auth_open_dir(const char *dir);
 /* dir/name into buf; exits with a message when the path does not fit. */
 const char *auth_key_path(char *buf, size_t size, const char *dir,
 			  const char *name);
 /*
- * Write a blob crash-safely (mode 0644) to path, which must be missing or a
- * regular file (7 otherwise), neither one of the key files of the authority
- * in dir nor any file holding a private key (5: the blob would destroy it).
- * Prints the failure; 0, 5 or 7 (1 without memory).
+ * Write a blob crash-safely to path (paths/sdsi_path.h's output: its
+ * directory walked and checked, a temporary file there, renamed over the
+ * name), with mode 0644 or the existing file's.  path must be missing or
+ * a regular file (7 otherwise; a symbolic link is neither followed nor
+ * replaced: 5), neither one of the key files of the authority whose
+ * directory is dirfd nor any file holding a key or certificate in any form
+ * OpenSSL reads (5: the blob would destroy it).  Prints the failure; 0, 5
+ * or 7 (1 without memory).
  */
-int auth_write_output(const char *dir, const char *path, const void *data, size_t len);
+int auth_write_output(int dirfd, const char *path, const void *data, size_t len);
 void auth_hex(char *out, const uint8_t *bytes, size_t len);
 
 /*

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include <openssl/evp.h>
 
@@ -32,13 +33,18 @@ static int issue_akc(const char *dir, uint32_t key_rev, const char *output)
 	struct sdsi_lic_akc akc = { .key_revision = key_rev };
 	char path[4096];
 	size_t len;
-	int rc;
+	int rc, dirfd = auth_open_dir(dir);
 
-	rc = sdsi_lic_key_load_private(auth_key_path(path, sizeof(path), dir,
-						     AUTH_ROOT_KEY), &root, &err);
+	if (dirfd < 0)
+		return -dirfd;
+	rc = sdsi_lic_key_load_private_at(dirfd, AUTH_ROOT_KEY,
+					  auth_key_path(path, sizeof(path), dir, AUTH_ROOT_KEY),
+					  &root, &err);
 	if (!rc)
-		rc = sdsi_lic_key_load_public(auth_key_path(path, sizeof(path), dir,
-							    AUTH_LICENSOR_PUB), &licensor, &err);
+		rc = sdsi_lic_key_load_public_at(dirfd, AUTH_LICENSOR_PUB,
+						 auth_key_path(path, sizeof(path), dir,
+							       AUTH_LICENSOR_PUB),
+						 &licensor, &err);
 	if (rc) {
 		auth_error("%s", err.reason);
 		rc = auth_key_exit(rc);
@@ -56,13 +62,14 @@ static int issue_akc(const char *dir, uint32_t key_rev, const char *output)
 		auth_error("internal error encoding the AKC");
 		goto out;
 	}
-	rc = auth_write_output(dir, output, blob, len);
+	rc = auth_write_output(dirfd, output, blob, len);
 	if (rc)
 		goto out;
 	auth_key_image_hex(hex, image);
 	printf("wrote AKC %s (%zu bytes, key revision %u)\nlicense key image: %s\n",
 	       text_name(shown, sizeof(shown), output), len, key_rev, hex);
 out:
+	close(dirfd);
 	EVP_PKEY_free(root);
 	EVP_PKEY_free(licensor);
 	return rc;

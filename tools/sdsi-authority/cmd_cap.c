@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <string.h>
 
 #include <openssl/evp.h>
@@ -132,11 +133,13 @@ static int issue_cap(const char *dir, struct cap_request *req)
 	EVP_PKEY *licensor = NULL;
 	char path[4096];
 	size_t len;
-	int rc;
+	int rc, dirfd = auth_open_dir(dir);
 
-	rc = sdsi_lic_key_load_private(auth_key_path(path, sizeof(path), dir,
-						     AUTH_LICENSOR_KEY),
-					   &licensor, &err);
+	if (dirfd < 0)
+		return -dirfd;
+	rc = sdsi_lic_key_load_private_at(dirfd, AUTH_LICENSOR_KEY,
+					  auth_key_path(path, sizeof(path), dir, AUTH_LICENSOR_KEY),
+					  &licensor, &err);
 	if (rc) {
 		auth_error("%s", err.reason);
 		rc = auth_key_exit(rc);
@@ -148,7 +151,7 @@ static int issue_cap(const char *dir, struct cap_request *req)
 		rc = SDSI_EXIT_INTERNAL;
 		goto out;
 	}
-	rc = auth_write_output(dir, req->output, blob, len);
+	rc = auth_write_output(dirfd, req->output, blob, len);
 	if (!rc)
 		printf("wrote CAP %s (%zu bytes): %s licence 0x%016llx revision %u for PPIN 0x%016llx, %u bundle%s\n",
 		       text_name(shown, sizeof(shown), req->output), len,
@@ -157,6 +160,7 @@ static int issue_cap(const char *dir, struct cap_request *req)
 		       (unsigned long long)lic->ppin, lic->bundle_count,
 		       lic->bundle_count == 1 ? "" : "s");
 out:
+	close(dirfd);
 	EVP_PKEY_free(licensor);
 	return rc;
 }

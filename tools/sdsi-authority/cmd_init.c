@@ -6,6 +6,8 @@
  * losing a root key would orphan every AKC issued with it.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,7 +19,7 @@
 #include "sdsi/input_file.h"
 #include "authority.h"
 #include "name_escape.h"
-#include "fe_trusted_path.h"
+#include "sdsi_path.h"
 
 static const struct fe_option init_options[] = {
 	AUTH_HELP_OPTION,
@@ -27,7 +29,7 @@ static const char *const key_files[] = {
 	AUTH_ROOT_KEY, AUTH_ROOT_PUB, AUTH_LICENSOR_KEY, AUTH_LICENSOR_PUB,
 };
 
-static int make_pair(const char *dir, const char *private_name,
+static int make_pair(int dirfd, const char *dir, const char *private_name,
 		     const char *public_name)
 {
 	char shown[TEXT_NAME_SIZE];
@@ -40,14 +42,15 @@ static int make_pair(const char *dir, const char *private_name,
 		auth_error("%s", err.reason);
 		return SDSI_EXIT_INTERNAL;
 	}
-	rc = sdsi_lic_key_save_private(auth_key_path(path, sizeof(path), dir,
-						     private_name), key, &err);
+	rc = sdsi_lic_key_save_private_at(dirfd, private_name,
+					  auth_key_path(path, sizeof(path), dir, private_name),
+					  key, &err);
 	if (!rc)
 		printf("wrote %s\n", text_name(shown, sizeof(shown), path));
 	if (!rc)
-		rc = sdsi_lic_key_save_public(auth_key_path(path, sizeof(path),
-							    dir, public_name),
-						  key, &err);
+		rc = sdsi_lic_key_save_public_at(dirfd, public_name,
+						 auth_key_path(path, sizeof(path), dir, public_name),
+						 key, &err);
 	if (!rc)
 		printf("wrote %s\n", text_name(shown, sizeof(shown), path));
 	EVP_PKEY_free(key);
@@ -60,13 +63,77 @@ static int make_pair(const char *dir, const char *private_name,
 	return SDSI_EXIT_OK;
 }
 
+/*
+ * DIR made if missing (0700) in its parent, walked and checked from "/"
+ * (paths/sdsi_path.h), then opened once as akc and cap open it
+ * (auth_open_dir's rules, applied here to the descriptor made).  A name
+ * with no last component of its own ("." or "/") must exist.  The
+ * descriptor, or -status after printing why.
+ */
+static int make_dir(const char *dir)
+{
+	char leaf[NAME_MAX + 1], err[SDSI_PATH_ERR_SIZE];
+	struct stat st;
+	int parent, fd;
+
+	parent = sdsi_path_open_parent(dir, "authority directory", leaf, err, sizeof(err));
+	if (parent == -EISDIR)
+		return auth_open_dir(dir);
+	if (parent == -ENOENT || parent == -ENOTDIR) {
+		auth_error("%s: cannot create the directory there", err);
+		return -SDSI_EXIT_IO;
+	}
+	if (parent < 0) {
+		auth_error("%s", err);
+		return -auth_key_exit(parent);
+	}
+	if (mkdirat(parent, leaf, 0700) < 0 && errno != EEXIST) {
+		auth_error("%s: cannot create the directory: %s", dir, strerror(errno));
+		close(parent);
+		return -SDSI_EXIT_IO;
+	}
+	fd = openat(parent, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+
+		/* An existing name that is not a directory: the user named the wrong thing. */
+		if (fstatat(parent, leaf, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR(st.st_mode)) {
+			close(parent);
+			if (S_ISLNK(st.st_mode)) {
+				auth_error("authority directory %s: a symbolic link, not followed (its target could be swapped); name the real path",
+					   dir);
+				return -SDSI_EXIT_REFUSED;
+			}
+			auth_error("%s: not a directory: it is %s", dir,
+				   S_ISREG(st.st_mode) ? "a regular file" : sdsi_file_kind(st.st_mode));
+			return -SDSI_EXIT_USAGE;
+		}
+		close(parent);
+		auth_error("%s: %s", dir, strerror(e));
+		return -SDSI_EXIT_IO;
+	}
+	close(parent);
+	/*
+	 * Whoever can write to DIR could swap the root key that sockets
+	 * (sdsi-emu --authority) trust: a DIR open to others is refused as
+	 * sdsi-emu refuses it.
+	 */
+	if (fstat(fd, &st) < 0 ||
+	    sdsi_path_check_owner(&st, false, "authority directory", dir, dir, err, sizeof(err))) {
+		auth_error("%s", err);
+		close(fd);
+		return -SDSI_EXIT_REFUSED;
+	}
+	return fd;
+}
+
 static int run_init(const struct auth_command *cmd, int argc, char **argv)
 {
-	char path[4096], err[4096 + 256];
+	char path[4096];
 	const char *dir;
 	struct stat st;
 	size_t i;
-	int rc;
+	int rc, dirfd;
 
 	/* No options besides --help, which auth_getopt handles itself. */
 	if (auth_getopt(cmd, argc, argv) != -1)
@@ -75,38 +142,22 @@ static int run_init(const struct auth_command *cmd, int argc, char **argv)
 		return auth_usage_error(cmd, "expected one directory, got %d arguments",
 					argc - optind);
 	dir = argv[optind];
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
-		auth_error("%s: cannot create the directory: %s", dir,
-			   strerror(errno));
-		return SDSI_EXIT_IO;
-	}
-	/* An existing name that is not a directory: the user named the wrong thing. */
-	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
-		auth_error("%s: not a directory: it is %s", dir,
-			   S_ISREG(st.st_mode) ? "a regular file" : sdsi_file_kind(st.st_mode));
-		return SDSI_EXIT_USAGE;
-	}
-	/*
-	 * Whoever can write to DIR could swap the root key that sockets
-	 * (sdsi-emu --authority) trust: an existing DIR open to others is
-	 * refused as sdsi-emu refuses it.
-	 */
-	if (fe_check_trust_anchor(dir, "authority directory", err, sizeof(err)) == -EPERM) {
-		auth_error("%s", err);
-		return SDSI_EXIT_REFUSED;
-	}
+	dirfd = make_dir(dir);
+	if (dirfd < 0)
+		return -dirfd;
 	/* Refuse before writing anything, so a refusal leaves DIR as it was. */
 	for (i = 0; i < sizeof(key_files) / sizeof(key_files[0]); i++) {
-		auth_key_path(path, sizeof(path), dir, key_files[i]);
-		if (access(path, F_OK) == 0) {
+		if (fstatat(dirfd, key_files[i], &st, AT_SYMLINK_NOFOLLOW) == 0) {
 			auth_error("%s already exists: refusing to overwrite an authority's keys",
-				   path);
+				   auth_key_path(path, sizeof(path), dir, key_files[i]));
+			close(dirfd);
 			return SDSI_EXIT_REFUSED;
 		}
 	}
-	rc = make_pair(dir, AUTH_ROOT_KEY, AUTH_ROOT_PUB);
+	rc = make_pair(dirfd, dir, AUTH_ROOT_KEY, AUTH_ROOT_PUB);
 	if (!rc)
-		rc = make_pair(dir, AUTH_LICENSOR_KEY, AUTH_LICENSOR_PUB);
+		rc = make_pair(dirfd, dir, AUTH_LICENSOR_KEY, AUTH_LICENSOR_PUB);
+	close(dirfd);
 	return rc;
 }
 

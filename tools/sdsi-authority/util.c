@@ -6,9 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
 
-#include "sdsi/output_target.h"
 #include "authority.h"
+#include "sdsi_path.h"
 
 int auth_parse_hex64(const char *text, uint64_t *value)
 {
@@ -57,53 +59,87 @@ const char *auth_key_path(char *buf, size_t size, const char *dir,
 
 int auth_key_exit(int rc)
 {
+	/* A link or a file or directory another user could change: a safety refusal. */
+	if (rc == -EPERM || rc == -ELOOP)
+		return SDSI_EXIT_REFUSED;
 	return sdsi_exit_for_input_errno(rc);
 }
 
-/* Whether path names one of the authority's four key files (the same inode). */
-static const char *authority_key_at(const char *dir, const char *path)
+int auth_open_dir(const char *dir)
+{
+	char err[SDSI_PATH_ERR_SIZE];
+	struct stat st;
+	int fd = sdsi_path_open_dir(dir, "authority directory", err, sizeof(err));
+
+	if (fd < 0) {
+		auth_error("%s", err);
+		return -auth_key_exit(fd);
+	}
+	/*
+	 * DIR itself closed to others' writes even with the sticky bit: they
+	 * could add a key file that is missing.
+	 */
+	if (fstat(fd, &st) < 0 ||
+	    sdsi_path_check_owner(&st, false, "authority directory", dir, dir, err, sizeof(err))) {
+		auth_error("%s", err);
+		close(fd);
+		return -SDSI_EXIT_REFUSED;
+	}
+	return fd;
+}
+
+/* Which of the authority's four key files the file of st is (the same inode), or NULL. */
+static const char *authority_key_at(int dirfd, const struct stat *out)
 {
 	static const char *const names[] = {
 		AUTH_ROOT_KEY, AUTH_ROOT_PUB, AUTH_LICENSOR_KEY, AUTH_LICENSOR_PUB,
 	};
-	struct stat out, key;
-	char key_path[4096];
+	struct stat key;
 
-	if (stat(path, &out) < 0)
-		return NULL;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (snprintf(key_path, sizeof(key_path), "%s/%s", dir, names[i]) <
-		    (int)sizeof(key_path) && stat(key_path, &key) == 0 &&
-		    key.st_dev == out.st_dev && key.st_ino == out.st_ino)
+		if (fstatat(dirfd, names[i], &key, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    key.st_dev == out->st_dev && key.st_ino == out->st_ino)
 			return names[i];
 	return NULL;
 }
 
-int auth_write_output(const char *dir, const char *path, const void *data, size_t len)
+/* The status of a failed sdsi_path_output_open or commit. */
+static int output_exit(int rc)
 {
-	struct sdsi_lic_error err = { 0 };
-	const char *kind, *key;
-	int rc = sdsi_output_target_check(path, &kind);
+	if (rc == -EPERM || rc == -ELOOP || rc == -ESTALE || rc == -EEXIST)
+		return SDSI_EXIT_REFUSED;
+	return rc == -ENOMEM ? SDSI_EXIT_INTERNAL : SDSI_EXIT_IO;
+}
+
+int auth_write_output(int dirfd, const char *path, const void *data, size_t len)
+{
+	char err[SDSI_PATH_ERR_SIZE];
+	struct sdsi_path_output out;
+	const char *key = NULL;
+	int rc = sdsi_path_output_open(&out, path, "-o", 0, err, sizeof(err));
 
 	if (rc) {
-		if (kind)
-			auth_error("-o %s: not a regular file: it is %s; refusing to replace it",
-				   path, kind);
-		else
-			auth_error("-o %s: %s", path, strerror(-rc));
-		return SDSI_EXIT_IO;
+		/* "-o FILE: not a regular file: it is a FIFO", "... a symbolic link, not followed" */
+		auth_error("%s%s", err, rc == -ELOOP || rc == -EISDIR || rc == -ENXIO ?
+			   "; refusing to replace it" : "");
+		return output_exit(rc);
 	}
-	key = authority_key_at(dir, path);
-	if (key || sdsi_lic_file_holds_key(path)) {
-		auth_error("-o %s: %s%s; refusing to replace it", path,
-			   key ? "is the authority's key file " : "holds a key (PEM or DER)",
-			   key ? key : "");
-		return SDSI_EXIT_REFUSED;
+	if (out.existing_fd >= 0) {
+		key = authority_key_at(dirfd, &out.existing);
+		if (key || sdsi_lic_fd_holds_key(out.existing_fd)) {
+			auth_error("-o %s: %s%s; refusing to replace it", path,
+				   key ? "is the authority's key file " :
+				   "holds a key (PEM or DER)",
+				   key ? key : "");
+			sdsi_path_output_close(&out);
+			return SDSI_EXIT_REFUSED;
+		}
 	}
-	rc = sdsi_lic_write_file(path, data, len, 0644, false, &err);
+	rc = sdsi_path_output_commit(&out, data, len, 0644, err, sizeof(err));
+	sdsi_path_output_close(&out);
 	if (rc) {
-		auth_error("%s", err.reason);
-		return rc == -ENOMEM ? SDSI_EXIT_INTERNAL : SDSI_EXIT_IO;
+		auth_error("%s", err);
+		return output_exit(rc);
 	}
 	return SDSI_EXIT_OK;
 }
