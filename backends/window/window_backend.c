@@ -61,8 +61,9 @@ static void on_sigbus(int sig, siginfo_t *info, void *uctx)
 		guard_jump = NULL;
 		siglongjmp(*jump, 1);	/* SA_NODEFER: no mask to restore */
 	}
-	/* Not a window access of ours: die of it, as without the guard. */
+	/* Not a window access of ours (or sent by kill): die of it, as without the guard. */
 	signal(sig, SIG_DFL);
+	raise(sig);
 }
 
 /* Install the handler once for the process (every thread shares it). */
