@@ -35,8 +35,8 @@
  * included: the server answers EMSGSIZE rather than send more, and
  * `sdsi-emu ctl` refuses more from whatever listens on the socket it is
  * given.  The longest real answer, `violations all` on 16 sockets with 8
- * violations kept each, is 16 x (70 + 8 x 300) bytes at most, about 40 KB,
- * with every number at its widest.
+ * violations kept each, every number, name and text at its widest, is
+ * under 40000 bytes (test_longest_answer_fits, tests/unit/cli).
  */
 #define FE_CTL_ANSWER_MAX	65536
 
