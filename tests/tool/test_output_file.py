@@ -69,10 +69,10 @@ def test_relative_path(tool, sysfs, tmp_path):
 
 
 @pytest.mark.parametrize("where,reason", [
-    ("missing/f.prom", "directory {d}/missing: No such file or directory"),
+    ("missing/f.prom", "{d}/missing: No such file or directory"),
     ("isdir", "not a regular file: it is a directory; refusing to replace it"),
-    ("isdir/", "not a file name"),
-    ("old.prom/f.prom", "Not a directory"),
+    ("isdir/", "names a directory, not a file"),
+    ("old.prom/f.prom", "{d}/old.prom is not a directory"),
 ])
 def test_unwritable_target_is_a_clear_error_before_any_read(tool, sysfs, tmp_path, where,
                                                             reason):
@@ -139,8 +139,6 @@ def char_device(tmp_path):
 
 @pytest.mark.parametrize("what,kind", [
     ("fifo", "a FIFO"), ("chardev", "a character device"),
-    ("symlink to a fifo", "a FIFO"), ("symlink to a chardev", "a character device"),
-    ("symlink to a directory", "a directory"),
 ])
 def test_special_files_are_refused_and_keep_what_they_are(tool, sysfs, tmp_path, what, kind):
     sysfs.add(0, state=state_cert([]))

@@ -131,17 +131,25 @@ int main(int argc, char **argv)
 	default:
 		break;
 	}
-	if (cli.output && output_file_begin(&file, cli.output, err))
+	if (cli.output && output_file_begin(&file, cli.output, cli.force, err))
 		return output_failed(&out, err);
 	status = run(&cli, &out);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "intel_sdsi: writing the output failed: %s\n", strerror(errno));
 		return SDSI_EXIT_INTERNAL;
 	}
-	/* Written even when a device failed: the output says which, and is complete. */
-	if (cli.output && output_file_commit(&file, err)) {
-		output_failed(&out, err);
-		return SDSI_EXIT_IO;
+	if (!cli.output)
+		return status;
+	/*
+	 * A failure leaves FILE exactly as it was, in every format; only --all's
+	 * document, which holds every device's result (failures included), is
+	 * written whatever its status: it is complete and says which failed.
+	 */
+	if (status != SDSI_EXIT_OK && !out.whole_fleet) {
+		output_file_discard(&file);
+		return status;
 	}
+	if (output_file_commit(&file, err))
+		return output_failed(&out, err);
 	return status;
 }

@@ -69,6 +69,11 @@ struct output {
 	void *json_all;		/* JSON mode: the list collecting --all results */
 	const char *command;	/* "info", "state", ...: the long option run */
 	void *prom;		/* Prometheus mode: the samples collected so far */
+	/*
+	 * --all printed its whole document: every device's result, failures
+	 * included; --output writes it even when the status is not 0.
+	 */
+	bool whole_fleet;
 };
 
 extern const struct output_ops text_output_ops;

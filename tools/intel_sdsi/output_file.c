@@ -1,108 +1,145 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * --output FILE, crash-safe: temporary file in the same directory (so the
- * rename is atomic: same filesystem), fsync, rename, fsync of the directory
- * (so the rename itself survives a power loss).  The temporary name starts
- * with a dot and does not end in .prom: node_exporter's textfile collector
- * reads *.prom only, and never picks it up.  FILE must be missing or a
- * regular file that holds no key, private or public (sdsi/output_target.h); the
- * temporary name keeps within NAME_MAX whatever FILE's length.
+ * --output FILE, crash-safe and in a directory opened once
+ * (sdsi_path_output: temporary file there, fsync, renameat only if FILE
+ * still holds what was judged, fsync of the directory).  The temporary
+ * name starts with a dot and does not end in .prom: node_exporter's
+ * textfile collector reads *.prom only, and never picks it up.
+ *
+ * What FILE holds is judged before the command runs, from the descriptor
+ * opened then: only a file intel_sdsi could have written (text) is
+ * replaced, so no AKC, CAP, certificate or key is ever turned into a
+ * report (issue 24).
  */
-#define _GNU_SOURCE	/* mkostemp */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sdsi/output_target.h"
+#include "sdsi/utf8.h"
 #include "sdsi_lic.h"
 #include "output_file.h"
 #include "tool_error.h"
 
-static int fail(struct sdsi_error *err, int errnum, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* Larger than any output of ours: such a FILE was not written by intel_sdsi. */
+#define OUTPUT_JUDGE_MAX	(16u * 1024u * 1024u)
 
-static int fail(struct sdsi_error *err, int errnum, const char *fmt, ...)
+static int fail(struct sdsi_error *err, int errnum, enum sdsi_error_class cls,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int fail(struct sdsi_error *err, int errnum, enum sdsi_error_class cls,
+		const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	tool_verror(err, errnum, SDSI_ERR_IO, fmt, ap);
+	tool_verror(err, errnum, cls, fmt, ap);
 	va_end(ap);
-	sdsi_error_set(err, errnum, SDSI_ERR_IO, -1, "%s: %s", sdsi_error_message(err),
-		       strerror(errnum));
 	return -1;
 }
 
-/* FILE may be replaced: missing, or a regular file without a key (PEM or DER). */
-static int check_target(const char *path, struct sdsi_error *err)
+/* The class of a failure of sdsi_path.h: a safety refusal, or a file that cannot be written. */
+static enum sdsi_error_class path_class(int rc)
 {
-	const char *kind;
-	int rc = sdsi_output_target_check(path, &kind);
-
-	if (rc && kind)
-		return tool_error(err, -rc, SDSI_ERR_IO, "--output %s: not a regular file: it is %s; "
-			      "refusing to replace it", path, kind);
-	if (rc)
-		return fail(err, -rc, "--output %s", path);
-	if (sdsi_lic_file_holds_key(path))
-		/* A safety check, like those of -a and -c: exit 5. */
-		return tool_error(err, EEXIST, SDSI_ERR_REFUSED,
-			      "--output %s: holds a key (PEM or DER); refusing to replace it", path);
-	return 0;
+	return rc == -ELOOP || rc == -EPERM || rc == -ESTALE || rc == -EEXIST ?
+	       SDSI_ERR_REFUSED : SDSI_ERR_IO;
 }
 
-int output_file_begin(struct output_file *of, const char *path, struct sdsi_error *err)
+/* Whether the n bytes at p are text we could have printed. */
+static bool is_our_text(const unsigned char *p, size_t n)
 {
-	const char *slash = strrchr(path, '/');
+	for (size_t i = 0; i < n;) {
+		size_t len;
+
+		if (p[i] < 0x20 && p[i] != '\n' && p[i] != '\t' && p[i] != '\r')
+			return false;
+		if (p[i] == 0x7f)
+			return false;
+		len = sdsi_utf8_sequence(p + i, n - i);
+		if (!len)
+			return false;
+		i += len;
+	}
+	return true;
+}
+
+/*
+ * Whether the file behind fd (size bytes) may be replaced: never a key;
+ * otherwise one intel_sdsi could have written, or anything with force.
+ * 0, or -1 with err (REFUSED, EEXIST) naming what it holds.
+ */
+static int judge_existing(struct output_file *of, int fd, off_t size, bool force,
+			  struct sdsi_error *err)
+{
+	unsigned char *data;
+	size_t n = 0;
+	ssize_t got;
+	int rc = 0;
+
+	if (sdsi_lic_fd_holds_key(fd))
+		return fail(err, EEXIST, SDSI_ERR_REFUSED,
+			    "--output %s: holds a key (PEM or DER); refusing to replace it", of->path);
+	if (force)
+		return 0;
+	if (size > (off_t)OUTPUT_JUDGE_MAX)
+		return fail(err, EEXIST, SDSI_ERR_REFUSED,
+			    "--output %s: %lld bytes, larger than any output of intel_sdsi; refusing to replace it (--force replaces it)",
+			    of->path, (long long)size);
+	data = malloc((size_t)size + 1);
+	if (!data)
+		return fail(err, ENOMEM, SDSI_ERR_INTERNAL, "--output %s: out of memory", of->path);
+	while (n <= (size_t)size && (got = pread(fd, data + n, (size_t)size + 1 - n, (off_t)n))) {
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			rc = fail(err, errno, SDSI_ERR_IO, "--output %s: reading what it holds: %s",
+				  of->path, strerror(errno));
+			break;
+		}
+		n += (size_t)got;
+	}
+	if (!rc && !is_our_text(data, n))
+		rc = fail(err, EEXIST, SDSI_ERR_REFUSED,
+			  "--output %s: holds binary data (an AKC, a CAP, a certificate?) that intel_sdsi did not write; refusing to replace it (--force replaces it)",
+			  of->path);
+	free(data);
+	return rc;
+}
+
+int output_file_begin(struct output_file *of, const char *path, bool force,
+		      struct sdsi_error *err)
+{
+	char msg[SDSI_PATH_ERR_SIZE];
 	FILE *mem;
-	int dirfd;
+	int rc;
 
 	memset(of, 0, sizeof(*of));
 	of->path = path;
-	if (!*path || (slash && !slash[1]))
-		return fail(err, EISDIR, "--output %s: not a file name", path);
-	if (!slash)
-		snprintf(of->dir, sizeof(of->dir), ".");
-	else if (slash == path)
-		snprintf(of->dir, sizeof(of->dir), "/");
-	else if ((size_t)(slash - path) >= sizeof(of->dir))
-		return fail(err, ENAMETOOLONG, "--output %s", path);
-	else
-		snprintf(of->dir, sizeof(of->dir), "%.*s", (int)(slash - path), path);
-
+	of->target.dirfd = of->target.existing_fd = -1;
 	/* Before the command runs: no mailbox transaction for a file never written. */
-	dirfd = open(of->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dirfd < 0)
-		return fail(err, errno, "--output %s: directory %s", path, of->dir);
-	close(dirfd);
-	if (check_target(path, err))
-		return -1;
+	rc = sdsi_path_output_open(&of->target, path, "--output", 0, msg, sizeof(msg));
+	if (rc) {
+		bool replaceable = rc == -ELOOP || rc == -EISDIR || rc == -ENXIO;
 
+		return fail(err, -rc, path_class(rc), "%s%s", msg,
+			    replaceable ? "; refusing to replace it" : "");
+	}
+	if (of->target.existing_fd >= 0 &&
+	    judge_existing(of, of->target.existing_fd, of->target.existing.st_size, force, err)) {
+		sdsi_path_output_close(&of->target);
+		return -1;
+	}
 	mem = open_memstream(&of->buf, &of->len);
-	if (!mem)
-		return fail(err, errno, "--output %s: collecting the output", path);
+	if (!mem) {
+		sdsi_path_output_close(&of->target);
+		return fail(err, errno, SDSI_ERR_IO, "--output %s: collecting the output: %s", path,
+			    strerror(errno));
+	}
 	/* glibc's stdout is a plain variable: everything printed lands in mem. */
 	of->real_stdout = stdout;
 	stdout = mem;
-	return 0;
-}
-
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
 	return 0;
 }
 
@@ -115,61 +152,44 @@ static mode_t creation_mode(void)
 	return 0666 & ~mask;
 }
 
+/* stdout back to the terminal; 0, or -1 when the collected output is incomplete. */
+static int restore_stdout(struct output_file *of)
+{
+	int rc = fclose(stdout);
+
+	stdout = of->real_stdout;
+	return rc ? -1 : 0;
+}
+
 int output_file_commit(struct output_file *of, struct sdsi_error *err)
 {
-	const char *base = strrchr(of->path, '/') ? strrchr(of->path, '/') + 1 : of->path;
-	char tmp[SDSI_PATH_SIZE + 16];
-	int fd, dirfd, rc = -1;
+	char msg[SDSI_PATH_ERR_SIZE];
+	int rc;
 
-	if (fclose(stdout) != 0) {
-		stdout = of->real_stdout;
-		free(of->buf);
-		return fail(err, ENOMEM, "--output %s: collecting the output", of->path);
-	}
-	stdout = of->real_stdout;
-	/* Checked again: the command may have run for minutes since begin. */
-	if (check_target(of->path, err)) {
-		free(of->buf);
-		return -1;
-	}
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s/.%.*s.XXXXXX", of->dir,
-			     sdsi_temp_base_len(base, strlen("..XXXXXX")), base) >= sizeof(tmp)) {
-		free(of->buf);
-		return fail(err, ENAMETOOLONG, "--output %s", of->path);
-	}
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		fail(err, errno, "--output %s: creating a temporary file in %s", of->path, of->dir);
-		free(of->buf);
-		return -1;
-	}
-	if (fchmod(fd, creation_mode()) || write_all(fd, of->buf, of->len) || fsync(fd)) {
-		fail(err, errno, "--output %s: writing %s", of->path, tmp);
-		close(fd);
+	if (restore_stdout(of)) {
+		rc = fail(err, ENOMEM, SDSI_ERR_IO, "--output %s: collecting the output: %s",
+			  of->path, strerror(ENOMEM));
 		goto out;
 	}
-	if (close(fd)) {
-		fail(err, errno, "--output %s: writing %s", of->path, tmp);
-		goto out;
-	}
-	if (rename(tmp, of->path)) {
-		fail(err, errno, "--output %s: renaming %s over it", of->path, tmp);
-		goto out;
-	}
-	tmp[0] = '\0';
-	dirfd = open(of->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dirfd < 0 || fsync(dirfd)) {
-		fail(err, errno, "--output %s: syncing directory %s", of->path, of->dir);
-		if (dirfd >= 0)
-			close(dirfd);
-		goto out;
-	}
-	close(dirfd);
-	rc = 0;
+	rc = sdsi_path_output_commit(&of->target, of->buf, of->len, creation_mode(), msg,
+				     sizeof(msg));
+	if (rc)
+		rc = fail(err, -rc, path_class(rc), "%s", msg);
 out:
-	if (tmp[0])
-		unlink(tmp);
+	sdsi_path_output_close(&of->target);
 	free(of->buf);
 	of->buf = NULL;
-	return rc;
+	return rc ? -1 : 0;
+}
+
+void output_file_discard(struct output_file *of)
+{
+	bool complete = restore_stdout(of) == 0;
+
+	if (complete && of->len)
+		fwrite(of->buf, 1, of->len, stdout);
+	fprintf(stderr, "intel_sdsi: --output %s: left as it was: the command failed\n", of->path);
+	sdsi_path_output_close(&of->target);
+	free(of->buf);
+	of->buf = NULL;
 }

@@ -61,15 +61,15 @@ const struct fe_option tool_options[] = {
 	{ OPT_JSON, 0, "json", NULL, FE_ARG_NONE, NULL,
 	  "the same as --format json: JSON on stdout, errors included; diagnostics go to stderr" },
 	{ OPT_OUTPUT, 0, "output", "FILE", FE_ARG_FILE, NULL,
-	  "with -l, -i, -s, -m or -C: write the output to FILE atomically (a temporary file in its directory, fsync, rename), so a reader never sees a partial file; FILE must be missing or a regular file that holds no key (no PEM block, private or public, and no DER key)" },
+	  "with -l, -i, -s, -m or -C: write the output to FILE atomically (a temporary file in its directory, fsync, rename), so a reader never sees a partial file; a failed command leaves FILE as it was (--all writes its document, which names each device that failed).  FILE must be missing or a regular file of text that holds no key (no PEM block, no key OpenSSL reads, encrypted or not); a binary file (an AKC, a CAP, a certificate) is replaced only with --force, a key or a symbolic link never; an existing FILE keeps its mode" },
 	{ OPT_DRY_RUN, 0, "dry-run", NULL, FE_ARG_NONE, NULL,
 	  "with -a or -c: run every pre-flight check, show the decoded blob and each check's result, write nothing" },
 	{ OPT_FORCE, 0, "force", NULL, FE_ARG_NONE, NULL,
-	  "with -a or -c: write even an AKC or CAP the state certificate shows is already provisioned" },
+	  "with -a or -c: write even an AKC or CAP the state certificate shows is already provisioned; with --output: replace a FILE of binary data intel_sdsi did not write (never a key)" },
 	{ OPT_RETRY, 0, "retry", "N", FE_ARG_NONE, NULL,
 	  "with -a or -c: retry the write, and the state certificate read that decides it, up to N times, 500 ms apart, while the mailbox is busy (at most 20)" },
 	{ OPT_SYSFS_ROOT, 0, "sysfs-root", "DIR", FE_ARG_FILE, NULL,
-	  "look for devices under DIR: DIR/devices if it exists (DIR is then a bus directory, as sdsi-emu mount DIR serves), else DIR/bus/auxiliary/devices if it exists (a sysfs), else DIR itself; DIR must be a directory (else exit 2).  Default: $SDSI_SYSFS_ROOT, taken the same way, else /sys/bus/auxiliary/devices" },
+	  "look for devices under DIR: DIR/devices if it exists (DIR is then a bus directory, as sdsi-emu mount DIR serves), else DIR/bus/auxiliary/devices if it exists (a sysfs), else DIR itself; DIR must be a directory (else exit 2).  Outside /sys, no symbolic link is followed and every directory down to a device's must belong to root or you and be closed to others' writes (else exit 5); each attribute is opened in its device's directory, never through a link.  Default: $SDSI_SYSFS_ROOT, taken the same way, else /sys/bus/auxiliary/devices" },
 	{ 'v', 'v', "verbose", NULL, FE_ARG_NONE, NULL,
 	  "print what is read and checked on stderr" },
 	{ 'q', 'q', "quiet", NULL, FE_ARG_NONE, NULL,
@@ -264,8 +264,8 @@ static int check_combination(const struct cli *cli, char *msg, unsigned long msg
 		snprintf(msg, msglen, "-v and -q exclude each other");
 	else if (cli->dry_run && !provisioning)
 		snprintf(msg, msglen, "--dry-run applies to -a and -c only");
-	else if (cli->force && !provisioning)
-		snprintf(msg, msglen, "--force applies to -a and -c only");
+	else if (cli->force && !provisioning && !cli->output)
+		snprintf(msg, msglen, "--force applies to -a, -c and --output only");
 	else if (cli->busy_retries && !provisioning)
 		snprintf(msg, msglen, "--retry applies to -a and -c only");
 	else if (cli->all && !reading && !provisioning)
