@@ -246,26 +246,51 @@ def test_service_command_writes_one_clean_file_per_command(tmp_path):
 @pytest.mark.skipif(emu_missing() is not None, reason=str(emu_missing()))
 def test_links_planted_by_the_directory_owner_lead_nowhere(tmp_path):
     """Issue 25, item 6: the prometheus user owns the collector directory
-    and its parent, so it can put a link where the service writes: the
-    directory itself swapped for a link to a directory of root's, and a
-    file name made a link to a file of root's.  The service, run as the
-    unit runs it, writes through neither: root's directory gains nothing,
-    root's file keeps its bytes."""
+    and its parent, so it can put a link where the service writes: a file
+    name made a link to a file of root's, and the directory itself swapped
+    for a link to a directory of root's.  The service, run as the unit runs
+    it, writes through neither: the writer refuses the link (exit 5), the
+    swapped directory is not root's to write in as that user, root's
+    directory gains nothing and root's file keeps its bytes."""
     with collector_dir() as (owner, textfile, roots):
         precious = os.path.join(roots, "precious")
         with open(precious, "w") as f:
             f.write("root's own\n")
-        # A name in the directory: a link to root's file.
-        swapped = os.path.join(os.path.dirname(textfile), "node-exporter.real")
-        owner.run(["ln", "-s", precious, os.path.join(textfile, "sdsi_info.prom")], check=True)
+        name = os.path.join(textfile, "sdsi_info.prom")
+        owner.run(["ln", "-s", precious, name], check=True)
         _, out, proc = run_as_the_unit(owner, textfile, ["--sockets", "1"])
-        assert "status 0" in proc.stdout, (proc.stdout, proc.stderr)
+        assert "status 5" in proc.stdout, (proc.stdout, proc.stderr)
+        assert f"--output {name}: a symbolic link, not followed" in proc.stderr, proc.stderr
         assert open(precious).read() == "root's own\n"
-        assert not os.path.islink(os.path.join(textfile, "sdsi_info.prom"))
+        assert os.readlink(name) == precious
+        os.unlink(name)
         # The directory itself: swapped, by its owner, for a link to root's.
+        swapped = os.path.join(os.path.dirname(textfile), "node-exporter.real")
         owner.run(["mv", textfile, swapped], check=True)
         owner.run(["ln", "-s", roots, textfile], check=True)
         _, out, proc = run_as_the_unit(owner, textfile, ["--sockets", "1"])
+        assert "status 0" not in proc.stdout, (proc.stdout, proc.stderr)
         assert sorted(os.listdir(roots)) == ["precious"], proc.stderr
         assert open(precious).read() == "root's own\n"
-        assert "status 0" not in proc.stdout, (proc.stdout, proc.stderr)
+
+
+@pytest.mark.skipif(emu_missing() is not None, reason=str(emu_missing()))
+def test_the_writer_as_root_refuses_the_owners_directory():
+    """The writer on its own, run as root (as the unit did before): a
+    directory that another user owns, on the way to FILE, is refused
+    before anything is read or written, with or without a link there."""
+    with collector_dir() as (owner, textfile, roots):
+        swapped = os.path.join(os.path.dirname(textfile), "node-exporter.real")
+        for step in ("as made", "swapped"):
+            if step == "swapped":
+                owner.run(["mv", textfile, swapped], check=True)
+                owner.run(["ln", "-s", roots, textfile], check=True)
+            out = os.path.join(textfile, "sdsi_info.prom")
+            proc = subprocess.run([EMU, "run", "--sockets", "1", "--", TOOL, "--all", "--info",
+                                   "--format", "prometheus", "--output", out],
+                                  capture_output=True, text=True, timeout=300)
+            assert proc.returncode == 5, (step, proc.returncode, proc.stderr)
+            assert "prometheus is owned by uid" in proc.stderr, (step, proc.stderr)
+            assert os.listdir(roots) == [], step
+            assert not os.path.exists(os.path.join(swapped if step == "swapped" else textfile,
+                                                   "sdsi_info.prom")), step
