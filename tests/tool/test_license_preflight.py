@@ -363,7 +363,8 @@ def test_foreign_blob_size_bounds_accepted(tool, sysfs, tmp_path, size):
     assert written(dev, "cap") == blob.read_bytes()
 
 
-def test_force_applies_to_provisioning_only(tool, sysfs):
+def test_force_applies_to_provisioning_and_output_only(tool, sysfs):
     sysfs.add(0)
     r = tool("-d", "0", "-i", "--force", "--json", root=sysfs.root)
-    assert r.rc == 2 and "--force applies to -a and -c only" in r.json()["error"]["message"]
+    assert r.rc == 2
+    assert "--force applies to -a, -c and --output only" in r.json()["error"]["message"]
