@@ -106,7 +106,10 @@ const char *sdsi_errno_meaning(int errnum, bool provisioning);
 /*
  * A device: opaque, so that its path has no size in the ABI.  Opened by
  * sdsi_device_open() or listed by sdsi_device_list(); closed (freed) by
- * sdsi_device_close().
+ * sdsi_device_close().  A handle holds its device directory open (one
+ * descriptor): every attribute is opened relative to it, without following
+ * a link (-ELOOP, class REFUSED), and must be a regular file (-EISDIR or
+ * -ENXIO, class IO), so the name is never looked up again.
  */
 struct sdsi_device;
 
@@ -128,7 +131,12 @@ int sdsi_parse_devno(const char *text, unsigned int *devno, struct sdsi_error *e
 /*
  * Find intel_vsec.sdsi.DEVNO under root (NULL: sdsi_sysfs_root()) and read
  * its guid into a new handle in *dev (NULL when it fails), to be closed with
- * sdsi_device_close().  -ENODEV when the directory does not exist.
+ * sdsi_device_close().  -ENODEV when the directory does not exist.  A root
+ * under /sys is opened as the kernel's links lead; any other root is walked
+ * from "/" without following a link, and every directory down to the
+ * device's must belong to root or the caller and be closed to others'
+ * writes (the sticky bit excepted): -ELOOP or -EPERM, class REFUSED, else.
+ * The same holds for sdsi_device_list().
  */
 int sdsi_device_open(const char *root, const char *devno, struct sdsi_device **dev,
 		     struct sdsi_error *err);
