@@ -25,6 +25,7 @@ static const struct fe_ctl_dialect errno_dialect = {
 	.empty = "error ENODATA: empty request\n",
 	.unterminated = NULL,
 	.nomem = "error ENOMEM: out of memory\n",
+	.too_big = "error EMSGSIZE: answer longer than 65536 bytes\n",
 	.clients_max = 32,
 	.request_max = 1024,
 };
@@ -41,10 +42,12 @@ static const struct fe_ctl_dialect terse_dialect = {
 	.empty = TERSE_INCOMPLETE,
 	.unterminated = TERSE_INCOMPLETE,
 	.nomem = "error: out of memory\n",
+	.too_big = "error: answer longer than 65536 bytes\n",
 	.clients_max = 16,
 	.request_max = 256,
 };
 
+_Static_assert(FE_CTL_ANSWER_MAX == 65536, "the too_big messages name the bound");
 _Static_assert(FE_CTL_CLIENTS_MAX >= 32 && FE_CTL_REQUEST_MAX >= 1024,
 	       "the slots hold every dialect's limits");
 
@@ -128,10 +131,14 @@ static void execute(const struct fe_ctl_dialect *d, struct fe_ctl_client *cl,
 {
 	char *response = handler->execute(handler->ctx, cl->request);
 
-	if (response)
+	if (response && strlen(response) > FE_CTL_ANSWER_MAX) {
+		free(response);		/* no client would take it */
+		respond(cl, d->too_big, NULL, now);
+	} else if (response) {
 		respond(cl, response, response, now);
-	else
+	} else {
 		respond(cl, d->nomem, NULL, now);
+	}
 }
 
 /* The client closed its side: what it sent is all there will be. */

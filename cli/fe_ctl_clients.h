@@ -30,6 +30,15 @@
 #define FE_CTL_REQUEST_MAX	1024
 #define FE_CTL_REQUEST_MS	5000
 #define FE_CTL_RESPONSE_MS	5000
+/*
+ * The longest answer the protocol allows, in bytes, its last newline
+ * included: the server answers EMSGSIZE rather than send more, and
+ * `sdsi-emu ctl` refuses more from whatever listens on the socket it is
+ * given.  The longest real answer, `violations all` on 16 sockets with 8
+ * violations kept each, every number, name and text at its widest, is
+ * under 40000 bytes (test_longest_answer_fits, tests/unit/cli).
+ */
+#define FE_CTL_ANSWER_MAX	65536
 
 /* The limits of one reply style and what a connection breaking them is told. */
 struct fe_ctl_dialect {
@@ -40,6 +49,7 @@ struct fe_ctl_dialect {
 	/* Closed after a line without its newline; NULL: that is the request. */
 	const char *unterminated;
 	const char *nomem;
+	const char *too_big;	/* an answer over FE_CTL_ANSWER_MAX bytes */
 	unsigned int clients_max;	/* at most FE_CTL_CLIENTS_MAX */
 	size_t request_max;		/* with the NUL; at most FE_CTL_REQUEST_MAX */
 };

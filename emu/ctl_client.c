@@ -11,6 +11,7 @@
 #include "control_server.h"
 #include "ctl_client.h"
 #include "fe_ctl.h"
+#include "fe_ctl_clients.h"
 #include "fe_value.h"
 #include "emu_options.h"
 
@@ -141,15 +142,23 @@ static int connect_to(const char *path, unsigned int timeout, int *status)
 	return -1;
 }
 
-/* The whole answer, until the emulator closes; NULL with errno on failure. */
+/*
+ * The whole answer, until the emulator closes, in a buffer of
+ * FE_CTL_ANSWER_MAX + 1 bytes and a NUL: a server that sends more is not
+ * one of ours (or is broken), and is stopped there rather than read into
+ * memory without end.  NULL with errno on failure (EMSGSIZE: too long).
+ */
 static char *read_answer(int fd, size_t *used)
 {
-	size_t cap = 4096;
-	char *response = malloc(cap), *bigger;
+	char *response = malloc(FE_CTL_ANSWER_MAX + 2);
 	ssize_t n;
 
 	*used = 0;
-	while (response && (n = recv(fd, response + *used, cap - *used - 1, 0)) != 0) {
+	if (!response) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	while ((n = recv(fd, response + *used, FE_CTL_ANSWER_MAX + 1 - *used, 0)) != 0) {
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
 			free(response);		/* the timeout: errno says so */
 			return NULL;
@@ -157,19 +166,33 @@ static char *read_answer(int fd, size_t *used)
 		if (n < 0)
 			break;	/* a reset: what came is the answer, as before */
 		*used += (size_t)n;
-		if (*used + 1 < cap)
-			continue;
-		bigger = realloc(response, cap * 2);
-		if (!bigger)
+		if (*used > FE_CTL_ANSWER_MAX) {
 			free(response);
-		response = bigger;
-		cap *= 2;
+			errno = EMSGSIZE;
+			return NULL;
+		}
 	}
-	if (response)
-		response[*used] = '\0';
-	else
-		errno = ENOMEM;
+	response[*used] = '\0';
 	return response;
+}
+
+/*
+ * The answer as it may reach a terminal: a server's bytes other than
+ * printable ASCII and the newline (an escape sequence, a NUL, a carriage
+ * return) as \xHH, so that whatever listens on the socket cannot move the
+ * cursor, retitle the window or hide lines.  Our daemons answer in
+ * printable ASCII only, which is printed unchanged.
+ */
+static void print_escaped(FILE *out, const char *text, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		if (c == '\n' || (c >= 0x20 && c < 0x7f))
+			putc(c, out);
+		else
+			fprintf(out, "\\x%02x", c);
+	}
 }
 
 /* Print the answer where it belongs; the exit status it stands for. */
@@ -181,10 +204,10 @@ static int print_answer(const char *path, char *response, size_t used)
 		fprintf(stderr, "sdsi-emu: ctl: no answer from %s\n", path);
 		status = SDSI_EXIT_IO;
 	} else if (strncmp(response, "error ", 6) == 0) {
-		fputs(response, stderr);
+		print_escaped(stderr, response, used);
 		status = exit_for_answer(response);
 	} else {
-		fputs(response, stdout);
+		print_escaped(stdout, response, used);
 		status = fflush(stdout) == 0 && !ferror(stdout) ? SDSI_EXIT_OK
 								: SDSI_EXIT_INTERNAL;
 	}
@@ -219,6 +242,11 @@ static int send_request(const char *path, const char *request, unsigned int time
 		close(fd);
 		if (status == EAGAIN || status == EWOULDBLOCK)
 			return timed_out(path, timeout);
+		if (status == EMSGSIZE) {
+			fprintf(stderr, "sdsi-emu: ctl: %s: answer longer than %d bytes, the protocol's limit\n",
+				path, FE_CTL_ANSWER_MAX);
+			return SDSI_EXIT_IO;
+		}
 		fprintf(stderr, "sdsi-emu: ctl: %s: %s\n", path, strerror(status));
 		return status == ENOMEM ? SDSI_EXIT_INTERNAL : SDSI_EXIT_IO;
 	}

@@ -58,6 +58,10 @@ int emu_window_mount(const struct emu_options *opts)
 	}
 	snprintf(what, sizeof(what), "%u socket%s of window %s", opts->pf.sockets,
 		 opts->pf.sockets == 1 ? "" : "s", win.path);
+	/* A window truncated under us stops the mount (SIGTERM): no dead tree left. */
+	emu_window_stop_on_loss(&win);
+	if (emu_window_is_lost(&win))
+		raise(SIGTERM);		/* lost while the tree was mounted */
 	emu_mount_ready(what, tree, NULL);
 
 	emu_forwarded_signals(&stop);
@@ -66,5 +70,10 @@ int emu_window_mount(const struct emu_options *opts)
 	emu_mount_stopping();
 	sdsi_fusedrv_unmount(drv);
 	emu_window_close(&win);
+	if (emu_window_is_lost(&win)) {
+		fprintf(stderr, "sdsi-emu: window %s: lost (the file shrank): unmounted %s\n",
+			win.path, tree);
+		return SDSI_EXIT_IO;
+	}
 	return 0;
 }

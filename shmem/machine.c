@@ -16,46 +16,27 @@
 #include <unistd.h>
 
 #include "machine.h"
+#include "window_file.h"
 
 /*
- * The window file, mapped shared; a regular file is grown to fit.  Never
- * through a symbolic link: one planted where the window is to be made
- * (in /tmp, say) would have us grow and scribble on the file it names.
- * Its control page serves the commands --ctl does, so an existing window
- * file must be closed to others as --state is: owned by us or root, and
- * writable by neither group nor others (one we create is 0600).
+ * The window file, mapped shared; a regular file is grown to fit.  Opened
+ * as window_file.h says: no link followed on the way or at the end (one
+ * planted where the window is to be made, in /tmp say, or a directory
+ * above swapped for one, would have us grow and scribble on the file it
+ * names), and, since its control page serves the commands --ctl does, an
+ * existing window file closed to others as --state is: owned by us or
+ * root, writable by neither group nor others (one we create is 0600).
  */
 void *map_window(const char *path, uint64_t offset, size_t size)
 {
+	char err[SDSI_WINDOW_ERR_SIZE];
 	struct stat st;
 	void *base;
 	int fd;
 
-	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	fd = sdsi_window_file_open(path, true, &st, err, sizeof(err));
 	if (fd < 0) {
-		if (errno == ELOOP)
-			fprintf(stderr, "sdsi-shmem: %s: a symbolic link, not followed: name the window itself\n",
-				path);
-		else
-			fprintf(stderr, "sdsi-shmem: %s: %s\n", path, strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) < 0) {
-		fprintf(stderr, "sdsi-shmem: %s: %s\n", path, strerror(errno));
-		close(fd);
-		return NULL;
-	}
-	if (S_ISREG(st.st_mode) && st.st_uid != 0 && st.st_uid != geteuid()) {
-		fprintf(stderr, "sdsi-shmem: window %s: owned by uid %u, not by root or uid %u: its owner could drive the platform through the control page\n",
-			path, (unsigned int)st.st_uid, (unsigned int)geteuid());
-		close(fd);
-		return NULL;
-	}
-	if (S_ISREG(st.st_mode) && (st.st_mode & (S_IWGRP | S_IWOTH))) {
-		fprintf(stderr, "sdsi-shmem: window %s: writable by %s (mode %04o): they could drive the platform through the control page; chmod go-w it\n",
-			path, st.st_mode & S_IWOTH ? "others" : "its group",
-			(unsigned int)(st.st_mode & 07777));
-		close(fd);
+		fprintf(stderr, "sdsi-shmem: %s\n", err);
 		return NULL;
 	}
 	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size < offset + size &&

@@ -6,10 +6,26 @@
  * as x86 MMIO writes do (shmem/sdsi_shmem.c).  Where the last probe found
  * the MMIO region is kept in atomics because the register file is read
  * without the mailbox lock (fusedrv_files.c) while a bind may probe again.
+ *
+ * The window is a file its owner can truncate while we map it; a load or
+ * store past its new end raises SIGBUS.  Checking the size first (fstat
+ * before each access) cannot prevent that: the file can shrink between the
+ * check and the access.  So every access to the window runs under a guard:
+ * a SIGBUS inside the mapping, raised by a guarded access of this thread,
+ * jumps back to where the access began (the fault is synchronous, at a
+ * plain load or store or in the doorbell's futex loop, which hold no lock
+ * and allocate nothing, so nothing is left half done), and the access
+ * fails as a device that stopped answering does: loads read all ones,
+ * stores go nowhere.  The window is then marked lost, said once on
+ * stderr, and the process is asked to stop (SIGTERM to itself), so that
+ * sdsi-emu unmounts the tree and exits with an error rather than leave a
+ * dead mount behind.  Any other SIGBUS kills the process as it always did.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,9 +37,85 @@
 #include "doorbell.h"
 #include "sdsi/hw.h"
 #include "window_backend.h"
+#include "window_file.h"
 
 #define WINDOW_PAGE		4096u
 #define WAIT_STEP_MS		10u
+
+/*
+ * The guarded access under way in this thread, if any, and the window it
+ * is in.  initial-exec: the handler reads them without calling into the
+ * dynamic loader (sdsi-emu links this library statically).
+ */
+static __thread sigjmp_buf *guard_jump __attribute__((tls_model("initial-exec")));
+static __thread const struct emu_window *guard_window __attribute__((tls_model("initial-exec")));
+
+static void on_sigbus(int sig, siginfo_t *info, void *uctx)
+{
+	const struct emu_window *w = guard_window;
+	sigjmp_buf *jump = guard_jump;
+	const char *addr = info->si_addr;
+
+	(void)uctx;
+	if (jump && w && w->base && addr >= w->base && addr < w->base + w->bytes) {
+		guard_jump = NULL;
+		siglongjmp(*jump, 1);	/* SA_NODEFER: no mask to restore */
+	}
+	/* Not a window access of ours (or sent by kill): die of it, as without the guard. */
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Install the handler once for the process (every thread shares it). */
+static int guard_install(void)
+{
+	static bool installed;
+	struct sigaction sa = { .sa_sigaction = on_sigbus,
+				.sa_flags = SA_SIGINFO | SA_NODEFER };
+
+	if (__atomic_exchange_n(&installed, true, __ATOMIC_ACQ_REL))
+		return 0;
+	sigemptyset(&sa.sa_mask);
+	return sigaction(SIGBUS, &sa, NULL) < 0 ? -errno : 0;
+}
+
+/*
+ * GUARDED(w, on_fault): open a guarded section in the calling function;
+ * if the window shrinks under one of its accesses, on_fault runs instead
+ * of the rest (it must return).  GUARD_END closes the section.  The jump
+ * buffer lives in the caller's frame, valid while it runs.
+ */
+#define GUARDED(w, on_fault) \
+	sigjmp_buf guard_buf_; \
+	if (sigsetjmp(guard_buf_, 0)) { \
+		guard_window = NULL; \
+		on_fault; \
+	} \
+	guard_window = (w); \
+	guard_jump = &guard_buf_
+#define GUARD_END() \
+	do { guard_jump = NULL; guard_window = NULL; } while (0)
+
+bool emu_window_is_lost(const struct emu_window *w)
+{
+	return __atomic_load_n(&w->lost, __ATOMIC_ACQUIRE);
+}
+
+void emu_window_stop_on_loss(struct emu_window *w)
+{
+	__atomic_store_n(&w->stop_on_loss, true, __ATOMIC_RELEASE);
+}
+
+/* The window shrank under an access: said once, and the mount is stopped. */
+static void window_lost(struct emu_window *w)
+{
+	if (__atomic_exchange_n(&w->lost, true, __ATOMIC_ACQ_REL))
+		return;
+	fprintf(stderr, "sdsi-emu: window %s: the file shrank under the mapping "
+		"(truncated?): its sockets no longer answer; stopping\n", w->path);
+	if (__atomic_load_n(&w->stop_on_loss, __ATOMIC_ACQUIRE))
+		kill(getpid(), SIGTERM);
+}
 
 int emu_window_parse(const char *text, char *path, size_t pathlen,
 		     uint64_t *offset, char *err, size_t errlen)
@@ -88,13 +180,18 @@ static uint64_t window_read64(void *ctx, uint32_t offset)
 {
 	struct emu_window_socket *s = ctx;
 	uint64_t *q = mmio_qword(s, offset);
+	uint64_t value;
 
-	if (!q)
-		return UINT64_MAX;	/* outside the region: nothing answers */
+	/* Outside the region, or the window gone: nothing answers. */
+	if (!q || emu_window_is_lost(s->win))
+		return UINT64_MAX;
+	GUARDED(s->win, window_lost(s->win); return UINT64_MAX);
 	/* An answer that waits on time is the model's at the moment of the load. */
 	if (sdsi_doorbell_timed(s->win->page))
 		ring(s);
-	return __atomic_load_n(q, __ATOMIC_ACQUIRE);
+	value = __atomic_load_n(q, __ATOMIC_ACQUIRE);
+	GUARD_END();
+	return value;
 }
 
 static void window_write64(void *ctx, uint32_t offset, uint64_t value)
@@ -102,10 +199,12 @@ static void window_write64(void *ctx, uint32_t offset, uint64_t value)
 	struct emu_window_socket *s = ctx;
 	uint64_t *q = mmio_qword(s, offset);
 
-	if (!q)
+	if (!q || emu_window_is_lost(s->win))
 		return;
+	GUARDED(s->win, window_lost(s->win); return);
 	__atomic_store_n(q, value, __ATOMIC_RELEASE);
 	ring(s);
+	GUARD_END();
 }
 
 /*
@@ -116,11 +215,21 @@ static void window_write64(void *ctx, uint32_t offset, uint64_t value)
 static int window_discover(void *ctx, uint32_t *guid)
 {
 	struct emu_window_socket *s = ctx;
-	uint64_t q0 = __atomic_load_n(&s->slot[0], __ATOMIC_ACQUIRE);
-	uint64_t q1 = __atomic_load_n(&s->slot[1], __ATOMIC_ACQUIRE);
-	uint32_t d0 = (uint32_t)q0, off = (uint32_t)q1 & ~SDSI_DISC_TBIR_MASK;
-	uint64_t size = (uint64_t)((d0 >> SDSI_DISC_SIZE_SHIFT) & SDSI_DISC_SIZE_MASK) * 4;
+	uint64_t q0, q1, size;
+	uint32_t d0, off;
 	const char *why = NULL;
+
+	if (emu_window_is_lost(s->win))
+		return -ENODEV;
+	{
+		GUARDED(s->win, window_lost(s->win); return -ENODEV);
+		q0 = __atomic_load_n(&s->slot[0], __ATOMIC_ACQUIRE);
+		q1 = __atomic_load_n(&s->slot[1], __ATOMIC_ACQUIRE);
+		GUARD_END();
+	}
+	d0 = (uint32_t)q0;
+	off = (uint32_t)q1 & ~SDSI_DISC_TBIR_MASK;
+	size = (uint64_t)((d0 >> SDSI_DISC_SIZE_SHIFT) & SDSI_DISC_SIZE_MASK) * 4;
 
 	if ((d0 & SDSI_DISC_ACCESS_MASK) != SDSI_DISC_ACCESS_LOCAL ||
 	    ((d0 >> SDSI_DISC_TYPE_SHIFT) & SDSI_DISC_TYPE_MASK) != SDSI_DISC_TYPE)
@@ -169,14 +278,11 @@ static int map_window(struct emu_window *w, uint64_t offset, char *err, size_t e
 	struct stat st;
 	int fd, ret;
 
-	fd = open(w->path, O_RDWR | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "window %s: %s", w->path, strerror(errno));
-		return ret;
-	}
+	fd = sdsi_window_file_open(w->path, false, &st, err, errlen);
+	if (fd < 0)
+		return fd;
 	/* Mapped past its end, the file would kill us with SIGBUS. */
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	if (S_ISREG(st.st_mode) &&
 	    ((uint64_t)st.st_size < offset || (uint64_t)st.st_size - offset < w->bytes)) {
 		snprintf(err, errlen, "window %s: too short for %u socket%s at offset "
 			 "0x%" PRIx64 " (is sdsi-shmem --sockets %u serving it?)", w->path,
@@ -196,21 +302,31 @@ static int map_window(struct emu_window *w, uint64_t offset, char *err, size_t e
 }
 
 /* Whether the server announced its page: 0, -ENODEV not yet, -EINVAL never. */
-static int check_page(const struct emu_window *w, uint64_t offset, char *err, size_t errlen)
+static int check_page(struct emu_window *w, uint64_t offset, char *err, size_t errlen)
 {
 	const struct sdsi_ctlpage *page = w->page;
+	uint32_t magic, version, sockets;
 
-	if (__atomic_load_n(&page->magic, __ATOMIC_ACQUIRE) != SDSI_CTLPAGE_MAGIC) {
+	{
+		/* Shrunk since map_window looked: as if nobody served it yet. */
+		GUARDED(w, snprintf(err, errlen, "window %s: shrank while it was looked at", w->path);
+			   return -ENODEV);
+		magic = __atomic_load_n(&page->magic, __ATOMIC_ACQUIRE);
+		version = page->version;
+		sockets = page->sockets;
+		GUARD_END();
+	}
+	if (magic != SDSI_CTLPAGE_MAGIC) {
 		snprintf(err, errlen, "window %s: no sdsi-shmem serves %u socket%s at "
 			 "offset 0x%" PRIx64 " (no control page announced)", w->path,
 			 w->sockets, w->sockets == 1 ? "" : "s", offset);
 		return -ENODEV;
 	}
-	if (page->version != SDSI_CTLPAGE_VERSION || page->sockets != w->sockets) {
+	if (version != SDSI_CTLPAGE_VERSION || sockets != w->sockets) {
 		snprintf(err, errlen, "window %s: its server plays %u socket%s with "
 			 "control page version %u, not %u socket%s with version %u",
-			 w->path, page->sockets, page->sockets == 1 ? "" : "s",
-			 page->version, w->sockets, w->sockets == 1 ? "" : "s",
+			 w->path, sockets, sockets == 1 ? "" : "s",
+			 version, w->sockets, w->sockets == 1 ? "" : "s",
 			 SDSI_CTLPAGE_VERSION);
 		return -EINVAL;
 	}
@@ -236,6 +352,11 @@ int emu_window_open(struct emu_window *w, const char *path, uint64_t offset,
 	}
 	w->sockets = sockets;
 	w->bytes = (size_t)sdsi_ctlpage_offset(sockets) + SDSI_CTLPAGE_SIZE;
+	ret = guard_install();
+	if (ret) {
+		snprintf(err, errlen, "window %s: cannot catch SIGBUS: %s", path, strerror(-ret));
+		return ret;
+	}
 	/* The server may be starting: the file, its size, then the page come. */
 	for (;;) {
 		ret = map_window(w, offset, err, errlen);

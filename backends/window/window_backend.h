@@ -15,6 +15,9 @@
  * the host schedules the server.  Without the doorbell (sdsi-shmem
  * polling) loads and stores are all there is.
  *
+ * The file is opened as window_file.h says, and a file that shrinks while
+ * mapped is an error of its sockets, never a SIGBUS (window_backend.c).
+ *
  * Power cycles, faults and BIOS settings are not the driver's business:
  * they go to sdsi-shmem (its control page or --ctl socket).
  */
@@ -48,6 +51,8 @@ struct emu_window {
 	unsigned int sockets;
 	struct sdsi_ctlpage *page;
 	bool warned;			/* atomic: the lost server was reported */
+	bool lost;			/* atomic: the file shrank under an access */
+	bool stop_on_loss;		/* atomic: then SIGTERM ourselves */
 	char path[4096];
 	struct emu_window_socket sock[EMU_WINDOW_MAX_SOCKETS];
 };
@@ -72,6 +77,16 @@ int emu_window_open(struct emu_window *w, const char *path, uint64_t offset,
 
 /* Socket n's backend, for struct sdsi_fusedrv_config. */
 struct sdsi_fusedrv_backend emu_window_backend(struct emu_window *w, unsigned int n);
+
+/*
+ * Whether the window file shrank under one of its accesses (a SIGBUS the
+ * backend caught): its sockets then answer no more, loads reading all
+ * ones; said once on stderr.
+ */
+bool emu_window_is_lost(const struct emu_window *w);
+
+/* From now on, a lost window also sends the process SIGTERM (a mount stops). */
+void emu_window_stop_on_loss(struct emu_window *w);
 
 void emu_window_close(struct emu_window *w);
 

@@ -32,13 +32,26 @@ struct rig {
 	unsigned int executed;
 };
 
-/* The daemon's side: an answer that shows the request as it arrived. */
+/*
+ * The daemon's side: an answer that shows the request as it arrived; to
+ * "size N", an answer of N bytes (lines of 'x' ending in newlines).
+ */
 static char *echo(void *ctx, const char *request)
 {
 	struct rig *r = ctx;
+	unsigned long size;
 	char *answer;
 
 	r->executed++;
+	if (sscanf(request, "size %lu", &size) == 1) {
+		answer = malloc(size + 1);
+		if (!answer)
+			return NULL;
+		for (unsigned long i = 0; i < size; i++)
+			answer[i] = i % 64 == 63 || i == size - 1 ? '\n' : 'x';
+		answer[size] = '\0';
+		return answer;
+	}
 	return asprintf(&answer, "got [%s]\n", request) < 0 ? NULL : answer;
 }
 
@@ -100,7 +113,7 @@ static int client(struct rig *r, const char *send_text, size_t len)
 /* Serve, never waiting, until the server ends the connection: what it said. */
 static char *answer(struct rig *r, int fd)
 {
-	static char got[4096];
+	static char got[FE_CTL_ANSWER_MAX + 2];
 	size_t used = 0;
 
 	for (int round = 0; round < 5000; round++) {
@@ -171,6 +184,22 @@ static void test_line_length_limit(void **state)
 	free(line);
 }
 
+/* An answer of FE_CTL_ANSWER_MAX bytes is sent whole; one byte more is not. */
+static void test_answer_length_limit(void **state)
+{
+	struct rig *r = *state;
+	char line[64];
+	const char *got;
+
+	snprintf(line, sizeof(line), "size %d\n", FE_CTL_ANSWER_MAX);
+	got = answer(r, client(r, line, strlen(line)));
+	assert_int_equal(strlen(got), FE_CTL_ANSWER_MAX);
+	assert_int_equal(got[FE_CTL_ANSWER_MAX - 1], '\n');
+	snprintf(line, sizeof(line), "size %d\n", FE_CTL_ANSWER_MAX + 1);
+	assert_string_equal(answer(r, client(r, line, strlen(line))), r->dialect->too_big);
+	assert_int_equal(r->executed, 2);
+}
+
 static void test_closed_early(void **state)
 {
 	struct rig *r = *state;
@@ -215,6 +244,8 @@ static void test_the_two_styles(void **state)
 	assert_int_equal(terse->clients_max, 16);
 	assert_int_equal(full->request_max, 1024);
 	assert_int_equal(terse->request_max, 256);
+	assert_string_equal(full->too_big, "error EMSGSIZE: answer longer than 65536 bytes\n");
+	assert_string_equal(terse->too_big, "error: answer longer than 65536 bytes\n");
 	assert_true(full->clients_max <= FE_CTL_CLIENTS_MAX &&
 		    terse->clients_max <= FE_CTL_CLIENTS_MAX);
 	assert_true(full->request_max <= FE_CTL_REQUEST_MAX &&
@@ -232,6 +263,7 @@ int main(void)
 		BOTH(test_a_live_socket_is_not_taken_over),
 		BOTH(test_request_line),
 		BOTH(test_line_length_limit),
+		BOTH(test_answer_length_limit),
 		BOTH(test_closed_early),
 		BOTH(test_oldest_gives_way),
 		cmocka_unit_test(test_the_two_styles),

@@ -16,6 +16,7 @@
 
 #include "sdsi/hw.h"
 #include "fe_ctl.h"
+#include "fe_ctl_clients.h"
 #include "fe_platform.h"
 
 #define SOCKETS	2
@@ -208,6 +209,58 @@ static void test_protocol_violations(void **state)
 	expect_error(r, "violations 0 1", "EINVAL");
 }
 
+static size_t digits(unsigned long long v)
+{
+	char text[32];
+
+	return (size_t)snprintf(text, sizeof(text), "%llu", v);
+}
+
+/*
+ * The longest answer the commands can give stays within FE_CTL_ANSWER_MAX
+ * (and under the 40000 bytes man/sdsi-emu.1 names): `violations` on the
+ * most sockets there can be, each with every kept violation as long as one
+ * can be.  Measured on a real line of 8 kept violations, then widened by
+ * all its numbers, names and texts could still gain.
+ */
+static void test_longest_answer_fits(void **state)
+{
+	struct rig *r = *state;
+	const char *id = sdsi_rule_id(SDSI_RULE_READ_ONLY);
+	const char *text = sdsi_rule_text(SDSI_RULE_READ_ONLY);
+	size_t longest_id = 0, longest_text = 0, gain, worst;
+	char *terse, *full;
+
+	/* Eight writes to control qword 1: eight read-only violations kept. */
+	for (unsigned int i = 0; i < SDSI_MODEL_VIOLATIONS_KEPT; i++)
+		sdsi_model_write64(r->models[1], 8, 5);
+	full = ask(r, "violations 1", &terse);
+	assert_non_null(strstr(full, "\"protocol_violations\":8,"));
+	for (int rule = 0; rule < SDSI_RULE_COUNT; rule++) {
+		size_t a = strlen(sdsi_rule_id((enum sdsi_rule)rule));
+		size_t b = strlen(sdsi_rule_text((enum sdsi_rule)rule));
+
+		longest_id = a > longest_id ? a : longest_id;
+		longest_text = b > longest_text ? b : longest_text;
+	}
+	/*
+	 * Per violation: seq and time_ns up to 19 digits each (int64), the
+	 * longest rule id and text, an offset of 8 hex digits ("0x8" now) and
+	 * the longest register name, "registers+0xffffffff" ("control+0x8").
+	 */
+	gain = 2 * digits(INT64_MAX) + (longest_id - strlen(id)) + (longest_text - strlen(text)) +
+	       (strlen("0xffffffff") - strlen("0x8")) +
+	       (strlen("registers+0xffffffff") - strlen("control+0x8"));
+	/* Per socket: its number (2 digits) and count (19 digits). */
+	worst = FE_MAX_SOCKETS * (strlen(full) + 1 + digits(INT64_MAX) +
+				  SDSI_MODEL_VIOLATIONS_KEPT * gain);
+	print_message("the longest answer: at most %zu bytes\n", worst);
+	assert_true(worst < 40000);
+	assert_true(worst <= FE_CTL_ANSWER_MAX);
+	free(full);
+	free(terse);
+}
+
 static void test_unknown_command_keeps_each_wording(void **state)
 {
 	char *terse, *full = ask(*state, "reboot 0", &terse);
@@ -259,6 +312,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_not_served, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_status_json, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_protocol_violations, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_longest_answer_fits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_command_keeps_each_wording, setup,
 						teardown),
 		cmocka_unit_test(test_option_bounds),
