@@ -150,3 +150,86 @@ def test_a_build_that_fails_shows_its_log(tmp_path):
     assert done.stdout == ''
     assert 'THE-COMPILER-SAYS-WHY' in done.stderr
     assert done.stderr.rstrip().endswith(f'its log: {build}/build.log')
+
+
+# Each term the demo shows a reader, with words its explanation must hold.
+TERMS = {
+    'PPIN': 'Protected Processor Inventory Number',
+    'AKC': 'Authentication Key Certificate',
+    'CC02': 'feature codes',
+    'SG01': 'feature codes',
+    'License Key Image Content': 'byte 47',
+    'MMRC': 'Master Meter Reference Counter',
+    'cmp -l': 'octal',
+    '(exit status 5)': 'before it reached the socket',
+    '(exit status 6)': 'counted the failure',
+}
+
+
+@pytest.fixture(scope='module')
+def demo_output():
+    if os.geteuid() != 0:
+        pytest.skip('the demo runs sdsi-emu run, as root')
+    build = os.environ.get('SDSI_BUILD', '')
+    assert build and os.path.isdir(build), 'set SDSI_BUILD to the build directory'
+    done = subprocess.run([os.path.join(ROOT, 'scripts', 'demo.sh'), build],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout, done.stderr
+
+
+def steps(out):
+    """[(heading, [lines])] of the demo's output, one per ### step."""
+    found = []
+    for line in out.splitlines():
+        if line.startswith('### '):
+            found.append((line[4:], []))
+        elif found:
+            found[-1][1].append(line)
+    return found
+
+
+@pytest.mark.parametrize('term', sorted(TERMS))
+def test_the_demo_explains_each_term_where_it_first_shows_it(demo_output, term):
+    for heading, lines in steps(demo_output[0]):
+        shown = [i for i, line in enumerate(lines)
+                 if term in line and not line.startswith('  ^ ')]
+        if term in heading or shown:
+            break
+    else:
+        pytest.fail(f'the demo never shows {term!r}')
+    first = shown[0] if shown else 0
+    words = ' '.join(line[4:] for line in lines[first:] if line.startswith('  ^ '))
+    assert TERMS[term] in words, (heading, words)
+
+
+def test_the_demo_says_the_meters_never_reset(demo_output):
+    found = steps(demo_output[0])
+    assert not [h for h, _ in found if 'reset' in h]
+    cycle = [lines for h, lines in found if 'power cycle of both sockets' in h]
+    assert len(cycle) == 1
+    words = ' '.join(line[4:] for line in cycle[0] if line.startswith('  ^ '))
+    assert 'The meters do not reset at a power cycle' in words, words
+
+
+def test_the_demo_explains_mmrc_against_the_feature_counter(demo_output):
+    """28800 next to 28799: the attested copy's MMRC and CC02, each named
+    with the reason they differ."""
+    out = demo_output[0]
+    cert = out[out.index('Meter certificate for device intel_vsec.sdsi.0'):]
+    mmrc = re.search(r'^MMRC counter: +(\d+)$', cert, re.M).group(1)
+    cc02 = re.search(r'^    CC02: +(\d+)$', cert, re.M).group(1)
+    words = ' '.join(line[4:] for line in cert.splitlines()[:30] if line.startswith('  ^ '))
+    assert f'MMRC {mmrc} is exactly 8 hours' in words, words
+    assert f'CC02 shows {cc02}, {int(mmrc) - int(cc02)} less' in words, words
+    assert 'only from the power cycle' in words
+
+
+def test_the_demo_notes_read_as_notes(demo_output):
+    out, err = demo_output
+    for line in (out + err).splitlines():
+        if line.startswith('sdsi-emu: note:'):
+            assert line.endswith('the emulated sockets work all the same (-q hides this note)')
+    explanations = [line for line in out.splitlines() if line.startswith('  ^ ')]
+    assert len(explanations) >= 20
+    assert [line for line in explanations if len(line) > 80] == []
