@@ -19,7 +19,7 @@ export ASAN_OPTIONS  ?= detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
 
 .PHONY: all deps build build-san build-tsan check check-unit check-integration check-ansible \
-        check-san check-tsan check-kernel lint demo bench install clean \
+        check-san check-tsan check-kernel lint demo deps-demo bench install clean \
         soak crash-campaign deps-kernel deb deps-deb check-kernel-build
 .PHONY: build-fuzz fuzz
 
@@ -32,6 +32,10 @@ deps:
 # the platform suite's doorbell-plugin tests before the rig itself.
 deps-kernel:
 	@scripts/ensure-deps.sh --kernel
+
+# make demo installs only what the build and the demo need: no test tool.
+deps-demo:
+	@scripts/ensure-deps.sh --demo
 
 # make deb and its check need debhelper, dh-dkms, lintian (ensure-deps.sh).
 deps-deb:
@@ -140,8 +144,10 @@ check-integration: build
 check-ansible: build
 	scripts/run-ansible-tests.sh $(BUILD)
 
-demo: build
-	scripts/demo.sh $(BUILD)
+# The build's log goes to $(BUILD)/build.log, printed only if the build fails.
+demo: deps-demo
+	@scripts/build-quietly.sh $(BUILD) $(PREFIX)
+	@scripts/demo.sh $(BUILD)
 
 bench: build
 	bench/run.sh $(BUILD)

@@ -26,6 +26,64 @@
 /* "name size refcount deps state address", as a loaded module shows. */
 #define SDSI_MODULE_LINE "intel_sdsi 24576 0 - Live 0x0000000000000000\n"
 
+/*
+ * Whether path is the root of a mount: 1, 0, or -1 when the kernel cannot
+ * say (statx's STATX_ATTR_MOUNT_ROOT is Linux 5.8's; older kernels get the
+ * device comparison with the parent, which a bind mount of the same file
+ * system defeats, so it only ever answers "is one").
+ */
+static int mount_root(const char *path, const char *parent)
+{
+	struct statx stx;
+	struct stat st, up;
+
+	if (statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, &stx) < 0)
+		return 0;
+	if (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT)
+		return !!(stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
+	if (stat(path, &st) < 0 || stat(parent, &up) < 0)
+		return 0;
+	return st.st_dev != up.st_dev ? 1 : -1;
+}
+
+/*
+ * What run needs of the root it starts in, which a chroot into a plain
+ * directory lacks: / a mount point (its propagation is made private), /proc
+ * (the processors and modules it shows) and /sys (the bus the sockets go
+ * on) mounted, and /dev/fuse.  Appends intro then each one lacking to err,
+ * in words with the way to give it; returns how many lack.  root_unmountable: the
+ * kernel refused to make / private (EINVAL: not a mount point).
+ */
+static int describe_root(bool root_unmountable, const char *intro, char *err, size_t errlen)
+{
+	const char *lacks[4];
+	size_t used;
+	struct stat st;
+	int n = 0;
+
+	if (root_unmountable || mount_root("/", "/") == 0)
+		lacks[n++] = "/ is not a mount point (bind-mount the chroot's directory onto "
+			     "itself before entering it)";
+	if (mount_root("/proc", "/") <= 0)
+		lacks[n++] = "/proc is not mounted (mount -t proc proc /proc)";
+	if (mount_root("/sys", "/") <= 0)
+		lacks[n++] = "/sys is not mounted (mount -t sysfs sysfs /sys)";
+	if (stat("/dev/fuse", &st) < 0 || !S_ISCHR(st.st_mode))
+		lacks[n++] = "/dev/fuse is missing (bind-mount the host's /dev/fuse there)";
+	for (int i = 0; i < n; i++) {
+		used = strlen(err);
+		snprintf(err + used, errlen - used, "%s %s", i ? ";" : intro, lacks[i]);
+	}
+	return n;
+}
+
+int emu_ns_check_root(char *err, size_t errlen)
+{
+	snprintf(err, errlen, "run cannot start in this root");
+	return describe_root(false, ", which lacks what a chroot into a plain directory lacks:",
+			     err, errlen) ? -ENOENT : 0;
+}
+
 int emu_ns_enter(char *err, size_t errlen)
 {
 	if (unshare(CLONE_NEWNS) < 0) {
@@ -40,6 +98,7 @@ int emu_ns_enter(char *err, size_t errlen)
 
 		snprintf(err, errlen, "cannot make / private in the new namespace: %s",
 			 strerror(e));
+		describe_root(e == EINVAL, "; this root lacks what run needs:", err, errlen);
 		return -e;
 	}
 	return 0;
@@ -176,7 +235,8 @@ static int add_sdsi_module_dir(struct emu_namespace *ns, bool quiet, char *err, 
 		if (ret == -ENOENT) {
 			if (!quiet)
 				fprintf(stderr, "sdsi-emu: note: this kernel has no " SYS_MODULE
-					", so " SDSI_MODULE_DIR " cannot be shown\n");
+					", so " SDSI_MODULE_DIR " cannot be shown; the emulated "
+					"sockets work all the same (-q hides this note)\n");
 			return 0;
 		}
 		snprintf(err, errlen, SYS_MODULE ": %s", strerror(-ret));
@@ -280,7 +340,9 @@ static int list_sdsi_module(struct emu_namespace *ns, const char *scratch_dir, b
 		if (errno == ENOENT) {
 			if (!quiet)
 				fprintf(stderr, "sdsi-emu: note: this kernel has no " PROC_MODULES
-					" (no module support), so lsmod cannot list intel_sdsi\n");
+					" (it was built without loadable modules), so lsmod will "
+					"not list intel_sdsi; the emulated sockets work all the "
+					"same (-q hides this note)\n");
 			return 0;
 		}
 		ret = -errno;

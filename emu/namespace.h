@@ -19,6 +19,13 @@ struct emu_namespace {
 };
 
 /*
+ * Whether this root has what run needs: / a mount point, /proc and /sys
+ * mounted, /dev/fuse; a chroot into a plain directory has none of them.
+ * Returns 0, or -ENOENT with err naming each one lacking and how to give it.
+ */
+int emu_ns_check_root(char *err, size_t errlen);
+
+/*
  * unshare(CLONE_NEWNS) and make every mount private.  Must run before any
  * thread exists: a mount namespace is per thread, and threads started later
  * inherit it.  Returns 0 or -errno with a message in err.

@@ -31,8 +31,10 @@ int emu_run(const struct emu_options *opts, const sigset_t *exec_mask)
 			"(sdsi-emu mount DIR serves it elsewhere)\n");
 		return SDSI_EXIT_PERMISSION;
 	}
-	/* First, while this is the only thread: see emu_ns_enter. */
-	ret = emu_ns_enter(err, sizeof(err));
+	/* A chroot's root lacks mounts that a failure further on would only name. */
+	ret = emu_ns_check_root(err, sizeof(err));
+	if (!ret)	/* First, while this is the only thread: see emu_ns_enter. */
+		ret = emu_ns_enter(err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "sdsi-emu: %s\n", err);
 		return namespace_failed(ret);

@@ -4,7 +4,9 @@
 # under OUT_DIR/src, so that dpkg-buildpackage's products (written to the
 # source's parent directory) land in OUT_DIR and nothing outside it is
 # touched; then lintian on them, which must report no error and no warning
-# (each override in debian/*.lintian-overrides says why).
+# (each override in debian/*.lintian-overrides says why, and one lintian
+# no longer uses fails too); and the documents of debian/*.docs, which the
+# man pages and --help cite by path, in their packages, uncompressed.
 #   scripts/build-deb.sh [OUT_DIR]        (default build/deb)
 # The last line printed is
 #   deb: N packages in OUT_DIR, lintian clean
@@ -38,11 +40,23 @@ mapfile -t debs < <(find "$out" -maxdepth 1 -name '*.deb' | sort)
 lintian --fail-on none --info --display-info --show-overrides "$out"/*.changes \
 	>"$out/lintian.log" 2>&1 ||
 	{ cat "$out/lintian.log" >&2; echo "$0: lintian failed to run (log: $out/lintian.log)" >&2; exit 1; }
-if grep -q '^[EW]:' "$out/lintian.log"; then
+if grep -q -e '^[EW]:' -e '^I: [^ ]*: unused-override ' "$out/lintian.log"; then
 	cat "$out/lintian.log" >&2
-	echo "$0: lintian reports errors or warnings (log: $out/lintian.log)" >&2
+	echo "$0: lintian reports errors, warnings or unused overrides (log: $out/lintian.log)" >&2
 	exit 1
 fi
+# Each cited document at the path the pages give (dh_compress -X.md).
+for docs in "$repo"/debian/*.docs; do
+	pkg=$(basename "$docs" .docs)
+	deb=$(find "$out" -maxdepth 1 -name "${pkg}_*.deb" | head -1)
+	[ -n "$deb" ] || { echo "$0: no package $pkg for debian/$pkg.docs" >&2; exit 1; }
+	contents=$(dpkg-deb -c "$deb")
+	while read -r doc; do
+		[ -n "$doc" ] || continue
+		grep -q " \./usr/share/doc/$pkg/${doc##*/}\$" <<<"$contents" ||
+			{ echo "$0: $pkg lacks /usr/share/doc/$pkg/${doc##*/} (debian/$pkg.docs)" >&2; exit 1; }
+	done <"$docs"
+done
 grep -E '^[EWIXPO]:' "$out/lintian.log" || true
 for deb in "${debs[@]}"; do
 	echo "deb: $(basename "$deb")"

@@ -207,6 +207,18 @@ for p in intel_sdsi sdsi-authority sdsi-emu sdsi-shmem; do
 	[ -f "/usr/share/bash-completion/completions/$p" ] || fail "no bash completion for $p"
 	pass
 done
+# Every document a page or --help cites by its installed path is there.
+for p in intel_sdsi sdsi-authority sdsi-emu sdsi-shmem; do
+	cited=$({ MANWIDTH=200 man "$p" 2>/dev/null; "/usr/bin/$p" --help; } |
+		sed -e ':a' -e '/\/$/{N;s/\n *//;ba;}' |
+		grep -o '/usr/share/doc/[a-z0-9.+-]*/[A-Za-z0-9._-]*\.md' | sort -u)
+	[ -n "$cited" ] || fail "$p: neither its man page nor its --help cites a document in /usr/share/doc"
+	for f in $cited; do
+		[ -f "$f" ] || fail "$p cites $f, which its package did not install"
+	done
+done
+pass
+
 # The test CA is a package of its own: nothing of it in the production tools.
 for f in /usr/bin/sdsi-authority /usr/share/man/man1/sdsi-authority.1.gz \
 	/usr/share/bash-completion/completions/sdsi-authority; do

@@ -9,6 +9,8 @@
 #     which drivers/kernel/Kbuild also makes the module's MODULE_VERSION
 #     (checked here: Kbuild reads it from there, sdsi_aux.c declares it);
 #   - the Ansible collection's galaxy.yml version (its artifact's name);
+#   - the footer of each hand-written man page (man/*.1's .TH line), the
+#     same as intel_sdsi's generated one: "sdsi VERSION", no date;
 # and the soname: lib/meson.build's soversion N names the package libsdsiN
 # in debian/control and its symbols file (docs/library.md).
 #   scripts/check-versions.sh SOURCE_DIR VERSION_HEADER PROJECT_VERSION
@@ -42,6 +44,13 @@ grep -qx 'MODULE_VERSION(SDSI_MODULE_VERSION);' "$src/drivers/kernel/sdsi_aux.c"
 
 galaxy=$(sed -n 's/^version: *//p' "$src/ansible/ansible_collections/sdsi/ondemand/galaxy.yml")
 [ "$galaxy" = "$version" ] || differs "ansible/ansible_collections/sdsi/ondemand/galaxy.yml version" "$galaxy"
+
+for page in "$src"/man/*.1; do
+	name=$(basename "$page" .1 | tr '[:lower:]' '[:upper:]')
+	th=$(grep '^\.TH ' "$page")
+	[ "$th" = ".TH $name 1 \"\" \"sdsi $version\" \"User Commands\"" ] ||
+		differs "man/$(basename "$page")'s .TH line" "$th"
+done
 
 soversion=$(sed -n "s/^[[:space:]]*soversion[[:space:]]*:[[:space:]]*'\([0-9]*\)'.*/\1/p" "$src/lib/meson.build")
 if [ -z "$soversion" ]; then

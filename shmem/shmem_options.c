@@ -55,8 +55,8 @@ static const struct fe_program shmem_program = { PROGRAM, &shmem_command, 1 };
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: sdsi-shmem --window FILE [OPTIONS]\n"
-		"       sdsi-shmem --help | --version\n"
+		"Usage: sdsi-shmem --window FILE [OPTIONS]\n"
+		"       sdsi-shmem --help | --version\n\n"
 		"Play N On Demand sockets over a shared memory window.  The window\n"
 		"holds N %u-byte socket slots from BYTES (--offset) into FILE, then the\n"
 		"control page.  Control requests (the commands of sdsi-emu ctl) are\n"
@@ -66,6 +66,16 @@ static void usage(FILE *out)
 		"way the poller yields the CPU between passes.\n\nOptions:\n",
 		SDSI_WINDOW_SLOT_SIZE);
 	fe_doc_help_options(out, shmem_options, OPTION_COUNT);
+	/* As sdsi-shmem(1)'s EXIT STATUS; the codes are the shared table's. */
+	fprintf(out,
+		"\nExit status, from the table shared by the sdsi programs\n"
+		"(/usr/share/doc/sdsi-emu/exit-codes.md; docs/exit-codes.md in the sources):\n"
+		"  0  stopped by SIGINT or SIGTERM, or by its parent's end with\n"
+		"     --exit-with-parent\n"
+		"  1  the window, the state directory (one another program holds included),\n"
+		"     the control socket or a socket could not be set up\n"
+		"  2  usage error: bad options or arguments\n"
+		"  5  refused: a trust anchor (--authority, --root-key) others may write to\n");
 }
 
 static int parse_unsigned(const char *name, const char *text, unsigned long long max,

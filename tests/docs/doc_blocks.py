@@ -5,12 +5,16 @@ which of them run (README.md, "Docs that run"):
   ```sh        commands the test runs, in document order
   ```output    right after an sh block: its exact standard output
   <!-- not run: REASON -->   on the line before an sh block: not run
+  <!-- run in the clone -->  on the line before an sh block: run from the
+                             source tree's top directory, where a reader
+                             who has run make build stands, instead
   anything else (```text, ```json, a bare fence): never run; but a bare
   fence whose first line is a command of ours must say which it is."""
 import re
 from dataclasses import dataclass, field
 
 NOT_RUN = re.compile(r'^<!-- not run: (\S.*?) -->$')
+IN_CLONE = '<!-- run in the clone -->'
 # First words that make a block a command block, which must then be marked.
 COMMANDS = ('sdsi-emu ', 'intel_sdsi ', 'sdsi-authority ', 'sdsi-shmem ',
             'make ', 'sudo ', 'mkdir ', '$ ')
@@ -23,6 +27,7 @@ class Block:
     info: str
     text: str
     not_run: str = None  # the reason, when marked
+    in_clone: bool = False  # run from the source tree's top directory
     output: str = None   # the expected stdout, for an sh block
     errors: list = field(default_factory=list)
 
@@ -59,6 +64,10 @@ def parse(doc, content):
             if info != 'sh':
                 block.errors.append('a not-run marker belongs before an sh block')
             block.not_run = marker.group(1)
+        if prev == IN_CLONE:
+            if info != 'sh':
+                block.errors.append('a run-in-the-clone marker belongs before an sh block')
+            block.in_clone = True
         if info == 'output':
             owner = blocks[-1] if blocks else None
             if (owner is None or owner.info != 'sh' or owner.not_run or

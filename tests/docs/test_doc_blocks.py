@@ -80,6 +80,25 @@ def end_group(proc):
     proc.wait()
 
 
+def in_clone(text):
+    """A block marked <!-- run in the clone -->: run as a reader would after
+    make build, from the tree's top directory, with PATH as the reader's
+    shell has it (none of the build's programs); whatever it sets, the
+    build's programs must then be found in ./build."""
+    env = dict(os.environ)
+    for name in ('SDSI_SYSFS_ROOT', 'SDSI_EMU_CTL', 'SDSI_EMU_STATE', 'NOTIFY_SOCKET'):
+        env.pop(name, None)
+    build = build_dir()
+    env['PATH'] = os.pathsep.join(d for d in env.get('PATH', '/usr/bin:/bin').split(os.pathsep)
+                                  if d and not os.path.abspath(d).startswith(build + os.sep))
+    check = ''.join(
+        f'[ "$(command -v {name})" = "$PWD/build/{where}/{name}" ] || '
+        f'{{ echo "{name} is not on PATH from ./build: $(command -v {name})" >&2; exit 1; }}\n'
+        for where, name in (('emu', 'sdsi-emu'), ('tools', 'intel_sdsi'),
+                            ('tools/sdsi-authority', 'sdsi-authority'), ('shmem', 'sdsi-shmem')))
+    return text + check, ROOT, env
+
+
 RUN_DOCS = [d for d in DOCS if any(b.info == 'sh' and not b.not_run for b in blocks_of(d))]
 
 
@@ -100,10 +119,13 @@ def test_blocks_run_as_written(doc):
                 continue
             # Files, not pipes: a process the block leaves behind must not
             # hold the test up, it is found and reported instead.
+            text, cwd, block_env = block.text, work, env
+            if block.in_clone:
+                text, cwd, block_env = in_clone(block.text)
             with open(os.path.join(logs, 'out'), 'w+') as out_f, \
                     open(os.path.join(logs, 'err'), 'w+') as err_f:
-                proc = subprocess.Popen(['bash', '-euo', 'pipefail', '-c', block.text],
-                                        cwd=work, env=env, stdout=out_f, stderr=err_f,
+                proc = subprocess.Popen(['bash', '-euo', 'pipefail', '-c', text],
+                                        cwd=cwd, env=block_env, stdout=out_f, stderr=err_f,
                                         text=True, start_new_session=True)
                 procs.append(proc)
                 try:

@@ -77,3 +77,21 @@ def test_completion_offers_the_license_types_of_cap():
     assert complete("sdsi-authority", ["sdsi-authority", "cap", "--type", ""]) == {
         "one-time", "metered"}
     assert complete("sdsi-authority", ["sdsi-authority", "cap", "--type", "m"]) == {"metered"}
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_help_has_usage_and_exit_status(name):
+    """One form: "Usage: NAME ..." first, and an exit status section."""
+    r = run(PROGRAMS[name], "--help")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith(f"Usage: {name} "), r.stdout.splitlines()[0]
+    assert re.search(r"^Exit status\b", r.stdout, re.M)
+
+
+def test_shmem_help_and_page_list_the_same_exit_statuses():
+    r = run(SHMEM, "--help")
+    codes = [int(c) for c in re.findall(r"^  (\d)  ", r.stdout.split("\nExit status", 1)[1], re.M)]
+    with open(__file__.rsplit("/tests/", 1)[0] + "/man/sdsi-shmem.1") as f:
+        section = f.read().split(".SH EXIT STATUS", 1)[1].split(".SH ", 1)[0]
+    assert codes == [int(c) for c in re.findall(r"^\.TP\n\.B (\d)$", section, re.M)]
+    assert codes == [0, 1, 2, 5]

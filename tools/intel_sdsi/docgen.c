@@ -74,6 +74,44 @@ static void roff(FILE *f, const char *text)
 	}
 }
 
+/*
+ * The option table's help serves --help too, where intel_sdsi(1) is another
+ * document; in the page itself such a reference names the section instead.
+ */
+static const struct {
+	const char *from, *to;
+} self_references[] = {
+	{ "listed in intel_sdsi(1)", "listed under PROMETHEUS METRICS below" },
+};
+
+/* roff(text) with each reference to this page replaced. */
+static void roff_help(FILE *f, const char *text)
+{
+	char buf[2048];
+	size_t len = 0;
+
+	while (*text && len + 1 < sizeof(buf)) {
+		size_t i, n = 0;
+
+		for (i = 0; i < sizeof(self_references) / sizeof(self_references[0]); i++) {
+			n = strlen(self_references[i].from);
+			if (strncmp(text, self_references[i].from, n) == 0)
+				break;
+		}
+		if (i < sizeof(self_references) / sizeof(self_references[0])) {
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s",
+						self_references[i].to);
+			if (len >= sizeof(buf))
+				len = sizeof(buf) - 1;
+			text += n;
+		} else {
+			buf[len++] = *text++;
+		}
+	}
+	buf[len] = '\0';
+	roff(f, buf);
+}
+
 static void man_group(FILE *f, bool commands)
 {
 	const struct fe_option *opt;
@@ -91,7 +129,7 @@ static void man_group(FILE *f, bool commands)
 		if (opt->arg)
 			fprintf(f, " \\fI%s\\fR", opt->arg);
 		fputc('\n', f);
-		roff(f, opt->help);
+		roff_help(f, opt->help);
 		fputs(".\n", f);
 	}
 }
@@ -185,7 +223,10 @@ void print_man_page(FILE *f)
 	fputs(".SH OPTIONS\n", f);
 	man_group(f, false);
 	man_metrics(f);
-	fputs(".SH EXIT STATUS\n", f);
+	fputs(".SH EXIT STATUS\n"
+	      "The table shared by the sdsi programs, also in\n"
+	      ".I \\%/usr/share/doc/intel\\-sdsi\\-tools/exit\\-codes.md\n"
+	      "(docs/exit\\-codes.md in the sources):\n", f);
 	for (unsigned int i = 0; i < exit_code_doc_count; i++) {
 		fprintf(f, ".TP\n.B %d\n", exit_code_docs[i].code);
 		roff(f, exit_code_docs[i].meaning);
@@ -202,7 +243,8 @@ void print_man_page(FILE *f)
 	      "intel_sdsi \\-l \\-\\-json\n"
 	      "intel_sdsi \\-d 0 \\-i\n"
 	      "intel_sdsi \\-\\-all \\-s \\-\\-json\n"
-	      "intel_sdsi \\-\\-all \\-C \\-\\-format prometheus \\-\\-output /var/lib/prometheus/node\\-exporter/sdsi_meter_current.prom\n"
+	      "intel_sdsi \\-\\-all \\-C \\-\\-format prometheus \\e\n"
+	      "    \\-\\-output /var/lib/prometheus/node\\-exporter/sdsi_meter_current.prom\n"
 	      "intel_sdsi \\-s \\-\\-file state.bin\n"
 	      "intel_sdsi \\-d 1 \\-c socket1.cap \\-\\-dry\\-run\n"
 	      "intel_sdsi \\-\\-all \\-c caps/ \\-\\-dry\\-run\n"

@@ -200,7 +200,7 @@ const struct auth_command auth_cmd_inspect = {
 		   "Exit status 0: well-formed (and valid, when verified); 8: malformed\n"
 		   "or foreign (not this project's format); 6: a signature that does not\n"
 		   "verify; 2: the file or the key file is missing, unreadable or not a\n"
-		   "regular file (docs/exit-codes.md).",
+		   "regular file (/usr/share/doc/sdsi-authority/exit-codes.md).",
 	AUTH_OPTIONS(inspect_options),
 	.run = run_inspect,
 };

@@ -26,7 +26,8 @@ static void print_main_help(void)
 
 	printf("Usage: sdsi-authority COMMAND [ARGS]\n\n"
 	       "Issue and inspect AKC and CAP files in the sdsi project's stand-in\n"
-	       "format (ECDSA P-384, SHA-384; see docs/formats.md).\n\nCommands:\n");
+	       "format (ECDSA P-384, SHA-384; see /usr/share/doc/sdsi-authority/formats.md,\n"
+	       "docs/formats.md in the sources).\n\nCommands:\n");
 	for (i = 0; i < N_COMMANDS; i++)
 	{
 		printf("  %-8s %s ", commands[i]->name, commands[i]->name);
@@ -35,7 +36,8 @@ static void print_main_help(void)
 	printf("\nOptions:\n");
 	auth_print_top_options();
 	printf("\n'sdsi-authority COMMAND --help' describes one command.\n\n"
-	       "Exit status, shared by the sdsi programs (docs/exit-codes.md):\n");
+	       "Exit status, shared by the sdsi programs (/usr/share/doc/sdsi-authority/\n"
+	       "exit-codes.md, docs/exit-codes.md in the sources):\n");
 #define PRINT_EXIT_STATUS(code, meaning) printf("  %d  ", code); fe_doc_wrap(stdout, meaning, 5);
 	SDSI_EXIT_STATUS_TABLE(PRINT_EXIT_STATUS)
 #undef PRINT_EXIT_STATUS
