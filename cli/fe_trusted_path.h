@@ -24,15 +24,4 @@
  */
 int fe_check_trusted_path(const char *dir, const char *what, char *err, size_t errlen);
 
-/*
- * A trust anchor (an authority's directory, a root key that every socket
- * trusts) is checked as a state directory is: whoever could write there
- * could swap in their own key.  It must not be a symbolic link (its target
- * could be re-pointed), must be owned by root or the effective user, and
- * writable by neither group nor others.  what names its role
- * ("--authority").  0, or -EPERM (or lstat()'s error) with a message naming
- * path, the reason and the remedy.
- */
-int fe_check_trust_anchor(const char *path, const char *what, char *err, size_t errlen);
-
 #endif /* FE_TRUSTED_PATH_H */

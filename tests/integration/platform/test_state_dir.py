@@ -65,7 +65,9 @@ def test_untrusted_component_refused(sdsi, tmp_path, case, depth):
     bad = directory(tmp_path / 'x', mode, uid)
     parent = bad if depth == 'parent' else directory(bad / 'y')
     stderr = refused(sdsi, parent / 'st')
-    assert f"state directory's parent {parent}: {bad} {reason}" in stderr, stderr
+    # paths/'s wording: the component named once when it is the path itself.
+    assert f"state directory's parent {parent}: " in stderr, stderr
+    assert f"{bad}" in stderr and reason.removeprefix('is ') in stderr, stderr
 
 
 def test_untrusted_component_behind_a_symlink_refused(sdsi, tmp_path):
@@ -73,13 +75,13 @@ def test_untrusted_component_behind_a_symlink_refused(sdsi, tmp_path):
     bad = directory(tmp_path / 'theirs', 0o755, NOBODY)
     os.symlink(bad, tmp_path / 'link')
     stderr = refused(sdsi, tmp_path / 'link' / 'st')
-    assert f'{bad} is owned by uid {NOBODY}' in stderr, stderr
+    assert f'{bad}: owned by uid {NOBODY}' in stderr, stderr
 
 
 def test_untrusted_tmpdir_refused(sdsi, tmp_path):
     bad = directory(tmp_path / 'tmp', 0o777)
     stderr = refused(sdsi, None, env={'TMPDIR': str(bad)})
-    assert f'temporary directory {bad}: {bad} is writable by others' in stderr, stderr
+    assert f'temporary directory {bad}: writable by others' in stderr, stderr
     assert os.listdir(bad) == []
 
 
