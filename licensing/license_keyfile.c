@@ -278,19 +278,29 @@ static const unsigned char *find_bytes(const unsigned char *hay, size_t n, const
 	return NULL;
 }
 
-/* Whether the whole of buf is a DER private or public key OpenSSL reads. */
-static bool is_der_key(const unsigned char *buf, size_t len)
+const char *sdsi_lic_der_key_kind(const void *buf, size_t len)
 {
 	const unsigned char *p = buf;
-	EVP_PKEY *key = d2i_AutoPrivateKey(NULL, &p, (long)len);
+	const char *kind = "private key";
+	EVP_PKEY *key;
 
+	if (!len || len > KEY_FILE_MAX)
+		return NULL;
+	key = d2i_AutoPrivateKey(NULL, &p, (long)len);
 	if (!key) {
 		p = buf;
 		key = d2i_PUBKEY(NULL, &p, (long)len);
+		kind = "public key";
 	}
 	ERR_clear_error();	/* a failed parse is an answer, not an error */
 	EVP_PKEY_free(key);
-	return key != NULL;
+	return key ? kind : NULL;
+}
+
+/* Whether the whole of buf is a DER private or public key OpenSSL reads. */
+static bool is_der_key(const unsigned char *buf, size_t len)
+{
+	return sdsi_lic_der_key_kind(buf, len) != NULL;
 }
 
 bool sdsi_lic_file_holds_key(const char *path)

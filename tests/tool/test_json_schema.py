@@ -173,7 +173,7 @@ def test_inspect_output_validates(authority, blobs, tmp_path):  # noqa: F811
     subprocess.run([AUTHORITY, "init", str(other)], check=True, capture_output=True)
     tampered = tmp_path / "tampered.cap"
     data = bytearray(open(cap, "rb").read())
-    data[12] ^= 0xFF        # the licence type: no longer 1 or 2
+    data[0] ^= 0xFF         # the licence type: no longer 1 or 2
     tampered.write_bytes(bytes(data))
     for args, rc, schema in (([akc], 0, "inspect.json"),
                              ([akc, "--dir", authority.dir], 0, "inspect.json"),
