@@ -370,19 +370,18 @@ int sdsi_lic_cap_read(const void *buf, size_t len, struct sdsi_lic_blob *lic,
 				&lic->revision, &lic->bundle_count);
 	if (!sdsi_lic_type_name(lic->type))
 		return sdsi_lic_fail(err, -EINVAL, SDSI_BLOB_OFF_TYPE,
-				     "licence type 0x%08x at offset 0 is neither %u (%s) nor %u (%s)",
+				     "licence type 0x%08x is neither %u (%s) nor %u (%s)",
 				     lic->type,
 				     SDSI_LICENSE_ONE_TIME, sdsi_license_type_name(SDSI_LICENSE_ONE_TIME),
 				     SDSI_LICENSE_METERED, sdsi_license_type_name(SDSI_LICENSE_METERED));
 	if (lic->bundle_count == 0)
 		return sdsi_lic_fail(err, -EINVAL, SDSI_BLOB_OFF_NUM_BUNDLES,
-				     "bundle count 0 at offset %u: a licence enables at least one feature",
-				     SDSI_BLOB_OFF_NUM_BUNDLES);
+				     "bundle count 0: a licence enables at least one feature");
 	fit = (len - SDSI_BLOB_HEADER_SIZE - SDSI_CAP_SIG_MIN) / SDSI_BUNDLE_SIZE;
 	if (lic->bundle_count > fit)
 		return sdsi_lic_fail(err, -EINVAL, SDSI_BLOB_OFF_NUM_BUNDLES,
-				     "bundle count %u at offset %u does not fit in %zu bytes: with a signature of at least %u bytes, %zu bundle%s",
-				     lic->bundle_count, SDSI_BLOB_OFF_NUM_BUNDLES, len,
+				     "bundle count %u does not fit in %zu bytes: with a signature of at least %u bytes, %zu bundle%s",
+				     lic->bundle_count, len,
 				     SDSI_CAP_SIG_MIN, fit, fit == 1 ? " does" : "s do");
 	for (i = 0; i < lic->bundle_count; i++) {
 		bundle = p + SDSI_BLOB_HEADER_SIZE + i * SDSI_BUNDLE_SIZE;

@@ -131,7 +131,7 @@ def test_truncated_cap_text(cap):
     cap.write_bytes(cap.read_bytes()[:150])
     r = run("inspect", cap)
     assert r.returncode == EXIT_MALFORMED
-    assert ("not decodable at offset 32 (0x20): bundle count 2 at offset 32 does not fit"
+    assert ("not decodable at offset 32 (0x20): bundle count 2 does not fit"
             " in 150 bytes: with a signature of at least 96 bytes, 0 bundles do") in r.stderr
 
 

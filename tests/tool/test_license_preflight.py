@@ -61,7 +61,7 @@ def test_cap_given_to_a_is_refused(tool, sysfs, authority):
 
 
 @pytest.mark.parametrize("cut,offset,reason", [
-    (1, 32, "bundle count 2 at offset 32 does not fit in 195 bytes: with a signature of"
+    (1, 32, "bundle count 2 does not fit in 195 bytes: with a signature of"
             " at least 96 bytes, 1 bundle does"),
     (100, 96, "truncated: 96 bytes, a licence blob's header (36 bytes) and a signature"
               " (at least 96) need 132"),
