@@ -79,6 +79,16 @@ def test_published_layout_cap_goes_to_its_socket_alone_then_unchanged(tool, sysf
     assert "s1.cap: CAP licence 0x0000000000002000 revision 3 (CC02): unchanged" in r.out
     assert [written(dev) for dev in devs] == [b"", b""]
 
+    # --force writes them again, and says first what that costs.
+    r = tool("--all", "-c", d, "--force", root=sysfs.root)
+    assert r.rc == 0, r.err
+    assert r.err.startswith("intel_sdsi: warning: --force writes every CAP, even one its socket"
+                            " already holds: the silicon refuses such a replay and counts it")
+    assert ("intel_vsec.sdsi.1: warning: --force writes " + os.path.join(d, "s1.cap")
+            + " although the socket already holds licence 0x0000000000002000 at revision 3")\
+        in r.err
+    assert [written(dev) for dev in devs] == [caps["s0.cap"], caps["s1.cap"]]
+
     # A lower revision stored is not that licence: it is written.
     older = licence_of(intel_cap(PPINS[1], 0x2000, revision=2))
     devs = sockets(sysfs, ([licence_of(caps["s0.cap"])], [older]))

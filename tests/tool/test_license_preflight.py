@@ -161,6 +161,12 @@ def test_valid_license_is_unchanged_unless_forced(tool, sysfs, authority):
     r = tool("-d", "0", "-c", cap, "--force", root=sysfs.root)
     assert r.rc == 0 and r.out == f"Provisioned provision_cap file {cap} successfully\n"
     assert written(dev, "cap") == read(cap)
+    # Said before the write (issue 24): a replay is a failure the silicon counts.
+    assert (f"intel_vsec.sdsi.0: warning: --force writes {cap} although the socket already"
+            " holds licence 0x0000000000000077 at revision 2 or higher: the silicon refuses"
+            " such a replay and counts it as a CAP failure (0 of 3 so far)") in r.err
+    r = tool("-d", "0", "-c", cap, "--force", "--dry-run", root=sysfs.root)
+    assert r.rc == 0 and "replay" not in r.err
 
 
 def test_new_revision_or_new_license_is_written(tool, sysfs, authority):
@@ -250,7 +256,7 @@ def test_foreign_blob_passes_with_the_generic_checks(tool, sysfs, tmp_path):
     foreign.write_bytes(b"INTL" + bytes(range(200)))     # no licence type: not read
     r = tool("-d", "0", "-c", str(foreign), root=sysfs.root)
     assert r.rc == 0, r.err
-    assert "is not in the sdsi AKC/CAP format (a foreign blob)" in r.err
+    assert "intel.cap does not read as a licence blob (a foreign blob)" in r.err
     assert written(dev, "cap") == foreign.read_bytes()
     doc = tool("-d", "0", "-c", str(foreign), "--dry-run", "--json", root=sysfs.root).json()
     assert doc["format"] == "foreign" and doc["decoded"] is None

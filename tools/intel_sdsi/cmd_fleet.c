@@ -372,6 +372,9 @@ enum sdsi_exit cmd_fleet_provision(const struct cli *cli, struct output *out)
 			blob_set_free(&akc);
 		return report_error(out, NULL, err);
 	}
+	/* Before any write: which blobs are held is known only in the threads. */
+	if (cli->force && !cli->dry_run && kind == SDSI_BLOB_CAP)
+		out_warn(out, "warning: --force writes every CAP, even one its socket already holds: the silicon refuses such a replay and counts it as a CAP failure");
 	status = run(cli, out, &set, cli->plan_akc ? &akc : NULL);
 	blob_set_free(&set);
 	if (cli->plan_akc)

@@ -9,6 +9,7 @@
  * either (exit 9): the write could be a replay the silicon counts.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -124,6 +125,19 @@ static void name_eperm_cause(enum sdsi_blob_kind kind, const struct sdsi_registe
 			 sdsi_blob_name(kind));
 }
 
+void warn_forced_replay(const struct output *out, const char *device, enum sdsi_blob_kind kind,
+			const char *path, const struct sdsi_blob_info *info,
+			const struct sdsi_registers *regs)
+{
+	if (kind == SDSI_BLOB_CAP)
+		out_warn(out, "%s: warning: --force writes %s although the socket already holds licence 0x%016" PRIx64 " at revision %u or higher: the silicon refuses such a replay and counts it as a CAP failure (%u of %u so far)",
+			 device, path, info->id, info->revision, regs->cap_fail_count,
+			 regs->cap_fail_threshold);
+	else
+		out_warn(out, "%s: warning: --force writes %s although that AKC is already provisioned: it spends one of the %u update(s) left in this power cycle",
+			 device, path, regs->updates_available);
+}
+
 enum sdsi_exit cmd_provision(const struct cli *cli, struct output *out)
 {
 	const enum sdsi_blob_kind kind = cli->command == CMD_AKC ? SDSI_BLOB_AKC : SDSI_BLOB_CAP;
@@ -192,8 +206,13 @@ enum sdsi_exit cmd_provision(const struct cli *cli, struct output *out)
 		 kind == SDSI_BLOB_AKC ? regs.akc_fail_threshold : regs.cap_fail_threshold,
 		 kind == SDSI_BLOB_CAP ? ", AKC present" : "");
 	if (sdsi_preflight_blob_info(pf)->format == SDSI_BLOB_FORMAT_FOREIGN)
-		out_warn(out, "%s: %s is not in the sdsi AKC/CAP format (a foreign blob): only its size, the updates left and the failure count could be checked",
-			 sdsi_device_name(dev), cli->blob_path);
+		out_warn(out, "%s: %s %s (a foreign blob): only its size, the updates left and the failure count could be checked",
+			 sdsi_device_name(dev), cli->blob_path,
+			 kind == SDSI_BLOB_CAP ? "does not read as a licence blob"
+					       : "is not in the sdsi AKC format");
+	if (!cli->dry_run && sdsi_preflight_forced(pf))
+		warn_forced_replay(out, sdsi_device_name(dev), kind, cli->blob_path,
+				   sdsi_preflight_blob_info(pf), &regs);
 	/* The last attempt before the threshold, an implausible blob sent by force. */
 	for (unsigned int i = 0; i < sdsi_preflight_num_checks(pf); i++)
 		if (sdsi_preflight_check_status(pf, i) == SDSI_CHECK_WARN)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "commands.h"
 #include "fleet_report.h"
 
 /* Whether a socket of the run has that PPIN (its registers read). */
@@ -115,6 +116,9 @@ void fleet_diagnose(const struct output *out, const struct fleet_report *r)
 			if (sdsi_preflight_last_attempt(b->pf) && b->outcome != BLOB_SKIPPED)
 				out_warn(out, "%s: warning: %s", sdsi_device_name(s->dev),
 					 sdsi_preflight_warning(b->pf));
+			if (b->outcome != BLOB_SKIPPED && !r->cli->dry_run && sdsi_preflight_forced(b->pf))
+				warn_forced_replay(out, sdsi_device_name(s->dev), set->kind, file,
+						   &set->files[b->file].info, &s->regs);
 		}
 		err = socket_error(s);
 		if (err)
