@@ -130,8 +130,10 @@ def test_per_device_documents_name_their_device(platform):
     for name in ("info", "state", "meter", "current", "akc", "cap", "rejected", "refused"):
         want = "intel_vsec.sdsi.1" if name in ("refused", "rejected") else "intel_vsec.sdsi.0"
         assert json.loads(platform[name]["out"])["device"] == want, name
-    # A refusal names no device it could not reach, and carries what the checks saw.
-    assert json.loads(platform["no_device"]["out"])["device"] is None
+    # A device it could not reach is still the one asked for (issue 24): named.
+    assert json.loads(platform["no_device"]["out"])["device"] == "intel_vsec.sdsi.9"
+    # A refusal names its blob too, and carries what the checks saw.
+    assert json.loads(platform["refused"]["out"])["file"].endswith(".cap")
     refused = json.loads(platform["refused"]["out"])["error"]
     assert refused["name"] == "ENOKEY"
     assert [c["name"] for c in refused["preflight"]["checks"] if c["result"] == "fail"] == [

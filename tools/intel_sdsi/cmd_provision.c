@@ -25,9 +25,10 @@ static enum sdsi_exit load_blob(const struct cli *cli, struct output *out,
 	if (sdsi_read_file(cli->blob_path, buf, SDSI_READ_BUF_SIZE, len, err) == 0)
 		return SDSI_EXIT_OK;
 	if (sdsi_error_errno(err) == EFBIG) {
-		sdsi_error_set(err, EOVERFLOW, SDSI_ERR_REFUSED, sdsi_error_offset(err),
-			       "the %s file %s is larger than %u bytes, the mailbox takes at most %u",
-			       sdsi_blob_name(kind), cli->blob_path, SDSI_READ_BUF_SIZE, SDSI_BLOB_MAX);
+		/* Too large for its format: malformed input (exit 8), as for sdsi-authority. */
+		sdsi_error_set(err, EOVERFLOW, SDSI_ERR_MALFORMED, sdsi_error_offset(err),
+			       "the %s file %s, the mailbox takes at most %u bytes",
+			       sdsi_blob_name(kind), sdsi_error_message(err), SDSI_BLOB_MAX);
 	} else if (sdsi_error_class(err) != SDSI_ERR_INTERNAL) {
 		/* The operator named a file that cannot be read: a usage error. */
 		sdsi_error_set(err, sdsi_error_errno(err), SDSI_ERR_USAGE, sdsi_error_offset(err),
@@ -89,13 +90,29 @@ void explain_state_unknown(struct sdsi_error *err, const struct sdsi_error *why,
 void name_implausible_file(struct sdsi_error *err, const struct sdsi_preflight *pf,
 			   const char *path)
 {
-	for (unsigned int i = 0; i < sdsi_preflight_num_checks(pf); i++)
-		if (sdsi_preflight_blob_info(pf)->format == SDSI_BLOB_FORMAT_FOREIGN &&
-		    !strcmp(sdsi_preflight_check_name(pf, i), "format") &&
-		    sdsi_preflight_check_status(pf, i) == SDSI_CHECK_FAIL) {
+	for (unsigned int i = 0; i < sdsi_preflight_num_checks(pf); i++) {
+		const char *name = sdsi_preflight_check_name(pf, i);
+
+		if (sdsi_preflight_check_status(pf, i) != SDSI_CHECK_FAIL)
+			continue;
+		if (!strcmp(name, "size") && (sdsi_error_errno(err) == ENODATA ||
+					      sdsi_error_errno(err) == EOVERFLOW)) {
+			/*
+			 * Empty or over 1016 bytes: too large or small for any
+			 * AKC or CAP, malformed input (exit 8) as sdsi-authority
+			 * inspect says of the same file.
+			 */
+			sdsi_error_set(err, sdsi_error_errno(err), SDSI_ERR_MALFORMED,
+				       sdsi_error_offset(err), "%s", sdsi_error_message(err));
 			sdsi_error_prefix(err, path);
 			return;
 		}
+		if (sdsi_preflight_blob_info(pf)->format == SDSI_BLOB_FORMAT_FOREIGN &&
+		    !strcmp(name, "format")) {
+			sdsi_error_prefix(err, path);
+			return;
+		}
+	}
 }
 
 static void note_checks(const struct output *out, const struct sdsi_preflight *pf)
@@ -160,6 +177,11 @@ enum sdsi_exit cmd_provision(const struct cli *cli, struct output *out)
 	bool have_state;
 	int ret;
 
+	char wanted[64];
+
+	/* An error document names the blob and the device even before they open. */
+	out->error_file = cli->blob_path;
+	out->error_device = requested_device(cli->devno, wanted, sizeof(wanted));
 	status = load_blob(cli, out, kind, blob, &blob_len);
 	if (status != SDSI_EXIT_OK)
 		return status;
