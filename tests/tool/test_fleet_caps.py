@@ -170,3 +170,7 @@ def test_a_manifest_that_cannot_be_followed(tool, sysfs, tmp_path, manifest, rc,
     assert r.rc == rc, r.err
     assert message.format(d=d) in r.err
     assert written(devs[0]) == b""
+    if rc == EXIT_MALFORMED:    # stopped before any socket: the document names the source
+        doc = tool("--all", "-c", d, "--json", root=sysfs.root).json()
+        assert (doc["file"], doc["device"]) == (d, None)
+        assert doc["error"]["name"] in ("EBADMSG", "ENOENT")

@@ -365,8 +365,12 @@ enum sdsi_exit cmd_fleet_provision(const struct cli *cli, struct output *out)
 	struct blob_set set, akc;
 	enum sdsi_exit status;
 
-	if (cli->plan_akc && blob_set_load(cli->plan_akc, SDSI_BLOB_AKC, &akc, err))
+	/* An error before any socket is about the source: named in the document. */
+	out->error_file = cli->blob_path;
+	if (cli->plan_akc && blob_set_load(cli->plan_akc, SDSI_BLOB_AKC, &akc, err)) {
+		out->error_file = cli->plan_akc;
 		return report_error(out, NULL, err);
+	}
 	if (blob_set_load(cli->blob_path, kind, &set, err)) {
 		if (cli->plan_akc)
 			blob_set_free(&akc);

@@ -501,9 +501,17 @@ static void test_foreign_must_be_plausible(void **state)
 	memcpy(blob + 50, pem, sizeof(pem) - 1);
 	assert_implausible(200, "a PEM file (\"-----BEGIN EC PRIVATE KEY\")");
 	memset(blob, 0, 200);
-	assert_implausible(200, "and this is 200 bytes that are all 0x00");
+	assert_implausible(200, "200 bytes that are all 0x00");
+	{	/* The refusal reads as one sentence. */
+		SCOPED_PREFLIGHT(pf2);
+		SCOPED_ERROR(err2);
+
+		assert_int_equal(foreign(200, 0, pf2, err2), -EBADMSG);
+		assert_non_null(strstr(sdsi_error_message(err2),
+				       "and this is 200 bytes that are all 0x00 ("));
+	}
 	memset(blob, 0xff, 200);
-	assert_implausible(200, "and this is 200 bytes that are all 0xff");
+	assert_implausible(200, "200 bytes that are all 0xff");
 	/* One byte that differs, or one that is not UTF-8, makes it binary. */
 	blob[199] = 0xfe;
 	assert_int_equal(foreign(200, 0, pf, err), 0);
