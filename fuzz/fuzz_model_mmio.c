@@ -127,7 +127,8 @@ static void check_authenticated(const struct sdsi_model *m, const struct model_n
 			   "a CAP was taken with no licensor key");
 		FUZZ_CHECK(sdsi_lic_pubkey_from_raw(before->licensor_key, &licensor,
 						    NULL) == 0, "licensor key");
-		ret = sdsi_lic_cap_verify(packet, size, licensor, &cap, NULL);
+		ret = sdsi_lic_cap_verify(packet, sdsi_lic_cap_unpadded_len(packet, size), licensor,
+					  &cap, NULL);
 		EVP_PKEY_free(licensor);
 		FUZZ_CHECK(ret == 0, "NVRAM changed by a CAP the licensor did not sign: %d", ret);
 		FUZZ_CHECK(cap.license.ppin == FUZZ_PPIN, "a CAP for PPIN 0x%llx was taken",

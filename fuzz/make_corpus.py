@@ -122,10 +122,9 @@ def akc(total=208, rev=1, length=208):
     return (out + b'\0' * length)[:length]
 
 
-def cap(n=1, total=None, length=None):
-    lic = blob(codes=['B%03d' % i for i in range(n)], count=n)
-    size = 12 + len(lic) + 96
-    out = code('SCAP') + le32(1, size if total is None else total) + lic + b'\x09' * 96
+def cap(n=1, length=None):
+    """The licence blob from byte 0, then a 96-byte signature."""
+    out = blob(codes=['B%03d' % i for i in range(n)], count=n) + b'\x09' * 96
     return out if length is None else (out + b'\0' * length)[:length]
 
 
@@ -136,11 +135,11 @@ def license_():
     s['akc-209'] = b'\0' + akc(length=209)
     s['akc-total-209'] = b'\0' + akc(total=209)
     s['cap-1'] = b'\1' + cap(1)
-    s['cap-27-bundles-1008'] = b'\1' + cap(27)
+    s['cap-27-bundles-996'] = b'\1' + cap(27)
     s['cap-28-bundles'] = b'\1' + cap(28)
     s['cap-0-bundles'] = b'\1' + cap(0)
-    s['cap-1016'] = b'\1' + cap(27, total=1016, length=1016)
-    s['cap-1017'] = b'\1' + cap(27, total=1017, length=1017)
+    s['cap-1016'] = b'\1' + cap(27, length=1016)
+    s['cap-1017'] = b'\1' + cap(27, length=1017)
     s['cap-one-byte-short'] = b'\1' + cap(2)[:-1]
     s['blob-27'] = b'\2' + blob(codes=['B%03d' % i for i in range(27)])
     s['blob-28'] = b'\2' + blob(codes=['B%03d' % i for i in range(28)])

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * AKC and CAP contents for pre-flight checks and --dry-run: the project's
- * format decoded with the licensing library's strict decoders (the ones the
+ * AKC decoded with the licensing library's strict decoder (the one the
  * silicon model and sdsi-authority use, so the tool and the silicon never
- * disagree on what is well formed), anything else reported as foreign.
+ * disagree on what is well formed); any CAP, Intel's or ours, read by the
+ * published licence-blob layout (sdsi_lic_cap_read()); anything else
+ * reported as foreign.
  */
 #include <errno.h>
 #include <string.h>
@@ -56,19 +58,19 @@ static int decode_cap(const uint8_t *buf, size_t len, struct sdsi_blob_info *inf
 		      struct sdsi_error *err)
 {
 	struct sdsi_lic_error lerr = { .offset = SDSI_LIC_NO_OFFSET };
-	struct sdsi_lic_cap cap;
+	struct sdsi_lic_blob lic;
 	uint32_t k;
 
-	if (sdsi_lic_cap_decode(buf, len, &cap, &lerr))
+	if (sdsi_lic_cap_read(buf, len, &lic, NULL, &lerr))
 		return malformed(info, &lerr, err);
-	info->type = cap.license.type;
-	info->id = cap.license.id;
-	info->ppin = cap.license.ppin;
-	info->previous_ppin = cap.license.previous_ppin;
-	info->revision = cap.license.revision;
-	info->num_features = cap.license.bundle_count;
-	for (k = 0; k < cap.license.bundle_count; k++)
-		info->features[k] = cap.license.bundles[k].code;
+	info->type = lic.type;
+	info->id = lic.id;
+	info->ppin = lic.ppin;
+	info->previous_ppin = lic.previous_ppin;
+	info->revision = lic.revision;
+	info->num_features = lic.bundle_count;
+	for (k = 0; k < lic.bundle_count; k++)
+		info->features[k] = lic.bundles[k].code;
 	return 0;
 }
 

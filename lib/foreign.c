@@ -6,7 +6,7 @@
  * authenticates every blob with an ECDSA P-384 signature (docs/interface.md
  * §3.4, §3.5), 96 bytes of r and s that look random, and the mailbox
  * carries at most SDSI_BLOB_MAX bytes.  Text (a note, a PEM key handed to
- * the wrong option), a file of one repeated byte (zeros, erased flash) or a
+ * the wrong option), a DER key (the same key in binary), a file of one repeated byte (zeros, erased flash) or a
  * blob shorter than a signature would only be rejected by the silicon, and
  * a rejection spends one of the few attempts of the power cycle.
  */
@@ -15,6 +15,7 @@
 
 #include "sdsi/utf8.h"
 #include "sdsi_internal.h"
+#include "sdsi_lic.h"
 
 /* White space a text file holds; every other control character is binary. */
 static bool text_space(uint8_t c)
@@ -56,6 +57,7 @@ static const uint8_t *pem_begin(const uint8_t *blob, size_t len)
 bool sdsi_foreign_plausible(const uint8_t *blob, size_t len, char *why, size_t why_size)
 {
 	const uint8_t *pem;
+	const char *der;
 	size_t i;
 
 	if (len < SDSI_FOREIGN_MIN) {
@@ -82,6 +84,11 @@ bool sdsi_foreign_plausible(const uint8_t *blob, size_t len, char *why, size_t w
 			 (int)label, (const char *)pem + start);
 		return false;
 	}
+	der = sdsi_lic_der_key_kind(blob, len);
+	if (der) {
+		snprintf(why, why_size, "a DER %s, not a blob", der);
+		return false;
+	}
 	if (is_text(blob, len)) {
 		snprintf(why, why_size, "text, not a signed blob");
 		return false;
@@ -89,7 +96,7 @@ bool sdsi_foreign_plausible(const uint8_t *blob, size_t len, char *why, size_t w
 	for (i = 1; i < len && blob[i] == blob[0]; i++)
 		;
 	if (i == len) {
-		snprintf(why, why_size, "every one of its %zu bytes is 0x%02x", len, blob[0]);
+		snprintf(why, why_size, "%zu bytes that are all 0x%02x", len, blob[0]);
 		return false;
 	}
 	return true;

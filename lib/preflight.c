@@ -9,10 +9,14 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sdsi/hw.h"
+#include "sdsi/le.h"
+#include "sdsi/license_type.h"
 #include "sdsi_internal.h"
+#include "sdsi_lic.h"
 
 struct checker {
 	const struct sdsi_registers *regs;
@@ -260,6 +264,37 @@ static void check_foreign(struct checker *c, const uint8_t *blob, size_t len)
 	record(c, "format", SDSI_CHECK_WARN, "%s", c->pf->warning);
 }
 
+/*
+ * A CAP whose first dword is a licence type (1 or 2) but whose bundles and
+ * signature do not fit its size is a licence blob cut short or damaged, not
+ * a foreign blob: refused as malformed, with the reader's offset and reason,
+ * as a malformed AKC is, forced or not (STRICT only: libsdsi 0.1 passed
+ * every blob it could not read).
+ */
+static bool claims_licence(struct checker *c, const uint8_t *blob, size_t len)
+{
+	struct sdsi_lic_error lerr = { .offset = SDSI_LIC_NO_OFFSET };
+	struct sdsi_lic_blob *lic;
+
+	if (c->kind != SDSI_BLOB_CAP || !(c->flags & SDSI_PREFLIGHT_STRICT) || len < 4 ||
+	    !sdsi_license_type_name(sdsi_le32(blob + SDSI_BLOB_OFF_TYPE)))
+		return false;
+	lic = malloc(sizeof(*lic));
+	if (!lic) {
+		refuse(c, "format", ENOMEM, -1, "out of memory");
+		return true;
+	}
+	if (sdsi_lic_cap_read(blob, len, lic, NULL, &lerr) == 0) {
+		free(lic);
+		return false;
+	}
+	free(lic);
+	refuse(c, "format", EBADMSG, (long)lerr.offset,
+	       "malformed CAP at offset %zu: %s (it starts as a licence blob)",
+	       lerr.offset, lerr.reason);
+	return true;
+}
+
 /* Decode the blob; true when it is ours, well formed and of the kind asked for. */
 static bool check_format(struct checker *c, const uint8_t *blob, size_t len)
 {
@@ -277,7 +312,8 @@ static bool check_format(struct checker *c, const uint8_t *blob, size_t len)
 		return false;
 	}
 	if (info->format == SDSI_BLOB_FORMAT_FOREIGN) {
-		check_foreign(c, blob, len);
+		if (!claims_licence(c, blob, len))
+			check_foreign(c, blob, len);
 		return false;
 	}
 	if (info->format != want) {
@@ -294,7 +330,7 @@ static bool check_format(struct checker *c, const uint8_t *blob, size_t len)
 		       info->key_revision);
 	else
 		record(c, "format", SDSI_CHECK_PASS,
-		       "sdsi CAP, licence 0x%016" PRIx64 " revision %u, %u feature(s)",
+		       "CAP, licence 0x%016" PRIx64 " revision %u, %u feature(s)",
 		       info->id, info->revision, info->num_features);
 	return true;
 }

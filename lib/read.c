@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sdsi/input_file.h"
@@ -82,9 +83,17 @@ int sdsi_read_file(const char *path, uint8_t *buf, size_t cap, size_t *len,
 		if (got <= 0)
 			break;
 		if (have == cap) {
+			struct stat st;
+			/* Its real size, when the file says: "5242880 bytes", not "more". */
+			long long size = fstat(fd, &st) == 0 && st.st_size > (off_t)cap
+						 ? (long long)st.st_size : -1;
+
 			close(fd);
+			if (size > 0)
+				return sdsi_fail(err, EFBIG, SDSI_ERR_MALFORMED, (long)cap,
+						 "%s is %lld bytes, larger than %zu", path, size, cap);
 			return sdsi_fail(err, EFBIG, SDSI_ERR_MALFORMED, (long)cap,
-					 "%s: larger than %zu bytes", path, cap);
+					 "%s is larger than %zu bytes", path, cap);
 		}
 		have += (size_t)got;
 	}

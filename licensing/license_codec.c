@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Byte codecs of the AKC, the CAP and the bare licence blob (docs/formats.md).
+ * Byte codecs of the AKC and the bare licence blob (docs/formats.md); the
+ * CAP's are license_cap.c.
  * Every decoder accepts exactly one encoding of a value, so a signature over
  * the received bytes and a signature over a re-encoding are the same thing,
  * and any changed byte is either refused here or caught by the signature.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "license_internal.h"
@@ -15,24 +17,23 @@ _Static_assert(SDSI_AKC_SIG_OFFSET == SDSI_AKC_KEY_OFFSET + SDSI_LICENSE_PUBKEY_
 	       "AKC signature follows the key");
 _Static_assert(SDSI_AKC_SIZE == SDSI_AKC_SIG_OFFSET + SDSI_LICENSE_SIG_SIZE,
 	       "AKC ends with its signature");
-_Static_assert(SDSI_CAP_SIZE(SDSI_CAP_MAX_BUNDLES) <= SDSI_LICENSE_BLOB_MAX &&
-	       SDSI_CAP_SIZE(SDSI_CAP_MAX_BUNDLES + 1) > SDSI_LICENSE_BLOB_MAX,
-	       "SDSI_CAP_MAX_BUNDLES is the most that fit one mailbox write");
 
 enum sdsi_payload_kind sdsi_lic_blob_kind(const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
-	uint32_t magic;
+	struct sdsi_lic_blob *lic;
+	enum sdsi_payload_kind kind = SDSI_PAYLOAD_FOREIGN;
 
-	if (len < SDSI_LICENSE_OFF_TOTAL_SIZE ||
-	    sdsi_le32(p + SDSI_LICENSE_OFF_VERSION) != SDSI_LICENSE_FORMAT_VERSION)
-		return SDSI_PAYLOAD_FOREIGN;
-	magic = sdsi_le32(p + SDSI_LICENSE_OFF_MAGIC);
-	if (magic == SDSI_AKC_MAGIC)
+	if (len >= SDSI_LICENSE_OFF_TOTAL_SIZE &&
+	    sdsi_le32(p + SDSI_LICENSE_OFF_MAGIC) == SDSI_AKC_MAGIC &&
+	    sdsi_le32(p + SDSI_LICENSE_OFF_VERSION) == SDSI_LICENSE_FORMAT_VERSION)
 		return SDSI_PAYLOAD_AKC;
-	if (magic == SDSI_CAP_MAGIC)
-		return SDSI_PAYLOAD_CAP;
-	return SDSI_PAYLOAD_FOREIGN;
+	/* Over 1 KiB with its bundles: keep it off small thread stacks. */
+	lic = malloc(sizeof(*lic));
+	if (lic && sdsi_lic_cap_read(buf, len, lic, NULL, NULL) == 0)
+		kind = SDSI_PAYLOAD_CAP;
+	free(lic);
+	return kind;
 }
 
 const char *sdsi_lic_kind_name(enum sdsi_payload_kind kind)
@@ -86,7 +87,7 @@ void sdsi_lic_code_format(uint32_t code, char text[5])
 }
 
 /* Checks shared by the blob encoder and decoder; offsets are blob-relative. */
-static int license_check(const struct sdsi_lic_blob *lic, size_t base,
+int sdsi_lic_blob_check(const struct sdsi_lic_blob *lic, size_t base,
 			 struct sdsi_lic_error *err)
 {
 	uint32_t i;
@@ -117,7 +118,7 @@ static int license_check(const struct sdsi_lic_blob *lic, size_t base,
 	return 0;
 }
 
-static void license_put(const struct sdsi_lic_blob *lic, uint8_t *p)
+void sdsi_lic_blob_put(const struct sdsi_lic_blob *lic, uint8_t *p)
 {
 	uint8_t *bundle;
 	uint32_t i;
@@ -172,7 +173,7 @@ static int license_get(const uint8_t *p, size_t avail, size_t base,
 		       SDSI_BUNDLE_RESERVED_SIZE);
 	}
 	/* Same rules as the encoder; the count range error is -EINVAL here. */
-	return license_check(lic, base, err) ? -EINVAL : 0;
+	return sdsi_lic_blob_check(lic, base, err) ? -EINVAL : 0;
 }
 
 /*
@@ -180,11 +181,11 @@ static int license_get(const uint8_t *p, size_t avail, size_t base,
  * rules, and the buffer holds the need bytes of the whole (what, in the
  * message).
  */
-static int license_encodable(const struct sdsi_lic_blob *lic, size_t base,
+int sdsi_lic_blob_encodable(const struct sdsi_lic_blob *lic, size_t base,
 			     size_t size, size_t need, const char *what,
 			     struct sdsi_lic_error *err)
 {
-	int rc = license_check(lic, base, err);
+	int rc = sdsi_lic_blob_check(lic, base, err);
 
 	if (rc)
 		return rc;
@@ -202,10 +203,10 @@ int sdsi_lic_blob_encode(const struct sdsi_lic_blob *lic, void *buf,
 	size_t need = SDSI_LICENSE_BLOB_SIZE(lic->bundle_count);
 	int rc;
 
-	rc = license_encodable(lic, 0, size, need, "licence", err);
+	rc = sdsi_lic_blob_encodable(lic, 0, size, need, "licence", err);
 	if (rc)
 		return rc;
-	license_put(lic, buf);
+	sdsi_lic_blob_put(lic, buf);
 	*len = need;
 	return 0;
 }
@@ -242,10 +243,10 @@ static int header_check(const uint8_t *p, size_t len, uint32_t magic,
 	uint32_t found;
 	char text[5];
 
-	if (len < SDSI_CAP_HEADER_SIZE)
+	if (len < SDSI_AKC_KEY_REV_OFFSET)
 		return sdsi_lic_fail(err, -EINVAL, len,
 				     "truncated: %zu bytes, the %s header needs %u",
-				     len, kind, SDSI_CAP_HEADER_SIZE);
+				     len, kind, SDSI_AKC_KEY_REV_OFFSET);
 	found = sdsi_le32(p + SDSI_LICENSE_OFF_MAGIC);
 	if (found != magic) {
 		sdsi_lic_code_format(found, text);
@@ -317,47 +318,5 @@ int sdsi_lic_akc_decode(const void *buf, size_t len, struct sdsi_lic_akc *akc,
 	memcpy(akc->licensor_key, p + SDSI_AKC_KEY_OFFSET,
 	       SDSI_LICENSE_PUBKEY_SIZE);
 	memcpy(akc->signature, p + SDSI_AKC_SIG_OFFSET, SDSI_LICENSE_SIG_SIZE);
-	return 0;
-}
-
-int sdsi_lic_cap_encode(const struct sdsi_lic_cap *cap, void *buf, size_t size,
-		    size_t *len, struct sdsi_lic_error *err)
-{
-	const struct sdsi_lic_blob *lic = &cap->license;
-	uint8_t *p = buf;
-	size_t total = SDSI_CAP_SIZE(lic->bundle_count);
-	int rc;
-
-	rc = license_encodable(lic, SDSI_CAP_BLOB_OFFSET, size, total, "CAP", err);
-	if (rc)
-		return rc;
-	header_put(p, SDSI_CAP_MAGIC, total);
-	license_put(lic, p + SDSI_CAP_BLOB_OFFSET);
-	memcpy(p + total - SDSI_LICENSE_SIG_SIZE, cap->signature,
-	       SDSI_LICENSE_SIG_SIZE);
-	*len = total;
-	return 0;
-}
-
-int sdsi_lic_cap_decode(const void *buf, size_t len, struct sdsi_lic_cap *cap,
-		    struct sdsi_lic_error *err)
-{
-	const uint8_t *p = buf;
-	size_t total;
-	int rc;
-
-	rc = header_check(p, len, SDSI_CAP_MAGIC, "CAP", err);
-	if (rc)
-		return rc;
-	rc = license_get(p + SDSI_CAP_BLOB_OFFSET, len - SDSI_CAP_BLOB_OFFSET,
-			 SDSI_CAP_BLOB_OFFSET, &cap->license, err);
-	if (rc)
-		return rc;
-	total = SDSI_CAP_SIZE(cap->license.bundle_count);
-	rc = size_check(p, len, total, "CAP", err);
-	if (rc)
-		return rc;
-	memcpy(cap->signature, p + total - SDSI_LICENSE_SIG_SIZE,
-	       SDSI_LICENSE_SIG_SIZE);
 	return 0;
 }

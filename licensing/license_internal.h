@@ -24,4 +24,16 @@ int sdsi_lic_fail(struct sdsi_lic_error *err, int rc, size_t offset,
 int sdsi_lic_fail_openssl(struct sdsi_lic_error *err, int rc,
 			  const char *what);
 
+/*
+ * The licence blob's rules and bytes, shared by the blob codec
+ * (license_codec.c) and the CAP's (license_cap.c); offsets in errors are
+ * base plus the blob's own.
+ */
+int sdsi_lic_blob_check(const struct sdsi_lic_blob *lic, size_t base,
+			struct sdsi_lic_error *err);
+void sdsi_lic_blob_put(const struct sdsi_lic_blob *lic, uint8_t *p);
+/* The rules kept, and need bytes of room in size (what: the message's noun). */
+int sdsi_lic_blob_encodable(const struct sdsi_lic_blob *lic, size_t base, size_t size,
+			    size_t need, const char *what, struct sdsi_lic_error *err);
+
 #endif /* SDSI_LIC_INTERNAL_H */

@@ -142,3 +142,25 @@ bool sdsi_lic_file_holds_key(const char *path)
 	close(fd);
 	return found;
 }
+
+/* A DER key is small: 16 KiB, the key files' own bound (license_keyfile.c). */
+#define DER_KEY_MAX	16384u
+
+const char *sdsi_lic_der_key_kind(const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	const char *kind = "private key";
+	EVP_PKEY *key;
+
+	if (!len || len > DER_KEY_MAX)
+		return NULL;
+	key = d2i_AutoPrivateKey(NULL, &p, (long)len);
+	if (!key) {
+		p = buf;
+		key = d2i_PUBKEY(NULL, &p, (long)len);
+		kind = "public key";
+	}
+	ERR_clear_error();	/* a failed parse is an answer, not an error */
+	EVP_PKEY_free(key);
+	return key ? kind : NULL;
+}

@@ -68,7 +68,10 @@ struct sdsi_lic_cap {
 	uint8_t signature[SDSI_LICENSE_SIG_SIZE];
 };
 
-/* Kind by magic and format version; anything shorter than 8 bytes is foreign. */
+/*
+ * Kind: an AKC by its magic and format version; a CAP when
+ * sdsi_lic_cap_read() reads it; anything else is foreign.
+ */
 enum sdsi_payload_kind sdsi_lic_blob_kind(const void *buf, size_t len);
 const char *sdsi_lic_kind_name(enum sdsi_payload_kind kind);
 
@@ -92,6 +95,25 @@ int sdsi_lic_cap_encode(const struct sdsi_lic_cap *cap, void *buf, size_t size,
 		    size_t *len, struct sdsi_lic_error *err);
 int sdsi_lic_cap_decode(const void *buf, size_t len, struct sdsi_lic_cap *cap,
 		    struct sdsi_lic_error *err);
+/*
+ * Any CAP, Intel's or ours, read by the published licence-blob layout from
+ * byte 0 (docs/formats.md section 3): at most 1016 bytes, a known licence
+ * type, 1 or more bundles, all inside the bytes with at least
+ * SDSI_CAP_SIG_MIN bytes of signature after them.  Bundle codes and the
+ * signature are not judged.  -EINVAL with the reason and the offset
+ * otherwise (the bytes are then foreign).  *sig_len (may be NULL): the bytes
+ * after the blob.  sdsi_lic_cap_decode() is this plus the rules of our own
+ * format: printable codes and a signature of exactly 96 bytes.
+ */
+int sdsi_lic_cap_read(const void *buf, size_t len, struct sdsi_lic_blob *lic,
+		      size_t *sig_len, struct sdsi_lic_error *err);
+/*
+ * The mailbox carries whole qwords (docs/interface.md §2.5): a CAP of ours,
+ * 132 + 32·N bytes, arrives with 4 zero bytes after its signature.  The
+ * length of the CAP in len bytes received: the one its bundle count gives
+ * when only zeros follow it up to the next qword, else len.
+ */
+size_t sdsi_lic_cap_unpadded_len(const void *buf, size_t len);
 /* The bare licence blob (no header, no signature): what NVRAM stores. */
 int sdsi_lic_blob_encode(const struct sdsi_lic_blob *lic, void *buf,
 			     size_t size, size_t *len,
@@ -189,6 +211,12 @@ int sdsi_lic_key_save_public(const char *path, EVP_PKEY *key,
 bool sdsi_lic_bytes_hold_key(const void *data, size_t len);
 bool sdsi_lic_fd_holds_key(int fd);
 bool sdsi_lic_file_holds_key(const char *path);
+
+/*
+ * Whether the len bytes at buf, all of them, are a DER key OpenSSL reads
+ * (at most 16 KiB): "private key" or "public key", else NULL.
+ */
+const char *sdsi_lic_der_key_kind(const void *buf, size_t len);
 
 /*
  * Write a whole file crash-safely: a temporary file in the same directory,

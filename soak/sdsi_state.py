@@ -22,7 +22,7 @@ STATE_MAX = 4096
 
 # AKC and CAP files (docs/formats.md sections 2 and 3)
 AKC_KEY_REV, AKC_KEY = 0x0C, slice(0x10, 0x70)
-CAP_HEADER, SIGNATURE = 12, 96
+SIGNATURE = 96           # a CAP is the licence blob from byte 0, then this
 BLOB_ID = 4             # u64 licence ID after the u32 blob type
 
 
@@ -94,9 +94,9 @@ def empty_state():
 
 
 def license_of(cap):
-    """What the certificate stores of a CAP: no header, no signature,
+    """What the certificate stores of a CAP: the blob, no signature,
     zero-padded to whole dwords."""
-    blob = cap[CAP_HEADER:-SIGNATURE]
+    blob = cap[:-SIGNATURE]
     return blob + bytes(-len(blob) % 4)
 
 

@@ -88,7 +88,8 @@ static int authenticate_cap(const struct sdsi_model *m, const uint8_t *blob,
 	ret = sdsi_lic_pubkey_from_raw(m->nv.licensor_key, &licensor, NULL);
 	if (ret)
 		return ret;
-	ret = sdsi_lic_cap_verify(blob, len, licensor, &cap, NULL);
+	ret = sdsi_lic_cap_verify(blob, sdsi_lic_cap_unpadded_len(blob, len), licensor, &cap,
+				  NULL);
 	EVP_PKEY_free(licensor);
 	if (ret)
 		return ret;

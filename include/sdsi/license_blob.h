@@ -2,13 +2,18 @@
 /*
  * The project's AKC and CAP formats (docs/formats.md): the byte layouts the
  * licensing library encodes and decodes, sdsi-authority issues, the model
- * verifies and libsdsi inspects.  A stand-in for Intel's private formats:
- * a header (magic, format version, total size), the contents, and an
- * ECDSA P-384 signature over every byte before it.  Little-endian.
+ * verifies and libsdsi inspects.  Little-endian.
  *
- * The licence blob a CAP carries is the one of the state certificate
- * (hw.h, SDSI_BLOB_OFF_*).  Integer constants only; the size macros are
- * size_t (stddef.h) expressions.
+ * The AKC is a stand-in for Intel's private format: a header (magic, format
+ * version, total size), the contents, and an ECDSA P-384 signature over
+ * every byte before it.
+ *
+ * The CAP is the licence blob of the published layout (hw.h,
+ * SDSI_BLOB_OFF_*: type, ID, PPIN, previous PPIN, revision, bundles) from
+ * its first byte, followed by its signature: the placement is inferred,
+ * the fields are Intel's, so one reader serves Intel's CAPs and ours.  Ours
+ * carry a 96-byte ECDSA P-384 signature over every byte of the blob.
+ * Integer constants only; the size macros are size_t (stddef.h) expressions.
  */
 #ifndef SDSI_LICENSE_BLOB_H
 #define SDSI_LICENSE_BLOB_H
@@ -17,14 +22,13 @@
 
 #define SDSI_LICENSE_FORMAT_VERSION	1u
 #define SDSI_AKC_MAGIC			SDSI_FOURCC('S', 'A', 'K', 'C')
-#define SDSI_CAP_MAGIC			SDSI_FOURCC('S', 'C', 'A', 'P')
 
 #define SDSI_LICENSE_PUBKEY_SIZE	96u	/* X || Y, big-endian, 48 each */
 #define SDSI_LICENSE_SIG_SIZE		96u	/* r || s, big-endian, 48 each */
 #define SDSI_LICENSE_KEY_IMAGE_SIZE	SDSI_STATE_KEY_IMAGE_SIZE	/* 48 */
 #define SDSI_LICENSE_BLOB_MAX		SDSI_WRITE_PAYLOAD_MAX		/* 1016 */
 
-/* Header fields shared by the AKC and the CAP. */
+/* The AKC's header. */
 #define SDSI_LICENSE_OFF_MAGIC		0x00u
 #define SDSI_LICENSE_OFF_VERSION	0x04u
 #define SDSI_LICENSE_OFF_TOTAL_SIZE	0x08u
@@ -35,14 +39,19 @@
 #define SDSI_AKC_SIG_OFFSET		0x70u
 #define SDSI_AKC_SIZE			0xD0u	/* 208 */
 
-/* CAP: header, licence blob (hw.h), signature. */
-#define SDSI_CAP_HEADER_SIZE		12u
-#define SDSI_CAP_BLOB_OFFSET		SDSI_CAP_HEADER_SIZE
+/* CAP: licence blob (hw.h) from byte 0, then the signature. */
+#define SDSI_CAP_BLOB_OFFSET		0u
 #define SDSI_LICENSE_BLOB_SIZE(n) \
 	(SDSI_BLOB_HEADER_SIZE + (size_t)(n) * SDSI_BUNDLE_SIZE)	/* size_t */
+/* Ours: the blob and a 96-byte signature, nothing else. */
 #define SDSI_CAP_SIZE(n) \
-	(SDSI_CAP_HEADER_SIZE + SDSI_LICENSE_BLOB_SIZE(n) + SDSI_LICENSE_SIG_SIZE)
-/* (1016 - 12 - 36 - 96) / 32 = 27, so the largest CAP is 1008 bytes. */
+	(SDSI_LICENSE_BLOB_SIZE(n) + SDSI_LICENSE_SIG_SIZE)
+/*
+ * Any CAP, Intel's included, must leave room after its blob for at least
+ * an ECDSA P-384 signature (r, s): the least a signed blob can carry.
+ */
+#define SDSI_CAP_SIG_MIN		SDSI_LICENSE_SIG_SIZE
+/* (1016 - 36 - 96) / 32 = 27, so the largest CAP of ours is 996 bytes. */
 #define SDSI_CAP_MAX_BUNDLES		27u
 #define SDSI_BUNDLE_RESERVED_SIZE	(SDSI_BUNDLE_SIZE - SDSI_BUNDLE_OFF_RESERVED)	/* 28 */
 

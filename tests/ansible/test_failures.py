@@ -276,10 +276,13 @@ def test_facts_fail_naming_the_cause(ansible, runs, fleet, tmp_path, executable,
     assert r['status'] == 'failed' and message in r['result']['msg'], r
 
 
-def test_unusable_entries_of_cap_dir_are_unused_not_failed(ansible, runs, fleet, licenses,
-                                                           tmp_path):
+def test_unusable_entries_of_cap_dir_are_unused_and_fail_unless_warned(ansible, runs, fleet,
+                                                                      licenses, tmp_path):
     """A FIFO (never opened, so never blocking), a subdirectory and a
-    truncated CAP in the CAP directory: each unused with its reason."""
+    truncated CAP in the CAP directory: each unused with its reason, the
+    socket left without a CAP listed; with unmatched: warn (the playbook's)
+    each is a warning, by default the task fails naming each, as intel_sdsi
+    exits 5 (issue 24); an empty directory too."""
     h = host(fleet, NODE)
     power_cycle(h)
     caps = tmp_path / 'mixed'
@@ -297,3 +300,15 @@ def test_unusable_entries_of_cap_dir_are_unused_not_failed(ansible, runs, fleet,
     assert 'it is a FIFO' in reasons['a-fifo.cap']
     assert 'it is a directory' in reasons['b-subdir.cap']
     assert 'truncated' in reasons['c-truncated.cap']
+    assert [s['device'] for s in result['unmatched_sockets']] == ['intel_vsec.sdsi.0']
+    assert any('c-truncated.cap' in w and 'not used' in w for w in result['warnings'])
+    rc, result, status = provision(ansible, h, sdsi_cap_dir=str(caps), sdsi_unmatched='fail')
+    assert rc != 0 and status == 'failed', result
+    for name in ('a-fifo.cap', 'b-subdir.cap', 'c-truncated.cap'):
+        assert name + ': ' in result['msg'] and 'not used' in result['msg']
+    assert 'intel_vsec.sdsi.0 (PPIN ' in result['msg'] and 'no CAP in ' in result['msg']
+    empty = tmp_path / 'empty'
+    empty.mkdir()
+    rc, result, status = provision(ansible, h, sdsi_cap_dir=str(empty), sdsi_unmatched='fail')
+    assert rc != 0 and status == 'failed', result
+    assert '%s: empty: no CAP to provision' % empty in result['msg']

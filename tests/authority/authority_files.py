@@ -23,7 +23,6 @@ MAN_PAGE = os.path.join(os.path.dirname(__file__), "..", "..", "man", "sdsi-auth
 
 # The magics as stored: the little-endian four-character codes.
 AKC_MAGIC = sdsi_layout.fourcc_bytes(sdsi_layout.AKC_MAGIC)
-CAP_MAGIC = sdsi_layout.fourcc_bytes(sdsi_layout.CAP_MAGIC)
 
 # The exit status table of every sdsi program (docs/exit-codes.md).
 EXIT_OK, EXIT_INTERNAL, EXIT_USAGE, EXIT_NO_DEVICE, EXIT_PERMISSION = 0, 1, 2, 3, 4
@@ -71,15 +70,16 @@ def fourcc(text):
 
 
 def parse_cap(data):
-    magic, version, total = struct.unpack_from("<4sII", data, 0)
-    btype, bid, ppin, prev, rev, count = struct.unpack_from("<IQQQII", data, 12)
-    bundles = [data[48 + 32 * k:48 + 32 * (k + 1)] for k in range(count)]
-    end = 48 + 32 * count
-    return {"magic": magic, "version": version, "total": total, "type": btype, "id": bid,
+    """A CAP: the published licence blob from byte 0 (docs/formats.md
+    section 3), then the signature."""
+    btype, bid, ppin, prev, rev, count = struct.unpack_from("<IQQQII", data, 0)
+    bundles = [data[36 + 32 * k:36 + 32 * (k + 1)] for k in range(count)]
+    end = 36 + 32 * count
+    return {"type": btype, "id": bid,
             "ppin": ppin, "previous_ppin": prev, "revision": rev, "count": count,
             "codes": [b[:4][::-1].decode("ascii") for b in bundles],
             "reserved": [b[4:] for b in bundles],
-            "blob": data[12:end], "signed": data[:end], "sig": data[end:]}
+            "blob": data[:end], "signed": data[:end], "sig": data[end:]}
 
 
 def key_image(raw):

@@ -127,19 +127,21 @@ def test_truncated_akc(akc, length):
 
 
 def test_truncated_cap_text(cap):
+    """Its two bundles and a signature no longer fit: not a licence blob."""
     cap.write_bytes(cap.read_bytes()[:150])
     r = run("inspect", cap)
     assert r.returncode == EXIT_MALFORMED
-    assert "invalid CAP at offset 150 (0x96): truncated" in r.stderr
+    assert ("not decodable at offset 32 (0x20): bundle count 2 does not fit"
+            " in 150 bytes: with a signature of at least 96 bytes, 0 bundles do") in r.stderr
 
 
 def test_bundle_count_past_the_end(cap):
     data = bytearray(cap.read_bytes())
-    struct.pack_into("<I", data, 12 + 0x20, 20)
+    struct.pack_into("<I", data, 0x20, 20)
     cap.write_bytes(bytes(data))
     rc, doc, _ = inspect_json(cap)
     assert rc == EXIT_MALFORMED
-    assert doc["error"]["offset"] == len(data)
+    assert doc["error"]["offset"] == 0x20
     assert "bundle count 20" in doc["error"]["message"]
 
 
@@ -160,8 +162,8 @@ def test_trailing_bytes(akc):
 
 @pytest.mark.parametrize("content", [
     os.urandom(512),
-    # A bare section 3.1 licence blob: what an Intel CAP might start with.
-    struct.pack("<IQQQII", 1, 5, 6, 0, 1, 1) + b"20CC" + bytes(28) + bytes(96),
+    # A bare section 3.1 licence blob, with no room for a signature.
+    struct.pack("<IQQQII", 1, 5, 6, 0, 1, 1) + b"20CC" + bytes(28) + bytes(95),
     b"",
 ])
 def test_foreign_blobs(tmp_path, content):

@@ -94,17 +94,18 @@ METER_PAIR_SIZE = 8
 METER_MAX_PAIRS = 507
 METER_OFF_MMRC_ENCODING = 0x20
 
-# include/sdsi/license_blob.h: the project's AKC and CAP (docs/formats.md)
+# include/sdsi/license_blob.h: the project's AKC and CAP (docs/formats.md);
+# a CAP is the licence blob from byte 0, then its signature
 LICENSE_FORMAT_VERSION = 1
 AKC_MAGIC = 0x53414B43          # 'SAKC' as a four-character code
-CAP_MAGIC = 0x53434150          # 'SCAP'
 LICENSE_PUBKEY_SIZE = 96
 LICENSE_SIG_SIZE = 96
 AKC_KEY_OFFSET = 0x10
 AKC_SIG_OFFSET = 0x70
 AKC_SIZE = 0xD0
-CAP_BLOB_OFFSET = 0x0C
+CAP_BLOB_OFFSET = 0
 CAP_MAX_BUNDLES = 27
+CAP_SIG_MIN = 96
 
 # include/sdsi/nvram_file.h: the model's socket<N>.nvram
 NVRAM_MAGIC = b'SDSINVRM'

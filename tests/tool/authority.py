@@ -11,7 +11,6 @@ import pytest
 from sdsikit.programs import AUTHORITY
 
 AKC_KEY = slice(0x10, 0x70)     # the licensor public key X||Y
-CAP_HEADER = 12
 SIGNATURE = 96
 
 
@@ -66,8 +65,8 @@ def key_revision(akc_path):
 
 
 def license_blob(cap_path):
-    """What the state certificate stores of a CAP: no header, no signature."""
-    return read(cap_path)[CAP_HEADER:-SIGNATURE]
+    """What the state certificate stores of a CAP: the blob, no signature."""
+    return read(cap_path)[:-SIGNATURE]
 
 
 def image_as_printed(image):

@@ -43,15 +43,13 @@ def authority(tmp_path_factory):
 
 @pytest.fixture
 def caps(authority, tmp_path):
-    """A CAP directory: one CAP for socket 0, two for socket 1 (file name
-    order: b then c), none for socket 2 or 3, one for a PPIN no socket has,
-    and a file that is not a CAP."""
+    """A CAP directory with one CAP for each of the four sockets, in file
+    name order a to d: nothing left over, so a complete run exits 0."""
     d = tmp_path / "caps"
     d.mkdir()
     shutil.copy(authority.cap(PPINS[0], license_id=0xA0), d / "a-socket0.cap")
     shutil.copy(authority.cap(PPINS[1], license_id=0xB1, features=("SGX1",)),
                 d / "b-socket1.cap")
-    shutil.copy(authority.cap(PPINS[1], license_id=0xC1, metered=True), d / "c-socket1.cap")
-    shutil.copy(authority.cap(0xDEAD, license_id=0xD0), d / "d-elsewhere.cap")
-    (d / "notes.txt").write_text("the CAPs of rack 7\n")
+    shutil.copy(authority.cap(PPINS[2], license_id=0xC2, metered=True), d / "c-socket2.cap")
+    shutil.copy(authority.cap(PPINS[3], license_id=0xD3), d / "d-socket3.cap")
     return str(d)

@@ -276,3 +276,37 @@ def test_ppins_and_license_ids_have_one_form_in_text_and_json(tool, tmp_path):
     info = tool("-i", "--file", str(regs), "--json").json()
     assert info["ppin"] == "0x0000000000000042"
     assert re.search(r"^PPIN: +0x0000000000000042$", tool("-i", "--file", str(regs)).out, re.M)
+
+
+def test_saved_file_is_told_by_its_content(tool, tmp_path, authority):
+    """Issue 24: an 80-byte empty state certificate is the size of a V2
+    registers file, but not one; a CAP or AKC given to -s is named as such,
+    with the command that reads it; each file still reads with its own."""
+    state = tmp_path / "state.bin"
+    state.write_bytes(state_cert([]).ljust(80, b"\0"))     # padded to 16, as read
+    assert len(state.read_bytes()) == 80
+    meter = tmp_path / "meter.bin"
+    meter.write_bytes(meter_cert([("CC02", 5)]))
+    cap, akc = authority.cap(0x1234), authority.akc()
+    refusals = [
+        (["-i", "--file", str(state)], f"{state}: a state certificate (content type 0xd, 80"
+         f" bytes), not a registers file: read it with intel_sdsi --file {state} -s"),
+        (["-i", "--file", str(meter)], f"{meter}: a meter certificate (MTDB, "),
+        (["-s", "--file", str(meter)], f"not a state certificate: read it with intel_sdsi"
+         f" --file {meter} -m"),
+        (["-s", "--file", cap], f"{cap}: a CAP (164 bytes), not a state certificate: read it"
+         f" with sdsi-authority inspect {cap}, or check it against a socket with intel_sdsi"
+         f" -d N -c {cap} --dry-run"),
+        (["-m", "--file", akc], f"{akc}: an AKC (208 bytes), not a meter certificate: read it"
+         f" with sdsi-authority inspect {akc}"),
+        (["-i", "--file", cap], "a CAP (164 bytes), not a registers file"),
+    ]
+    for args, message in refusals:
+        r = tool(*args)
+        assert r.rc == 8 and r.out == "", (args, r.err)
+        assert message in r.err, (args, r.err)
+        doc = tool(*args, "--json").json()
+        assert doc["file"] == args[-1] and doc["device"] is None
+        assert doc["error"]["name"] == "EBADMSG"
+    assert tool("-s", "--file", str(state)).rc == 0
+    assert tool("-m", "--file", str(meter)).rc == 0

@@ -61,39 +61,29 @@ def test_provision_a_fleet_then_again_unchanged(authority, caps):
     assert report["blob"] == "cap" and report["dry_run"] is False
     assert results(report) == [
         (NAMES[0], "provisioned", [("a-socket0.cap", "written")]),
-        (NAMES[1], "provisioned", [("b-socket1.cap", "written"), ("c-socket1.cap", "written")]),
-        (NAMES[2], "no_match", []), (NAMES[3], "no_match", [])]
+        (NAMES[1], "provisioned", [("b-socket1.cap", "written")]),
+        (NAMES[2], "provisioned", [("c-socket2.cap", "written")]),
+        (NAMES[3], "provisioned", [("d-socket3.cap", "written")])]
     assert [s["ppin"] for s in report["results"]] == [hex64(p) for p in PPINS]
     files = {os.path.basename(f["file"]): f for f in report["files"]}
-    # The CAP bound to another CPU is left unused, and said so.
-    assert files["d-elsewhere.cap"]["usable"] is True
-    assert files["d-elsewhere.cap"]["used_by"] == []
-    assert files["d-elsewhere.cap"]["ppin"] == hex64(0xDEAD)
     assert files["b-socket1.cap"]["used_by"] == [NAMES[1]]
-    # The file that is not a CAP is reported with its name and reason.
-    assert files["notes.txt"]["usable"] is False
-    assert files["notes.txt"]["error"]["name"] == "EBADMSG"
-    assert "notes.txt: not a CAP of the sdsi format" in files["notes.txt"]["error"]["message"]
-    assert "notes.txt: not a CAP of the sdsi format" in r[1]["err"]
-    assert report["summary"] == {"sockets": 4, "provisioned": 2, "planned": 0,
-                                 "unchanged": 0, "no_match": 2, "failed": 0}
+    assert files["b-socket1.cap"]["ppin"] == hex64(PPINS[1])
+    assert report["summary"] == {"sockets": 4, "provisioned": 4, "planned": 0,
+                                 "unchanged": 0, "no_match": 0, "failed": 0}
     after_first = [spent(x) for x in r[2:6]]
-    assert after_first == [(0, 0, 2), (0, 0, 1), (0, 0, 3), (0, 0, 3)]
+    assert after_first == [(0, 0, 2)] * 4
 
     # Second run: everything unchanged, nothing written, nothing spent.
     assert [s["result"] for s in fleet(r[6])["results"]] == ["unchanged"] * 4
     again = fleet(r[7])
-    assert results(again) == [
-        (NAMES[0], "unchanged", [("a-socket0.cap", "unchanged")]),
-        (NAMES[1], "unchanged", [("b-socket1.cap", "unchanged"),
-                                 ("c-socket1.cap", "unchanged")]),
-        (NAMES[2], "no_match", []), (NAMES[3], "no_match", [])]
+    assert results(again)[1] == (NAMES[1], "unchanged", [("b-socket1.cap", "unchanged")])
+    assert [s["result"] for s in again["results"]] == ["unchanged"] * 4
     text = r[8]["out"]
     assert "intel_vsec.sdsi.1 (PPIN 0x0000000000f1ee71): unchanged, already provisioned" in text
-    assert "d-elsewhere.cap: CAP bound to PPIN 0x000000000000dead, which no socket here has" in text
-    assert "4 sockets: 0 provisioned, 2 unchanged, 2 without a matching CAP, 0 failed" in text
+    assert "Not used" not in text
+    assert "4 sockets: 0 provisioned, 4 unchanged, 0 without a matching CAP, 0 failed" in text
     assert [spent(x) for x in r[9:13]] == after_first
-    assert licenses(r[13]) == [(hex64(0xB1), 1, True), (hex64(0xC1), 1, True)]
+    assert licenses(r[13]) == [(hex64(0xB1), 1, True)]
 
 
 def test_dry_run_shows_the_plan_and_writes_nothing(authority, caps):
@@ -107,24 +97,24 @@ def test_dry_run_shows_the_plan_and_writes_nothing(authority, caps):
     assert plan["dry_run"] is True
     assert results(plan) == [
         (NAMES[0], "planned", [("a-socket0.cap", "planned")]),
-        (NAMES[1], "planned", [("b-socket1.cap", "planned"), ("c-socket1.cap", "planned")]),
-        (NAMES[2], "no_match", []), (NAMES[3], "no_match", [])]
-    # Each check is shown; the plan counts its own writes against the updates.
+        (NAMES[1], "planned", [("b-socket1.cap", "planned")]),
+        (NAMES[2], "planned", [("c-socket2.cap", "planned")]),
+        (NAMES[3], "planned", [("d-socket3.cap", "planned")])]
+    # Each check is shown; the plan counts the updates left.
     updates = [[c["detail"] for c in b["checks"] if c["name"] == "updates"][0]
                for b in plan["results"][1]["blobs"]]
-    assert updates == ["3 of 4 update(s) available", "2 of 4 update(s) available"]
+    assert updates == ["3 of 4 update(s) available"]
     assert "Dry run: nothing is written" in r[7]["out"]
-    assert "c-socket1.cap: CAP licence 0x00000000000000c1 revision 1 (CC02): would be written" in r[7]["out"]
+    assert "c-socket2.cap: CAP licence 0x00000000000000c2 revision 1 (CC02): would be written" in r[7]["out"]
     assert [spent(x) for x in r[1:5]] == [spent(x) for x in r[8:12]] == [(0, 0, 3)] * 4
     assert r[5]["out"] == r[12]["out"]             # the state certificates, byte for byte
 
 
 def test_one_failing_socket_does_not_stop_the_others(authority, caps, tmp_path):
-    """Socket 1 is locked by the BIOS (in-band lock): its first CAP fails with
-    EPERM and its second is not tried; socket 0 is provisioned; the exit
-    status is the failure's (4).  Without an AKC, socket 3's CAP is refused by
-    its own pre-flight checks."""
-    shutil.copy(authority.cap(PPINS[3], license_id=0x3A), os.path.join(caps, "e-socket3.cap"))
+    """Socket 1 is locked by the BIOS (in-band lock): its CAP fails with
+    EPERM; sockets 0 and 2 are provisioned; the exit status is the
+    failure's (4).  Without an AKC, socket 3's CAP is refused by its own
+    pre-flight checks."""
     akc = authority.akc()
     r = platform(authority, [t("-d", "0", "-a", akc), t("-d", "1", "-a", akc),
                              t("-d", "2", "-a", akc), ctl("iblock", "1", "on"),
@@ -134,41 +124,49 @@ def test_one_failing_socket_does_not_stop_the_others(authority, caps, tmp_path):
     for res in r[4:6]:
         assert res["rc"] == 4, res
     report = fleet(r[4])
-    assert results(report)[:2] == [
+    assert results(report)[:3] == [
         (NAMES[0], "provisioned", [("a-socket0.cap", "written")]),
-        (NAMES[1], "failed", [("b-socket1.cap", "failed"), ("c-socket1.cap", "skipped")])]
+        (NAMES[1], "failed", [("b-socket1.cap", "failed")]),
+        (NAMES[2], "provisioned", [("c-socket2.cap", "written")])]
     assert report["results"][1]["error"]["name"] == "EPERM"
     assert report["results"][1]["blobs"][0]["error"]["name"] == "EPERM"
-    assert results(report)[3] == (NAMES[3], "failed", [("e-socket3.cap", "refused")])
+    assert results(report)[3] == (NAMES[3], "failed", [("d-socket3.cap", "refused")])
     assert report["results"][3]["error"]["message"].startswith("intel_vsec.sdsi.3: ")
     assert "akc_present" in [c["name"] for c in report["results"][3]["blobs"][0]["checks"]
                              if c["result"] == "fail"]
-    assert report["summary"]["failed"] == 2 and report["summary"]["provisioned"] == 1
+    assert report["summary"]["failed"] == 2 and report["summary"]["provisioned"] == 2
     assert "intel_vsec.sdsi.1/provision_cap" in r[5]["err"]
-    assert "c-socket1.cap: CAP licence 0x00000000000000c1 revision 1 (CC02): skipped" in r[5]["out"]
+    assert "b-socket1.cap: CAP licence 0x00000000000000b1 revision 1 (SGX1): failed" in r[5]["out"]
     assert spent(r[7]) == (0, 0, 3) and spent(r[8]) == (0, 0, 4)   # nothing spent there
 
 
-def test_caps_for_one_cpu_apply_in_file_name_order(authority, tmp_path):
-    """Two revisions of a licence and a copy of a CAP: after each write the
-    socket is read again, so the copy is unchanged instead of a replay the
-    silicon would count as a failure, and the older revision, sorted after
-    the newer, is unchanged too."""
+def test_two_caps_for_one_cpu_write_none_there(authority, tmp_path):
+    """Two revisions of a licence and a copy of a CAP for one CPU: which one
+    is meant is unclear, and each refused write spends an attempt, so none
+    is written there; the socket fails naming them (exit 5), the other
+    socket gets its CAP."""
     d = tmp_path / "same"
     d.mkdir()
     newer = authority.cap(PPINS[0], license_id=0x77, revision=2)
     shutil.copy(newer, d / "1-rev2.cap")
     shutil.copy(newer, d / "2-rev2-copy.cap")
     shutil.copy(authority.cap(PPINS[0], license_id=0x77, revision=1), d / "3-rev1.cap")
+    shutil.copy(authority.cap(PPINS[1], license_id=0x78), d / "4-socket1.cap")
     akc = authority.akc()
-    r = platform(authority, [t("-d", "0", "-a", akc), t("--all", "-c", str(d), "--json"),
-                             info(0), t("-d", "0", "-s", "--json")], sockets=1)
-    assert [x["rc"] for x in r] == [0] * len(r), r
-    assert results(fleet(r[1])) == [(NAMES[0], "provisioned", [
-        ("1-rev2.cap", "written"), ("2-rev2-copy.cap", "unchanged"),
-        ("3-rev1.cap", "unchanged")])]
-    assert spent(r[2]) == (0, 0, 2)
-    assert licenses(r[3]) == [(hex64(0x77), 2, True)]
+    r = platform(authority, [t("--all", "-a", akc), t("--all", "-c", str(d), "--json"),
+                             info(0), t("-d", "0", "-s", "--json"), info(1)], sockets=2)
+    assert [x["rc"] for x in r] == [0, 5, 0, 0, 0], r
+    report = fleet(r[1])
+    assert results(report) == [
+        (NAMES[0], "failed", [("1-rev2.cap", "skipped"), ("2-rev2-copy.cap", "skipped"),
+                              ("3-rev1.cap", "skipped")]),
+        (NAMES[1], "provisioned", [("4-socket1.cap", "written")])]
+    error = report["results"][0]["error"]
+    assert error["name"] == "EEXIST"
+    assert ("3 CAPs are for it (1-rev2.cap, 2-rev2-copy.cap, 3-rev1.cap): one CAP per socket"
+            in error["message"])
+    assert spent(r[2]) == (0, 0, 3) and spent(r[4]) == (0, 0, 2)
+    assert licenses(r[3]) == []
 
 
 def test_one_cap_file_goes_to_its_socket_only(authority):
@@ -183,7 +181,9 @@ def test_one_cap_file_goes_to_its_socket_only(authority):
 def test_what_cannot_be_used(authority, tmp_path):
     """A missing source or one unusable file given by name stops before any
     socket is touched, with that file's exit status; in a directory, each
-    entry that is not a usable CAP is reported with its name and reason."""
+    entry that is not a usable CAP is reported with its name and reason, and
+    the run, having provisioned what it could, exits 5 (issue 24: nothing
+    silently unused); an empty directory exits 5 too."""
     akc = authority.akc()
     cap = authority.cap(PPINS[0], license_id=0x5A)
     truncated = tmp_path / "truncated.cap"
@@ -201,7 +201,7 @@ def test_what_cannot_be_used(authority, tmp_path):
         t("--all", "-a", cap), t("--all", "-c", akc),
         t("--all", "-a", akc), t("--all", "-c", str(d), "--json"),
         t("--all", "-c", str(empty), "--json"), info(0)], sockets=2)
-    assert [x["rc"] for x in r] == [2, 8, 5, 5, 0, 0, 0, 0], r
+    assert [x["rc"] for x in r] == [2, 8, 5, 5, 0, 5, 5, 0], r
     assert "missing: No such file or directory" in r[0]["err"]
     err = schemas.check("error.json", r[1]["out"])["error"]
     assert err["name"] == "EBADMSG" and "truncated.cap" in err["message"]
@@ -216,6 +216,8 @@ def test_what_cannot_be_used(authority, tmp_path):
     assert [f for f in files if not files[f]["usable"]] == ["key.akc", "sub", "truncated.cap"]
     for name in ("key.akc", "sub", "truncated.cap"):
         assert f"{name}" in r[5]["err"]
+    assert "intel_vsec.sdsi.1 (PPIN 0x0000000000f1ee71): no CAP in " in r[5]["err"]
+    assert "empty: no CAP to provision" in r[6]["err"]
     assert results(report) == [(NAMES[0], "provisioned", [("z.cap", "written")]),
                                (NAMES[1], "no_match", [])]
     assert fleet(r[6])["files"] == [] and \

@@ -130,8 +130,10 @@ def test_per_device_documents_name_their_device(platform):
     for name in ("info", "state", "meter", "current", "akc", "cap", "rejected", "refused"):
         want = "intel_vsec.sdsi.1" if name in ("refused", "rejected") else "intel_vsec.sdsi.0"
         assert json.loads(platform[name]["out"])["device"] == want, name
-    # A refusal names no device it could not reach, and carries what the checks saw.
-    assert json.loads(platform["no_device"]["out"])["device"] is None
+    # A device it could not reach is still the one asked for (issue 24): named.
+    assert json.loads(platform["no_device"]["out"])["device"] == "intel_vsec.sdsi.9"
+    # A refusal names its blob too, and carries what the checks saw.
+    assert json.loads(platform["refused"]["out"])["file"].endswith(".cap")
     refused = json.loads(platform["refused"]["out"])["error"]
     assert refused["name"] == "ENOKEY"
     assert [c["name"] for c in refused["preflight"]["checks"] if c["result"] == "fail"] == [
@@ -173,7 +175,7 @@ def test_inspect_output_validates(authority, blobs, tmp_path):  # noqa: F811
     subprocess.run([AUTHORITY, "init", str(other)], check=True, capture_output=True)
     tampered = tmp_path / "tampered.cap"
     data = bytearray(open(cap, "rb").read())
-    data[12] ^= 0xFF        # the licence type: no longer 1 or 2
+    data[0] ^= 0xFF         # the licence type: no longer 1 or 2
     tampered.write_bytes(bytes(data))
     for args, rc, schema in (([akc], 0, "inspect.json"),
                              ([akc, "--dir", authority.dir], 0, "inspect.json"),
@@ -302,7 +304,7 @@ def test_symlink_loop_in_the_cap_dir_is_eloop_by_name(tmp_path):
     os.symlink("b.cap", caps / "a.cap")
     os.symlink("a.cap", caps / "b.cap")
     r = run_tool("--all", "-c", str(caps), "--json", root=one_socket(tmp_path))
-    assert r.rc == 0, r.err
+    assert r.rc == 5, r.err             # files not used: named, the run fails
     files = schemas.check("fleet.json", r.out)["files"]
     assert [(f["usable"], f["error"]["name"], f["error"]["errno"]) for f in files] == [
         (False, "ELOOP", errno.ELOOP)] * 2
@@ -349,7 +351,7 @@ def test_cap_file_name_that_is_not_utf8_is_escaped_losslessly(tmp_path):
     with open(os.path.join(os.fsencode(caps), raw), "wb") as f:
         f.write(b"junk!!")
     proc = run_raw("--all", "-c", str(caps), "--json", root=one_socket(tmp_path))
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 5, proc.stderr   # not used: the run fails
     doc = strict_doc("fleet.json", proc.stdout)
     (entry,) = doc["files"]
     # Each byte outside valid UTF-8 is U+DC00+byte: Python's surrogateescape.
@@ -387,7 +389,7 @@ def test_control_characters_in_names_are_escaped_in_text(tmp_path):
     (caps / "evil\nintel_vsec.sdsi.0: provisioned\x1b[2J.cap").write_bytes(b"junk!!")
     root = one_socket(tmp_path)
     proc = run_raw("--all", "-c", str(caps), root=root)
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 5, proc.stderr   # not used: the run fails
     for stream in (proc.stdout, proc.stderr):
         assert b"\x1b" not in stream
         assert b"evil\\x0aintel_vsec.sdsi.0: provisioned\\x1b[2J.cap" in stream

@@ -6,6 +6,8 @@ by byte.  Every refusal exits 5 and writes nothing."""
 import os
 
 import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 
 from abi_bytes import registers, state_cert
 from authority import image_as_printed, key_image, key_revision, license_blob, read
@@ -59,9 +61,11 @@ def test_cap_given_to_a_is_refused(tool, sysfs, authority):
 
 
 @pytest.mark.parametrize("cut,offset,reason", [
-    (1, 207, "this CAP is 208 bytes long, 207 present"),
-    (100, 108, "bundle count 2 (at offset 44) needs 100 bytes of licence, 96 present"),
-    (200, 8, "8 bytes, the CAP header needs 12")])
+    (1, 32, "bundle count 2 does not fit in 195 bytes: with a signature of"
+            " at least 96 bytes, 1 bundle does"),
+    (100, 96, "truncated: 96 bytes, a licence blob's header (36 bytes) and a signature"
+              " (at least 96) need 132"),
+    (190, 6, "truncated: 6 bytes")])
 def test_truncated_cap_refused_with_offset(tool, sysfs, authority, tmp_path, cut, offset,
                                            reason):
     sysfs.add(0, regs=registers(**WITH_AKC))
@@ -69,17 +73,17 @@ def test_truncated_cap_refused_with_offset(tool, sysfs, authority, tmp_path, cut
     short = tmp_path / "short.cap"
     short.write_bytes(whole[:-cut])
     refused(tool, sysfs, "-c", str(short), "EBADMSG",
-            f"malformed CAP at offset {offset}: truncated: {reason}", "cap")
+            f"malformed CAP at offset {offset}: {reason}", "cap")
 
 
 def test_malformed_fields_are_named(tool, sysfs, authority, tmp_path):
     sysfs.add(0, regs=registers(**WITH_AKC))
     data = bytearray(read(authority.cap(PPIN)))
-    data[12] = 7                                   # licence type 7
-    bad = tmp_path / "type.cap"
+    data[0x20] = 7                                 # 7 bundles in a CAP of one
+    bad = tmp_path / "count.cap"
     bad.write_bytes(bytes(data))
-    err = refused(tool, sysfs, "-c", str(bad), "EBADMSG", "at offset 12", "cap")
-    assert "licence type 7" in err["message"]
+    err = refused(tool, sysfs, "-c", str(bad), "EBADMSG", "malformed CAP at offset 32", "cap")
+    assert "bundle count 7" in err["message"]
     data = bytearray(read(authority.akc()))
     data[8] = 0xC0                                 # total size field
     bad = tmp_path / "size.akc"
@@ -157,6 +161,12 @@ def test_valid_license_is_unchanged_unless_forced(tool, sysfs, authority):
     r = tool("-d", "0", "-c", cap, "--force", root=sysfs.root)
     assert r.rc == 0 and r.out == f"Provisioned provision_cap file {cap} successfully\n"
     assert written(dev, "cap") == read(cap)
+    # Said before the write (issue 24): a replay is a failure the silicon counts.
+    assert (f"intel_vsec.sdsi.0: warning: --force writes {cap} although the socket already"
+            " holds licence 0x0000000000000077 at revision 2 or higher: the silicon refuses"
+            " such a replay and counts it as a CAP failure (0 of 3 so far)") in r.err
+    r = tool("-d", "0", "-c", cap, "--force", "--dry-run", root=sysfs.root)
+    assert r.rc == 0 and "replay" not in r.err
 
 
 def test_new_revision_or_new_license_is_written(tool, sysfs, authority):
@@ -188,9 +198,9 @@ def test_dry_run_shows_the_decoded_cap_and_every_check(tool, sysfs, authority):
     r = tool("-d", "0", "-c", cap, "--dry-run", root=sysfs.root)
     assert r.rc == 0, r.err
     lines = r.out.splitlines()
-    assert lines[0].startswith("Dry run: CAP passed every pre-flight check; would write 208")
+    assert lines[0].startswith("Dry run: CAP passed every pre-flight check; would write 196")
     assert lines[1:10] == [
-        "Blob: CAP (sdsi format), 208 bytes",
+        "Blob: CAP (licence blob layout), 196 bytes",
         "    License blob type:          Metered upgrade",
         "    License blob ID:            0x000000deadbeef12",
         "    PPIN:                       0x1122334455667788",
@@ -243,10 +253,10 @@ def test_dry_run_of_an_unchanged_blob(tool, sysfs, authority):
 def test_foreign_blob_passes_with_the_generic_checks(tool, sysfs, tmp_path):
     dev = sysfs.add(0, regs=registers(ppin=0xAAAA, **WITH_AKC))
     foreign = tmp_path / "intel.cap"
-    foreign.write_bytes(b"\x01\x00\x00\x00" + bytes(range(200)))
+    foreign.write_bytes(b"INTL" + bytes(range(200)))     # no licence type: not read
     r = tool("-d", "0", "-c", str(foreign), root=sysfs.root)
     assert r.rc == 0, r.err
-    assert "is not in the sdsi AKC/CAP format (a foreign blob)" in r.err
+    assert "intel.cap does not read as a licence blob (a foreign blob)" in r.err
     assert written(dev, "cap") == foreign.read_bytes()
     doc = tool("-d", "0", "-c", str(foreign), "--dry-run", "--json", root=sysfs.root).json()
     assert doc["format"] == "foreign" and doc["decoded"] is None
@@ -311,6 +321,18 @@ def test_unchanged_wins_over_refusals_of_writing(tool, sysfs, authority):
             assert r.rc == (0 if other_kind else 5), (regs, flag, r.err)
 
 
+# The same kind of key in binary (issue 24): 167 bytes of SEC1 DER private
+# key, a 185-byte PKCS#8 one and a 120-byte SubjectPublicKeyInfo, each
+# binary and within the sizes a foreign blob may have.
+_KEY = ec.generate_private_key(ec.SECP384R1())
+DER_PRIVATE = _KEY.private_bytes(serialization.Encoding.DER,
+                                 serialization.PrivateFormat.TraditionalOpenSSL,
+                                 serialization.NoEncryption())
+DER_PKCS8 = _KEY.private_bytes(serialization.Encoding.DER, serialization.PrivateFormat.PKCS8,
+                               serialization.NoEncryption())
+DER_PUBLIC = _KEY.public_key().public_bytes(serialization.Encoding.DER,
+                                            serialization.PublicFormat.SubjectPublicKeyInfo)
+
 PEM_KEY = ("-----BEGIN EC PRIVATE KEY-----\n"
            + "MIGkAgEBBDD" + "A" * 53 + "\n" + "B" * 64 + "\n"
            + "-----END EC PRIVATE KEY-----\n")
@@ -320,10 +342,14 @@ PEM_KEY = ("-----BEGIN EC PRIVATE KEY-----\n"
     (b"hello\n", "6 bytes, fewer than the 96"),
     (PEM_KEY.encode(), 'a PEM file ("-----BEGIN EC PRIVATE KEY")'),
     (b"licence for rack 7, socket 0: see the ticket\n" * 4, "text, not a signed blob"),
-    (bytes(512), "every one of its 512 bytes is 0x00"),
-    (b"\xff" * 1016, "every one of its 1016 bytes is 0xff"),
+    (bytes(512), "and this is 512 bytes that are all 0x00"),
+    (b"\xff" * 1016, "and this is 1016 bytes that are all 0xff"),
     (bytes(range(95)), "95 bytes, fewer than the 96"),
-], ids=["6-byte text", "PEM key", "text", "zeros", "erased", "95 bytes"])
+    (DER_PRIVATE, "a DER private key, not a blob"),
+    (DER_PKCS8, "a DER private key, not a blob"),
+    (DER_PUBLIC, "a DER public key, not a blob"),
+], ids=["6-byte text", "PEM key", "text", "zeros", "erased", "95 bytes", "DER key",
+        "DER PKCS8 key", "DER public key"])
 @pytest.mark.parametrize("flag", ["-a", "-c"])
 def test_implausible_foreign_blob_is_not_sent(tool, sysfs, tmp_path, content, reason, flag):
     """Issue 19, finding 3: junk is refused before any write, named with the

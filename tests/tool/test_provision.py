@@ -2,11 +2,13 @@
 """Provisioning against a sysfs-shaped tree of plain files: every pre-flight
 refusal (exit 5, nothing written), --dry-run, the last-attempt warning."""
 import os
+import subprocess
 
 import pytest
 
 from abi_bytes import registers
 from sdsikit.layout import GUID_V1
+from sdsikit.programs import AUTHORITY
 
 
 def blob_file(tmp_path, size, name="blob.bin"):
@@ -59,9 +61,6 @@ REFUSALS = [
     ("cap", dict(cap=(2, 2), akc_provisioned=True), 100, "EDQUOT",
      "Maximum number of CAP provision failures (2)"),
     ("cap", dict(), 100, "ENOKEY", "no AKC is provisioned"),
-    ("akc", dict(), 0, "ENODATA", "empty"),
-    ("cap", dict(akc_provisioned=True), 1017, "EOVERFLOW", "1017 bytes"),
-    ("cap", dict(akc_provisioned=True), 5000, "EOVERFLOW", "larger than 4096"),
     ("akc", dict(layout=1), 100, "EBADMSG", "registers: 72 bytes"),
 ]
 
@@ -85,8 +84,7 @@ def test_preflight_refusals_exit_5_and_write_nothing(tool, sysfs, tmp_path, kind
         assert r.rc == 5
         doc = r.json()
         assert set(doc) == {"schema_version", "device", "file", "error"}
-        # The device, once opened; a file refused before then names none.
-        assert doc["device"] == (None if size > 4096 else "intel_vsec.sdsi.0")
+        assert (doc["device"], doc["file"]) == ("intel_vsec.sdsi.0", path)
         err = doc["error"]
         assert err["name"] == name and reason in err["message"]
         if size > 4096:     # refused while reading the file, before any check
@@ -95,6 +93,37 @@ def test_preflight_refusals_exit_5_and_write_nothing(tool, sysfs, tmp_path, kind
         failed = [c for c in err["preflight"]["checks"] if c["result"] == "fail"]
         assert failed and reason in failed[0]["detail"]
     assert written(dev, f"provision_{kind}") == b""
+
+
+# Empty, or larger than the mailbox takes: no AKC or CAP at all, malformed
+# input (exit 8) as sdsi-authority inspect says of the same file; the
+# message names the file and its real size (issue 24).
+SIZES = [("akc", 0, "ENODATA", "blob.bin: the AKC file is empty"),
+         ("cap", 1017, "EOVERFLOW", "blob.bin: the CAP file is 1017 bytes, the mailbox takes"
+                                    " at most 1016"),
+         ("cap", 5 * 1024 * 1024, "EOVERFLOW", "blob.bin is 5242880 bytes, larger than 4096,"
+                                               " the mailbox takes at most 1016 bytes")]
+
+
+@pytest.mark.parametrize("kind,size,name,reason", SIZES, ids=["empty", "1017", "5 MiB"])
+def test_blob_of_no_possible_size_exits_8_naming_file_size_and_device(tool, sysfs, tmp_path,
+                                                                      kind, size, name, reason):
+    dev = sysfs.add(0, regs=registers(akc_provisioned=True))
+    path = blob_file(tmp_path, size)
+    flag = "-a" if kind == "akc" else "-c"
+    for extra in ([], ["--dry-run"]):
+        r = tool("-d", "0", flag, path, *extra, root=sysfs.root)
+        assert r.rc == 8, r.err
+        assert reason in r.err
+        r = tool("-d", "0", flag, path, "--json", *extra, root=sysfs.root)
+        assert r.rc == 8
+        doc = r.json()
+        assert (doc["device"], doc["file"]) == ("intel_vsec.sdsi.0", path)
+        assert doc["error"]["name"] == name and reason in doc["error"]["message"]
+    assert written(dev, f"provision_{kind}") == b""
+    # sdsi-authority inspect gives the same file the same status.
+    if size:
+        assert subprocess.run([AUTHORITY, "inspect", path], capture_output=True).returncode == 8
 
 
 def test_unknown_guid_is_refused(tool, sysfs, tmp_path):

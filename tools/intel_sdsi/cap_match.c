@@ -7,6 +7,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,38 @@
 
 #include "cap_match.h"
 #include "commands.h"
+#include "sdsi/le.h"
+#include "sdsi/license_type.h"
+#include "sdsi_lic.h"
 #include "tool_error.h"
+
+/*
+ * A CAP file that does not read as a licence blob: why, in the reader's
+ * words.  One that starts with a licence type is a damaged licence blob
+ * (malformed); any other is unread, and only the manifest can say which
+ * socket it is for.
+ */
+static void not_a_licence(struct blob_file *f)
+{
+	struct sdsi_lic_error lerr = { .offset = 0, .reason = "" };
+	struct sdsi_lic_blob *lic = malloc(sizeof(*lic));
+
+	if (!lic) {
+		tool_error(f->err, ENOMEM, SDSI_ERR_INTERNAL, "out of memory reading %s", f->path);
+		return;
+	}
+	sdsi_lic_cap_read(f->bytes, f->len, lic, NULL, &lerr);
+	free(lic);
+	if (f->len >= 4 && sdsi_license_type_name(sdsi_le32(f->bytes))) {
+		tool_error(f->err, EBADMSG, SDSI_ERR_MALFORMED, "%s: malformed CAP at offset %zu: %s",
+			   f->path, lerr.offset, lerr.reason);
+		return;
+	}
+	f->unread = true;
+	tool_error(f->err, EBADMSG, SDSI_ERR_MALFORMED,
+		   "%s: foreign: does not read as a licence blob (at offset %zu: %s), so no PPIN says which socket it is for; name it in the directory's " CAP_MANIFEST_NAME ", or provision it with -d N -c FILE",
+		   f->path, lerr.offset, lerr.reason);
+}
 
 /*
  * Read and decode one file; f->usable says whether it can be matched, and
@@ -37,9 +69,7 @@ static int load_file(struct blob_file *f, enum sdsi_blob_kind kind)
 		/* The decoder names the field and the offset; the file is ours to name. */
 		sdsi_error_prefix(f->err, f->path);
 	} else if (f->info.format == SDSI_BLOB_FORMAT_FOREIGN && kind == SDSI_BLOB_CAP) {
-		tool_error(f->err, EBADMSG, SDSI_ERR_MALFORMED,
-		     "%s: not a CAP of the sdsi format (a foreign blob): its PPIN cannot be read, so no socket can be matched to it; provision it with -d N -c FILE",
-		     f->path);
+		not_a_licence(f);
 	} else if (f->info.format != SDSI_BLOB_FORMAT_FOREIGN && f->info.format != want) {
 		tool_error(f->err, EINVAL, SDSI_ERR_REFUSED, "%s: %s, not %s: use --all %s", f->path,
 		     kind == SDSI_BLOB_AKC ? "a CAP" : "an AKC",
@@ -48,6 +78,7 @@ static int load_file(struct blob_file *f, enum sdsi_blob_kind kind)
 	} else {
 		/* A foreign AKC goes on with the generic checks, as with -d. */
 		f->usable = true;
+		f->ppin = f->info.ppin;
 	}
 	return 0;
 }
@@ -112,12 +143,49 @@ oom:
 	return -ENOMEM;
 }
 
+/*
+ * The manifest's word on each file it names: a file that does not read gets
+ * the manifest's PPIN; one whose licence blob carries another PPIN is not
+ * used, since which socket it is for is then unclear.  An entry that names
+ * no file of the directory stops the run: the file it meant is missing.
+ */
+static int apply_manifest(struct blob_set *set, struct sdsi_error *err)
+{
+	struct cap_manifest *m = &set->manifest;
+
+	for (size_t i = 0; i < set->count; i++) {
+		struct blob_file *f = &set->files[i];
+		struct manifest_entry *e = cap_manifest_find(m, blob_file_name(set, f));
+
+		if (!e)
+			continue;
+		e->used = true;
+		if (f->unread) {
+			f->usable = true;
+			f->by_manifest = true;
+			f->ppin = e->ppin;
+			sdsi_error_set(f->err, 0, SDSI_ERR_NONE, -1, "%s", "");
+		} else if (f->usable && f->info.ppin != e->ppin) {
+			f->usable = false;
+			tool_error(f->err, EINVAL, SDSI_ERR_REFUSED,
+				   "%s: %s line %u binds it to PPIN 0x%016" PRIx64 ", its licence blob to PPIN 0x%016" PRIx64 ": which socket it is for is unclear",
+				   f->path, m->path, e->line, e->ppin, f->info.ppin);
+		}
+	}
+	for (size_t i = 0; i < m->count; i++)
+		if (!m->entries[i].used)
+			return tool_error(err, ENOENT, SDSI_ERR_MALFORMED,
+					  "%s:%u: no file %s in %s", m->path, m->entries[i].line,
+					  m->entries[i].name, set->source), -ENOENT;
+	return 0;
+}
+
 static int load_dir(struct blob_set *set, struct sdsi_error *err)
 {
 	const size_t len = strlen(set->source);
 	/* DIR/NAME, without doubling a trailing slash. */
 	const char *sep = len && set->source[len - 1] == '/' ? "" : "/";
-	char **names;
+	char **names, *path;
 	size_t n;
 	int ret;
 
@@ -128,23 +196,39 @@ static int load_dir(struct blob_set *set, struct sdsi_error *err)
 	if (n && !set->files)
 		ret = -ENOMEM;
 	for (size_t i = 0; i < n && ret == 0; i++) {
-		struct blob_file *f = &set->files[i];
+		struct blob_file *f = &set->files[set->count];
 
-		f->path = malloc(len + strlen(sep) + strlen(names[i]) + 1);
-		if (!f->path) {
+		path = malloc(len + strlen(sep) + strlen(names[i]) + 1);
+		if (!path) {
 			ret = -ENOMEM;
 			break;
 		}
-		sprintf(f->path, "%s%s%s", set->source, sep, names[i]);
+		sprintf(path, "%s%s%s", set->source, sep, names[i]);
+		if (!strcmp(names[i], CAP_MANIFEST_NAME)) {
+			/* Read first of all: a manifest it cannot read stops the run. */
+			ret = cap_manifest_load(path, &set->manifest, err);
+			set->has_manifest = ret == 0;
+			free(path);
+			if (ret) {
+				for (size_t k = 0; k < n; k++)
+					free(names[k]);
+				free(names);
+				return ret;
+			}
+			continue;
+		}
+		f->path = path;
 		set->count++;
 		ret = load_file(f, set->kind);
 	}
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
-	if (ret)
+	if (ret) {
 		tool_error(err, -ret, SDSI_ERR_INTERNAL, "out of memory loading %s", set->source);
-	return ret;
+		return ret;
+	}
+	return set->has_manifest ? apply_manifest(set, err) : 0;
 }
 
 /* The one file named must be usable, as with -d: else nothing is done. */
@@ -200,6 +284,9 @@ void blob_set_free(struct blob_set *set)
 	free(set->files);
 	set->files = NULL;
 	set->count = 0;
+	if (set->has_manifest)
+		cap_manifest_free(&set->manifest);
+	set->has_manifest = false;
 }
 
 bool blob_set_matches(const struct blob_set *set, size_t i, uint64_t ppin)
@@ -209,7 +296,7 @@ bool blob_set_matches(const struct blob_set *set, size_t i, uint64_t ppin)
 	if (!f->usable)
 		return false;
 	/* An AKC is not bound to a CPU: every socket gets it. */
-	return set->kind == SDSI_BLOB_AKC || f->info.ppin == ppin;
+	return set->kind == SDSI_BLOB_AKC || f->ppin == ppin;
 }
 
 const char *blob_file_name(const struct blob_set *set, const struct blob_file *f)

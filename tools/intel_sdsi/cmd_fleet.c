@@ -13,11 +13,18 @@
  * is refused or fails stops that socket (each failure spends one of the few
  * attempts it allows per power cycle); the others go on.  The results are
  * printed afterwards in device order; the exit status is that of the first
- * socket that failed, 0 when none did.  A dry run judges each blob against
+ * socket that failed, 0 when none did.  With -c, one CAP per socket: two
+ * or more for one socket write none there (the socket fails, naming them),
+ * and a run that leaves a socket of a directory's run without its CAP, a
+ * CAP without its socket, any file of the directory unused, or the
+ * directory empty ends with exit 5 (refused) after the writes it could make,
+ * naming each (fleet_report.c).  A dry run judges each blob against
  * the socket as the plan's earlier writes leave it; --all -a AKC -c DIR
  * --dry-run plans the AKC first on each socket, then its CAPs.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +32,7 @@
 #include "fleet.h"
 #include "fleet_report.h"
 #include "sysfs_root.h"
+#include "tool_error.h"
 
 struct fleet_jobs {
 	const struct cli *cli;
@@ -119,6 +127,37 @@ static void plan_write(struct socket_view *v, const struct blob_file *f)
 		};
 		v->state.num_licenses++;
 	}
+}
+
+/*
+ * Two CAPs or more for one socket: which one the operator meant is unclear,
+ * and each refused write spends an attempt.  None is written; the socket
+ * fails, naming them (Intel issues one CAP per CPU).
+ */
+static bool conflicting_caps(const struct blob_set *set, struct socket_result *s)
+{
+	char *names = NULL, *grown;
+	size_t used = 0;
+
+	if (set->kind != SDSI_BLOB_CAP || s->nblobs < 2)
+		return false;
+	for (size_t k = 0; k < s->nblobs; k++) {
+		const char *name = blob_file_name(set, &set->files[s->blobs[k].file]);
+		size_t add = strlen(name) + 2;
+
+		grown = realloc(names, used + add + 1);
+		if (!grown)
+			break;
+		names = grown;
+		sprintf(names + used, "%s%s", k ? ", " : "", name);
+		used += strlen(names + used);
+		s->blobs[k].outcome = BLOB_SKIPPED;
+	}
+	tool_error(s->err, EEXIST, SDSI_ERR_REFUSED,
+		   "%s (PPIN 0x%016" PRIx64 "): %zu CAPs are for it (%s): one CAP per socket, so none is written to it",
+		   sdsi_device_name(s->dev), s->regs.ppin, s->nblobs, names ? names : "out of memory");
+	free(names);
+	return true;
 }
 
 /* One blob on one socket: checks, then (unless dry run or unchanged) the write. */
@@ -222,6 +261,10 @@ static void socket_job(void *ctx, size_t i)
 		goto out;
 	}
 	s->have_regs = true;
+	if (conflicting_caps(jobs->set, s)) {
+		s->failed = true;
+		goto free_state;
+	}
 	if (jobs->akc && !plan_akc(jobs, s, v, &akc_planned)) {
 		/* The AKC would be refused: its CAPs are not judged. */
 		s->failed = true;
@@ -247,6 +290,7 @@ static void socket_job(void *ctx, size_t i)
 		}
 		stop = stop || b->outcome == BLOB_REFUSED || b->outcome == BLOB_FAILED;
 	}
+free_state:
 	sdsi_state_cert_free(&v->state);
 out:
 	if (v)
@@ -304,6 +348,9 @@ static enum sdsi_exit run(const struct cli *cli, struct output *out, const struc
 		if (failure && status == SDSI_EXIT_OK)
 			status = exit_for_error(failure);
 	}
+	/* Nothing left silently unused: a CAP, a socket, or an empty directory. */
+	if (status == SDSI_EXIT_OK && fleet_unmatched(&report))
+		status = SDSI_EXIT_REFUSED;
 	out->ops->fleet(out, &report);
 	for (size_t i = 0; i < report.count; i++)
 		free_socket_result(&report.sockets[i]);
@@ -318,13 +365,20 @@ enum sdsi_exit cmd_fleet_provision(const struct cli *cli, struct output *out)
 	struct blob_set set, akc;
 	enum sdsi_exit status;
 
-	if (cli->plan_akc && blob_set_load(cli->plan_akc, SDSI_BLOB_AKC, &akc, err))
+	/* An error before any socket is about the source: named in the document. */
+	out->error_file = cli->blob_path;
+	if (cli->plan_akc && blob_set_load(cli->plan_akc, SDSI_BLOB_AKC, &akc, err)) {
+		out->error_file = cli->plan_akc;
 		return report_error(out, NULL, err);
+	}
 	if (blob_set_load(cli->blob_path, kind, &set, err)) {
 		if (cli->plan_akc)
 			blob_set_free(&akc);
 		return report_error(out, NULL, err);
 	}
+	/* Before any write: which blobs are held is known only in the threads. */
+	if (cli->force && !cli->dry_run && kind == SDSI_BLOB_CAP)
+		out_warn(out, "warning: --force writes every CAP, even one its socket already holds: the silicon refuses such a replay and counts it as a CAP failure");
 	status = run(cli, out, &set, cli->plan_akc ? &akc : NULL);
 	blob_set_free(&set);
 	if (cli->plan_akc)

@@ -9,6 +9,7 @@
  * either (exit 9): the write could be a replay the silicon counts.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -24,9 +25,10 @@ static enum sdsi_exit load_blob(const struct cli *cli, struct output *out,
 	if (sdsi_read_file(cli->blob_path, buf, SDSI_READ_BUF_SIZE, len, err) == 0)
 		return SDSI_EXIT_OK;
 	if (sdsi_error_errno(err) == EFBIG) {
-		sdsi_error_set(err, EOVERFLOW, SDSI_ERR_REFUSED, sdsi_error_offset(err),
-			       "the %s file %s is larger than %u bytes, the mailbox takes at most %u",
-			       sdsi_blob_name(kind), cli->blob_path, SDSI_READ_BUF_SIZE, SDSI_BLOB_MAX);
+		/* Too large for its format: malformed input (exit 8), as for sdsi-authority. */
+		sdsi_error_set(err, EOVERFLOW, SDSI_ERR_MALFORMED, sdsi_error_offset(err),
+			       "the %s file %s, the mailbox takes at most %u bytes",
+			       sdsi_blob_name(kind), sdsi_error_message(err), SDSI_BLOB_MAX);
 	} else if (sdsi_error_class(err) != SDSI_ERR_INTERNAL) {
 		/* The operator named a file that cannot be read: a usage error. */
 		sdsi_error_set(err, sdsi_error_errno(err), SDSI_ERR_USAGE, sdsi_error_offset(err),
@@ -88,13 +90,29 @@ void explain_state_unknown(struct sdsi_error *err, const struct sdsi_error *why,
 void name_implausible_file(struct sdsi_error *err, const struct sdsi_preflight *pf,
 			   const char *path)
 {
-	for (unsigned int i = 0; i < sdsi_preflight_num_checks(pf); i++)
-		if (sdsi_preflight_blob_info(pf)->format == SDSI_BLOB_FORMAT_FOREIGN &&
-		    !strcmp(sdsi_preflight_check_name(pf, i), "format") &&
-		    sdsi_preflight_check_status(pf, i) == SDSI_CHECK_FAIL) {
+	for (unsigned int i = 0; i < sdsi_preflight_num_checks(pf); i++) {
+		const char *name = sdsi_preflight_check_name(pf, i);
+
+		if (sdsi_preflight_check_status(pf, i) != SDSI_CHECK_FAIL)
+			continue;
+		if (!strcmp(name, "size") && (sdsi_error_errno(err) == ENODATA ||
+					      sdsi_error_errno(err) == EOVERFLOW)) {
+			/*
+			 * Empty or over 1016 bytes: too large or small for any
+			 * AKC or CAP, malformed input (exit 8) as sdsi-authority
+			 * inspect says of the same file.
+			 */
+			sdsi_error_set(err, sdsi_error_errno(err), SDSI_ERR_MALFORMED,
+				       sdsi_error_offset(err), "%s", sdsi_error_message(err));
 			sdsi_error_prefix(err, path);
 			return;
 		}
+		if (sdsi_preflight_blob_info(pf)->format == SDSI_BLOB_FORMAT_FOREIGN &&
+		    !strcmp(name, "format")) {
+			sdsi_error_prefix(err, path);
+			return;
+		}
+	}
 }
 
 static void note_checks(const struct output *out, const struct sdsi_preflight *pf)
@@ -124,6 +142,19 @@ static void name_eperm_cause(enum sdsi_blob_kind kind, const struct sdsi_registe
 			 sdsi_blob_name(kind));
 }
 
+void warn_forced_replay(const struct output *out, const char *device, enum sdsi_blob_kind kind,
+			const char *path, const struct sdsi_blob_info *info,
+			const struct sdsi_registers *regs)
+{
+	if (kind == SDSI_BLOB_CAP)
+		out_warn(out, "%s: warning: --force writes %s although the socket already holds licence 0x%016" PRIx64 " at revision %u or higher: the silicon refuses such a replay and counts it as a CAP failure (%u of %u so far)",
+			 device, path, info->id, info->revision, regs->cap_fail_count,
+			 regs->cap_fail_threshold);
+	else
+		out_warn(out, "%s: warning: --force writes %s although that AKC is already provisioned: it spends one of the %u update(s) left in this power cycle",
+			 device, path, regs->updates_available);
+}
+
 enum sdsi_exit cmd_provision(const struct cli *cli, struct output *out)
 {
 	const enum sdsi_blob_kind kind = cli->command == CMD_AKC ? SDSI_BLOB_AKC : SDSI_BLOB_CAP;
@@ -146,6 +177,11 @@ enum sdsi_exit cmd_provision(const struct cli *cli, struct output *out)
 	bool have_state;
 	int ret;
 
+	char wanted[64];
+
+	/* An error document names the blob and the device even before they open. */
+	out->error_file = cli->blob_path;
+	out->error_device = requested_device(cli->devno, wanted, sizeof(wanted));
 	status = load_blob(cli, out, kind, blob, &blob_len);
 	if (status != SDSI_EXIT_OK)
 		return status;
@@ -192,8 +228,13 @@ enum sdsi_exit cmd_provision(const struct cli *cli, struct output *out)
 		 kind == SDSI_BLOB_AKC ? regs.akc_fail_threshold : regs.cap_fail_threshold,
 		 kind == SDSI_BLOB_CAP ? ", AKC present" : "");
 	if (sdsi_preflight_blob_info(pf)->format == SDSI_BLOB_FORMAT_FOREIGN)
-		out_warn(out, "%s: %s is not in the sdsi AKC/CAP format (a foreign blob): only its size, the updates left and the failure count could be checked",
-			 sdsi_device_name(dev), cli->blob_path);
+		out_warn(out, "%s: %s %s (a foreign blob): only its size, the updates left and the failure count could be checked",
+			 sdsi_device_name(dev), cli->blob_path,
+			 kind == SDSI_BLOB_CAP ? "does not read as a licence blob"
+					       : "is not in the sdsi AKC format");
+	if (!cli->dry_run && sdsi_preflight_forced(pf))
+		warn_forced_replay(out, sdsi_device_name(dev), kind, cli->blob_path,
+				   sdsi_preflight_blob_info(pf), &regs);
 	/* The last attempt before the threshold, an implausible blob sent by force. */
 	for (unsigned int i = 0; i < sdsi_preflight_num_checks(pf); i++)
 		if (sdsi_preflight_check_status(pf, i) == SDSI_CHECK_WARN)

@@ -12,6 +12,7 @@
 
 #include "sdsi/hw.h"
 #include "commands.h"
+#include "sdsi/le.h"
 #include "fleet.h"
 #include "sysfs_root.h"
 
@@ -218,6 +219,51 @@ static enum sdsi_exit check_registers_size(const struct cli *cli, struct output 
 	return report_error(out, NULL, err);
 }
 
+/*
+ * A saved file is told by its content, not its size alone: an AKC or CAP,
+ * a state certificate (content type 0xD or 0xE, and it decodes) or a meter
+ * certificate ("MTDB") given to the command that reads another kind is
+ * named for what it is, with the command that reads it, instead of being
+ * decoded as nonsense (an 80-byte empty state certificate is the size of a
+ * V2 registers file).  0 when the bytes may be what the command reads.
+ */
+static int saved_file_kind(const struct cli *cli, const uint8_t *buf, size_t len,
+			   struct sdsi_error *err)
+{
+	static const char *const reads[] = {
+		[CMD_INFO] = "a registers file", [CMD_STATE] = "a state certificate",
+		[CMD_METER] = "a meter certificate", [CMD_METER_CURRENT] = "a meter certificate",
+	};
+	const char *want = cli->command <= CMD_METER_CURRENT ? reads[cli->command] : NULL;
+	struct sdsi_state_cert state = { 0 };
+	struct sdsi_meter_cert meter;
+	struct sdsi_blob_info info;
+	uint32_t first = len >= 4 ? sdsi_le32(buf) : 0;
+
+	if (!want)
+		return 0;
+	if (sdsi_decode_blob(buf, len, &info, NULL) == 0 && info.format != SDSI_BLOB_FORMAT_FOREIGN)
+		return tool_error(err, EBADMSG, SDSI_ERR_MALFORMED,
+				  "%s: %s (%zu bytes), not %s: read it with sdsi-authority inspect %s, or check it against a socket with intel_sdsi -d N %s %s --dry-run",
+				  cli->file, info.format == SDSI_BLOB_FORMAT_AKC ? "an AKC" : "a CAP", len,
+				  want, cli->file, info.format == SDSI_BLOB_FORMAT_AKC ? "-a" : "-c",
+				  cli->file);
+	if (cli->command != CMD_STATE &&
+	    (first == SDSI_STATE_CONTENT_KEY || first == SDSI_STATE_CONTENT_KEY_BLOBS) &&
+	    sdsi_decode_state_cert(buf, len, &state, NULL) == 0) {
+		sdsi_state_cert_free(&state);
+		return tool_error(err, EBADMSG, SDSI_ERR_MALFORMED,
+				  "%s: a state certificate (content type 0x%x, %zu bytes), not %s: read it with intel_sdsi --file %s -s",
+				  cli->file, first, len, want, cli->file);
+	}
+	if (cli->command != CMD_METER && cli->command != CMD_METER_CURRENT &&
+	    first == SDSI_METER_SIGNATURE && sdsi_decode_meter_cert(buf, len, &meter, NULL) == 0)
+		return tool_error(err, EBADMSG, SDSI_ERR_MALFORMED,
+				  "%s: a meter certificate (MTDB, %zu bytes), not %s: read it with intel_sdsi --file %s -m",
+				  cli->file, len, want, cli->file);
+	return 0;
+}
+
 static enum sdsi_exit read_saved_file(const struct cli *cli, struct output *out)
 {
 	uint8_t buf[SDSI_READ_BUF_SIZE];
@@ -229,6 +275,8 @@ static enum sdsi_exit read_saved_file(const struct cli *cli, struct output *out)
 	if (sdsi_read_file(cli->file, buf, sizeof(buf), &len, err))
 		return report_error(out, NULL, err);
 	out_note(out, "%s: %zu bytes", cli->file, len);
+	if (saved_file_kind(cli, buf, len, err))
+		return report_error(out, NULL, err);
 	if (cli->command == CMD_INFO) {
 		status = check_registers_size(cli, out, len);
 		if (status != SDSI_EXIT_OK)
@@ -292,11 +340,14 @@ enum sdsi_exit cmd_read(const struct cli *cli, struct output *out)
 {
 	scoped_device dev = NULL;
 	scoped_error err = tool_error_new();
+	char wanted[64];
 
 	if (cli->file)
 		return read_saved_file(cli, out);
 	if (cli->all)
 		return read_all(cli, out);
+	/* A device that cannot be opened is still the one asked for: named. */
+	out->error_device = requested_device(cli->devno, wanted, sizeof(wanted));
 	if (sdsi_device_open(cli->sysfs_root, cli->devno, &dev, err))
 		return report_error(out, NULL, err);
 	return read_device(cli, out, &dev);

@@ -45,6 +45,15 @@ static inline unsigned int provision_flags(const struct cli *cli)
 	return SDSI_PREFLIGHT_STRICT | (cli->force ? SDSI_PREFLIGHT_FORCE : 0);
 }
 
+/*
+ * --force over "already provisioned", said before the write: a CAP the
+ * socket holds is a replay the silicon refuses and counts as a CAP failure;
+ * an AKC again spends an update.
+ */
+void warn_forced_replay(const struct output *out, const char *device, enum sdsi_blob_kind kind,
+			const char *path, const struct sdsi_blob_info *info,
+			const struct sdsi_registers *regs);
+
 /* A foreign blob refused as implausible: name its file in err. */
 void name_implausible_file(struct sdsi_error *err, const struct sdsi_preflight *pf,
 			   const char *path);

@@ -52,3 +52,13 @@ void out_note(const struct output *out, const char *fmt, ...)
 	diag(fmt, ap);
 	va_end(ap);
 }
+
+const char *requested_device(const char *devno, char *buf, size_t size)
+{
+	unsigned int n;
+
+	if (!devno || sdsi_parse_devno(devno, &n, NULL))
+		return NULL;
+	snprintf(buf, size, SDSI_DEVICE_PREFIX "%u", n);
+	return buf;
+}

@@ -68,6 +68,17 @@ const struct sdsi_error *socket_error(const struct socket_result *s);
 /* Whether the blobs tried on socket s include file i of the set. */
 bool socket_tried_file(const struct socket_result *s, size_t file);
 
+/*
+ * Whether a CAP run leaves something unmatched: a file of the source no
+ * socket used (a CAP bound to a PPIN no socket has, a file that cannot be
+ * used), the source directory empty, or, for a directory, a socket without
+ * a CAP.  Such a run ends with exit 5 once the rest is done.
+ */
+bool fleet_unmatched(const struct fleet_report *report);
+
+/* Whether file i of the set was tried on some socket. */
+bool fleet_file_used(const struct fleet_report *report, size_t file);
+
 /* Failures, warnings (and notes when verbose), unusable files: on stderr. */
 void fleet_diagnose(const struct output *out, const struct fleet_report *report);
 

@@ -66,6 +66,13 @@ struct output {
 	bool verbose;
 	bool in_all;
 	const char *file;	/* --file PATH, named by text headers */
+	/*
+	 * What an error document names when the failure is not about an opened
+	 * device: the AKC or CAP of -a/-c, the device -d asked for (its sysfs
+	 * name, intel_vsec.sdsi.N), each NULL when none.
+	 */
+	const char *error_file;
+	const char *error_device;
 	void *json_all;		/* JSON mode: the list collecting --all results */
 	const char *command;	/* "info", "state", ...: the long option run */
 	void *prom;		/* Prometheus mode: the samples collected so far */
@@ -91,6 +98,12 @@ void out_note(const struct output *out, const char *fmt, ...)
  * characters of the file names it holds escaped (name_escape.h).
  */
 void out_error_message(const char *message);
+
+/*
+ * The sysfs name of the device -d DEVNO asks for (intel_vsec.sdsi.N) in buf,
+ * for out->error_device; NULL when DEVNO is no device number.
+ */
+const char *requested_device(const char *devno, char *buf, size_t size);
 
 /* The 48-byte key image as upstream orders it (last qword first), zero-padded. */
 void format_key_image(const uint8_t image[48], char text[2 + 96 + 1]);

@@ -80,13 +80,20 @@ static json_object *new_doc(void)
 	return obj;
 }
 
-/* A document about one device, or about the saved file of --file (device null). */
+/*
+ * A document about one device, or about the saved file of --file (device
+ * null); an error names the device -d asked for and the AKC or CAP of -a/-c
+ * even when the failure came before they were opened.
+ */
 static json_object *device_doc(const struct output *out, const char *device)
 {
 	json_object *obj = new_doc();
+	const char *file = device || !out->file ? out->error_file : out->file;
 
+	if (!device && !out->file)
+		device = out->error_device;
 	add(obj, "device", device ? json_object_new_string(device) : NULL);
-	add(obj, "file", !device && out->file ? json_object_new_string(out->file) : NULL);
+	add(obj, "file", file ? json_object_new_string(file) : NULL);
 	return obj;
 }
 

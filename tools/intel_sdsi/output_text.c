@@ -180,8 +180,8 @@ static void text_blob(FILE *f, const struct sdsi_blob_info *b)
 			b->size);
 		return;
 	}
-	fprintf(f, "Blob: %s (sdsi format), %zu bytes\n", sdsi_blob_format_name(b->format),
-		b->size);
+	fprintf(f, "Blob: %s (%s), %zu bytes\n", sdsi_blob_format_name(b->format),
+		b->format == SDSI_BLOB_FORMAT_AKC ? "sdsi format" : "licence blob layout", b->size);
 	if (b->format == SDSI_BLOB_FORMAT_AKC) {
 		format_key_image(b->key_image, image);
 		fprintf(f, "    License Key Revision ID:    0x%x\n", b->key_revision);

@@ -294,9 +294,11 @@ void sdsi_fourcc(uint32_t code, char text[5]);
 /* ---- AKC and CAP contents (docs/formats.md) ------------------------------- */
 
 /*
- * The project's AKC and CAP formats (a stand-in: Intel's are private) are
- * recognised by their magic and version.  Anything else (real Intel files
- * among them) is foreign: libsdsi passes it through with the generic checks.
+ * An AKC of the project's format (a stand-in: Intel's is private) is
+ * recognised by its magic and version; a CAP, Intel's or ours, by the
+ * published licence-blob layout it starts with (a known type, a bundle count
+ * that fits its size: docs/formats.md).  Anything else is foreign: libsdsi
+ * passes it through with the generic checks.
  */
 enum sdsi_blob_format {
 	SDSI_BLOB_FORMAT_FOREIGN,
@@ -327,11 +329,11 @@ struct sdsi_blob_info {
 const char *sdsi_blob_format_name(enum sdsi_blob_format format);
 
 /*
- * Decode an AKC or CAP of the project's format.  A foreign blob is not an
- * error: 0 with format SDSI_BLOB_FORMAT_FOREIGN.  A blob with the magic and
- * version but malformed (truncated, a wrong size field, an unknown licence
- * type, a bad bundle count or code) is -EBADMSG, class MALFORMED, with the
- * offset and the reason.  Signatures are not verified: that needs the keys.
+ * Decode an AKC of the project's format or any CAP.  A foreign blob is not
+ * an error: 0 with format SDSI_BLOB_FORMAT_FOREIGN.  An AKC with the magic
+ * and version but malformed (truncated, a wrong size field) is -EBADMSG,
+ * class MALFORMED, with the offset and the reason.  Signatures are not
+ * verified: that needs the keys.
  */
 int sdsi_decode_blob(const uint8_t *buf, size_t len, struct sdsi_blob_info *info,
 		     struct sdsi_error *err);

@@ -14,13 +14,13 @@ AKC_OFFSETS = {
     'key-x': 0x10, 'key-y': 0x45, 'last-signed': 0x6F,
     'signature-r': 0x70, 'signature-s': 0xA0, 'last': 0xCF,
 }
-# Offsets in a CAP of one bundle, 176 bytes (docs/formats.md section 3)
+# Offsets in a CAP of one bundle, 164 bytes: the licence blob from byte 0,
+# then the signature (docs/formats.md section 3)
 CAP_OFFSETS = {
-    'magic': 0x00, 'version': 0x05, 'size': 0x08, 'type': 0x0C,
-    'licence-id': 0x13, 'ppin': 0x18, 'previous-ppin': 0x20,
-    'revision': 0x28, 'bundle-count': 0x2C, 'bundle-code': 0x31,
-    'bundle-reserved': 0x40, 'signature-r': 0x50, 'signature-s': 0x9F,
-    'last': 0xAF,
+    'type': 0x00, 'type-high': 0x03, 'licence-id': 0x07, 'ppin': 0x0C,
+    'previous-ppin': 0x14, 'revision': 0x1C, 'bundle-count': 0x20,
+    'bundle-code': 0x25, 'bundle-reserved': 0x34, 'signature-r': 0x44,
+    'signature-s': 0x80, 'last': 0xA3,
 }
 
 
@@ -30,13 +30,16 @@ def flipped(data, offset, mask=0x01):
 
 def variants(data, offsets):
     """name -> tampered bytes: one bit, then a whole byte, at each offset;
-    and the file one byte short and one byte long."""
+    and the file one byte short and one byte long.  The byte added is not
+    zero: the mailbox pads every write with zeros to a whole qword, so a
+    zero byte within that padding reaches the silicon as the padding does
+    (docs/formats.md section 3)."""
     out = {}
     for name, off in offsets.items():
         out[f'{name}-bit'] = flipped(data, off)
         out[f'{name}-byte'] = flipped(data, off, 0xFF)
     out['truncated'] = data[:-1]
-    out['extended'] = data + b'\0'
+    out['extended'] = data + b'\x01'
     return out
 
 

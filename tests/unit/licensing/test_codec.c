@@ -102,18 +102,17 @@ static void test_cap_layout_and_round_trip(void **state)
 	size_t len = encode_cap(2);
 	uint8_t second[2048];
 
-	assert_int_equal(len, 12 + 36 + 2 * 32 + 96);
-	assert_memory_equal(buf, "PACS", 4);
-	assert_int_equal(buf[8], len);
-	assert_int_equal(buf[12], SDSI_BLOB_TYPE_METERED);
-	assert_int_equal(buf[12 + 0x04], 0x88);		/* id, little-endian */
-	assert_int_equal(buf[12 + 0x0c], 0xa8);		/* PPIN */
-	assert_int_equal(buf[12 + 0x14], 0xb8);		/* previous PPIN */
-	assert_int_equal(buf[12 + 0x1c], 7);		/* revision */
-	assert_int_equal(buf[12 + 0x20], 2);		/* bundle count */
-	assert_memory_equal(buf + 12 + 0x24, "00CC", 4);	/* "CC00" */
-	assert_memory_equal(buf + 12 + 0x44, "10CC", 4);	/* "CC01" */
-	assert_int_equal(buf[12 + 0x44 + 31], 1);	/* reserved kept */
+	/* The published licence blob from byte 0, then the signature. */
+	assert_int_equal(len, 36 + 2 * 32 + 96);
+	assert_int_equal(buf[0], SDSI_BLOB_TYPE_METERED);
+	assert_int_equal(buf[0x04], 0x88);		/* id, little-endian */
+	assert_int_equal(buf[0x0c], 0xa8);		/* PPIN */
+	assert_int_equal(buf[0x14], 0xb8);		/* previous PPIN */
+	assert_int_equal(buf[0x1c], 7);			/* revision */
+	assert_int_equal(buf[0x20], 2);			/* bundle count */
+	assert_memory_equal(buf + 0x24, "00CC", 4);	/* "CC00" */
+	assert_memory_equal(buf + 0x44, "10CC", 4);	/* "CC01" */
+	assert_int_equal(buf[0x44 + 31], 1);		/* reserved kept */
 	assert_int_equal(buf[len - 96], 0x5a);
 	assert_int_equal(sdsi_lic_blob_kind(buf, len), SDSI_PAYLOAD_CAP);
 
@@ -128,6 +127,56 @@ static void test_cap_layout_and_round_trip(void **state)
 	again = cap;
 	assert_int_equal(sdsi_lic_cap_encode(&again, second, sizeof(second), &len, NULL), 0);
 	assert_memory_equal(second, buf, len);
+}
+
+/*
+ * The reader of any CAP: the published fields wherever the signature ends,
+ * a signature of at least 96 bytes; a longer one (Intel's may be) is read,
+ * and refused only by the decoder of our own format.
+ */
+static void test_cap_read_takes_any_signature_length(void **state)
+{
+	struct sdsi_lic_error err = { 0 };
+	struct sdsi_lic_blob lic;
+	struct sdsi_lic_cap cap;
+	size_t len = encode_cap(2), sig = 0;
+
+	memset(buf + len, 0x77, 40);
+	assert_int_equal(sdsi_lic_cap_read(buf, len + 40, &lic, &sig, &err), 0);
+	assert_int_equal(sig, 96 + 40);
+	assert_int_equal(lic.ppin, 0xa1a2a3a4a5a6a7a8ull);
+	assert_int_equal(lic.bundle_count, 2);
+	assert_int_equal(sdsi_lic_blob_kind(buf, len + 40), SDSI_PAYLOAD_CAP);
+	assert_cap_rejected_at(len + 40, 36 + 2 * 32);
+	/* A code our encoder would not write is still read. */
+	put32(0x24, 0);
+	assert_int_equal(sdsi_lic_cap_read(buf, len, &lic, NULL, NULL), 0);
+	assert_cap_rejected_at(len, 0x24);
+	/* 1016 bytes read, 1017 are more than one mailbox write. */
+	memset(buf + len, 0x77, sizeof(buf) - len);
+	assert_int_equal(sdsi_lic_cap_read(buf, 1016, &lic, &sig, NULL), 0);
+	assert_int_equal(sig, 1016 - 36 - 2 * 32);
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(sdsi_lic_cap_read(buf, 1017, &lic, NULL, &err), -EINVAL);
+	assert_int_equal(err.offset, 1016);
+	assert_non_null(strstr(err.reason, "1017 bytes"));
+	(void)cap;
+}
+
+/* The mailbox's zero padding after a CAP of ours is not the CAP's. */
+static void test_cap_unpadded_len(void **state)
+{
+	size_t len = encode_cap(1);	/* 164 bytes: 4 short of a qword */
+
+	assert_int_equal(len % 8, 4);
+	memset(buf + len, 0, 8);
+	assert_int_equal(sdsi_lic_cap_unpadded_len(buf, len + 4), len);
+	assert_int_equal(sdsi_lic_cap_unpadded_len(buf, len), len);
+	/* Not zeros, or more than the qword's padding: the bytes as received. */
+	assert_int_equal(sdsi_lic_cap_unpadded_len(buf, len + 12), len + 12);
+	buf[len + 3] = 1;
+	assert_int_equal(sdsi_lic_cap_unpadded_len(buf, len + 4), len + 4);
+	assert_int_equal(sdsi_lic_cap_unpadded_len(buf, 10), 10);
 }
 
 static void test_license_blob_is_the_cap_middle(void **state)
@@ -156,7 +205,7 @@ static void test_max_bundles_fit_and_one_more_is_refused(void **state)
 	size_t len = encode_cap(SDSI_CAP_MAX_BUNDLES);
 
 	assert_int_equal(SDSI_CAP_MAX_BUNDLES, 27);
-	assert_int_equal(len, 1008);
+	assert_int_equal(len, 996);
 	assert_true(len <= SDSI_WRITE_PAYLOAD_MAX);
 	assert_true(SDSI_CAP_SIZE(SDSI_CAP_MAX_BUNDLES + 1) > SDSI_WRITE_PAYLOAD_MAX);
 	assert_int_equal(sdsi_lic_cap_decode(buf, len, &cap, NULL), 0);
@@ -164,18 +213,26 @@ static void test_max_bundles_fit_and_one_more_is_refused(void **state)
 	fill_license(&cap.license, SDSI_CAP_MAX_BUNDLES);
 	cap.license.bundle_count = SDSI_CAP_MAX_BUNDLES + 1;
 	assert_int_equal(sdsi_lic_cap_encode(&cap, buf, sizeof(buf), &len, &err), -EOVERFLOW);
-	assert_int_equal(err.offset, 12 + 0x20);
+	assert_int_equal(err.offset, 0x20);
 	assert_non_null(strstr(err.reason, "27"));
 }
 
-static void test_truncation_reports_the_first_missing_byte(void **state)
+/*
+ * Short of a header and a signature: refused at the first missing byte;
+ * with them, a count whose bundles do not fit is refused at the count.
+ * The size that exactly fits is read, one byte less is not.
+ */
+static void test_truncation_is_refused(void **state)
 {
 	size_t full = encode_cap(2), len;
 	struct sdsi_lic_error err;
 	struct sdsi_lic_akc akc;
 
-	for (len = 0; len < full; len++)
+	for (len = 0; len < 36 + 96; len++)
 		assert_cap_rejected_at(len, len);
+	for (; len < full; len++)
+		assert_cap_rejected_at(len, 0x20);
+	assert_int_equal(sdsi_lic_cap_decode(buf, full, &(struct sdsi_lic_cap){ 0 }, NULL), 0);
 	full = encode_akc();
 	for (len = 0; len < full; len++) {
 		memset(&err, 0, sizeof(err));
@@ -190,7 +247,8 @@ static void test_oversized_and_trailing_bytes(void **state)
 	struct sdsi_lic_akc akc;
 	size_t len = encode_cap(1);
 
-	assert_cap_rejected_at(len + 1, len);
+	/* Ours ends with its 96-byte signature; the reader takes longer ones. */
+	assert_cap_rejected_at(len + 1, 36 + 32);
 	assert_cap_rejected_at(1017, 1016);
 	len = encode_akc();
 	assert_int_equal(sdsi_lic_akc_decode(buf, len + 4, &akc, &err), -EINVAL);
@@ -204,35 +262,33 @@ static void test_bundle_count_past_end(void **state)
 {
 	size_t len = encode_cap(2);
 
-	put32(12 + 0x20, 5);
-	assert_cap_rejected_at(len, len);
-	put32(12 + 0x20, 27);
-	assert_cap_rejected_at(len, len);
-	put32(12 + 0x20, 28);
-	assert_cap_rejected_at(len, 12 + 0x20);
-	put32(12 + 0x20, 0xffffffffu);
-	assert_cap_rejected_at(len, 12 + 0x20);
-	put32(12 + 0x20, 0);
-	assert_cap_rejected_at(len, 12 + 0x20);
+	put32(0x20, 3);
+	assert_cap_rejected_at(len, 0x20);
+	put32(0x20, 27);
+	assert_cap_rejected_at(len, 0x20);
+	put32(0x20, 28);
+	assert_cap_rejected_at(len, 0x20);
+	put32(0x20, 0xffffffffu);
+	assert_cap_rejected_at(len, 0x20);
+	put32(0x20, 0);
+	assert_cap_rejected_at(len, 0x20);
+	put32(0x20, 1);		/* fits, with a 128-byte signature: ours has 96 */
+	assert_cap_rejected_at(len, 36 + 32);
 }
 
 static void test_field_errors_name_their_offset(void **state)
 {
 	size_t len = encode_cap(2);
 
-	put32(8, (uint32_t)len + 32);
-	assert_cap_rejected_at(len, 8);
+	put32(0, 3);
+	assert_cap_rejected_at(len, 0);
+	put32(0, 0);
+	assert_cap_rejected_at(len, 0);
 	len = encode_cap(2);
-	put32(12, 3);
-	assert_cap_rejected_at(len, 12);
-	len = encode_cap(2);
-	put32(12 + 0x24 + 32, SDSI_FOURCC('C', 'C', ' ', '1'));
-	assert_cap_rejected_at(len, 12 + 0x24 + 32);
-	put32(12 + 0x24 + 32, 0);
-	assert_cap_rejected_at(len, 12 + 0x24 + 32);
-	len = encode_cap(2);
-	put32(4, 2);
-	assert_cap_rejected_at(len, 4);
+	put32(0x24 + 32, SDSI_FOURCC('C', 'C', ' ', '1'));
+	assert_cap_rejected_at(len, 0x24 + 32);
+	put32(0x24 + 32, 0);
+	assert_cap_rejected_at(len, 0x24 + 32);
 }
 
 static void test_foreign_blobs(void **state)
@@ -241,18 +297,23 @@ static void test_foreign_blobs(void **state)
 	struct sdsi_lic_akc akc;
 	size_t len;
 
-	/* What a bare section 3.1 licence blob (or an Intel file) starts with. */
+	/* A licence type with no bundle is no licence. */
 	memset(buf, 0, sizeof(buf));
 	put32(0, SDSI_BLOB_TYPE_ONE_TIME);
 	assert_int_equal(sdsi_lic_blob_kind(buf, 300), SDSI_PAYLOAD_FOREIGN);
-	assert_cap_rejected_at(300, 0);
+	assert_cap_rejected_at(300, 0x20);
+	/* With one bundle, 300 bytes are a CAP with a 232-byte signature. */
+	put32(0x20, 1);
+	assert_int_equal(sdsi_lic_blob_kind(buf, 300), SDSI_PAYLOAD_CAP);
+	assert_int_equal(sdsi_lic_blob_kind(buf, 36 + 32 + 96), SDSI_PAYLOAD_CAP);
+	assert_int_equal(sdsi_lic_blob_kind(buf, 36 + 32 + 95), SDSI_PAYLOAD_FOREIGN);
 	assert_int_equal(sdsi_lic_blob_kind(buf, 0), SDSI_PAYLOAD_FOREIGN);
 	assert_int_equal(sdsi_lic_blob_kind(buf, 7), SDSI_PAYLOAD_FOREIGN);
 
 	len = encode_akc();
 	assert_int_equal(sdsi_lic_blob_kind(buf, 7), SDSI_PAYLOAD_FOREIGN);
 	assert_int_equal(sdsi_lic_blob_kind(buf, 8), SDSI_PAYLOAD_AKC);
-	/* An AKC is not a CAP, and a later format version is foreign. */
+	/* An AKC is not a CAP (its magic is no licence type), and a later format version is foreign. */
 	assert_cap_rejected_at(len, 0);
 	put32(4, 2);
 	assert_int_equal(sdsi_lic_blob_kind(buf, len), SDSI_PAYLOAD_FOREIGN);
@@ -291,9 +352,11 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_akc_layout_and_round_trip),
 		cmocka_unit_test(test_cap_layout_and_round_trip),
+		cmocka_unit_test(test_cap_read_takes_any_signature_length),
+		cmocka_unit_test(test_cap_unpadded_len),
 		cmocka_unit_test(test_license_blob_is_the_cap_middle),
 		cmocka_unit_test(test_max_bundles_fit_and_one_more_is_refused),
-		cmocka_unit_test(test_truncation_reports_the_first_missing_byte),
+		cmocka_unit_test(test_truncation_is_refused),
 		cmocka_unit_test(test_oversized_and_trailing_bytes),
 		cmocka_unit_test(test_bundle_count_past_end),
 		cmocka_unit_test(test_field_errors_name_their_offset),

@@ -95,7 +95,7 @@ static void test_cap_appends_license(void **state)
 	struct authority_socket *f = *state;
 	uint8_t cap[BLOB_MAX], buf[SDSI_READ_MSG_MAX];
 	size_t len = cap_for(f, 0x77, 1, cap);
-	size_t blob = len - SDSI_CAP_HEADER_SIZE - SDSI_LICENSE_SIG_SIZE;
+	size_t blob = len - SDSI_LICENSE_SIG_SIZE;
 
 	assert_int_equal(provision(f, SDSI_CMD_PROVISION_AKC, f->akc,
 				   f->akc_len), 0);
@@ -108,7 +108,7 @@ static void test_cap_appends_license(void **state)
 	assert_int_equal(sdsi_le32(buf), SDSI_STATE_CONTENT_KEY_BLOBS);
 	assert_int_equal(sdsi_le32(buf + 0x14), 1);
 	assert_int_equal(sdsi_le32(buf + 0x18), blob / 4 | SDSI_BLOB_VALID);
-	/* The blob without header and signature, after the key info. */
+	/* The blob without its signature, after the key info. */
 	assert_memory_equal(buf + 0x1c + 52, cap + SDSI_CAP_BLOB_OFFSET, blob);
 }
 

@@ -16,10 +16,17 @@ description:
     a directory on the socket whose PPIN the CAP is bound to, with the sdsi
     project's C(intel_sdsi --all -a AKC) and C(intel_sdsi --all -c DIR), which
     provision every socket at once and do the matching.
+  - Each CAP is read by the published licence-blob layout, whoever issued it,
+    and goes to the socket whose PPIN it carries; a file that does not read
+    as one goes where the directory's C(MANIFEST) says (see intel_sdsi(1)).
+    Two CAPs for one socket write none there and fail that socket.
   - A CAP whose PPIN matches no socket of the host is left unused and listed in
     I(unused); so is every other file of the directory that is no usable CAP
     (an AKC, a foreign or malformed blob, a subdirectory), with intel_sdsi's
-    reason. None of them fails the task, so one directory can serve a whole fleet.
+    reason; a socket no CAP is for, or an empty directory, is listed in
+    I(unmatched_sockets). Any of them fails the task after everything else was
+    provisioned, as intel_sdsi exits 5 for them, unless I(unmatched=warn) -
+    then each is a warning, so that one directory can serve a whole fleet.
   - Idempotent. intel_sdsi compares each blob with the socket's state
     certificate and writes nothing when that AKC or licence is already there;
     the task reports C(changed) only when something was written.
@@ -78,6 +85,15 @@ options:
         (intel_sdsi C(--retry)).
     type: int
     default: 0
+  unmatched:
+    description:
+      - What a CAP left unused, a socket left without a CAP, or an empty
+        I(cap_dir) does to the task - C(fail) it (after the writes that could
+        be made), or C(warn) - for a directory holding the CAPs of other
+        hosts too.
+    type: str
+    choices: [fail, warn]
+    default: fail
 notes:
   - The AKC and CAP files must already be on the managed host (for instance put
     there by M(ansible.builtin.copy)); the module reads them where it runs.
@@ -97,6 +113,7 @@ EXAMPLES = r'''
   sdsi.ondemand.sdsi_provision:
     akc: /var/lib/sdsi/licences/licensor.akc
     cap_dir: /var/lib/sdsi/licences/caps
+    unmatched: warn       # the directory holds the other hosts' CAPs too
   register: provisioned
 
 - name: CAPs that matched no socket of this host
@@ -141,6 +158,13 @@ unused:
   elements: dict
   sample: [{"file": "/var/lib/sdsi/caps/old.cap", "ppin": "0x0000000000009999",
             "reason": "no socket of this host has PPIN 0x0000000000009999"}]
+unmatched_sockets:
+  description: The sockets of the host that no CAP of I(cap_dir) is for, each with
+    C(device) and C(ppin); empty without I(cap_dir).
+  returned: always
+  type: list
+  elements: dict
+  sample: [{"device": "intel_vsec.sdsi.1", "ppin": "0x0000000000f1ee71"}]
 '''
 
 import os
@@ -164,6 +188,8 @@ class Provisioner(object):
         self.check = module.check_mode
         self.sockets = []       # in device order, as intel_sdsi reports them
         self.unused = []
+        self.unmatched_sockets = []
+        self.empty_dir = False
         self.akc_rev = None     # the given AKC's key revision, as intel_sdsi decodes it
 
     @property
@@ -174,7 +200,8 @@ class Provisioner(object):
 
     def fail(self, msg, **extra):
         self.module.fail_json(msg=msg, changed=self.changed, sockets=self.sockets,
-                              unused=self.unused, **extra)
+                              unused=self.unused, unmatched_sockets=self.unmatched_sockets,
+                              **extra)
 
     def fleet(self, flag, source):
         """One intel_sdsi --all -a/-c run (a dry run in check mode): its results."""
@@ -233,8 +260,11 @@ class Provisioner(object):
 
     def provision_caps(self, directory):
         doc = self.fleet('-c', directory)
+        self.empty_dir = not doc['files']
         for r in doc['results']:
             sock = self.socket(r['device'])
+            if r['result'] == 'no_match':
+                self.unmatched_sockets.append({'device': r['device'], 'ppin': r['ppin']})
             if sock['error']:
                 continue        # its AKC failed: intel_sdsi's CAP verdicts would only echo it
             awaiting_akc = False
@@ -258,6 +288,20 @@ class Provisioner(object):
             else:
                 reason = 'no socket of this host has PPIN %s' % f['ppin']
             self.unused.append({'file': f['file'], 'ppin': f['ppin'], 'reason': reason})
+
+    def unmatched(self):
+        """What the CAP run left unmatched, one message each (intel_sdsi's exit 5)."""
+        msgs = ['%s (PPIN %s): no CAP in %s is for it'
+                % (s['device'], s['ppin'], self.module.params['cap_dir'])
+                for s in self.unmatched_sockets]
+        if self.empty_dir:
+            msgs.insert(0, '%s: empty: no CAP to provision' % self.module.params['cap_dir'])
+        # intel_sdsi's reasons for a file it could not use start with its name.
+        msgs += ['%s; not used' % (u['reason'] if u['reason'].startswith(u['file'])
+                                   else '%s: %s' % (u['file'], u['reason']))
+                 for u in self.unused]
+        return msgs
+
 
 def state_text(sockets, state, predicted_rev=None):
     """Each socket's AKC key revision and licences, one line each, for the diff;
@@ -285,7 +329,8 @@ def state_text(sockets, state, predicted_rev=None):
 def main():
     module = AnsibleModule(
         argument_spec=dict(COMMON_ARGS, akc=dict(type='path'), cap_dir=dict(type='path'),
-                           retry=dict(type='int', default=0)),
+                           retry=dict(type='int', default=0),
+                           unmatched=dict(type='str', choices=['fail', 'warn'], default='fail')),
         required_one_of=[('akc', 'cap_dir')],
         supports_check_mode=True)
     prov = Provisioner(module)
@@ -296,7 +341,7 @@ def main():
         module.fail_json(msg='no On Demand socket on this host (intel_sdsi -l found none%s): '
                          'nothing can be provisioned'
                          % (' under %s' % prov.tool.root if prov.tool.root else ''),
-                         changed=False, sockets=[], unused=[])
+                         changed=False, sockets=[], unused=[], unmatched_sockets=[])
     before = prov.tool.all_of('-s') if module._diff else None
     if prov.absent_in_check('akc'):
         prov.plan_without_akc(module.params['akc'])
@@ -309,7 +354,13 @@ def main():
     elif module.params['cap_dir']:
         prov.provision_caps(module.params['cap_dir'])
     failed = ['%s: %s' % (s['device'], s['error']) for s in prov.sockets if s['error']]
-    result = dict(changed=prov.changed, sockets=prov.sockets, unused=prov.unused)
+    if module.params['unmatched'] == 'warn':
+        for msg in prov.unmatched():
+            module.warn(msg)
+    else:
+        failed += prov.unmatched()
+    result = dict(changed=prov.changed, sockets=prov.sockets, unused=prov.unused,
+                  unmatched_sockets=prov.unmatched_sockets)
     if module._diff:
         if prov.check:
             after = state_text(prov.sockets, before, predicted_rev=prov.akc_rev or '?')
