@@ -107,15 +107,18 @@ int cap_manifest_load(const char *path, struct cap_manifest *m, struct sdsi_erro
 	buf = malloc(CAP_MANIFEST_MAX + 1);
 	if (!m->path || !buf) {
 		free(buf);
+		cap_manifest_free(m);
 		tool_error(err, ENOMEM, SDSI_ERR_INTERNAL, "out of memory reading %s", path);
 		return -ENOMEM;
 	}
 	if (sdsi_read_file(path, buf, CAP_MANIFEST_MAX, &len, err)) {
 		free(buf);
+		cap_manifest_free(m);
 		return -sdsi_error_errno(err);
 	}
 	if (memchr(buf, '\0', len)) {
 		free(buf);
+		cap_manifest_free(m);
 		tool_error(err, EBADMSG, SDSI_ERR_MALFORMED, "%s: a NUL byte: not a text file", path);
 		return -EBADMSG;
 	}
@@ -129,6 +132,8 @@ int cap_manifest_load(const char *path, struct cap_manifest *m, struct sdsi_erro
 			break;
 	}
 	free(buf);
+	if (ret)
+		cap_manifest_free(m);	/* a manifest refused holds nothing */
 	return ret;
 }
 
