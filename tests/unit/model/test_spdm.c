@@ -477,7 +477,7 @@ static void chain_digest(struct fixture *f, uint8_t out[48])
 	uint8_t rsp[SDSI_READ_MSG_MAX];
 
 	vca(f);
-	assert_int_equal(xchg(f, get_digests, 4, rsp), 52);
+	assert_int_equal(xchg_m1(f, get_digests, 4, rsp), 52);
 	memcpy(out, rsp + 4, 48);
 }
 
@@ -547,6 +547,7 @@ static void test_faults(void **state)
 	assert_int_equal(xchg_m1(f, get_digests, 4, rsp), 52);
 
 	/* A flipped signature bit: CHALLENGE_AUTH no longer verifies, once. */
+	assert_true(challenge(f, key, chain, chain_len, 0));
 	assert_int_equal(sdsi_model_fault_set(f->ts.m, SDSI_FAULT_ATTEST_SIGNATURE, 0, 1), 0);
 	assert_false(challenge(f, key, chain, chain_len, 0));
 	assert_true(challenge(f, key, chain, chain_len, 0));
