@@ -182,6 +182,35 @@ static int check_authority(const char *program, const char *dir)
 	       check_anchor(program, "--authority", pub);
 }
 
+/*
+ * The attestation root beside the licence keys, when the authority has one
+ * (sdsi-authority init makes it): both files or neither.
+ */
+static int attest_root(const char *program, struct fe_platform *p)
+{
+	const char *dir = p->authority_dir;
+	struct stat st;
+	bool cert, key;
+
+	if (snprintf(p->attest_root_cert, sizeof(p->attest_root_cert),
+		     "%s/attestation-root.pem", dir) >= (int)sizeof(p->attest_root_cert) ||
+	    snprintf(p->attest_root_key, sizeof(p->attest_root_key),
+		     "%s/attestation-root.key", dir) >= (int)sizeof(p->attest_root_key))
+		return fe_usage_error(program, "--authority %s: name too long", dir);
+	cert = lstat(p->attest_root_cert, &st) == 0;
+	key = lstat(p->attest_root_key, &st) == 0;
+	if (cert != key)
+		return fe_usage_error(program, "--authority %s: %s without %s: the attestation "
+				      "root needs both", dir,
+				      cert ? p->attest_root_cert : p->attest_root_key,
+				      cert ? p->attest_root_key : p->attest_root_cert);
+	if (!cert) {
+		p->attest_root_cert[0] = '\0';
+		p->attest_root_key[0] = '\0';
+	}
+	return 0;
+}
+
 int fe_platform_finish(const char *program, struct fe_platform *p)
 {
 	if (!p->features_given)
@@ -193,7 +222,8 @@ int fe_platform_finish(const char *program, struct fe_platform *p)
 		return fe_usage_error(program, "--ppin: %u values given for %u socket(s)",
 				      p->nppins, p->sockets);
 	if (p->authority_dir)
-		return check_authority(program, p->authority_dir);
+		return check_authority(program, p->authority_dir) ?:
+		       attest_root(program, p);
 	if (p->root_key)
 		return check_anchor(program, "--root-key", p->root_key);
 	return 0;
@@ -225,6 +255,8 @@ void fe_platform_model_config(const struct fe_platform *p, unsigned int n,
 	cfg->cap_fail_threshold = p->cap_threshold;
 	cfg->updates_threshold = p->updates;
 	cfg->nvram_endurance = p->nvram_endurance;
+	cfg->attest_root_cert_path = p->attest_root_cert[0] ? p->attest_root_cert : NULL;
+	cfg->attest_root_key_path = p->attest_root_key[0] ? p->attest_root_key : NULL;
 }
 
 int fe_platform_model_setup(const struct fe_platform *p, struct sdsi_model *m,

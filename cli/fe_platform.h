@@ -74,6 +74,13 @@ struct fe_platform {
 	uint32_t rdy_latency_us;	/* 0: no latency fault */
 	const char *authority_dir;	/* --authority: DIR/root.pub is the root */
 	const char *root_key;		/* --root-key FILE */
+	/*
+	 * With --authority: DIR/attestation-root.pem and its key, which issue
+	 * a part's attestation identity the first time it starts; "" when
+	 * the authority has none (made before attestation).
+	 */
+	char attest_root_cert[4096];
+	char attest_root_key[4096];
 };
 
 /* One socket, v2, every default. */
@@ -92,7 +99,10 @@ int fe_platform_finish(const char *program, struct fe_platform *p);
 /* The root key file the options name, "" for none; -ENAMETOOLONG. */
 int fe_platform_root_key(const struct fe_platform *p, char *path, size_t len);
 
-/* Socket n's model configuration (state_dir, root key and clock unset). */
+/*
+ * Socket n's model configuration (state_dir, root key and clock unset; the
+ * attestation root pointing into p).
+ */
 void fe_platform_model_config(const struct fe_platform *p, unsigned int n,
 			      struct sdsi_model_config *cfg);
 
