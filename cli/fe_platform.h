@@ -51,7 +51,7 @@ enum fe_platform_option_id {
 	{ FE_OPT_RDY_LATENCY, 0, "rdy-latency-us", "N", FE_ARG_NONE, NULL, \
 	  "latency before RDY on every mailbox transaction, in microseconds, 0..4294967295 (a permanent rdy-latency fault; default 0)" }, \
 	{ FE_OPT_AUTHORITY, 0, "authority", "DIR", FE_ARG_DIR, NULL, \
-	  "trust DIR/root.pub, as written by 'sdsi-authority init DIR', as every socket's fused root key: AKCs signed with DIR/root.key then authenticate" }, \
+	  "trust DIR/root.pub, as written by 'sdsi-authority init DIR', as every socket's fused root key: AKCs signed with DIR/root.key then authenticate; DIR/attestation-root.pem and its key, when there, issue each new part's attestation identity" }, \
 	{ FE_OPT_ROOT_KEY, 0, "root-key", "FILE", FE_ARG_FILE, NULL, \
 	  "the same with the PEM P-384 public key FILE.  With neither, no AKC or CAP ever authenticates" },
 
