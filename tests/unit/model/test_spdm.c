@@ -486,7 +486,10 @@ static void test_identity_kept(void **state)
 {
 	struct fixture *f = *state;
 	uint8_t first[48], again[48], other[48];
+	static uint8_t chain[65536];
+	EVP_PKEY *key, *other_key;
 	char path[160];
+	size_t len;
 
 	chain_digest(f, first);
 	tsock_close(&f->ts);
@@ -498,14 +501,22 @@ static void test_identity_kept(void **state)
 	assert_memory_equal(first, again, 48);
 	snprintf(path, sizeof(path), "%s/socket0.identity", f->dir);
 	assert_int_equal(access(path, R_OK), 0);
-	tsock_close(&f->ts);
 	f->cfg.attest_root_cert_path = f->root_cert;
 	f->cfg.attest_root_key_path = f->root_key;
+	len = read_chain(f, chain, sizeof(chain), 4092);
+	key = leaf_key(chain, len);
+	tsock_close(&f->ts);
 	f->cfg.socket_index = 1;
 	f->cfg.ppin = 0x1111;
 	tsock_open(&f->ts, &f->cfg);
 	chain_digest(f, other);
 	assert_memory_not_equal(first, other, 48);
+	len = read_chain(f, chain, sizeof(chain), 4092);
+	other_key = leaf_key(chain, len);
+	/* Two parts never share a key. */
+	assert_int_not_equal(EVP_PKEY_eq(key, other_key), 1);
+	EVP_PKEY_free(key);
+	EVP_PKEY_free(other_key);
 }
 
 /* A part made without a root: an empty slot 0, and the rest refused. */
