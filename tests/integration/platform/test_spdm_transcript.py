@@ -335,3 +335,35 @@ def test_attest_busy_fault(pipe, authority):
     rsp = pipe.exchange(bytes([V10, 0x84, 0, 0]))
     assert rsp[1:3] == bytes([ERROR, 0x03])      # Busy, once
     full_flow(pipe, root_pem)
+
+
+def test_emulator_parts_get_identities_from_the_authority(sdsi, tmp_path, authority):
+    """sdsi-emu --authority DIR: each part is issued its own device
+    certificate by DIR's attestation root at its first start, kept beside
+    its NVRAM; later starts keep it."""
+    state = tmp_path / 'state'
+    state.mkdir(mode=0o700)
+    args = ('run', '--sockets', '2', '--state', str(state), '--authority', str(authority),
+            '--', 'true')
+    assert sdsi.run(*args).returncode == 0
+    identities = [(state / f'socket{n}.identity').read_bytes() for n in (0, 1)]
+    trusted = x509.load_pem_x509_certificate((authority / 'attestation-root.pem').read_bytes())
+    leaves = []
+    for text in identities:
+        assert b'PRIVATE KEY' in text
+        pems = text.split(b'-----END PRIVATE KEY-----\n')[1].split(b'-----END CERTIFICATE-----\n')
+        leaf, root = (x509.load_pem_x509_certificate(p + b'-----END CERTIFICATE-----\n')
+                      for p in pems[:2])
+        assert root.public_bytes(Encoding.DER) == trusted.public_bytes(Encoding.DER)
+        signed_by(leaf, trusted)
+        leaves.append(leaf.public_key().public_numbers())
+    assert leaves[0] != leaves[1]
+    assert sdsi.run(*args).returncode == 0
+    assert [(state / f'socket{n}.identity').read_bytes() for n in (0, 1)] == identities
+
+
+def test_attestation_root_needs_its_key(sdsi, tmp_path, authority):
+    (authority / 'attestation-root.key').unlink()
+    done = sdsi.run('run', '--authority', str(authority), '--', 'true')
+    assert done.returncode == 2
+    assert 'attestation-root.pem without' in done.stderr
