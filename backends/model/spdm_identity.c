@@ -12,8 +12,10 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <openssl/bio.h>
@@ -21,13 +23,8 @@
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 
-#include <sdsi/input_file.h>
-
 #include "model_priv.h"
 #include "sdsi_lic.h"
-
-/* An identity file holds a key and two certificates: a few KiB at most. */
-#define IDENTITY_FILE_MAX	65536
 
 void identity_free(struct model_identity *id)
 {
@@ -119,24 +116,45 @@ static int store(const char *path, EVP_PKEY *key, X509 *leaf, X509 *root,
 	return ret;
 }
 
+/*
+ * Open the identity file for reading: no symbolic link followed (-ELOOP),
+ * nothing but a regular file taken, judged by the descriptor (a FIFO is
+ * never waited on: O_NONBLOCK).  -ENOENT, silently, when it is missing.
+ */
+static int open_identity(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+
+	if (fd < 0 && errno == ENOENT)
+		return -ENOENT;
+	if (fd < 0) {
+		fd = -errno;
+		snprintf(err, errlen, "identity file %s refused: %s", path,
+			 fd == -ELOOP ? "a symbolic link" : strerror(-fd));
+		return fd;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		snprintf(err, errlen, "identity file %s refused: not a regular file",
+			 path);
+		return -EINVAL;
+	}
+	return fd;
+}
+
 /* Read the file's key and certificates; -ENOENT, silently, when it is missing. */
 static int load(struct model_identity *id, const char *path, char *err,
 		size_t errlen)
 {
-	const char *kind = NULL;
 	EVP_PKEY *key = NULL;
 	X509 *leaf = NULL, *root = NULL;
 	BIO *bio;
 	int fd, ret = -EPROTO;
 
-	fd = sdsi_open_regular(path, &kind);
-	if (fd == -ENOENT)
-		return -ENOENT;
-	if (fd < 0) {
-		snprintf(err, errlen, "identity file %s refused: %s", path,
-			 kind ? kind : strerror(-fd));
+	fd = open_identity(path, err, errlen);
+	if (fd < 0)
 		return fd;
-	}
 	bio = BIO_new_fd(fd, BIO_CLOSE);
 	if (!bio) {
 		close(fd);

@@ -519,6 +519,39 @@ static void test_identity_kept(void **state)
 	EVP_PKEY_free(other_key);
 }
 
+/* An identity file that is not one is refused, named, and left as it was. */
+static void test_identity_file_refused(void **state)
+{
+	struct fixture *f = *state;
+	char path[160], link_target[160];
+	const char *msg;
+	FILE *fp;
+
+	tsock_close(&f->ts);
+	snprintf(path, sizeof(path), "%s/socket0.identity", f->dir);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("not a key\n", fp);
+	fclose(fp);
+	msg = tsock_expect_refused(&f->cfg, -EPROTO, path);
+	assert_non_null(strstr(msg, "not a P-384 key"));
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	assert_non_null(fgets(link_target, sizeof(link_target), fp));
+	fclose(fp);
+	assert_string_equal(link_target, "not a key\n");
+	/* A symbolic link is not followed. */
+	assert_int_equal(unlink(path), 0);
+	snprintf(link_target, sizeof(link_target), "%s/attestation-root.key", f->dir);
+	assert_int_equal(symlink(link_target, path), 0);
+	tsock_expect_refused(&f->cfg, -ELOOP, path);
+	assert_int_equal(unlink(path), 0);
+	/* A root whose key is another's: nothing is made. */
+	f->cfg.attest_root_key_path = f->root_cert;
+	tsock_expect_refused(&f->cfg, -EBADMSG, "attestation root");
+	assert_int_not_equal(access(path, F_OK), 0);
+}
+
 /* A part made without a root: an empty slot 0, and the rest refused. */
 static void test_no_identity(void **state)
 {
@@ -597,6 +630,7 @@ int main(void)
 		T(test_bit12),
 		T(test_identity_kept),
 		T(test_no_identity),
+		T(test_identity_file_refused),
 		T(test_faults),
 #undef T
 	};
