@@ -60,11 +60,12 @@ int auth_key_exit(int rc)
 	return sdsi_exit_for_input_errno(rc);
 }
 
-/* Whether path names one of the authority's four key files (the same inode). */
+/* Whether path names one of the authority's key files (the same inode). */
 static const char *authority_key_at(const char *dir, const char *path)
 {
 	static const char *const names[] = {
 		AUTH_ROOT_KEY, AUTH_ROOT_PUB, AUTH_LICENSOR_KEY, AUTH_LICENSOR_PUB,
+		AUTH_ATTEST_ROOT_KEY, AUTH_ATTEST_ROOT_CERT,
 	};
 	struct stat out, key;
 	char key_path[4096];
