@@ -11,7 +11,8 @@
  * Invariants: every exchange completes (the frame is always valid); the
  * response is 1.0, 4..4088 bytes, and either an ERROR with a code this
  * responder uses or the response code of the request; spdm_errors grows by
- * one exactly for an ERROR other than Busy; no protocol violation.
+ * one exactly for an ERROR other than Busy and Unspecified (the responder's
+ * own failure); no protocol violation.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -130,6 +131,8 @@ static void check_response(const uint8_t *req, const uint8_t *rsp, size_t len,
 			   "ERROR 0x%02x of %zu bytes", rsp[2], len);
 		if (rsp[2] == SDSI_SPDM_ERR_BUSY)
 			FUZZ_CHECK(busy_armed && errors == errors_before, "Busy unasked");
+		else if (rsp[2] == SDSI_SPDM_ERR_UNSPECIFIED)
+			FUZZ_CHECK(errors == errors_before, "own failure counted");
 		else
 			FUZZ_CHECK(errors == errors_before + 1, "ERROR not counted");
 		return;

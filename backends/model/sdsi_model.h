@@ -207,7 +207,8 @@ uint64_t sdsi_model_peek64(struct sdsi_model *m, uint32_t offset);
  * SPDM ERRORs that answered a requester's misuse of the attestation service
  * (out of order, malformed, unsupported, wrong version) since the model
  * was created: counted apart from protocol violations, which are the
- * mailbox's.  Busy under the attest-busy fault is not counted.
+ * mailbox's.  Busy under the attest-busy fault is not counted, nor is
+ * Unspecified, the responder's own failure.
  */
 uint64_t sdsi_model_spdm_errors(struct sdsi_model *m);
 

@@ -251,8 +251,12 @@ uint32_t spdm_respond(struct sdsi_model *m, const uint8_t *req, uint32_t len,
 	out = dispatch(m, req, len, rsp);
 	if (!(out & SPDM_FAIL))
 		return out;
-	/* A requester's misuse: counted apart from protocol violations. */
-	m->spdm.errors++;
+	/*
+	 * A requester's misuse: counted apart from protocol violations.
+	 * Unspecified is the responder's own failure (OpenSSL), not misuse.
+	 */
+	if ((out & 0xffu) != SDSI_SPDM_ERR_UNSPECIFIED)
+		m->spdm.errors++;
 	return error_response(rsp, (uint8_t)(out & 0xffu));
 }
 
