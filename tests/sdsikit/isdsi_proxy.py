@@ -1,0 +1,115 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Started inside `sdsi-emu run` as `python3 -m sdsikit.isdsi_proxy N`: the
+emulation's attestation transport /dev/isdsiN, driven from the test's side
+of the namespace over stdin and stdout, so that a requester running in
+pytest speaks SPDM through the file as any program inside would.
+
+Each request on stdin: one op byte, a little-endian u32 length, that many
+bytes.  Each reply on stdout: an i32 (a count, 0 or -errno) and a u32
+length, then that many bytes.  Ops:
+    X   one transaction on the open file: write a struct sdsi_spdm_command
+        holding the bytes, read the answer; replies its message
+    W   write the bytes as they are; replies the count written
+    R   read (the bytes: a u32 size); replies the bytes read
+    O   close the file and open it again
+    S   the state certificate as a read returns it; M the meter certificate
+    F   `sdsi-emu ctl fault N ARGS` (the bytes: space-separated ARGS);
+        C   `sdsi-emu ctl clear N`; P `sdsi-emu ctl power-cycle N`: the exit
+        status
+    L   the names of /dev/isdsi*, newline-separated
+    T   the mode of /dev/isdsiN (st_mode)
+    E   whether the path in the bytes exists (1 or 0)"""
+import errno
+import glob
+import os
+import struct
+import subprocess
+import sys
+
+COMMAND_HDR = 4         # struct sdsi_spdm_command: u32 size, then message
+COMMAND_SIZE = COMMAND_HDR + 4096
+
+
+def ctl(*args):
+    done = subprocess.run([os.environ['SDSI_EMU'], 'ctl', *args],
+                          capture_output=True, timeout=60)
+    if done.returncode:
+        sys.stderr.write(done.stderr.decode())
+    return done.returncode
+
+
+def read_all(path):
+    with open(path, 'rb') as f:
+        return f.read()
+
+
+class Proxy:
+    def __init__(self, n):
+        self.n = n
+        self.path = f'/dev/isdsi{n}'
+        self.fd = None
+
+    def file(self):
+        if self.fd is None:
+            self.fd = os.open(self.path, os.O_RDWR)
+        return self.fd
+
+    def op(self, code, data):
+        dev = f'/sys/bus/auxiliary/devices/intel_vsec.sdsi.{self.n}'
+        if code == b'X':
+            fd = self.file()
+            os.write(fd, struct.pack('<I', len(data)) + data)
+            answer = os.read(fd, COMMAND_SIZE)
+            size, = struct.unpack_from('<I', answer)
+            assert size == len(answer) - COMMAND_HDR, (size, len(answer))
+            return 0, answer[COMMAND_HDR:]
+        if code == b'W':
+            return os.write(self.file(), data), b''
+        if code == b'R':
+            out = os.read(self.file(), struct.unpack('<I', data)[0])
+            return len(out), out
+        if code == b'O':
+            if self.fd is not None:
+                os.close(self.fd)
+            self.fd = None
+            self.file()
+            return 0, b''
+        if code == b'S':
+            return 0, read_all(f'{dev}/state_certificate')
+        if code == b'M':
+            return 0, read_all(f'{dev}/meter_certificate')
+        if code == b'F':
+            return ctl('fault', str(self.n), *data.decode().split()), b''
+        if code == b'C':
+            return ctl('clear', str(self.n)), b''
+        if code == b'P':
+            return ctl('power-cycle', str(self.n)), b''
+        if code == b'L':
+            names = sorted(os.path.basename(p) for p in glob.glob('/dev/isdsi*'))
+            return 0, '\n'.join(names).encode()
+        if code == b'T':
+            return os.stat(self.path).st_mode, b''
+        if code == b'E':
+            return int(os.path.lexists(data.decode())), b''
+        raise SystemExit(f'isdsi_proxy: unknown op {code!r}')
+
+
+def main():
+    proxy = Proxy(int(sys.argv[1]))
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    while True:
+        head = stdin.read(5)
+        if len(head) < 5:
+            return 0
+        code, size = head[:1], struct.unpack('<I', head[1:])[0]
+        data = stdin.read(size)
+        try:
+            ret, out = proxy.op(code, data)
+        except OSError as e:
+            ret, out = -e.errno, b''
+        stdout.write(struct.pack('<iI', ret, len(out)) + out)
+        stdout.flush()
+
+
+if __name__ == '__main__':
+    sys.exit(main())
