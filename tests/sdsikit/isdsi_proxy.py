@@ -14,8 +14,8 @@ length, then that many bytes.  Ops:
     O   close the file and open it again
     S   the state certificate as a read returns it; M the meter certificate
     F   `sdsi-emu ctl fault N ARGS` (the bytes: space-separated ARGS);
-        C   `sdsi-emu ctl clear N`; P `sdsi-emu ctl power-cycle N`: the exit
-        status
+        C   `sdsi-emu ctl clear N`; P `sdsi-emu ctl power-cycle N`; K
+        `sdsi-emu ctl ARGS`: the exit status
     L   the names of /dev/isdsi*, newline-separated
     T   the mode of /dev/isdsiN (st_mode)
     E   whether the path in the bytes exists (1 or 0)"""
@@ -80,6 +80,8 @@ class Proxy:
             return 0, read_all(f'{dev}/meter_certificate')
         if code == b'F':
             return ctl('fault', str(self.n), *data.decode().split()), b''
+        if code == b'K':
+            return ctl(*data.decode().split()), b''
         if code == b'C':
             return ctl('clear', str(self.n)), b''
         if code == b'P':
