@@ -23,6 +23,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
+#define SDSI_SPDM_DEVICE_DIR		"/dev"
 #define SDSI_SPDM_DEVICE_PREFIX		"isdsi"	/* /dev/isdsiN */
 
 #define SDSI_IF_MAGIC			0xFC

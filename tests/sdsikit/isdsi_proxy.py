@@ -18,7 +18,13 @@ length, then that many bytes.  Ops:
         `sdsi-emu ctl ARGS`: the exit status
     L   the names of /dev/isdsi*, newline-separated
     T   the mode of /dev/isdsiN (st_mode)
-    E   whether the path in the bytes exists (1 or 0)"""
+    E   whether the path in the bytes exists (1 or 0)
+    Y   libsdsi's sdsi_spdm_transact() on device N (the bytes: a u32
+        answer capacity, then the request); replies the answer, or on
+        failure the error's message
+With `--libsdsi PATH` (the library to load), X goes through
+sdsi_spdm_transact() too, as every program above libsdsi does."""
+import ctypes
 import errno
 import glob
 import os
@@ -43,11 +49,46 @@ def read_all(path):
         return f.read()
 
 
+class Libsdsi:
+    """sdsi_spdm_transact() on intel_vsec.sdsi.N, through ctypes."""
+
+    def __init__(self, path, n):
+        self.lib = ctypes.CDLL(path)
+        self.lib.sdsi_error_new.restype = ctypes.c_void_p
+        self.lib.sdsi_error_message.restype = ctypes.c_char_p
+        self.lib.sdsi_error_message.argtypes = [ctypes.c_void_p]
+        self.lib.sdsi_device_open.argtypes = [
+            ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p),
+            ctypes.c_void_p]
+        self.lib.sdsi_spdm_transact.argtypes = [
+            ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p,
+            ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t), ctypes.c_void_p]
+        self.err = self.lib.sdsi_error_new()
+        self.dev = ctypes.c_void_p()
+        ret = self.lib.sdsi_device_open(None, str(n).encode(),
+                                        ctypes.byref(self.dev), self.err)
+        if ret:
+            raise SystemExit(self.message())
+
+    def message(self):
+        return self.lib.sdsi_error_message(self.err).decode()
+
+    def transact(self, req, cap=4088):
+        rsp = ctypes.create_string_buffer(max(cap, 1))
+        got = ctypes.c_size_t(12345)
+        ret = self.lib.sdsi_spdm_transact(self.dev, req, len(req), rsp, cap,
+                                          ctypes.byref(got), self.err)
+        if ret:
+            return ret, self.message().encode()
+        return 0, rsp.raw[:got.value]
+
+
 class Proxy:
-    def __init__(self, n):
+    def __init__(self, n, libsdsi=None):
         self.n = n
         self.path = f'/dev/isdsi{n}'
         self.fd = None
+        self.libsdsi = Libsdsi(libsdsi, n) if libsdsi else None
 
     def file(self):
         if self.fd is None:
@@ -56,6 +97,10 @@ class Proxy:
 
     def op(self, code, data):
         dev = f'/sys/bus/auxiliary/devices/intel_vsec.sdsi.{self.n}'
+        if code == b'X' and self.libsdsi:
+            return self.libsdsi.transact(data)
+        if code == b'Y':
+            return self.libsdsi.transact(data[4:], struct.unpack_from('<I', data)[0])
         if code == b'X':
             fd = self.file()
             os.write(fd, struct.pack('<I', len(data)) + data)
@@ -97,7 +142,11 @@ class Proxy:
 
 
 def main():
-    proxy = Proxy(int(sys.argv[1]))
+    args = sys.argv[1:]
+    libsdsi = None
+    if args[0] == '--libsdsi':
+        libsdsi, args = args[1], args[2:]
+    proxy = Proxy(int(args[0]), libsdsi)
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     while True:
         head = stdin.read(5)
