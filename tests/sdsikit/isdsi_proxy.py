@@ -11,6 +11,7 @@ length, then that many bytes.  Ops:
         holding the bytes, read the answer; replies its message
     W   write the bytes as they are; replies the count written
     R   read (the bytes: a u32 size); replies the bytes read
+    Z   pread of 4100 bytes at offset 0; replies the bytes read
     O   close the file and open it again
     S   the state certificate as a read returns it; M the meter certificate
     F   `sdsi-emu ctl fault N ARGS` (the bytes: space-separated ARGS);
@@ -112,6 +113,9 @@ class Proxy:
             return os.write(self.file(), data), b''
         if code == b'R':
             out = os.read(self.file(), struct.unpack('<I', data)[0])
+            return len(out), out
+        if code == b'Z':
+            out = os.pread(self.file(), COMMAND_SIZE, 0)
             return len(out), out
         if code == b'O':
             if self.fd is not None:

@@ -165,7 +165,8 @@ def test_misuse_gets_clear_errnos(dev):
     assert dev.write(command(get_version)) == 8
     assert dev.call(b'O')[0] == 0
     assert dev.read()[0] == -errno.ENODATA
-    # Offsets mean nothing on a transport.
+    # Offsets mean nothing on a transport: it has none.
+    assert dev.call(b'Z')[0] == -errno.ESPIPE
     assert dev.exchange(get_version)[1] == 0x04
 
 
