@@ -26,15 +26,16 @@ length, then that many bytes.  Ops:
 With `--libsdsi PATH` (the library to load), X goes through
 sdsi_spdm_transact() too, as every program above libsdsi does."""
 import ctypes
-import errno
 import glob
 import os
 import struct
 import subprocess
 import sys
 
-COMMAND_HDR = 4         # struct sdsi_spdm_command: u32 size, then message
-COMMAND_SIZE = COMMAND_HDR + 4096
+from sdsikit.layout import SPDM_COMMAND_HDR as COMMAND_HDR
+from sdsikit.layout import SPDM_MESSAGE_MAX, SPDM_RESPONSE_MAX
+
+COMMAND_SIZE = COMMAND_HDR + SPDM_MESSAGE_MAX    # struct sdsi_spdm_command
 
 
 def ctl(*args):
@@ -74,7 +75,7 @@ class Libsdsi:
     def message(self):
         return self.lib.sdsi_error_message(self.err).decode()
 
-    def transact(self, req, cap=4088):
+    def transact(self, req, cap=SPDM_RESPONSE_MAX):
         rsp = ctypes.create_string_buffer(max(cap, 1))
         got = ctypes.c_size_t(12345)
         ret = self.lib.sdsi_spdm_transact(self.dev, req, len(req), rsp, cap,

@@ -19,11 +19,12 @@ import pytest
 from cryptography.exceptions import InvalidSignature
 
 from sdsikit.emu import with_kit
+from sdsikit.layout import SPDM_REQUEST_MAX as REQUEST_MAX
+from sdsikit.layout import SPDM_COMMAND_HDR, SPDM_MESSAGE_MAX, SPDM_RESPONSE_MAX
 from sdsikit.programs import authority_path, beside
 from test_spdm_transcript import (ERROR, V10, Pipe, Requester, check_chain,
                                   full_flow, sha384, verify)
 
-REQUEST_MAX = 1008
 
 
 class DevPipe(Pipe):
@@ -46,7 +47,7 @@ class DevPipe(Pipe):
     def write(self, data):
         return self.call(b'W', data)[0]
 
-    def read(self, size=4100):
+    def read(self, size=SPDM_COMMAND_HDR + SPDM_MESSAGE_MAX):
         return self.call(b'R', struct.pack('<I', size))
 
     def close(self):
@@ -134,13 +135,14 @@ def test_request_bounds(dev):
     assert dev.write(command(big + b'\0')) == -errno.EOVERFLOW
     assert dev.read()[0] == -errno.ENODATA
     # The whole structure, size 1008 and 1009.
-    assert dev.write(command(big + bytes(4096 - REQUEST_MAX),
-                             size=REQUEST_MAX)) == 4100
+    whole = SPDM_COMMAND_HDR + SPDM_MESSAGE_MAX
+    assert dev.write(command(big + bytes(SPDM_MESSAGE_MAX - REQUEST_MAX),
+                             size=REQUEST_MAX)) == whole
     assert dev.read()[0] > 0
-    assert dev.write(command(big + bytes(4096 - REQUEST_MAX),
+    assert dev.write(command(big + bytes(SPDM_MESSAGE_MAX - REQUEST_MAX),
                              size=REQUEST_MAX + 1)) == -errno.EOVERFLOW
     # More than the structure is no struct sdsi_spdm_command.
-    assert dev.write(command(bytes(4097), size=4)) == -errno.EINVAL
+    assert dev.write(command(bytes(SPDM_MESSAGE_MAX + 1), size=4)) == -errno.EINVAL
 
 
 def test_misuse_gets_clear_errnos(dev):
@@ -237,7 +239,7 @@ def lib(emu, tmp_path, authority):
     p.close()
 
 
-def transact(lib, req, cap=4088):
+def transact(lib, req, cap=SPDM_RESPONSE_MAX):
     return lib.call(b'Y', struct.pack('<I', cap) + req)
 
 
