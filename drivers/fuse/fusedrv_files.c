@@ -102,7 +102,7 @@ void fusedrv_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		s = &drv->sockets[node.socket];
 		h->spdm = (struct fusedrv_spdm_txn *)(h + 1);
 		sdsi_lock_take(&s->state_lock);
-		if (!fusedrv_spdm_visible(s)) {
+		if (!fusedrv_spdm_visible(drv, s)) {
 			sdsi_lock_release(&s->state_lock);
 			free(h);
 			fuse_reply_err(req, ENODEV);

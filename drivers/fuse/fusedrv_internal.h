@@ -199,9 +199,10 @@ int fusedrv_check_uevent(const char *buf, size_t len);
 
 /*
  * The attestation transport, isdsiN (fusedrv_spdm.c).  Visible while the
- * socket is bound with ENABLED_FEATURES bit 12; caller holds a socket lock.
+ * socket is bound with ENABLED_FEATURES bit 12, under the current ABI only
+ * (the early driver never had one); caller holds a socket lock.
  */
-bool fusedrv_spdm_visible(const struct fusedrv_socket *s);
+bool fusedrv_spdm_visible(const struct sdsi_fusedrv *drv, const struct fusedrv_socket *s);
 /* Lookup of name in the root: true once it was answered (isdsiN). */
 bool fusedrv_spdm_lookup(fuse_req_t req, struct sdsi_fusedrv *drv, const char *name);
 /* The per-open transaction state allocated with the handle. */

@@ -40,10 +40,12 @@ size_t fusedrv_spdm_txn_size(void)
 	return sizeof(struct fusedrv_spdm_txn);
 }
 
-bool fusedrv_spdm_visible(const struct fusedrv_socket *s)
+bool fusedrv_spdm_visible(const struct sdsi_fusedrv *drv, const struct fusedrv_socket *s)
 {
 	sdsi_assert_held_either(&s->state_lock, &s->mbox_lock);
-	return s->bound && (s->features & SDSI_FEATURE_ATTESTATION);
+	/* Intel posted the transport for the current driver; 5.18-6.1's had none */
+	return drv->abi == SDSI_ABI_CURRENT && s->bound &&
+	       (s->features & SDSI_FEATURE_ATTESTATION);
 }
 
 /* "isdsiN" in canonical decimal, N a socket of this driver. */
@@ -86,7 +88,7 @@ bool fusedrv_spdm_lookup(fuse_req_t req, struct sdsi_fusedrv *drv, const char *n
 	}
 	s = &drv->sockets[node.socket];
 	sdsi_lock_take(&s->state_lock);
-	visible = fusedrv_spdm_visible(s);
+	visible = fusedrv_spdm_visible(drv, s);
 	sdsi_lock_release(&s->state_lock);
 	if (!visible) {
 		fuse_reply_err(req, ENOENT);
@@ -111,7 +113,7 @@ int sdsi_fusedrv_spdm_name(struct sdsi_fusedrv *drv, unsigned int socket,
 		return -ENODEV;
 	s = &drv->sockets[socket];
 	sdsi_lock_take(&s->state_lock);
-	visible = fusedrv_spdm_visible(s);
+	visible = fusedrv_spdm_visible(drv, s);
 	sdsi_lock_release(&s->state_lock);
 	if (!visible)
 		return -ENODEV;
@@ -120,10 +122,11 @@ int sdsi_fusedrv_spdm_name(struct sdsi_fusedrv *drv, unsigned int socket,
 }
 
 /* Caller holds mbox_lock: the transport went away with the binding. */
-static bool spdm_handle_live(const struct fusedrv_socket *s, const struct fusedrv_handle *h)
+static bool spdm_handle_live(const struct sdsi_fusedrv *drv, const struct fusedrv_socket *s,
+			     const struct fusedrv_handle *h)
 {
 	sdsi_assert_held(&s->mbox_lock);
-	return fusedrv_spdm_visible(s) && s->spdm_gen == h->gen;
+	return fusedrv_spdm_visible(drv, s) && s->spdm_gen == h->gen;
 }
 
 /*
@@ -144,7 +147,7 @@ long fusedrv_spdm_write(struct sdsi_fusedrv *drv, struct fusedrv_handle *h,
 	long ret;
 
 	sdsi_lock_take(&s->mbox_lock);
-	if (!spdm_handle_live(s, h)) {
+	if (!spdm_handle_live(drv, s, h)) {
 		ret = -ENODEV;
 		goto out;
 	}
@@ -192,7 +195,7 @@ void fusedrv_spdm_read(fuse_req_t req, struct sdsi_fusedrv *drv,
 	int err = 0;
 
 	sdsi_lock_take(&s->mbox_lock);
-	if (!spdm_handle_live(s, h)) {
+	if (!spdm_handle_live(drv, s, h)) {
 		err = ENODEV;
 	} else if (txn->state != SPDM_TXN_ANSWERED) {
 		err = ENODATA;

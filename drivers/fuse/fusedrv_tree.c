@@ -191,7 +191,7 @@ bool fusedrv_node_present(struct sdsi_fusedrv *drv, const struct fusedrv_node *n
 	s = &drv->sockets[node->socket];
 	sdsi_lock_take(&s->state_lock);
 	if (node->kind == FUSEDRV_NODE_SPDM)
-		present = fusedrv_spdm_visible(s);
+		present = fusedrv_spdm_visible(drv, s);
 	else if (node->kind == FUSEDRV_NODE_ATTR)
 		present = fusedrv_attr_visible(drv, s, node->attr);
 	else

@@ -108,6 +108,16 @@ def test_first_generation_part_has_no_transport(emu, tmp_path, authority):
     p.close()
 
 
+def test_early_driver_has_no_transport(emu, tmp_path, authority):
+    # Linux 5.18 to 6.1's driver: bit 12 set, no transport (Intel posted
+    # one for the current driver only).
+    opts = ['--abi', 'early', '--guid', 'v1',
+            '--features', 'on-demand,attestation']
+    p = DevPipe(emu, tmp_path / 'state', authority, opts=opts)
+    assert p.call(b'L') == (0, b'')
+    p.close()
+
+
 def test_without_bit12_no_transport(emu, tmp_path, authority):
     opts = ['--sockets', '2', '--features', 'on-demand,metering']
     p = DevPipe(emu, tmp_path / 'state', authority, n=1, opts=opts)
