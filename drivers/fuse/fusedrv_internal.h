@@ -203,8 +203,6 @@ int fusedrv_check_uevent(const char *buf, size_t len);
  * (the early driver never had one); caller holds a socket lock.
  */
 bool fusedrv_spdm_visible(const struct sdsi_fusedrv *drv, const struct fusedrv_socket *s);
-/* Lookup of name in the root: true once it was answered (isdsiN). */
-bool fusedrv_spdm_lookup(fuse_req_t req, struct sdsi_fusedrv *drv, const char *name);
 /* The per-open transaction state allocated with the handle. */
 size_t fusedrv_spdm_txn_size(void);
 void fusedrv_spdm_read(fuse_req_t req, struct sdsi_fusedrv *drv,

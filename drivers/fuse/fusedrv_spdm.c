@@ -10,15 +10,12 @@
  * sdsi_mbox_exchange(), as in the kernel, and its errors are the ioctl's.
  *
  * The file sits in the root of the tree under the name isdsiN, which only
- * the driver's own process finds, so the sysfs tree shows nothing more
- * than Linux's; its lookups are never cached, so once sdsi-emu has bound it
- * nobody else reaches it by that name.
+ * the driver's own process finds (fusedrv_tree.c, lookup), so the sysfs
+ * tree shows nothing more than Linux's.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "fusedrv_internal.h"
 #include "sdsi/spdm_ioctl.h"
@@ -46,61 +43,6 @@ bool fusedrv_spdm_visible(const struct sdsi_fusedrv *drv, const struct fusedrv_s
 	/* Intel posted the transport for the current driver; 5.18-6.1's had none */
 	return drv->abi == SDSI_ABI_CURRENT && s->bound &&
 	       (s->features & SDSI_FEATURE_ATTESTATION);
-}
-
-/* "isdsiN" in canonical decimal, N a socket of this driver. */
-static bool spdm_parse_name(const struct sdsi_fusedrv *drv, const char *name,
-			    unsigned int *socket)
-{
-	const size_t plen = strlen(SDSI_SPDM_DEVICE_PREFIX);
-	unsigned long n = 0;
-	const char *p;
-
-	if (strncmp(name, SDSI_SPDM_DEVICE_PREFIX, plen) != 0 || !name[plen])
-		return false;
-	p = name + plen;
-	if (p[0] == '0' && p[1])
-		return false;
-	for (; *p; p++) {
-		if (*p < '0' || *p > '9')
-			return false;
-		n = n * 10 + (unsigned long)(*p - '0');
-		if (n >= drv->nsockets)
-			return false;
-	}
-	*socket = (unsigned int)n;
-	return true;
-}
-
-bool fusedrv_spdm_lookup(fuse_req_t req, struct sdsi_fusedrv *drv, const char *name)
-{
-	struct fusedrv_node node = { .kind = FUSEDRV_NODE_SPDM };
-	struct fusedrv_socket *s;
-	struct fuse_entry_param e;
-	bool visible;
-
-	if (!spdm_parse_name(drv, name, &node.socket))
-		return false;
-	/* the main thread's id is the process's: sdsi-emu binds from there */
-	if (fuse_req_ctx(req)->pid != getpid()) {
-		fuse_reply_err(req, ENOENT);
-		return true;
-	}
-	s = &drv->sockets[node.socket];
-	sdsi_lock_take(&s->state_lock);
-	visible = fusedrv_spdm_visible(drv, s);
-	sdsi_lock_release(&s->state_lock);
-	if (!visible) {
-		fuse_reply_err(req, ENOENT);
-		return true;
-	}
-	memset(&e, 0, sizeof(e));
-	e.ino = fusedrv_node_ino(&node);
-	e.entry_timeout = 0;	/* never cached: the next lookup is asked again */
-	e.attr_timeout = FUSEDRV_CACHE_S;
-	fusedrv_node_stat(drv, &node, &e.attr);
-	fuse_reply_entry(req, &e);
-	return true;
 }
 
 int sdsi_fusedrv_spdm_name(struct sdsi_fusedrv *drv, unsigned int socket,

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fusedrv_internal.h"
 #include "sdsi/spdm_ioctl.h"
@@ -330,6 +331,68 @@ void fusedrv_node_stat(const struct sdsi_fusedrv *drv, const struct fusedrv_node
 	}
 }
 
+/* "isdsiN" in canonical decimal, N a socket of this driver. */
+static bool spdm_parse_name(const struct sdsi_fusedrv *drv, const char *name,
+			    unsigned int *socket)
+{
+	const size_t plen = strlen(SDSI_SPDM_DEVICE_PREFIX);
+	unsigned long n = 0;
+	const char *p;
+
+	if (strncmp(name, SDSI_SPDM_DEVICE_PREFIX, plen) != 0 || !name[plen])
+		return false;
+	p = name + plen;
+	if (p[0] == '0' && p[1])
+		return false;
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return false;
+		n = n * 10 + (unsigned long)(*p - '0');
+		if (n >= drv->nsockets)
+			return false;
+	}
+	*socket = (unsigned int)n;
+	return true;
+}
+
+/*
+ * isdsiN in the root: the attestation transport (fusedrv_spdm.c), found only
+ * by the driver's own process, so that sdsi-emu run can bind it at
+ * /dev/isdsiN and the sysfs tree shows nothing more than Linux's.  Its
+ * lookups are never cached, so once it is bound nobody else reaches it by
+ * that name.  True once req was answered.
+ */
+static bool spdm_lookup(fuse_req_t req, struct sdsi_fusedrv *drv, const char *name)
+{
+	struct fusedrv_node node = { .kind = FUSEDRV_NODE_SPDM };
+	struct fusedrv_socket *s;
+	struct fuse_entry_param e;
+	bool visible;
+
+	if (!spdm_parse_name(drv, name, &node.socket))
+		return false;
+	/* the main thread's id is the process's: sdsi-emu binds from there */
+	if (fuse_req_ctx(req)->pid != getpid()) {
+		fuse_reply_err(req, ENOENT);
+		return true;
+	}
+	s = &drv->sockets[node.socket];
+	sdsi_lock_take(&s->state_lock);
+	visible = fusedrv_spdm_visible(drv, s);
+	sdsi_lock_release(&s->state_lock);
+	if (!visible) {
+		fuse_reply_err(req, ENOENT);
+		return true;
+	}
+	memset(&e, 0, sizeof(e));
+	e.ino = fusedrv_node_ino(&node);
+	e.entry_timeout = 0;	/* never cached: the next lookup is asked again */
+	e.attr_timeout = FUSEDRV_CACHE_S;
+	fusedrv_node_stat(drv, &node, &e.attr);
+	fuse_reply_entry(req, &e);
+	return true;
+}
+
 void fusedrv_op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct sdsi_fusedrv *drv = fuse_req_userdata(req);
@@ -339,7 +402,7 @@ void fusedrv_op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 
 	if (!fusedrv_req_node(req, drv, parent, &dir))
 		return;
-	if (dir.kind == FUSEDRV_NODE_ROOT && fusedrv_spdm_lookup(req, drv, name))
+	if (dir.kind == FUSEDRV_NODE_ROOT && spdm_lookup(req, drv, name))
 		return;
 	for (size_t idx = 0; fusedrv_dir_child(drv, &dir, idx, &child); idx++) {
 		fusedrv_node_name(&child, child_name, sizeof(child_name));
