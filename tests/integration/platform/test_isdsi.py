@@ -288,3 +288,16 @@ def test_libsdsi_without_transport(emu, tmp_path, authority):
     ret, msg = transact(p, bytes([V10, 0x84, 0, 0]))
     assert ret == -errno.ENODEV and b'bit 12' in msg
     p.close()
+
+
+@pytest.mark.parametrize('kind,err', [
+    ('no-rdy', errno.ETIMEDOUT),            # as a sysfs read: ETIMEDOUT
+    ('status-timeout', errno.ETIMEDOUT),
+    ('status-failure', errno.EIO),
+])
+def test_mailbox_errors_as_the_sysfs_files(dev, kind, err):
+    get_version = bytes([V10, 0x84, 0, 0])
+    arm(dev, kind, 1)
+    assert dev.write(command(get_version)) == -err
+    assert dev.read()[0] == -errno.ENODATA      # nothing left behind
+    assert dev.exchange(get_version)[1] == 0x04
