@@ -301,3 +301,16 @@ def test_mailbox_errors_as_the_sysfs_files(dev, kind, err):
     assert dev.write(command(get_version)) == -err
     assert dev.read()[0] == -errno.ENODATA      # nothing left behind
     assert dev.exchange(get_version)[1] == 0x04
+
+
+def test_losing_bit12_ends_the_transport(dev):
+    # `ctl features` reprobes as a reboot after a BIOS change would: the
+    # file stays for the run, and its transactions fail with ENODEV.
+    get_version = bytes([V10, 0x84, 0, 0])
+    assert dev.exchange(get_version)[1] == 0x04
+    assert dev.call(b'K', b'features 0 on-demand,metering')[0] == 0
+    assert dev.write(command(get_version)) == -errno.ENODEV
+    assert dev.call(b'O')[0] == -errno.ENODEV
+    assert dev.call(b'K', b'features 0 on-demand,attestation,metering')[0] == 0
+    assert dev.call(b'O')[0] == 0
+    assert dev.exchange(get_version)[1] == 0x04
