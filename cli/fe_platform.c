@@ -7,7 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/x509.h>
 
 #include "sdsi/exit_status.h"
 #include "sdsi/hw.h"
@@ -187,6 +189,76 @@ static int load_root(const char *program, struct fe_platform *p, int fd, const c
 }
 
 /*
+ * The attestation root beside the licence keys, when the authority has one
+ * (sdsi-authority init makes it): both files or neither, opened in DIR's
+ * descriptor (no link followed, each checked by its own descriptor as
+ * root.pub is) and loaded once, here.  As the root key, one per process,
+ * kept for its whole life.
+ */
+static int load_attest_root(const char *program, struct fe_platform *p, int dirfd,
+			    const char *dir)
+{
+	static X509 *cert;
+	static EVP_PKEY *key;
+	struct sdsi_lic_error cerr, kerr;
+	char cert_path[PATH_MAX], key_path[PATH_MAX];
+	int crc, krc;
+
+	X509_free(cert);
+	EVP_PKEY_free(key);
+	cert = NULL;
+	key = NULL;
+	p->attest_root = NULL;
+	p->attest_root_key = NULL;
+	if (snprintf(cert_path, sizeof(cert_path), "%s/attestation-root.pem", dir) >=
+	    (int)sizeof(cert_path) ||
+	    snprintf(key_path, sizeof(key_path), "%s/attestation-root.key", dir) >=
+	    (int)sizeof(key_path))
+		return fe_usage_error(program, "--authority %s: name too long", dir);
+	crc = sdsi_lic_cert_load_at(dirfd, "attestation-root.pem", cert_path, &cert, &cerr);
+	krc = sdsi_lic_key_load_private_at(dirfd, "attestation-root.key", key_path, &key, &kerr);
+	if (crc == -ENOENT && krc == -ENOENT)
+		return 0;
+	if ((crc == -ENOENT) != (krc == -ENOENT)) {
+		fe_usage_error(program, "--authority %s: %s without %s: the attestation root needs both",
+			       dir, crc == -ENOENT ? key_path : cert_path,
+			       crc == -ENOENT ? cert_path : key_path);
+		goto fail;
+	}
+	if (crc || krc) {
+		int rc = crc ? crc : krc;
+
+		fprintf(stderr, "%s: attestation root: %s\n", program,
+			crc ? cerr.reason : kerr.reason);
+		X509_free(cert);
+		EVP_PKEY_free(key);
+		cert = NULL;
+		key = NULL;
+		return rc == -EPERM || rc == -ELOOP ? SDSI_EXIT_REFUSED :
+		       sdsi_exit_for_input_errno(rc);
+	}
+	if (X509_check_private_key(cert, key) != 1) {
+		ERR_clear_error();
+		fprintf(stderr, "%s: attestation root: %s is not the key of %s\n", program,
+			key_path, cert_path);
+		X509_free(cert);
+		EVP_PKEY_free(key);
+		cert = NULL;
+		key = NULL;
+		return sdsi_exit_for_input_errno(-EBADMSG);
+	}
+	p->attest_root = cert;
+	p->attest_root_key = key;
+	return 0;
+fail:
+	X509_free(cert);
+	EVP_PKEY_free(key);
+	cert = NULL;
+	key = NULL;
+	return SDSI_EXIT_USAGE;
+}
+
+/*
  * --authority names the directory 'sdsi-authority init' writes; a key file
  * given there instead is the common slip, so the message names both ways.
  * DIR is opened once (paths/sdsi_path.h: every component from "/", no
@@ -197,7 +269,7 @@ static int open_authority(const char *program, struct fe_platform *p, const char
 {
 	char msg[SDSI_PATH_ERR_SIZE], pub[PATH_MAX];
 	struct stat st;
-	int dirfd, fd;
+	int dirfd, fd, rc;
 
 	dirfd = sdsi_path_open_dir(dir, "--authority", msg, sizeof(msg));
 	if (dirfd == -ENOENT || dirfd == -ENOTDIR)
@@ -214,14 +286,19 @@ static int open_authority(const char *program, struct fe_platform *p, const char
 	snprintf(pub, sizeof(pub), "%s/root.pub", dir);
 	fd = sdsi_path_openat_file(dirfd, "root.pub", pub, "--authority", SDSI_PATH_OWNED, NULL,
 				   msg, sizeof(msg));
-	close(dirfd);
-	if (fd == -ENOENT)
+	if (fd == -ENOENT) {
+		close(dirfd);
 		return fe_usage_error(program, "--authority %s: no root.pub in it (%s): make it with "
 				      "'sdsi-authority init %s', or give a public key file with --root-key FILE",
 				      dir, strerror(ENOENT), dir);
-	if (fd < 0)
+	}
+	if (fd < 0) {
+		close(dirfd);
 		return anchor_failed(program, fd, msg);
-	return load_root(program, p, fd, pub);
+	}
+	rc = load_root(program, p, fd, pub) ?: load_attest_root(program, p, dirfd, dir);
+	close(dirfd);
+	return rc;
 }
 
 static int open_root_key(const char *program, struct fe_platform *p, const char *path)
@@ -279,6 +356,8 @@ void fe_platform_model_config(const struct fe_platform *p, unsigned int n,
 	cfg->updates_threshold = p->updates;
 	cfg->nvram_endurance = p->nvram_endurance;
 	cfg->root_key = p->root_pkey;
+	cfg->attest_root_cert = p->attest_root;
+	cfg->attest_root_key = p->attest_root_key;
 }
 
 int fe_platform_model_setup(const struct fe_platform *p, struct sdsi_model *m,

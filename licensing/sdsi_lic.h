@@ -236,4 +236,31 @@ int sdsi_lic_write_file(const char *path, const void *data, size_t len,
 int sdsi_lic_write_all(int fd, const void *buf, size_t len);
 int sdsi_lic_sync_parent_dir(const char *path);
 
+/*
+ * Attestation X.509 (attest_x509.c): an attestation root (a self-signed
+ * P-384 CA certificate with a new key) and a device certificate it issues
+ * for a part's key; PEM certificate files, saved never over an existing
+ * file (-EEXIST), loaded from a regular file only (-EBADMSG: not PEM).
+ * The caller frees with X509_free() and EVP_PKEY_free(); PEM text with free().
+ */
+int sdsi_lic_attest_root_make(const char *cn, EVP_PKEY **key, X509 **cert,
+			      struct sdsi_lic_error *err);
+int sdsi_lic_attest_issue(EVP_PKEY *root_key, X509 *root, EVP_PKEY *leaf_key,
+			  const char *cn, X509 **out, struct sdsi_lic_error *err);
+int sdsi_lic_cert_to_pem(X509 *cert, char **pem, size_t *len,
+			 struct sdsi_lic_error *err);
+int sdsi_lic_cert_save(const char *path, X509 *cert, struct sdsi_lic_error *err);
+int sdsi_lic_cert_load(const char *path, X509 **cert, struct sdsi_lic_error *err);
+/*
+ * The same for name in dirfd, a directory opened and checked once
+ * (paths/sdsi_path.h), as the key files' _at forms: loading opens without
+ * following a link and refuses a file another user owns or may write
+ * (-ELOOP, -EPERM); saving never replaces a file (-EEXIST).  path names the
+ * file in messages.
+ */
+int sdsi_lic_cert_load_at(int dirfd, const char *name, const char *path, X509 **cert,
+			  struct sdsi_lic_error *err);
+int sdsi_lic_cert_save_at(int dirfd, const char *name, const char *path, X509 *cert,
+			  struct sdsi_lic_error *err);
+
 #endif /* SDSI_LIC_H */
