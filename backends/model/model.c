@@ -29,11 +29,6 @@ static uint64_t monotonic_ns(void *ctx)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-uint64_t model_now(const struct sdsi_model *m)
-{
-	return m->clock(m->clock_ctx);
-}
-
 static void reset_volatile(struct sdsi_model *m)
 {
 	m->akc_failures = 0;

@@ -195,8 +195,16 @@ struct sdsi_model {
 	struct model_spdm spdm;
 };
 
-/* model.c */
-uint64_t model_now(const struct sdsi_model *m);
+/*
+ * The model's clock, now.  Inline, not in model.c: the SPDM answers read
+ * the meter certificate at the moment they answer, and calling into
+ * model.c would close a call circle (model.c -> spdm_responder.c ->
+ * spdm_measure.c -> model.c; scripts/check-cycles.py).
+ */
+static inline uint64_t model_now(const struct sdsi_model *m)
+{
+	return m->clock(m->clock_ctx);
+}
 
 /* mailbox.c: the control register and the mailbox window. */
 uint64_t mailbox_read_control(struct sdsi_model *m, uint64_t now);
@@ -311,9 +319,6 @@ void spdm_fini(struct model_spdm *s);
 void spdm_reset(struct model_spdm *s);
 uint32_t spdm_respond(struct sdsi_model *m, const uint8_t *req, uint32_t len,
 		      uint8_t *rsp);
-/* A transcript context restarted, or extended by a message. */
-void spdm_hash_restart(EVP_MD_CTX *ctx);
-void spdm_hash_add(EVP_MD_CTX *ctx, const uint8_t *msg, uint32_t len);
 
 /*
  * spdm_auth.c: the answers that use the identity.  Each returns the
@@ -336,9 +341,15 @@ unsigned int spdm_measure_count(const struct sdsi_model *m);
 /* The portion of a chain of chain_len bytes one CERTIFICATE serves (0: none). */
 uint32_t spdm_cert_portion(uint32_t chain_len, uint32_t offset,
 			   uint32_t length, uint32_t max);
-/* ECDSA P-384 over SHA-384 of the transcript in ctx, raw r || s; 0 or -1. */
+/*
+ * spdm_transcript.c: a transcript context restarted, or extended by a
+ * message; ECDSA P-384 over SHA-384 of the transcript in ctx, raw r || s
+ * (0 or -1); and that signature with one bit flipped under the
+ * attest-signature fault.
+ */
+void spdm_hash_restart(EVP_MD_CTX *ctx);
+void spdm_hash_add(EVP_MD_CTX *ctx, const uint8_t *msg, uint32_t len);
 int spdm_sign(EVP_PKEY *key, EVP_MD_CTX *ctx, uint8_t sig[SDSI_SPDM_SIG_SIZE]);
-/* spdm_sign, with one bit flipped under the attest-signature fault. */
 int spdm_sign_transcript(struct sdsi_model *m, EVP_PKEY *key, EVP_MD_CTX *ctx,
 			 uint8_t *sig);
 

@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The SPDM answers that show the part's identity: DIGESTS and CERTIFICATE
- * (slot 0's chain, the only one), CHALLENGE_AUTH (M1 signed), and the
- * signature itself: ECDSA P-384 over the SHA-384 of a transcript, as raw
- * r || s (DSP0274 1.0 signs the transcript's digest directly).  A part
- * made without an identity has an empty slot 0.  Faults: attest-chain
- * serves a chain from another root (with its key), attest-signature flips
- * one bit of a signature.
+ * (slot 0's chain, the only one) and CHALLENGE_AUTH (M1 signed by
+ * spdm_transcript.c; DSP0274 1.0 signs the transcript's digest directly,
+ * raw r || s).  A part made without an identity has an empty slot 0.  Faults: attest-chain
+ * serves a chain from another root (with its key); the signature and its
+ * attest-signature fault are spdm_transcript.c's.
  */
-#include <openssl/ec.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
@@ -25,51 +23,6 @@ static void header(uint8_t *rsp, uint8_t code, uint8_t param1, uint8_t param2)
 	rsp[SDSI_SPDM_OFF_CODE] = code;
 	rsp[SDSI_SPDM_OFF_PARAM1] = param1;
 	rsp[SDSI_SPDM_OFF_PARAM2] = param2;
-}
-
-int spdm_sign(EVP_PKEY *key, EVP_MD_CTX *ctx, uint8_t sig[SDSI_SPDM_SIG_SIZE])
-{
-	uint8_t digest[SDSI_SPDM_HASH_SIZE], der[128];
-	const unsigned char *p = der;
-	const BIGNUM *r, *s;
-	EVP_MD_CTX *copy = EVP_MD_CTX_new();
-	EVP_PKEY_CTX *pctx = NULL;
-	ECDSA_SIG *es = NULL;
-	size_t der_len = sizeof(der);
-	int ret = -1;
-
-	if (!copy || !EVP_MD_CTX_copy_ex(copy, ctx) ||
-	    !EVP_DigestFinal_ex(copy, digest, NULL))
-		goto out;
-	pctx = EVP_PKEY_CTX_new(key, NULL);
-	if (!pctx || EVP_PKEY_sign_init(pctx) <= 0 ||
-	    EVP_PKEY_CTX_set_signature_md(pctx, EVP_sha384()) <= 0 ||
-	    EVP_PKEY_sign(pctx, der, &der_len, digest, sizeof(digest)) <= 0)
-		goto out;
-	es = d2i_ECDSA_SIG(NULL, &p, (long)der_len);
-	if (!es)
-		goto out;
-	ECDSA_SIG_get0(es, &r, &s);
-	if (BN_bn2binpad(r, sig, SDSI_SPDM_SIG_SIZE / 2) < 0 ||
-	    BN_bn2binpad(s, sig + SDSI_SPDM_SIG_SIZE / 2, SDSI_SPDM_SIG_SIZE / 2) < 0)
-		goto out;
-	ret = 0;
-out:
-	ECDSA_SIG_free(es);
-	EVP_PKEY_CTX_free(pctx);
-	EVP_MD_CTX_free(copy);
-	return ret;
-}
-
-/* Sign, and flip the first bit of r under the attest-signature fault. */
-int spdm_sign_transcript(struct sdsi_model *m, EVP_PKEY *key,
-			   EVP_MD_CTX *ctx, uint8_t *sig)
-{
-	if (spdm_sign(key, ctx, sig))
-		return -1;
-	if (fault_take(m, SDSI_FAULT_ATTEST_SIGNATURE, NULL))
-		sig[0] ^= 0x80;
-	return 0;
 }
 
 uint32_t spdm_digests(struct sdsi_model *m, const uint8_t *req, uint32_t len,

@@ -20,16 +20,6 @@
 /* CTExponent: 2^20 us, about a second, for a signature (ours). */
 #define RESPONDER_CT_EXPONENT	20u
 
-void spdm_hash_restart(EVP_MD_CTX *ctx)
-{
-	EVP_DigestInit_ex(ctx, EVP_sha384(), NULL);
-}
-
-void spdm_hash_add(EVP_MD_CTX *ctx, const uint8_t *msg, uint32_t len)
-{
-	EVP_DigestUpdate(ctx, msg, len);
-}
-
 int spdm_init(struct model_spdm *s)
 {
 	memset(s, 0, sizeof(*s));
