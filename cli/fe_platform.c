@@ -189,20 +189,39 @@ static int load_root(const char *program, struct fe_platform *p, int fd, const c
 }
 
 /*
+ * One file of the attestation root, name in DIR's descriptor: opened as
+ * root.pub is (no link followed, checked by its descriptor), its
+ * descriptor in *fd; -ENOENT when DIR has none, 0, or a status printed.
+ */
+static int open_attest_file(const char *program, int dirfd, const char *name,
+			    const char *path, int *fd)
+{
+	char msg[SDSI_PATH_ERR_SIZE];
+
+	*fd = sdsi_path_openat_file(dirfd, name, path, "--authority", SDSI_PATH_OWNED, NULL,
+				    msg, sizeof(msg));
+	if (*fd == -ENOENT)
+		return -ENOENT;
+	if (*fd < 0)
+		return anchor_failed(program, *fd, msg);
+	return 0;
+}
+
+/*
  * The attestation root beside the licence keys, when the authority has one
- * (sdsi-authority init makes it): both files or neither, opened in DIR's
- * descriptor (no link followed, each checked by its own descriptor as
- * root.pub is) and loaded once, here.  As the root key, one per process,
- * kept for its whole life.
+ * (sdsi-authority init makes it): both files or neither, each opened in
+ * DIR's descriptor and loaded once, here; the models take the loaded
+ * certificate and key.  As the root key, one per process, kept for its
+ * whole life.
  */
 static int load_attest_root(const char *program, struct fe_platform *p, int dirfd,
 			    const char *dir)
 {
 	static X509 *cert;
 	static EVP_PKEY *key;
-	struct sdsi_lic_error cerr, kerr;
+	struct sdsi_lic_error lerr;
 	char cert_path[PATH_MAX], key_path[PATH_MAX];
-	int crc, krc;
+	int cfd = -1, kfd = -1, crc, krc, rc;
 
 	X509_free(cert);
 	EVP_PKEY_free(key);
@@ -215,47 +234,44 @@ static int load_attest_root(const char *program, struct fe_platform *p, int dirf
 	    snprintf(key_path, sizeof(key_path), "%s/attestation-root.key", dir) >=
 	    (int)sizeof(key_path))
 		return fe_usage_error(program, "--authority %s: name too long", dir);
-	crc = sdsi_lic_cert_load_at(dirfd, "attestation-root.pem", cert_path, &cert, &cerr);
-	krc = sdsi_lic_key_load_private_at(dirfd, "attestation-root.key", key_path, &key, &kerr);
-	if (crc == -ENOENT && krc == -ENOENT)
-		return 0;
-	if ((crc == -ENOENT) != (krc == -ENOENT)) {
-		fe_usage_error(program, "--authority %s: %s without %s: the attestation root needs both",
-			       dir, crc == -ENOENT ? key_path : cert_path,
-			       crc == -ENOENT ? cert_path : key_path);
-		goto fail;
+	crc = open_attest_file(program, dirfd, "attestation-root.pem", cert_path, &cfd);
+	if (crc > 0)
+		return crc;
+	krc = open_attest_file(program, dirfd, "attestation-root.key", key_path, &kfd);
+	if (krc > 0) {
+		if (cfd >= 0)
+			close(cfd);
+		return krc;
 	}
+	if (crc && krc)
+		return 0;	/* an authority made before attestation */
 	if (crc || krc) {
-		int rc = crc ? crc : krc;
-
-		fprintf(stderr, "%s: attestation root: %s\n", program,
-			crc ? cerr.reason : kerr.reason);
-		X509_free(cert);
-		EVP_PKEY_free(key);
-		cert = NULL;
-		key = NULL;
-		return rc == -EPERM || rc == -ELOOP ? SDSI_EXIT_REFUSED :
-		       sdsi_exit_for_input_errno(rc);
+		close(crc ? kfd : cfd);
+		return fe_usage_error(program, "--authority %s: %s without %s: the attestation root needs both",
+				      dir, crc ? key_path : cert_path, crc ? cert_path : key_path);
 	}
-	if (X509_check_private_key(cert, key) != 1) {
+	rc = sdsi_lic_cert_load_fd(cfd, cert_path, &cert, &lerr) ?:
+	     sdsi_lic_key_load_private_fd(kfd, key_path, &key, &lerr);
+	close(cfd);
+	close(kfd);
+	if (!rc && X509_check_private_key(cert, key) != 1) {
 		ERR_clear_error();
 		fprintf(stderr, "%s: attestation root: %s is not the key of %s\n", program,
 			key_path, cert_path);
+		rc = -EBADMSG;
+	} else if (rc) {
+		fprintf(stderr, "%s: attestation root: %s\n", program, lerr.reason);
+	}
+	if (rc) {
 		X509_free(cert);
 		EVP_PKEY_free(key);
 		cert = NULL;
 		key = NULL;
-		return sdsi_exit_for_input_errno(-EBADMSG);
+		return sdsi_exit_for_input_errno(rc);
 	}
 	p->attest_root = cert;
 	p->attest_root_key = key;
 	return 0;
-fail:
-	X509_free(cert);
-	EVP_PKEY_free(key);
-	cert = NULL;
-	key = NULL;
-	return SDSI_EXIT_USAGE;
 }
 
 /*

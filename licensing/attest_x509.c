@@ -7,6 +7,7 @@
  * serials 16 random bytes.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,15 +211,13 @@ int sdsi_lic_cert_load(const char *path, X509 **cert, struct sdsi_lic_error *err
 	return load_cert_fd(fd, path, cert, err);
 }
 
-int sdsi_lic_cert_load_at(int dirfd, const char *name, const char *path, X509 **cert,
-			  struct sdsi_lic_error *err)
+int sdsi_lic_cert_load_fd(int fd, const char *path, X509 **cert, struct sdsi_lic_error *err)
 {
-	char msg[SDSI_PATH_ERR_SIZE];
-	int fd = sdsi_path_openat_file(dirfd, name, path, "certificate file", SDSI_PATH_OWNED,
-				       NULL, msg, sizeof(msg));
+	int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 
 	*cert = NULL;
-	if (fd < 0)
-		return sdsi_lic_fail(err, fd, SDSI_LIC_NO_OFFSET, "%s", msg);
-	return load_cert_fd(fd, path, cert, err);
+	if (dup_fd < 0)
+		return sdsi_lic_fail(err, -errno, SDSI_LIC_NO_OFFSET, "%s: %s", path,
+				     strerror(errno));
+	return load_cert_fd(dup_fd, path, cert, err);
 }

@@ -177,7 +177,7 @@ int sdsi_lic_key_save_private(const char *path, EVP_PKEY *key,
  * (paths/sdsi_path.h); path names the file in messages.  Loading opens the
  * file without following a link and refuses one another user owns or may
  * write (-EPERM, -ELOOP), as the path forms above do for every component
- * from "/" down; _fd reads a public key from a descriptor already so opened.
+ * from "/" down; _fd reads a key from a descriptor already so opened.
  */
 int sdsi_lic_key_load_private_at(int dirfd, const char *name, const char *path,
 				 EVP_PKEY **key, struct sdsi_lic_error *err);
@@ -185,6 +185,8 @@ int sdsi_lic_key_load_public_at(int dirfd, const char *name, const char *path,
 				EVP_PKEY **key, struct sdsi_lic_error *err);
 int sdsi_lic_key_load_public_fd(int fd, const char *path, EVP_PKEY **key,
 				struct sdsi_lic_error *err);
+int sdsi_lic_key_load_private_fd(int fd, const char *path, EVP_PKEY **key,
+				 struct sdsi_lic_error *err);
 int sdsi_lic_key_save_private_at(int dirfd, const char *name, const char *path, EVP_PKEY *key,
 				 struct sdsi_lic_error *err);
 int sdsi_lic_key_save_public_at(int dirfd, const char *name, const char *path, EVP_PKEY *key,
@@ -252,15 +254,13 @@ int sdsi_lic_cert_to_pem(X509 *cert, char **pem, size_t *len,
 int sdsi_lic_cert_save(const char *path, X509 *cert, struct sdsi_lic_error *err);
 int sdsi_lic_cert_load(const char *path, X509 **cert, struct sdsi_lic_error *err);
 /*
- * The same for name in dirfd, a directory opened and checked once
- * (paths/sdsi_path.h), as the key files' _at forms: loading opens without
- * following a link and refuses a file another user owns or may write
- * (-ELOOP, -EPERM); saving never replaces a file (-EEXIST).  path names the
- * file in messages.
+ * The same, saving name in dirfd, a directory opened and checked once
+ * (paths/sdsi_path.h), never replacing a file (-EEXIST); loading from a
+ * descriptor already so opened and checked (fd stays the caller's).  path
+ * names the file in messages.
  */
-int sdsi_lic_cert_load_at(int dirfd, const char *name, const char *path, X509 **cert,
-			  struct sdsi_lic_error *err);
 int sdsi_lic_cert_save_at(int dirfd, const char *name, const char *path, X509 *cert,
 			  struct sdsi_lic_error *err);
+int sdsi_lic_cert_load_fd(int fd, const char *path, X509 **cert, struct sdsi_lic_error *err);
 
 #endif /* SDSI_LIC_H */
