@@ -6,6 +6,7 @@
  * exactly 96 bytes, for the model and sdsi-authority.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "license_internal.h"
@@ -126,4 +127,27 @@ size_t sdsi_lic_cap_unpadded_len(const void *buf, size_t len)
 		if (p[i])
 			return len;
 	return want;
+}
+
+/*
+ * Which payload this is: an AKC by its header, a CAP when it reads as a
+ * licence blob.  Here, beside the CAP reader it calls, so that the codec
+ * (which the CAP reader calls) never calls back.
+ */
+enum sdsi_payload_kind sdsi_lic_blob_kind(const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+	struct sdsi_lic_blob *lic;
+	enum sdsi_payload_kind kind = SDSI_PAYLOAD_FOREIGN;
+
+	if (len >= SDSI_LICENSE_OFF_TOTAL_SIZE &&
+	    sdsi_le32(p + SDSI_LICENSE_OFF_MAGIC) == SDSI_AKC_MAGIC &&
+	    sdsi_le32(p + SDSI_LICENSE_OFF_VERSION) == SDSI_LICENSE_FORMAT_VERSION)
+		return SDSI_PAYLOAD_AKC;
+	/* Over 1 KiB with its bundles: keep it off small thread stacks. */
+	lic = malloc(sizeof(*lic));
+	if (lic && sdsi_lic_cap_read(buf, len, lic, NULL, NULL) == 0)
+		kind = SDSI_PAYLOAD_CAP;
+	free(lic);
+	return kind;
 }

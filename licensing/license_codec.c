@@ -18,24 +18,6 @@ _Static_assert(SDSI_AKC_SIG_OFFSET == SDSI_AKC_KEY_OFFSET + SDSI_LICENSE_PUBKEY_
 _Static_assert(SDSI_AKC_SIZE == SDSI_AKC_SIG_OFFSET + SDSI_LICENSE_SIG_SIZE,
 	       "AKC ends with its signature");
 
-enum sdsi_payload_kind sdsi_lic_blob_kind(const void *buf, size_t len)
-{
-	const uint8_t *p = buf;
-	struct sdsi_lic_blob *lic;
-	enum sdsi_payload_kind kind = SDSI_PAYLOAD_FOREIGN;
-
-	if (len >= SDSI_LICENSE_OFF_TOTAL_SIZE &&
-	    sdsi_le32(p + SDSI_LICENSE_OFF_MAGIC) == SDSI_AKC_MAGIC &&
-	    sdsi_le32(p + SDSI_LICENSE_OFF_VERSION) == SDSI_LICENSE_FORMAT_VERSION)
-		return SDSI_PAYLOAD_AKC;
-	/* Over 1 KiB with its bundles: keep it off small thread stacks. */
-	lic = malloc(sizeof(*lic));
-	if (lic && sdsi_lic_cap_read(buf, len, lic, NULL, NULL) == 0)
-		kind = SDSI_PAYLOAD_CAP;
-	free(lic);
-	return kind;
-}
-
 const char *sdsi_lic_kind_name(enum sdsi_payload_kind kind)
 {
 	return sdsi_payload_lower_name(kind);
