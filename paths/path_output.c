@@ -14,26 +14,12 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "path_internal.h"
 #include "sdsi_path.h"
 
 /* ".NAME.XXXXXX": the dot and the suffix around the name. */
 #define TEMP_AFFIXES	(sizeof(".") - 1 + sizeof(".XXXXXX") - 1)
 #define TEMP_TRIES	100
-
-static int fail(char *err, size_t errlen, int e, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fail(char *err, size_t errlen, int e, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -e;
-}
 
 static void output_init(struct sdsi_path_output *out, const char *path, const char *what,
 			unsigned int flags)
@@ -61,7 +47,7 @@ static int look_at_name(struct sdsi_path_output *out, char *err, size_t errlen)
 	out->existing_fd = fd;
 	if (out->flags & SDSI_PATH_NOREPLACE) {
 		sdsi_path_output_close(out);
-		return fail(err, errlen, EEXIST, "%s %s: exists; refusing to replace it", out->what,
+		return sdsi_path_fail(err, errlen, EEXIST, "%s %s: exists; refusing to replace it", out->what,
 			    out->path);
 	}
 	return 0;
@@ -88,15 +74,15 @@ int sdsi_path_output_openat(struct sdsi_path_output *out, int dirfd, const char 
 
 	output_init(out, path, what, flags);
 	if (!n || strchr(leaf, '/') || !strcmp(leaf, ".") || !strcmp(leaf, ".."))
-		return fail(err, errlen, EINVAL, "%s %s: '%s' is not one file name", what, path,
+		return sdsi_path_fail(err, errlen, EINVAL, "%s %s: '%s' is not one file name", what, path,
 			    leaf);
 	if (n > NAME_MAX)
-		return fail(err, errlen, ENAMETOOLONG, "%s %s: a file name of %zu bytes, longer than %d",
+		return sdsi_path_fail(err, errlen, ENAMETOOLONG, "%s %s: a file name of %zu bytes, longer than %d",
 			    what, path, n, NAME_MAX);
 	memcpy(out->leaf, leaf, n + 1);
 	out->dirfd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
 	if (out->dirfd < 0)
-		return fail(err, errlen, errno, "%s %s: %s", what, path, strerror(errno));
+		return sdsi_path_fail(err, errlen, errno, "%s %s: %s", what, path, strerror(errno));
 	return look_at_name(out, err, errlen);
 }
 
@@ -164,12 +150,12 @@ int sdsi_path_output_commit(struct sdsi_path_output *out, const void *data, size
 	int fd, rc;
 
 	if (out->dirfd < 0)
-		return fail(err, errlen, EBADF, "%s %s: not open", out->what, out->path);
+		return sdsi_path_fail(err, errlen, EBADF, "%s %s: not open", out->what, out->path);
 	if (out->existing_fd >= 0)
 		mode = out->existing.st_mode & 07777;
 	fd = make_temp(out, tmp, sizeof(tmp));
 	if (fd < 0)
-		return fail(err, errlen, -fd, "%s %s: cannot create a temporary file beside it: %s",
+		return sdsi_path_fail(err, errlen, -fd, "%s %s: cannot create a temporary file beside it: %s",
 			    out->what, out->path, strerror(-fd));
 	step = "write";
 	rc = write_all(fd, data, len);
@@ -190,7 +176,7 @@ int sdsi_path_output_commit(struct sdsi_path_output *out, const void *data, size
 		rc = unchanged(out);
 		if (rc == -ESTALE) {
 			unlinkat(out->dirfd, tmp, 0);
-			return fail(err, errlen, ESTALE,
+			return sdsi_path_fail(err, errlen, ESTALE,
 				    "%s %s: replaced by another file while we wrote; left as it is",
 				    out->what, out->path);
 		}
@@ -201,14 +187,14 @@ int sdsi_path_output_commit(struct sdsi_path_output *out, const void *data, size
 	if (rc) {
 		unlinkat(out->dirfd, tmp, 0);
 		if (rc == -EEXIST && !strcmp(step, "rename"))
-			return fail(err, errlen, EEXIST,
+			return sdsi_path_fail(err, errlen, EEXIST,
 				    "%s %s: appeared while we wrote; left as it is", out->what,
 				    out->path);
-		return fail(err, errlen, -rc, "%s %s: %s: %s", out->what, out->path, step,
+		return sdsi_path_fail(err, errlen, -rc, "%s %s: %s: %s", out->what, out->path, step,
 			    strerror(-rc));
 	}
 	if (fsync(out->dirfd) < 0)
-		return fail(err, errlen, errno, "%s %s: fsync of its directory: %s", out->what,
+		return sdsi_path_fail(err, errlen, errno, "%s %s: fsync of its directory: %s", out->what,
 			    out->path, strerror(errno));
 	return 0;
 }

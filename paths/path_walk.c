@@ -11,15 +11,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "path_internal.h"
 #include "sdsi_path.h"
 
 #define DIR_FLAGS	(O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
 #define FILE_FLAGS	(O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
 
-static int fail(char *err, size_t errlen, int e, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fail(char *err, size_t errlen, int e, const char *fmt, ...)
+int sdsi_path_fail(char *err, size_t errlen, int e, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -39,12 +37,12 @@ int sdsi_path_check_owner(const struct stat *st, bool sticky_ok, const char *wha
 	const char *comp = strcmp(path, component) ? component : "";
 
 	if (st->st_uid != 0 && st->st_uid != me)
-		return fail(err, errlen, EPERM,
+		return sdsi_path_fail(err, errlen, EPERM,
 			    "%s %s: %s%sowned by uid %u, not by root or uid %u, so its owner could replace what it holds",
 			    what, path, comp, *sep ? " is " : "", (unsigned int)st->st_uid,
 			    (unsigned int)me);
 	if ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(sticky_ok && (st->st_mode & S_ISVTX)))
-		return fail(err, errlen, EPERM,
+		return sdsi_path_fail(err, errlen, EPERM,
 			    "%s %s: %s%swritable by %s (mode %04o)%s, so others could replace what it holds",
 			    what, path, comp, *sep ? " is " : "",
 			    st->st_mode & S_IWOTH ? "others" : "its group",
@@ -63,15 +61,15 @@ static int open_failed(int e, const char *what, const char *path, const char *co
 	const bool whole = component == path;
 
 	if (e == ELOOP)
-		return fail(err, errlen, ELOOP,
+		return sdsi_path_fail(err, errlen, ELOOP,
 			    "%s %s: %s%sa symbolic link, not followed (its target could be swapped); name the real path",
 			    what, path, whole ? "" : component, whole ? "" : " is ");
 	if (e == ENOTDIR)
-		return fail(err, errlen, e, "%s %s: %s%snot a directory", what, path,
+		return sdsi_path_fail(err, errlen, e, "%s %s: %s%snot a directory", what, path,
 			    whole ? "" : component, whole ? "" : " is ");
 	if (whole)
-		return fail(err, errlen, e, "%s %s: %s", what, path, strerror(e));
-	return fail(err, errlen, e, "%s %s: %s: %s", what, path, component, strerror(e));
+		return sdsi_path_fail(err, errlen, e, "%s %s: %s", what, path, strerror(e));
+	return sdsi_path_fail(err, errlen, e, "%s %s: %s: %s", what, path, component, strerror(e));
 }
 
 /* The descriptor of the directory component, already open as fd, checked. */
@@ -81,7 +79,7 @@ static int check_dir(int fd, const char *what, const char *path, const char *com
 	struct stat st;
 
 	if (fstat(fd, &st) < 0)
-		return fail(err, errlen, errno, "%s %s: %s: %s", what, path, component,
+		return sdsi_path_fail(err, errlen, errno, "%s %s: %s: %s", what, path, component,
 			    strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return open_failed(ENOTDIR, what, path, component, err, errlen);
@@ -97,20 +95,20 @@ static int absolute(const char *path, char *abs, const char *what, char *err, si
 	size_t len = strlen(path), cwd;
 
 	if (!len)
-		return fail(err, errlen, ENOENT, "%s: an empty name", what);
+		return sdsi_path_fail(err, errlen, ENOENT, "%s: an empty name", what);
 	if (len >= PATH_MAX)
-		return fail(err, errlen, ENAMETOOLONG, "%s %.64s...: a name of %zu bytes, longer than %d",
+		return sdsi_path_fail(err, errlen, ENAMETOOLONG, "%s %.64s...: a name of %zu bytes, longer than %d",
 			    what, path, len, PATH_MAX - 1);
 	if (path[0] == '/') {
 		memcpy(abs, path, len + 1);
 		return 0;
 	}
 	if (!getcwd(abs, PATH_MAX))
-		return fail(err, errlen, errno, "%s %s: the working directory: %s", what, path,
+		return sdsi_path_fail(err, errlen, errno, "%s %s: the working directory: %s", what, path,
 			    strerror(errno));
 	cwd = strlen(abs);
 	if (cwd + 1 + len >= PATH_MAX)
-		return fail(err, errlen, ENAMETOOLONG,
+		return sdsi_path_fail(err, errlen, ENAMETOOLONG,
 			    "%s %s: with the working directory %s before it, longer than %d bytes",
 			    what, path, abs, PATH_MAX - 1);
 	abs[cwd] = '/';
@@ -146,7 +144,7 @@ static int walk(const char *abs, const char *stop, const char *what, const char 
 		if (p + n > end)
 			n = (size_t)(end - p);
 		if (n > NAME_MAX) {
-			rc = fail(err, errlen, ENAMETOOLONG, "%s %s: a component of %zu bytes, longer than %d",
+			rc = sdsi_path_fail(err, errlen, ENAMETOOLONG, "%s %s: a component of %zu bytes, longer than %d",
 				  what, path, n, NAME_MAX);
 			break;
 		}
@@ -203,9 +201,9 @@ int sdsi_path_open_parent(const char *path, const char *what, char leaf[NAME_MAX
 	last = strrchr(abs, '/') + 1;
 	n = strlen(last);
 	if (!n || !strcmp(last, ".") || !strcmp(last, ".."))
-		return fail(err, errlen, EISDIR, "%s %s: names a directory, not a file", what, path);
+		return sdsi_path_fail(err, errlen, EISDIR, "%s %s: names a directory, not a file", what, path);
 	if (n > NAME_MAX)
-		return fail(err, errlen, ENAMETOOLONG, "%s %s: a file name of %zu bytes, longer than %d",
+		return sdsi_path_fail(err, errlen, ENAMETOOLONG, "%s %s: a file name of %zu bytes, longer than %d",
 			    what, path, n, NAME_MAX);
 	memcpy(leaf, last, n + 1);
 	return walk(abs, last, what, path, err, errlen);
@@ -220,22 +218,22 @@ int sdsi_path_openat_file(int dirfd, const char *name, const char *path, const c
 	if (!st)
 		st = &own;
 	if (strchr(name, '/') || !*name)
-		return fail(err, errlen, EINVAL, "%s %s: '%s' is not one file name", what, path, name);
+		return sdsi_path_fail(err, errlen, EINVAL, "%s %s: '%s' is not one file name", what, path, name);
 	fd = openat(dirfd, name, FILE_FLAGS);
 	if (fd < 0) {
 		int e = errno;
 
 		if (e == ELOOP)
-			return fail(err, errlen, ELOOP,
+			return sdsi_path_fail(err, errlen, ELOOP,
 				    "%s %s: a symbolic link, not followed (its target could be swapped); name the file itself",
 				    what, path);
-		return fail(err, errlen, e, "%s %s: %s", what, path, strerror(e));
+		return sdsi_path_fail(err, errlen, e, "%s %s: %s", what, path, strerror(e));
 	}
 	if (fstat(fd, st) < 0) {
-		rc = fail(err, errlen, errno, "%s %s: %s", what, path, strerror(errno));
+		rc = sdsi_path_fail(err, errlen, errno, "%s %s: %s", what, path, strerror(errno));
 	} else if (!S_ISREG(st->st_mode)) {
 		/* Opened O_NONBLOCK: a FIFO did not block, and is refused unread. */
-		rc = fail(err, errlen, S_ISDIR(st->st_mode) ? EISDIR : ENXIO,
+		rc = sdsi_path_fail(err, errlen, S_ISDIR(st->st_mode) ? EISDIR : ENXIO,
 			  "%s %s: not a regular file: it is %s", what, path,
 			  S_ISDIR(st->st_mode) ? "a directory" :
 			  S_ISFIFO(st->st_mode) ? "a FIFO" :
@@ -282,12 +280,12 @@ int sdsi_path_read_fd(int fd, void *buf, size_t size, size_t *len, const char *w
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0)
-			return fail(err, errlen, errno, "%s %s: read: %s", what, path,
+			return sdsi_path_fail(err, errlen, errno, "%s %s: read: %s", what, path,
 				    strerror(errno));
 		if (got == 0)
 			break;
 		if (n == size)
-			return fail(err, errlen, EFBIG, "%s %s: larger than %zu bytes", what, path,
+			return sdsi_path_fail(err, errlen, EFBIG, "%s %s: larger than %zu bytes", what, path,
 				    size);
 		n += (size_t)got;
 	}
