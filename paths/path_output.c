@@ -142,6 +142,25 @@ static int unchanged(struct sdsi_path_output *out)
 	       0 : -ESTALE;
 }
 
+/*
+ * Give the temporary file the name that was free at open, never replacing
+ * what appeared there since: 0, -EEXIST, or another -errno.  9p and some
+ * network filesystems refuse RENAME_NOREPLACE with EINVAL; a hard link
+ * makes the same promise (it fails on an existing name), so that is the
+ * way there, and the temporary name is removed afterwards.
+ */
+static int place_new(int dirfd, const char *tmp, const char *leaf)
+{
+	if (renameat2(dirfd, tmp, dirfd, leaf, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL)
+		return -errno;
+	if (linkat(dirfd, tmp, dirfd, leaf, 0) < 0)
+		return -errno;
+	unlinkat(dirfd, tmp, 0);
+	return 0;
+}
+
 int sdsi_path_output_commit(struct sdsi_path_output *out, const void *data, size_t len,
 			    mode_t mode, char *err, size_t errlen)
 {
@@ -181,9 +200,9 @@ int sdsi_path_output_commit(struct sdsi_path_output *out, const void *data, size
 				    out->what, out->path);
 		}
 	}
-	if (!rc && renameat2(out->dirfd, tmp, out->dirfd, out->leaf,
-			     out->existing_fd < 0 ? RENAME_NOREPLACE : 0) < 0)
-		rc = -errno;
+	if (!rc)
+		rc = out->existing_fd < 0 ? place_new(out->dirfd, tmp, out->leaf) :
+		     renameat(out->dirfd, tmp, out->dirfd, out->leaf) < 0 ? -errno : 0;
 	if (rc) {
 		unlinkat(out->dirfd, tmp, 0);
 		if (rc == -EEXIST && !strcmp(step, "rename"))
