@@ -71,30 +71,39 @@ build-tsan: deps $(TSANBUILD)/build.ninja
 # drivers in QEMU, then the Debian packages: built, installed with apt, run
 # and purged, with intel-sdsi-dkms built by dkms against the kernel headers
 # check-kernel has just fetched.  check-kernel-build fetches those kernels
-# first (and builds our module against each), so the rig finds them there.  The last line printed is check-deb's.
+# first (and builds our module against each), so the rig finds them there.
 # check-kernel skips (exit 77, loudly) only where QEMU cannot run at all.
 # The sanitizer build's tool tests reuse the promtool unpacked into the
-# plain build.
-check: deps-kernel deps-deb build build-san lint
-	/usr/bin/python3 scripts/check-cycles.py $(BUILD)
-	meson test -C $(BUILD) --print-errorlogs
-	scripts/run-tool-tests.sh $(BUILD)
-	scripts/run-authority-tests.sh $(BUILD)
-	scripts/run-ansible-tests.sh $(BUILD)
-	scripts/run-doc-tests.sh $(BUILD)
-	scripts/run-integration.sh $(BUILD)
-	/usr/bin/python3 soak/crash_campaign.py $(BUILD) --iterations 20
-	scripts/check-install.sh $(BUILD)
-	meson test -C $(SANBUILD) --print-errorlogs
+# plain build.  Each step is timed (scripts/check-step.sh); the last lines
+# printed are the table of the steps' times, "check: NAME took N s".
+TIMES = $(BUILD)/check-times.txt
+STEP  = scripts/check-step.sh $(TIMES)
+check:
+	@mkdir -p $(BUILD) && rm -f $(TIMES)
+	$(STEP) deps $(MAKE) --no-print-directory deps-kernel deps-deb
+	$(STEP) build $(MAKE) --no-print-directory build
+	$(STEP) build-san $(MAKE) --no-print-directory build-san
+	$(STEP) lint $(MAKE) --no-print-directory lint
+	$(STEP) cycles /usr/bin/python3 scripts/check-cycles.py $(BUILD)
+	$(STEP) unit meson test -C $(BUILD) --print-errorlogs
+	$(STEP) tool scripts/run-tool-tests.sh $(BUILD)
+	$(STEP) authority scripts/run-authority-tests.sh $(BUILD)
+	$(STEP) ansible scripts/run-ansible-tests.sh $(BUILD)
+	$(STEP) docs scripts/run-doc-tests.sh $(BUILD)
+	$(STEP) integration scripts/run-integration.sh $(BUILD)
+	$(STEP) crash-campaign /usr/bin/python3 soak/crash_campaign.py $(BUILD) --iterations 20
+	$(STEP) install scripts/check-install.sh $(BUILD)
+	$(STEP) san-unit meson test -C $(SANBUILD) --print-errorlogs
 	SDSI_PROMTOOL=$$(scripts/fetch-promtool.sh $(BUILD)) && export SDSI_PROMTOOL && \
-		scripts/run-tool-tests.sh $(SANBUILD)
-	scripts/run-authority-tests.sh $(SANBUILD)
-	scripts/run-integration.sh $(SANBUILD)
-	$(MAKE) check-tsan
-	$(MAKE) fuzz FUZZ_SECONDS=3
-	scripts/check-kernel-build.sh $(BUILD)
-	scripts/check-kernel.sh $(BUILD) || [ $$? -eq 77 ]
-	scripts/check-deb.sh $(BUILD)
+		$(STEP) san-tool scripts/run-tool-tests.sh $(SANBUILD)
+	$(STEP) san-authority scripts/run-authority-tests.sh $(SANBUILD)
+	$(STEP) san-integration scripts/run-integration.sh $(SANBUILD)
+	$(STEP) tsan $(MAKE) --no-print-directory check-tsan
+	$(STEP) fuzz $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=3
+	$(STEP) kernel-build scripts/check-kernel-build.sh $(BUILD)
+	$(STEP) kernel sh -c 'scripts/check-kernel.sh $(BUILD); s=$$?; [ $$s -eq 0 ] || [ $$s -eq 77 ]'
+	$(STEP) deb scripts/check-deb.sh $(BUILD)
+	@$(STEP) --summary
 
 # The threaded parts under ThreadSanitizer: unit tests, the conformance
 # suite on three sockets, the platform suite (docs/architecture.md, "Locks").

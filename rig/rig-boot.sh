@@ -155,7 +155,8 @@ run_boot() {
 	cleanup
 	cat "$boot/guest.log" 2>/dev/null
 	tail -1 "$boot/stallmon.log" 2>/dev/null
-	log "boot $name: ${ks[*]}: $((SECONDS - boot_t0)) s, qemu exit $qemu_status"
+	log "boot $name: ${ks[*]}: qemu exit $qemu_status"
+	log "phase boot:$name took $((SECONDS - boot_t0)) s"
 	for k in "${ks[@]}"; do
 		cat "$boot/$k/shmem.log" 2>/dev/null
 		mv "$boot/$k" "$work/results-$k"

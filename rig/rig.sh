@@ -459,14 +459,57 @@ for k in "${wanted[@]}"; do
 	phase_end "build:$k"
 done
 
-# Then each kernel boots once for all its configurations.
-for b in "${boots[@]}"; do
+# Then each kernel boots once for all its configurations, up to
+# SDSI_RIG_PARALLEL boots at a time (default: the host's cores).  A guest
+# runs its vCPUs on one host thread (tcg_opts), so each boot keeps one core
+# busy; the doorbell makes the model's answers independent of when the
+# host schedules sdsi-shmem.  Each boot writes its output to a file of its
+# own, printed whole when it ends, so that the logs never interleave.
+parallel=${SDSI_RIG_PARALLEL:-$(nproc)}
+[[ "$parallel" =~ ^[1-9][0-9]*$ ]] || die "SDSI_RIG_PARALLEL=$parallel: not a count of boots"
+declare -A boot_pid=()
+boot_pids=()
+# A boot in the background: its own copy of the boot's state, cleaned up
+# by its own trap; the rig's cleanup stops what is still running.
+start_boot() {
+	local b=$1 image initrd sockets name ks
 	IFS='|' read -r image initrd sockets <<<"$b"
 	read -r -a ks <<<"${boot_configs[$b]}"
 	name=${ks[0]}
-	phase_begin
-	run_boot "$image" "$initrd" "$sockets" "$name" "${ks[@]}"
-	phase_end "boot:$name"
+	(
+		trap cleanup EXIT
+		trap 'exit 143' TERM
+		run_boot "$image" "$initrd" "$sockets" "$name" "${ks[@]}"
+	) >"$work/boot-$name.out" 2>&1 &
+	boot_pid[$name]=$!
+	boot_pids+=("$!")
+}
+# The rig's cleanup ends the boots still running before its own state.
+stop_boots() {
+	local pid
+	for pid in "${boot_pids[@]}"; do
+		kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	done
+	boot_pids=()
+	cleanup
+}
+trap stop_boots EXIT
+running=0
+for b in "${boots[@]}"; do
+	if [ "$running" -ge "$parallel" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+	start_boot "$b"
+	running=$((running + 1))
+done
+for b in "${boots[@]}"; do
+	read -r -a ks <<<"${boot_configs[$b]}"
+	name=${ks[0]}
+	wait "${boot_pid[$name]}"
+	boot_status=$?
+	cat "$work/boot-$name.out"
+	[ "$boot_status" -eq 0 ] || failed+=("$name: its boot ended with status $boot_status (see $work/boot-$name.out)")
 	for k in "${ks[@]}"; do
 		results="$work/results-$k"
 		# The run is the verdict: a failure is a failure.
@@ -482,6 +525,7 @@ for b in "${boots[@]}"; do
 		fi
 	done
 done
+boot_pids=()
 
 log "phase all took $((SECONDS - rig_t0)) s"
 for f in "${failed[@]}"; do
