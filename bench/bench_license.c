@@ -13,7 +13,7 @@
 
 #include <openssl/evp.h>
 
-#include "sdsi_lic.h"
+#include "licensing/sdsi_lic.h"
 
 static uint64_t mono_ns(void)
 {

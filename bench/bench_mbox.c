@@ -12,8 +12,8 @@
 #include <time.h>
 
 #include "sdsi/hw.h"
-#include "sdsi_mbox.h"
-#include "sdsi_model.h"
+#include "drivers/core/sdsi_mbox.h"
+#include "model/sdsi_model.h"
 
 static uint64_t mono_ns(void)
 {

@@ -10,9 +10,9 @@
 
 #include "control_server.h"
 #include "ctl_client.h"
-#include "fe_ctl.h"
-#include "fe_ctl_clients.h"
-#include "fe_value.h"
+#include "cli/cli_ctl.h"
+#include "cli/cli_ctl_clients.h"
+#include "cli/cli_value.h"
 #include "emu_options.h"
 
 #define REQUEST_MAX	1024
@@ -144,13 +144,13 @@ static int connect_to(const char *path, unsigned int timeout, int *status)
 
 /*
  * The whole answer, until the emulator closes, in a buffer of
- * FE_CTL_ANSWER_MAX + 1 bytes and a NUL: a server that sends more is not
+ * CLI_CTL_ANSWER_MAX + 1 bytes and a NUL: a server that sends more is not
  * one of ours (or is broken), and is stopped there rather than read into
  * memory without end.  NULL with errno on failure (EMSGSIZE: too long).
  */
 static char *read_answer(int fd, size_t *used)
 {
-	char *response = malloc(FE_CTL_ANSWER_MAX + 2);
+	char *response = malloc(CLI_CTL_ANSWER_MAX + 2);
 	ssize_t n;
 
 	*used = 0;
@@ -158,7 +158,7 @@ static char *read_answer(int fd, size_t *used)
 		errno = ENOMEM;
 		return NULL;
 	}
-	while ((n = recv(fd, response + *used, FE_CTL_ANSWER_MAX + 1 - *used, 0)) != 0) {
+	while ((n = recv(fd, response + *used, CLI_CTL_ANSWER_MAX + 1 - *used, 0)) != 0) {
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
 			free(response);		/* the timeout: errno says so */
 			return NULL;
@@ -166,7 +166,7 @@ static char *read_answer(int fd, size_t *used)
 		if (n < 0)
 			break;	/* a reset: what came is the answer, as before */
 		*used += (size_t)n;
-		if (*used > FE_CTL_ANSWER_MAX) {
+		if (*used > CLI_CTL_ANSWER_MAX) {
 			free(response);
 			errno = EMSGSIZE;
 			return NULL;
@@ -244,7 +244,7 @@ static int send_request(const char *path, const char *request, unsigned int time
 			return timed_out(path, timeout);
 		if (status == EMSGSIZE) {
 			fprintf(stderr, "sdsi-emu: ctl: %s: answer longer than %d bytes, the protocol's limit\n",
-				path, FE_CTL_ANSWER_MAX);
+				path, CLI_CTL_ANSWER_MAX);
 			return SDSI_EXIT_IO;
 		}
 		fprintf(stderr, "sdsi-emu: ctl: %s: %s\n", path, strerror(status));
@@ -275,7 +275,7 @@ struct ctl_args {
 static int parse_ctl_option(int argc, char **argv, int *i, struct ctl_args *a)
 {
 	size_t count;
-	const struct fe_option *opts = emu_ctl_options(&count);
+	const struct cli_option *opts = emu_ctl_options(&count);
 	unsigned long long v;
 
 	for (size_t k = 0; k < count; k++) {
@@ -300,7 +300,7 @@ static int parse_ctl_option(int argc, char **argv, int *i, struct ctl_args *a)
 			a->ctl = value;
 		else if (!strcmp(opts[k].name, "state"))
 			a->state = value;
-		else if (fe_parse_uint(value, 1, TIMEOUT_MAX_S, &v))
+		else if (cli_parse_uint(value, 1, TIMEOUT_MAX_S, &v))
 			a->timeout = (unsigned int)v;
 		else
 			return emu_usage_error("ctl: --timeout: '%s' is not a number from 1 to %u",
@@ -334,7 +334,7 @@ int emu_ctl_main(int argc, char **argv)
 		return emu_usage_error("ctl: give --ctl or --state, not both");
 	if (i >= argc)
 		return list_commands("no command given");
-	if (!fe_ctl_find(argv[i])) {
+	if (!cli_ctl_find(argv[i])) {
 		char why[128];
 
 		snprintf(why, sizeof(why), "unknown command '%.64s'", argv[i]);

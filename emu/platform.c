@@ -35,7 +35,7 @@ static int create_socket(struct emu_platform *pf, const struct emu_options *opts
 	int ret;
 
 	/* The platform options, as sdsi-shmem reads them too. */
-	fe_platform_model_config(&opts->pf, socket, &cfg);
+	cli_platform_model_config(&opts->pf, socket, &cfg);
 	cfg.state_dir = pf->state_dir;
 	cfg.clock = emu_model_clock_now;
 	cfg.clock_ctx = &pf->clocks[socket];
@@ -48,7 +48,7 @@ static int create_socket(struct emu_platform *pf, const struct emu_options *opts
 	ret = sdsi_model_create(&cfg, &pf->models[socket], err, errlen);
 	if (ret)
 		return ret;
-	return fe_platform_model_setup(&opts->pf, pf->models[socket], socket, err, errlen);
+	return cli_platform_model_setup(&opts->pf, pf->models[socket], socket, err, errlen);
 }
 
 int emu_platform_create(struct emu_platform *pf, const struct emu_options *opts,
@@ -62,7 +62,7 @@ int emu_platform_create(struct emu_platform *pf, const struct emu_options *opts,
 		snprintf(err, errlen, "state directory name too long");
 		return -ENAMETOOLONG;
 	}
-	if (fe_platform_root_key(&opts->pf, pf->root_key, sizeof(pf->root_key))) {
+	if (cli_platform_root_key(&opts->pf, pf->root_key, sizeof(pf->root_key))) {
 		snprintf(err, errlen, "root key file name too long");
 		return -ENAMETOOLONG;
 	}

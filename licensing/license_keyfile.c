@@ -22,7 +22,7 @@
 #include "sdsi/input_file.h"
 #include "sdsi/output_target.h"
 #include "license_internal.h"
-#include "sdsi_path.h"
+#include "paths/sdsi_path.h"
 
 /* A P-384 PEM key is under 400 bytes; anything this large is not one. */
 #define KEY_FILE_MAX	16384u

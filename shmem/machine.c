@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "machine.h"
-#include "window_file.h"
+#include "window/window_file.h"
 
 /*
  * The window file, mapped shared; a regular file is grown to fit.  Opened
@@ -27,7 +27,7 @@
  * existing window file closed to others as --state is: owned by us or
  * root, writable by neither group nor others (one we create is 0600).
  */
-void *map_window(const char *path, uint64_t offset, size_t size)
+void *shmem_map_window(const char *path, uint64_t offset, size_t size)
 {
 	char err[SDSI_WINDOW_ERR_SIZE];
 	struct stat st;
@@ -58,7 +58,7 @@ void *map_window(const char *path, uint64_t offset, size_t size)
 }
 
 /* The sockets: a model for each, attached to its slot of the window. */
-int create_sockets(struct shmem_machine *machine, const struct options *o,
+int shmem_create_sockets(struct shmem_machine *machine, const struct shmem_options *o,
 		   char *base)
 {
 	char err[256];
@@ -73,7 +73,7 @@ int create_sockets(struct shmem_machine *machine, const struct options *o,
 		struct sdsi_model_config cfg;
 
 		/* The platform options, as sdsi-emu reads them too. */
-		fe_platform_model_config(&o->pf, n, &cfg);
+		cli_platform_model_config(&o->pf, n, &cfg);
 		cfg.state_dir = o->pf.state_dir;
 		cfg.root_key_path = o->root_key[0] ? o->root_key : NULL;
 		if (sdsi_model_create(&cfg, &machine->models[n], err, sizeof(err))) {
@@ -81,7 +81,7 @@ int create_sockets(struct shmem_machine *machine, const struct options *o,
 			return -EINVAL;
 		}
 		machine->sockets = n + 1;
-		if (fe_platform_model_setup(&o->pf, machine->models[n], n, err, sizeof(err))) {
+		if (cli_platform_model_setup(&o->pf, machine->models[n], n, err, sizeof(err))) {
 			fprintf(stderr, "sdsi-shmem: %s\n", err);
 			return -EINVAL;
 		}
@@ -100,7 +100,7 @@ int create_sockets(struct shmem_machine *machine, const struct options *o,
  * then the total on a line of its own for scripts (the kernel rig's
  * violations=N).
  */
-void print_violations(struct shmem_machine *machine)
+void shmem_print_violations(struct shmem_machine *machine)
 {
 	struct sdsi_violation v[SDSI_MODEL_VIOLATIONS_KEPT];
 	uint64_t total = 0, count;

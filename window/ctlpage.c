@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "control.h"
+#include "shmem/control.h"
 #include "ctlpage.h"
 
 static uint32_t load(const uint32_t *p)

@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <sys/stat.h>
 
-#include "sdsi_path.h"
+#include "paths/sdsi_path.h"
 
 /* Room for any message of sdsi_window_file_open. */
 #define SDSI_WINDOW_ERR_SIZE	SDSI_PATH_ERR_SIZE

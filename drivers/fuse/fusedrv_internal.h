@@ -11,8 +11,8 @@
  * binding state holds both, mbox_lock first, so holding either one is enough
  * to read it.  The functions with such a rule check it (sdsi_assert_held).
  */
-#ifndef SDSI_FUSEDRV_INTERNAL_H
-#define SDSI_FUSEDRV_INTERNAL_H
+#ifndef SDSI_DRIVERS_FUSE_FUSEDRV_INTERNAL_H
+#define SDSI_DRIVERS_FUSE_FUSEDRV_INTERNAL_H
 
 #define FUSE_USE_VERSION 35
 
@@ -22,7 +22,7 @@
 #include <time.h>
 
 #include "sdsi/hw.h"
-#include "sdsi_lock.h"
+#include "lock/sdsi_lock.h"
 #include "sdsi_fusedrv.h"
 
 /* The attribute files of a device directory, in listing order. */
@@ -218,4 +218,4 @@ void fusedrv_op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 void fusedrv_op_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 		      size_t size, off_t off, struct fuse_file_info *fi);
 
-#endif /* SDSI_FUSEDRV_INTERNAL_H */
+#endif /* SDSI_DRIVERS_FUSE_FUSEDRV_INTERNAL_H */

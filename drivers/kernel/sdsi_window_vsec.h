@@ -14,8 +14,8 @@
  * defines them for the rig's sdsi_window, and for intel_sdsi the compile
  * probes of drivers/kernel/kcompat.sh do, in sdsi_kcompat.h.
  */
-#ifndef SDSI_WINDOW_VSEC_H
-#define SDSI_WINDOW_VSEC_H
+#ifndef SDSI_DRIVERS_KERNEL_WINDOW_VSEC_H
+#define SDSI_DRIVERS_KERNEL_WINDOW_VSEC_H
 
 #include <linux/auxiliary_bus.h>
 #include <linux/ioport.h>
@@ -69,4 +69,4 @@ sdsi_window_vsec_alloc(const struct resource *res)
 #endif
 }
 
-#endif /* SDSI_WINDOW_VSEC_H */
+#endif /* SDSI_DRIVERS_KERNEL_WINDOW_VSEC_H */

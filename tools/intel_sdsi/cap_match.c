@@ -17,7 +17,7 @@
 #include "commands.h"
 #include "sdsi/le.h"
 #include "sdsi/license_type.h"
-#include "sdsi_lic.h"
+#include "licensing/sdsi_lic.h"
 #include "tool_error.h"
 
 /*

@@ -6,8 +6,8 @@
  * Both escapes are documented in docs/schema/README.md ("Names").
  * Shared by intel_sdsi and sdsi-authority.
  */
-#ifndef SDSI_NAME_ESCAPE_H
-#define SDSI_NAME_ESCAPE_H
+#ifndef SDSI_TOOLS_INTEL_SDSI_NAME_ESCAPE_H
+#define SDSI_TOOLS_INTEL_SDSI_NAME_ESCAPE_H
 
 #include <stddef.h>
 #include <stdio.h>
@@ -36,4 +36,4 @@ const char *text_name(char *buf, size_t size, const char *name);
 /* fputs(text_name(s)) without a buffer: for messages of any length. */
 void fputs_text_name(const char *s, FILE *f);
 
-#endif /* SDSI_NAME_ESCAPE_H */
+#endif /* SDSI_TOOLS_INTEL_SDSI_NAME_ESCAPE_H */

@@ -3,8 +3,8 @@
  * One table of print operations per output format (text, JSON, Prometheus):
  * every command and every error goes through it, so --format covers everything.
  */
-#ifndef INTEL_SDSI_OUTPUT_H
-#define INTEL_SDSI_OUTPUT_H
+#ifndef SDSI_TOOLS_INTEL_SDSI_OUTPUT_H
+#define SDSI_TOOLS_INTEL_SDSI_OUTPUT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -108,4 +108,4 @@ const char *requested_device(const char *devno, char *buf, size_t size);
 /* The 48-byte key image as upstream orders it (last qword first), zero-padded. */
 void format_key_image(const uint8_t image[48], char text[2 + 96 + 1]);
 
-#endif /* INTEL_SDSI_OUTPUT_H */
+#endif /* SDSI_TOOLS_INTEL_SDSI_OUTPUT_H */

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "sdsi/utf8.h"
-#include "sdsi_lic.h"
+#include "licensing/sdsi_lic.h"
 #include "output_file.h"
 #include "tool_error.h"
 

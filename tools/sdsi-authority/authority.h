@@ -5,14 +5,14 @@
  * holds what they share: exit statuses, the option tables that drive both
  * getopt and --help, and small parsing and file helpers.
  */
-#ifndef SDSI_AUTHORITY_H
-#define SDSI_AUTHORITY_H
+#ifndef SDSI_TOOLS_AUTHORITY_H
+#define SDSI_TOOLS_AUTHORITY_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sdsi_lic.h"
+#include "licensing/sdsi_lic.h"
 
 /*
  * Exit statuses: the table of every sdsi program (docs/exit-codes.md).  A key
@@ -20,7 +20,7 @@
  * output that cannot be written 7, existing keys 5, a bad signature 6.
  */
 #include "sdsi/exit_status.h"
-#include "fe_option.h"
+#include "cli/cli_option.h"
 
 /* Key files of an authority directory. */
 #define AUTH_ROOT_KEY		"root.key"
@@ -33,14 +33,14 @@
 
 /* Every command's last option: auth_getopt answers it with the command's help. */
 #define AUTH_HELP_OPTION \
-	{ 'h', 'h', "help", NULL, FE_ARG_NONE, NULL, "show this help and exit" }
+	{ 'h', 'h', "help", NULL, CLI_ARG_NONE, NULL, "show this help and exit" }
 
 struct auth_command {
 	const char *name;
 	const char *synopsis;
 	const char *summary;
-	/* The front end's description (fe_option.h), AUTH_HELP_OPTION last. */
-	const struct fe_option *options;
+	/* The front end's description (cli_option.h), AUTH_HELP_OPTION last. */
+	const struct cli_option *options;
 	size_t count;
 	int (*run)(const struct auth_command *cmd, int argc, char **argv);
 };
@@ -111,4 +111,4 @@ void auth_hex(char *out, const uint8_t *bytes, size_t len);
 #define AUTH_KEY_IMAGE_HEX (2 + 2 * SDSI_LICENSE_KEY_IMAGE_SIZE + 1)
 void auth_key_image_hex(char out[AUTH_KEY_IMAGE_HEX], const uint8_t image[SDSI_LICENSE_KEY_IMAGE_SIZE]);
 
-#endif /* SDSI_AUTHORITY_H */
+#endif /* SDSI_TOOLS_AUTHORITY_H */

@@ -12,12 +12,12 @@
 #include <string.h>
 
 #include "authority.h"
-#include "fe_option.h"
-#include "name_escape.h"
+#include "cli/cli_option.h"
+#include "tools/intel_sdsi/name_escape.h"
 
 #define MAX_OPTIONS	16
 
-static void print_option(const struct fe_option *opt)
+static void print_option(const struct cli_option *opt)
 {
 	char left[64];
 	int n;
@@ -29,14 +29,14 @@ static void print_option(const struct fe_option *opt)
 	if (opt->arg && n > 0 && (size_t)n < sizeof(left))
 		snprintf(left + n, sizeof(left) - (size_t)n, " %s", opt->arg);
 	printf("%-28s ", left);
-	fe_doc_wrap(stdout, opt->help, 29);	/* within 80 columns */
+	cli_doc_wrap(stdout, opt->help, 29);	/* within 80 columns */
 }
 
 void auth_print_help(const struct auth_command *cmd)
 {
 	int col = printf("Usage: sdsi-authority %s ", cmd->name);
 
-	fe_doc_wrap(stdout, cmd->synopsis, col);
+	cli_doc_wrap(stdout, cmd->synopsis, col);
 	printf("\n%s\n\nOptions:\n", cmd->summary);
 	for (size_t i = 0; i < cmd->count; i++)
 		print_option(&cmd->options[i]);
@@ -49,7 +49,7 @@ int auth_getopt(const struct auth_command *cmd, int argc, char **argv)
 	int c;
 
 	/* No flags: getopt itself says what is wrong with an option. */
-	if (!fe_getopt_table(cmd->options, cmd->count, "", longopts, MAX_OPTIONS + 1,
+	if (!cli_getopt_table(cmd->options, cmd->count, "", longopts, MAX_OPTIONS + 1,
 			     shortopts, sizeof(shortopts))) {
 		fprintf(stderr, "sdsi-authority %s: too many options\n", cmd->name);
 		return '?';

@@ -18,10 +18,10 @@
 
 #include "sdsi/input_file.h"
 #include "authority.h"
-#include "name_escape.h"
-#include "sdsi_path.h"
+#include "tools/intel_sdsi/name_escape.h"
+#include "paths/sdsi_path.h"
 
-static const struct fe_option init_options[] = {
+static const struct cli_option init_options[] = {
 	AUTH_HELP_OPTION,
 };
 

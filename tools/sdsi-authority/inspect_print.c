@@ -16,7 +16,7 @@
 #include "sdsi/json_contract.h"
 #include "authority.h"
 #include "inspect.h"
-#include "name_escape.h"
+#include "tools/intel_sdsi/name_escape.h"
 
 #define PUBKEY_HEX	(2 * SDSI_LICENSE_PUBKEY_SIZE + 1)
 #define SIG_HEX		(2 * SDSI_LICENSE_SIG_SIZE + 1)

@@ -4,8 +4,8 @@
  * declare one, allocated, and free it when the test's scope ends, so that no
  * early return leaks it (the sanitizer build checks leaks).
  */
-#ifndef SCOPED_HANDLE_H
-#define SCOPED_HANDLE_H
+#ifndef SDSI_TESTS_UNIT_LIB_SCOPED_HANDLE_H
+#define SDSI_TESTS_UNIT_LIB_SCOPED_HANDLE_H
 
 #include "sdsi/libsdsi.h"
 
@@ -15,4 +15,4 @@
 	__attribute__((cleanup(sdsi_preflight_freep))) struct sdsi_preflight *name = \
 		sdsi_preflight_new()
 
-#endif /* SCOPED_HANDLE_H */
+#endif /* SDSI_TESTS_UNIT_LIB_SCOPED_HANDLE_H */
