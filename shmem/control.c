@@ -95,6 +95,24 @@ void shmem_control_serve(struct shmem_control *ctl,
 	fe_ctl_server_serve(&ctl->server, &handler, -1, false);
 }
 
+/* A request from the control page: the page's text, the socket's commands. */
+static void execute_page(void *ctx, const char *request, char *reply,
+			 size_t replylen)
+{
+	shmem_control_execute(ctx, request, reply, replylen);
+}
+
+bool shmem_control_serve_page(struct sdsi_ctlpage *page,
+			      struct shmem_machine *machine)
+{
+	const struct sdsi_ctlpage_handler handler = {
+		.ctx = machine,
+		.execute = execute_page,
+	};
+
+	return sdsi_ctlpage_serve(page, &handler);
+}
+
 void shmem_control_close(struct shmem_control *ctl)
 {
 	fe_ctl_server_close(&ctl->server);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The control socket of sdsi-shmem: what the sysfs ABI cannot do (power
- * cycles, faults, BIOS settings), one request line per connection, answered
- * with "ok", status's JSON or "error: REASON".  The commands are sdsi-emu's
+ * The control requests of sdsi-shmem: what the sysfs ABI cannot do (power
+ * cycles, faults, BIOS settings), one request line per connection on the
+ * control socket or one at a time on the window's control page
+ * (window/ctlpage.h), answered with "ok", status's JSON or "error: REASON".  The commands are sdsi-emu's
  * (cli/fe_ctl.h: the same table, grammar and limits); bind, unbind and
  * advance answer "not served by sdsi-shmem", which has no driver to bind
  * and keeps its models on the host's clock.  Requests are served by the
@@ -16,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ctlpage.h"
 #include "fe_ctl_server.h"
 #include "sdsi_shmem.h"
 
@@ -50,6 +52,13 @@ void shmem_control_serve(struct shmem_control *ctl,
 
 /* Close every connection and the listening socket, and remove its file. */
 void shmem_control_close(struct shmem_control *ctl);
+
+/*
+ * Answer the control page's pending request, if any, with these commands
+ * (the page's handler, ctlpage.h); true if one was answered.
+ */
+bool shmem_control_serve_page(struct sdsi_ctlpage *page,
+			      struct shmem_machine *machine);
 
 /* Execute one request line; the answer (without newline) goes to reply. */
 void shmem_control_execute(struct shmem_machine *machine, const char *line,

@@ -108,7 +108,7 @@ static bool driver_store_waiting(const struct sdsi_shmem_port *port)
 static void serve_controls(const struct controls *c,
 			   struct shmem_machine *machine)
 {
-	sdsi_ctlpage_serve(c->page, machine);
+	shmem_control_serve_page(c->page, machine);
 	if (c->sock)
 		shmem_control_serve(c->sock, machine);
 }

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "control.h"
 #include "ctlpage.h"
 
 static uint32_t load(const uint32_t *p)
@@ -53,7 +52,7 @@ void sdsi_ctlpage_close(struct sdsi_ctlpage *page)
 }
 
 bool sdsi_ctlpage_serve(struct sdsi_ctlpage *page,
-			struct shmem_machine *machine)
+			const struct sdsi_ctlpage_handler *handler)
 {
 	char line[SDSI_CTLPAGE_TEXT + 1], reply[SDSI_CTLPAGE_TEXT];
 	uint32_t seq = load(&page->request);
@@ -71,7 +70,10 @@ bool sdsi_ctlpage_serve(struct sdsi_ctlpage *page,
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	if (load(&page->request) != seq)
 		return false;
-	shmem_control_execute(machine, line, reply, sizeof(reply));
+	/* Whatever the handler leaves, the page gets a terminated text. */
+	reply[0] = '\0';
+	handler->execute(handler->ctx, line, reply, sizeof(reply));
+	reply[sizeof(reply) - 1] = '\0';
 	memcpy(page->reply_text, reply, strlen(reply) + 1);
 	store(&page->reply, seq);
 	return true;

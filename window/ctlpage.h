@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The control page: sdsi-shmem's control requests (control.h) carried in
- * the shared window itself, in the page after the sockets' slots.  It is
+ * The control page: sdsi-shmem's control requests (shmem/control.h) carried
+ * in the shared window itself, in the page after the sockets' slots.  It is
  * how a process on the other side of the window reaches the model when no
  * Unix socket can: the kernel rig's tests run in a guest while sdsi-shmem
  * plays the hardware from the host, through the guest's RAM file.
@@ -25,9 +25,6 @@
 #include <stdint.h>
 
 #include "sdsi/window.h"
-
-/* sdsi-shmem's (control.h): only its server half serves the page. */
-struct shmem_machine;
 
 struct sdsi_ctlpage {
 	uint32_t magic;
@@ -79,11 +76,31 @@ void sdsi_ctlpage_open(struct sdsi_ctlpage *page, unsigned int sockets);
 void sdsi_ctlpage_close(struct sdsi_ctlpage *page);
 
 /*
- * Answer the pending request, if any; true if it was answered.  A request
- * that changed during the copy is left for the next call.
+ * What a request means is the server's: the page only carries its text.
+ * The server passes its commands in as this table (sdsi-shmem's are
+ * shmem/control.h's), so the protocol depends on no daemon.
+ */
+struct sdsi_ctlpage_handler {
+	void *ctx;
+	/*
+	 * Execute one request line (NUL-terminated, shorter than
+	 * SDSI_CTLPAGE_TEXT) and write its answer, without newline, into
+	 * reply: "ok", the command's output or "error: REASON", a command
+	 * it does not know included.  reply holds replylen bytes; what does
+	 * not fit is cut, and an answer left unterminated is terminated at
+	 * its end.
+	 */
+	void (*execute)(void *ctx, const char *request, char *reply,
+			size_t replylen);
+};
+
+/*
+ * Answer the pending request, if any, through handler; true if it was
+ * answered.  A request that changed during the copy is left for the next
+ * call, and handler is not called for it.
  */
 bool sdsi_ctlpage_serve(struct sdsi_ctlpage *page,
-			struct shmem_machine *machine);
+			const struct sdsi_ctlpage_handler *handler);
 
 /*
  * The client side, for processes that share the window (tests, tools):

@@ -73,7 +73,7 @@ static void serve(int fd)
 	page = (struct sdsi_ctlpage *)(window + sdsi_ctlpage_offset(SOCKETS));
 	sdsi_ctlpage_open(page, SOCKETS);
 	for (;;) {
-		sdsi_ctlpage_serve(page, &machine);
+		shmem_control_serve_page(page, &machine);
 		nanosleep(&nap, NULL);
 	}
 }
@@ -295,13 +295,13 @@ static void test_torn_request_not_executed(void **state)
 	assert_int_equal(sigaction(SIGSEGV, &sa, &old), 0);
 	assert_int_equal(mprotect(torn_texts, (size_t)torn_pagesize,
 				  PROT_NONE), 0);
-	assert_false(sdsi_ctlpage_serve(torn_page, &machine));
+	assert_false(shmem_control_serve_page(torn_page, &machine));
 	sigaction(SIGSEGV, &old, NULL);
 	/* Not executed, not answered... */
 	assert_false(*control & SDSI_CTRL_IBLOCK);
 	assert_int_not_equal(torn_page->reply, torn_page->request);
 	/* ... until the next call takes the new request whole. */
-	assert_true(sdsi_ctlpage_serve(torn_page, &machine));
+	assert_true(shmem_control_serve_page(torn_page, &machine));
 	assert_int_equal(torn_page->reply, torn_page->request);
 	assert_string_equal(torn_page->reply_text, "ok");
 	assert_true(*control & SDSI_CTRL_IBLOCK);
@@ -321,7 +321,7 @@ static void test_stale_request_not_answered(void **state)
 	r->page->reply = 40;
 	strcpy(r->page->request_text, "power-cycle 0");
 	sdsi_ctlpage_open(r->page, SOCKETS);
-	assert_false(sdsi_ctlpage_serve(r->page, &none));
+	assert_false(shmem_control_serve_page(r->page, &none));
 	assert_int_equal(r->page->reply, 41);
 	assert_int_equal(r->page->magic, SDSI_CTLPAGE_MAGIC);
 }
