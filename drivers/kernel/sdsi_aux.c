@@ -21,8 +21,8 @@
 
 #include "sdsi_kcompat.h"
 #include "sdsi/hw.h"
+#include "sdsi/window_vsec.h"
 #include "sdsi_mbox.h"
-#include "sdsi_window_vsec.h"
 
 /*
  * The binary attributes' callbacks did not turn const at once: the group's

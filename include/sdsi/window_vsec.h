@@ -13,6 +13,9 @@
  * at them.  Both SDSI_HAVE_ macros come from the build: rig/Kbuild
  * defines them for the rig's sdsi_window, and for intel_sdsi the compile
  * probes of drivers/kernel/kcompat.sh do, in sdsi_kcompat.h.
+ * Kernel code only: the two modules that make or read such a device
+ * include it (drivers/kernel/sdsi_aux.c, rig/sdsi_window.c); it is not
+ * installed.
  */
 #ifndef SDSI_WINDOW_VSEC_H
 #define SDSI_WINDOW_VSEC_H
