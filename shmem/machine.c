@@ -27,7 +27,7 @@
  * existing window file closed to others as --state is: owned by us or
  * root, writable by neither group nor others (one we create is 0600).
  */
-void *map_window(const char *path, uint64_t offset, size_t size)
+void *shmem_map_window(const char *path, uint64_t offset, size_t size)
 {
 	char err[SDSI_WINDOW_ERR_SIZE];
 	struct stat st;
@@ -58,8 +58,8 @@ void *map_window(const char *path, uint64_t offset, size_t size)
 }
 
 /* The sockets: a model for each, attached to its slot of the window. */
-int create_sockets(struct shmem_machine *machine, const struct options *o,
-		   char *base)
+int shmem_create_sockets(struct shmem_machine *machine,
+			 const struct shmem_options *o, char *base)
 {
 	char err[256];
 
@@ -100,7 +100,7 @@ int create_sockets(struct shmem_machine *machine, const struct options *o,
  * then the total on a line of its own for scripts (the kernel rig's
  * violations=N).
  */
-void print_violations(struct shmem_machine *machine)
+void shmem_print_violations(struct shmem_machine *machine)
 {
 	struct sdsi_violation v[SDSI_MODEL_VIOLATIONS_KEPT];
 	uint64_t total = 0, count;

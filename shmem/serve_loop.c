@@ -24,7 +24,7 @@
 /* --doorbell: a store this old that nobody rang for was missed. */
 #define UNANNOUNCED_NS		100000000ull
 
-volatile sig_atomic_t stop_requested;
+volatile sig_atomic_t shmem_stop_requested;
 
 /*
  * SIGINT and SIGTERM stay blocked and are taken here, synchronously, where
@@ -35,7 +35,7 @@ volatile sig_atomic_t stop_requested;
  */
 static sigset_t stop_set;
 
-int stop_signals_block(void)
+int shmem_stop_signals_block(void)
 {
 	sigemptyset(&stop_set);
 	sigaddset(&stop_set, SIGINT);
@@ -47,7 +47,7 @@ int stop_signals_block(void)
 static void nap_or_stop(const struct timespec *ts)
 {
 	if (sigtimedwait(&stop_set, NULL, ts) > 0)
-		stop_requested = 1;
+		shmem_stop_requested = 1;
 }
 
 static const struct timespec no_wait;
@@ -60,7 +60,7 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static void note_gap(struct gap_stats *g, uint64_t gap_ns)
+static void note_gap(struct shmem_gap_stats *g, uint64_t gap_ns)
 {
 	if (gap_ns > g->longest_ns)
 		g->longest_ns = gap_ns;
@@ -68,7 +68,7 @@ static void note_gap(struct gap_stats *g, uint64_t gap_ns)
 	g->over_2ms += gap_ns > 2000000u;
 }
 
-void print_stats(const struct poll_stats *st, bool doorbell)
+void shmem_print_stats(const struct shmem_poll_stats *st, bool doorbell)
 {
 	if (doorbell) {
 		/* No polling, so no gaps: a driver never waits on a pass. */
@@ -105,7 +105,7 @@ static bool driver_store_waiting(const struct sdsi_shmem_port *port)
 	return false;
 }
 
-static void serve_controls(const struct controls *c,
+static void serve_controls(const struct shmem_controls *c,
 			   struct shmem_machine *machine)
 {
 	shmem_control_serve_page(c->page, machine);
@@ -133,15 +133,15 @@ static void between_passes(bool spin)
 	}
 }
 
-void run(struct shmem_machine *machine, const struct controls *ctl,
-	 const struct options *o, struct poll_stats *st)
+void shmem_run(struct shmem_machine *machine, const struct shmem_controls *ctl,
+	       const struct shmem_options *o, struct shmem_poll_stats *st)
 {
 	struct timespec nap = { .tv_nsec = (long)o->idle_sleep_us * 1000 };
 	uint64_t last_motion = now_ns(), last_pass = 0, prev_pass = 0;
 	bool was_busy = false;
 	unsigned int pass = 0;
 
-	while (!stop_requested) {
+	while (!shmem_stop_requested) {
 		bool moved = false, busy = false, waiting = false;
 		uint64_t now;
 		unsigned int n;
@@ -207,7 +207,7 @@ static void publish_timed(const struct shmem_machine *machine,
 }
 
 static void doorbell_pass(struct shmem_machine *machine,
-			  struct sdsi_ctlpage *page, struct poll_stats *st)
+			  struct sdsi_ctlpage *page, struct shmem_poll_stats *st)
 {
 	for (unsigned int n = 0; n < machine->sockets; n++)
 		sdsi_shmem_poll(&machine->ports[n]);
@@ -224,15 +224,16 @@ static void doorbell_pass(struct shmem_machine *machine,
  * ringer missed, which would leave the driver to the host's scheduling
  * again: it is served, and counted for the rig to fail the run.
  */
-void run_doorbell(struct shmem_machine *machine, const struct controls *ctl,
-		  struct poll_stats *st)
+void shmem_run_doorbell(struct shmem_machine *machine,
+			const struct shmem_controls *ctl,
+			struct shmem_poll_stats *st)
 {
 	uint32_t answered = __atomic_load_n(&ctl->page->answered,
 					    __ATOMIC_ACQUIRE);
 	uint64_t waiting_since = 0;
 	unsigned int rung = 0;
 
-	while (!stop_requested) {
+	while (!shmem_stop_requested) {
 		uint32_t ring = sdsi_doorbell_wait(ctl->page, answered,
 						   DOORBELL_NAP_US);
 

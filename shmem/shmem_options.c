@@ -50,7 +50,7 @@ static const struct fe_command shmem_command = {
 	NULL, "--window FILE [OPTIONS]", NULL, shmem_options, OPTION_COUNT, NULL, NULL, 0,
 };
 
-static const struct fe_program shmem_program = { PROGRAM, &shmem_command, 1 };
+static const struct fe_program shmem_program = { SHMEM_PROGRAM, &shmem_command, 1 };
 
 static void usage(FILE *out)
 {
@@ -87,12 +87,12 @@ static int parse_unsigned(const char *name, const char *text, unsigned long long
 		*value = v;
 		return 0;
 	}
-	return fe_usage_error(PROGRAM, "--%s: '%s' is not a number from 0 to %llu",
+	return fe_usage_error(SHMEM_PROGRAM, "--%s: '%s' is not a number from 0 to %llu",
 			      name, text, max);
 }
 
 /* One option of sdsi-shmem's own; the platform's go to the front end. */
-static int parse_one(int c, const char *arg, struct options *o)
+static int parse_one(int c, const char *arg, struct shmem_options *o)
 {
 	uint64_t v;
 
@@ -108,7 +108,7 @@ static int parse_one(int c, const char *arg, struct options *o)
 		    parse_unsigned("offset", arg, UINT64_MAX, &v))
 			return SDSI_EXIT_USAGE;
 		if (v % 4096)
-			return fe_usage_error(PROGRAM, "--offset: %s is not a multiple of 4096", arg);
+			return fe_usage_error(SHMEM_PROGRAM, "--offset: %s is not a multiple of 4096", arg);
 		o->offset = v;
 		return 0;
 	case OPT_IDLE_SLEEP:
@@ -118,7 +118,7 @@ static int parse_one(int c, const char *arg, struct options *o)
 		o->idle_sleep_us = (unsigned int)v;
 		return 0;
 	}
-	return fe_platform_option(PROGRAM, c, arg, &o->pf);
+	return fe_platform_option(SHMEM_PROGRAM, c, arg, &o->pf);
 }
 
 /* What the options only print: help, version, the generated documents. */
@@ -136,24 +136,24 @@ static void print_and_exit(int c)
 }
 
 /* Conflicts and what depends on several options. */
-static int check_options(struct options *o, int argc, char **argv)
+static int check_options(struct shmem_options *o, int argc, char **argv)
 {
-	int ret = fe_platform_finish(PROGRAM, &o->pf);
+	int ret = fe_platform_finish(SHMEM_PROGRAM, &o->pf);
 
 	if (ret)
 		return ret;
 	if (o->spin && o->doorbell)
-		return fe_usage_error(PROGRAM, "--spin polls and --doorbell does not; give one");
+		return fe_usage_error(SHMEM_PROGRAM, "--spin polls and --doorbell does not; give one");
 	if (optind != argc)
-		return fe_usage_error(PROGRAM, "unexpected argument '%s'", argv[optind]);
+		return fe_usage_error(SHMEM_PROGRAM, "unexpected argument '%s'", argv[optind]);
 	if (!o->window)
-		return fe_usage_error(PROGRAM, "no --window given");
+		return fe_usage_error(SHMEM_PROGRAM, "no --window given");
 	if (fe_platform_root_key(&o->pf, o->root_key, sizeof(o->root_key)))
-		return fe_usage_error(PROGRAM, "the root key's file name is too long");
+		return fe_usage_error(SHMEM_PROGRAM, "the root key's file name is too long");
 	return 0;
 }
 
-int parse_options(int argc, char **argv, struct options *o)
+int shmem_parse_options(int argc, char **argv, struct shmem_options *o)
 {
 	struct option longopts[OPTION_COUNT + 1];
 	char shortopts[16];
@@ -167,9 +167,9 @@ int parse_options(int argc, char **argv, struct options *o)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		if (c == ':')
-			return fe_usage_error(PROGRAM, "option '%s' needs a value", argv[optind - 1]);
+			return fe_usage_error(SHMEM_PROGRAM, "option '%s' needs a value", argv[optind - 1]);
 		if (c == '?')
-			return fe_usage_error(PROGRAM, "unknown option '%s'", argv[optind - 1]);
+			return fe_usage_error(SHMEM_PROGRAM, "unknown option '%s'", argv[optind - 1]);
 		if (c == OPT_HELP || c == OPT_VERSION || c == OPT_DUMP_COMPLETION ||
 		    c == OPT_DUMP_OPTIONS)
 			print_and_exit(c);
