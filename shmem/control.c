@@ -102,15 +102,15 @@ static void execute_page(void *ctx, const char *request, char *reply,
 	shmem_control_execute(ctx, request, reply, replylen);
 }
 
-bool shmem_control_serve_page(struct sdsi_ctlpage *page,
+bool shmem_control_serve_page(struct window_ctlpage *page,
 			      struct shmem_machine *machine)
 {
-	const struct sdsi_ctlpage_handler handler = {
+	const struct window_ctlpage_handler handler = {
 		.ctx = machine,
 		.execute = execute_page,
 	};
 
-	return sdsi_ctlpage_serve(page, &handler);
+	return window_ctlpage_serve(page, &handler);
 }
 
 void shmem_control_close(struct shmem_control *ctl)

@@ -57,7 +57,7 @@ void shmem_control_close(struct shmem_control *ctl);
  * Answer the control page's pending request, if any, with these commands
  * (the page's handler, ctlpage.h); true if one was answered.
  */
-bool shmem_control_serve_page(struct sdsi_ctlpage *page,
+bool shmem_control_serve_page(struct window_ctlpage *page,
 			      struct shmem_machine *machine);
 
 /* Execute one request line; the answer (without newline) goes to reply. */

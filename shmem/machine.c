@@ -29,12 +29,12 @@
  */
 void *shmem_map_window(const char *path, uint64_t offset, size_t size)
 {
-	char err[SDSI_WINDOW_ERR_SIZE];
+	char err[WINDOW_FILE_ERR_SIZE];
 	struct stat st;
 	void *base;
 	int fd;
 
-	fd = sdsi_window_file_open(path, true, &st, err, sizeof(err));
+	fd = window_file_open(path, true, &st, err, sizeof(err));
 	if (fd < 0) {
 		fprintf(stderr, "sdsi-shmem: %s\n", err);
 		return NULL;

@@ -74,12 +74,12 @@ static void serve(struct shmem_machine *machine, struct shmem_controls *ctl,
 
 	if (o->doorbell)
 		__atomic_store_n(&ctl->page->doorbell, 1u, __ATOMIC_RELEASE);
-	sdsi_ctlpage_open(ctl->page, o->pf.sockets);
+	window_ctlpage_open(ctl->page, o->pf.sockets);
 	if (o->doorbell)
 		shmem_run_doorbell(machine, ctl, &stats);
 	else
 		shmem_run(machine, ctl, o, &stats);
-	sdsi_ctlpage_close(ctl->page);
+	window_ctlpage_close(ctl->page);
 	shmem_print_stats(&stats, o->doorbell);
 	shmem_print_violations(machine);
 	if (ctl->sock)
@@ -110,7 +110,7 @@ int main(int argc, char **argv)
 		}
 		o.pf.state_dir = state.path;
 	}
-	window_size = sdsi_ctlpage_offset(o.pf.sockets) + SDSI_CTLPAGE_SIZE;
+	window_size = window_ctlpage_offset(o.pf.sockets) + SDSI_CTLPAGE_SIZE;
 	base = shmem_map_window(o.window, o.offset, window_size);
 	if (!base) {
 		fe_state_dir_close(&state, true);
@@ -121,8 +121,8 @@ int main(int argc, char **argv)
 	 * magic, which would announce readiness before the sockets are laid
 	 * out: withdraw it before anything else.
 	 */
-	ctl.page = (struct sdsi_ctlpage *)(base + sdsi_ctlpage_offset(o.pf.sockets));
-	sdsi_ctlpage_close(ctl.page);
+	ctl.page = (struct window_ctlpage *)(base + window_ctlpage_offset(o.pf.sockets));
+	window_ctlpage_close(ctl.page);
 	if (!shmem_create_sockets(&machine, &o, base) &&
 	    !start_controls(&o, parent, &ctl_socket, &ctl)) {
 		serve(&machine, &ctl, &o);

@@ -197,17 +197,17 @@ static bool any_store_waiting(const struct shmem_machine *machine)
 
 /* Tell the ringer whether an answer now waits on time alone. */
 static void publish_timed(const struct shmem_machine *machine,
-			  struct sdsi_ctlpage *page)
+			  struct window_ctlpage *page)
 {
 	bool timed = false;
 
 	for (unsigned int n = 0; n < machine->sockets; n++)
 		timed |= sdsi_shmem_timed(&machine->ports[n]);
-	sdsi_doorbell_set_timed(page, timed);
+	window_doorbell_set_timed(page, timed);
 }
 
 static void doorbell_pass(struct shmem_machine *machine,
-			  struct sdsi_ctlpage *page, struct shmem_poll_stats *st)
+			  struct window_ctlpage *page, struct shmem_poll_stats *st)
 {
 	for (unsigned int n = 0; n < machine->sockets; n++)
 		sdsi_shmem_poll(&machine->ports[n]);
@@ -234,12 +234,12 @@ void shmem_run_doorbell(struct shmem_machine *machine,
 	unsigned int rung = 0;
 
 	while (!shmem_stop_requested) {
-		uint32_t ring = sdsi_doorbell_wait(ctl->page, answered,
-						   DOORBELL_NAP_US);
+		uint32_t ring = window_doorbell_wait(ctl->page, answered,
+						     DOORBELL_NAP_US);
 
 		if (ring != answered) {
 			doorbell_pass(machine, ctl->page, st);
-			sdsi_doorbell_answer(ctl->page, ring);
+			window_doorbell_answer(ctl->page, ring);
 			st->rings += (uint32_t)(ring - answered);
 			answered = ring;
 			waiting_since = 0;

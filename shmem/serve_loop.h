@@ -50,7 +50,7 @@ struct shmem_poll_stats {
 
 /* Where control requests come from: the window's page, a Unix socket. */
 struct shmem_controls {
-	struct sdsi_ctlpage *page;
+	struct window_ctlpage *page;
 	struct shmem_control *sock;	/* NULL without --ctl */
 };
 

@@ -24,7 +24,7 @@ static void store(uint32_t *p, uint32_t v)
 	__atomic_store_n(p, v, __ATOMIC_RELEASE);
 }
 
-void sdsi_ctlpage_open(struct sdsi_ctlpage *page, unsigned int sockets)
+void window_ctlpage_open(struct window_ctlpage *page, unsigned int sockets)
 {
 	store(&page->magic, 0);
 	memset(page->request_text, 0, sizeof(page->request_text));
@@ -39,7 +39,7 @@ void sdsi_ctlpage_open(struct sdsi_ctlpage *page, unsigned int sockets)
 	store(&page->magic, SDSI_CTLPAGE_MAGIC);
 }
 
-void sdsi_ctlpage_close(struct sdsi_ctlpage *page)
+void window_ctlpage_close(struct window_ctlpage *page)
 {
 	store(&page->magic, 0);
 	store(&page->doorbell, 0);
@@ -51,8 +51,8 @@ void sdsi_ctlpage_close(struct sdsi_ctlpage *page)
 	store(&page->timed, 0);
 }
 
-bool sdsi_ctlpage_serve(struct sdsi_ctlpage *page,
-			const struct sdsi_ctlpage_handler *handler)
+bool window_ctlpage_serve(struct window_ctlpage *page,
+			  const struct window_ctlpage_handler *handler)
 {
 	char line[SDSI_CTLPAGE_TEXT + 1], reply[SDSI_CTLPAGE_TEXT];
 	uint32_t seq = load(&page->request);
@@ -87,8 +87,8 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-int sdsi_ctlpage_request(struct sdsi_ctlpage *page, const char *request,
-			 char *reply, size_t replylen, unsigned int timeout_ms)
+int window_ctlpage_request(struct window_ctlpage *page, const char *request,
+			   char *reply, size_t replylen, unsigned int timeout_ms)
 {
 	uint64_t deadline = now_ms() + timeout_ms;
 	size_t len = strlen(request);

@@ -26,7 +26,7 @@
 
 #include "sdsi/window.h"
 
-struct sdsi_ctlpage {
+struct window_ctlpage {
 	uint32_t magic;
 	uint32_t version;
 	uint32_t request;
@@ -41,24 +41,24 @@ struct sdsi_ctlpage {
 	char reply_text[SDSI_CTLPAGE_TEXT];
 };
 
-_Static_assert(sizeof(struct sdsi_ctlpage) <= SDSI_CTLPAGE_SIZE,
+_Static_assert(sizeof(struct window_ctlpage) <= SDSI_CTLPAGE_SIZE,
 	       "the control page outgrew its page");
 /* The structure is the layout of sdsi/window.h, word for word. */
-_Static_assert(offsetof(struct sdsi_ctlpage, magic) == SDSI_CTLPAGE_OFF_MAGIC &&
-	       offsetof(struct sdsi_ctlpage, version) == SDSI_CTLPAGE_OFF_VERSION &&
-	       offsetof(struct sdsi_ctlpage, request) == SDSI_CTLPAGE_OFF_REQUEST &&
-	       offsetof(struct sdsi_ctlpage, reply) == SDSI_CTLPAGE_OFF_REPLY &&
-	       offsetof(struct sdsi_ctlpage, sockets) == SDSI_CTLPAGE_OFF_SOCKETS &&
-	       offsetof(struct sdsi_ctlpage, doorbell) == SDSI_CTLPAGE_OFF_DOORBELL &&
-	       offsetof(struct sdsi_ctlpage, ring) == SDSI_CTLPAGE_OFF_RING &&
-	       offsetof(struct sdsi_ctlpage, answered) == SDSI_CTLPAGE_OFF_ANSWERED &&
-	       offsetof(struct sdsi_ctlpage, timed) == SDSI_CTLPAGE_OFF_TIMED &&
-	       offsetof(struct sdsi_ctlpage, request_text) == SDSI_CTLPAGE_OFF_REQUEST_TEXT &&
-	       offsetof(struct sdsi_ctlpage, reply_text) == SDSI_CTLPAGE_OFF_REPLY_TEXT,
-	       "struct sdsi_ctlpage follows sdsi/window.h");
+_Static_assert(offsetof(struct window_ctlpage, magic) == SDSI_CTLPAGE_OFF_MAGIC &&
+	       offsetof(struct window_ctlpage, version) == SDSI_CTLPAGE_OFF_VERSION &&
+	       offsetof(struct window_ctlpage, request) == SDSI_CTLPAGE_OFF_REQUEST &&
+	       offsetof(struct window_ctlpage, reply) == SDSI_CTLPAGE_OFF_REPLY &&
+	       offsetof(struct window_ctlpage, sockets) == SDSI_CTLPAGE_OFF_SOCKETS &&
+	       offsetof(struct window_ctlpage, doorbell) == SDSI_CTLPAGE_OFF_DOORBELL &&
+	       offsetof(struct window_ctlpage, ring) == SDSI_CTLPAGE_OFF_RING &&
+	       offsetof(struct window_ctlpage, answered) == SDSI_CTLPAGE_OFF_ANSWERED &&
+	       offsetof(struct window_ctlpage, timed) == SDSI_CTLPAGE_OFF_TIMED &&
+	       offsetof(struct window_ctlpage, request_text) == SDSI_CTLPAGE_OFF_REQUEST_TEXT &&
+	       offsetof(struct window_ctlpage, reply_text) == SDSI_CTLPAGE_OFF_REPLY_TEXT,
+	       "struct window_ctlpage follows sdsi/window.h");
 
 /* Where the page sits in a window of that many sockets. */
-static inline uint64_t sdsi_ctlpage_offset(unsigned int sockets)
+static inline uint64_t window_ctlpage_offset(unsigned int sockets)
 {
 	return (uint64_t)sockets * SDSI_WINDOW_SLOT_SIZE;
 }
@@ -67,20 +67,20 @@ static inline uint64_t sdsi_ctlpage_offset(unsigned int sockets)
  * Clear the page and announce it (call once the sockets are laid out).  A
  * server that answers the doorbell sets page->doorbell before this call.
  */
-void sdsi_ctlpage_open(struct sdsi_ctlpage *page, unsigned int sockets);
+void window_ctlpage_open(struct window_ctlpage *page, unsigned int sockets);
 
 /*
  * Withdraw the announcement and the doorbell (on exit: the far side must
  * not wait on us).
  */
-void sdsi_ctlpage_close(struct sdsi_ctlpage *page);
+void window_ctlpage_close(struct window_ctlpage *page);
 
 /*
  * What a request means is the server's: the page only carries its text.
  * The server passes its commands in as this table (sdsi-shmem's are
  * shmem/control.h's), so the protocol depends on no daemon.
  */
-struct sdsi_ctlpage_handler {
+struct window_ctlpage_handler {
 	void *ctx;
 	/*
 	 * Execute one request line (NUL-terminated, shorter than
@@ -99,8 +99,8 @@ struct sdsi_ctlpage_handler {
  * answered.  A request that changed during the copy is left for the next
  * call, and handler is not called for it.
  */
-bool sdsi_ctlpage_serve(struct sdsi_ctlpage *page,
-			const struct sdsi_ctlpage_handler *handler);
+bool window_ctlpage_serve(struct window_ctlpage *page,
+			  const struct window_ctlpage_handler *handler);
 
 /*
  * The client side, for processes that share the window (tests, tools):
@@ -110,7 +110,7 @@ bool sdsi_ctlpage_serve(struct sdsi_ctlpage *page,
  * no server announced the page, -EBUSY if the earlier request was not
  * answered in time (nothing was sent), or -ETIMEDOUT.
  */
-int sdsi_ctlpage_request(struct sdsi_ctlpage *page, const char *request,
-			 char *reply, size_t replylen, unsigned int timeout_ms);
+int window_ctlpage_request(struct window_ctlpage *page, const char *request,
+			   char *reply, size_t replylen, unsigned int timeout_ms);
 
 #endif /* SDSI_SHMEM_CTLPAGE_H */

@@ -45,14 +45,14 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static bool serving(const struct sdsi_ctlpage *page)
+static bool serving(const struct window_ctlpage *page)
 {
 	return load(&page->magic) == SDSI_CTLPAGE_MAGIC &&
 	       load(&page->doorbell) != 0;
 }
 
-int sdsi_doorbell_ring(struct sdsi_ctlpage *page, unsigned int limit_ms,
-		       uint64_t *waited_ns)
+int window_doorbell_ring(struct window_ctlpage *page, unsigned int limit_ms,
+			 uint64_t *waited_ns)
 {
 	uint64_t start = now_ns();
 	uint64_t limit = start + (uint64_t)limit_ms * 1000000u;
@@ -84,13 +84,13 @@ int sdsi_doorbell_ring(struct sdsi_ctlpage *page, unsigned int limit_ms,
 	return 0;
 }
 
-bool sdsi_doorbell_timed(const struct sdsi_ctlpage *page)
+bool window_doorbell_timed(const struct window_ctlpage *page)
 {
 	return __atomic_load_n(&page->timed, __ATOMIC_RELAXED) != 0;
 }
 
-uint32_t sdsi_doorbell_wait(struct sdsi_ctlpage *page, uint32_t answered,
-			    unsigned int timeout_us)
+uint32_t window_doorbell_wait(struct window_ctlpage *page, uint32_t answered,
+			      unsigned int timeout_us)
 {
 	uint32_t ring = load(&page->ring);
 
@@ -100,14 +100,14 @@ uint32_t sdsi_doorbell_wait(struct sdsi_ctlpage *page, uint32_t answered,
 	return load(&page->ring);
 }
 
-void sdsi_doorbell_answer(struct sdsi_ctlpage *page, uint32_t ring)
+void window_doorbell_answer(struct window_ctlpage *page, uint32_t ring)
 {
 	/* Release: the answer in the window is visible before the word. */
 	__atomic_store_n(&page->answered, ring, __ATOMIC_RELEASE);
 	futex_wake(&page->answered);
 }
 
-void sdsi_doorbell_set_timed(struct sdsi_ctlpage *page, bool timed)
+void window_doorbell_set_timed(struct window_ctlpage *page, bool timed)
 {
 	__atomic_store_n(&page->timed, timed ? 1u : 0u, __ATOMIC_RELEASE);
 }

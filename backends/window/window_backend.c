@@ -169,7 +169,7 @@ static void ring(struct emu_window_socket *s)
 
 	if (!__atomic_load_n(&w->page->doorbell, __ATOMIC_ACQUIRE))
 		return;		/* a polling server: it sees the store itself */
-	ret = sdsi_doorbell_ring(w->page, SDSI_DOORBELL_LIMIT_MS, &waited);
+	ret = window_doorbell_ring(w->page, WINDOW_DOORBELL_LIMIT_MS, &waited);
 	if (ret && !__atomic_exchange_n(&w->warned, true, __ATOMIC_RELAXED))
 		fprintf(stderr, "sdsi-emu: window %s: %s\n", w->path,
 			ret == -ENODEV ? "sdsi-shmem stopped answering the doorbell" :
@@ -187,7 +187,7 @@ static uint64_t window_read64(void *ctx, uint32_t offset)
 		return UINT64_MAX;
 	GUARDED(s->win, window_lost(s->win); return UINT64_MAX);
 	/* An answer that waits on time is the model's at the moment of the load. */
-	if (sdsi_doorbell_timed(s->win->page))
+	if (window_doorbell_timed(s->win->page))
 		ring(s);
 	value = __atomic_load_n(q, __ATOMIC_ACQUIRE);
 	GUARD_END();
@@ -278,7 +278,7 @@ static int map_window(struct emu_window *w, uint64_t offset, char *err, size_t e
 	struct stat st;
 	int fd, ret;
 
-	fd = sdsi_window_file_open(w->path, false, &st, err, errlen);
+	fd = window_file_open(w->path, false, &st, err, errlen);
 	if (fd < 0)
 		return fd;
 	/* Mapped past its end, the file would kill us with SIGBUS. */
@@ -304,7 +304,7 @@ static int map_window(struct emu_window *w, uint64_t offset, char *err, size_t e
 /* Whether the server announced its page: 0, -ENODEV not yet, -EINVAL never. */
 static int check_page(struct emu_window *w, uint64_t offset, char *err, size_t errlen)
 {
-	const struct sdsi_ctlpage *page = w->page;
+	const struct window_ctlpage *page = w->page;
 	uint32_t magic, version, sockets;
 
 	{
@@ -351,7 +351,7 @@ int emu_window_open(struct emu_window *w, const char *path, uint64_t offset,
 		return -ENAMETOOLONG;
 	}
 	w->sockets = sockets;
-	w->bytes = (size_t)sdsi_ctlpage_offset(sockets) + SDSI_CTLPAGE_SIZE;
+	w->bytes = (size_t)window_ctlpage_offset(sockets) + SDSI_CTLPAGE_SIZE;
 	ret = guard_install();
 	if (ret) {
 		snprintf(err, errlen, "window %s: cannot catch SIGBUS: %s", path, strerror(-ret));
@@ -361,7 +361,7 @@ int emu_window_open(struct emu_window *w, const char *path, uint64_t offset,
 	for (;;) {
 		ret = map_window(w, offset, err, errlen);
 		if (ret == 0) {
-			w->page = (struct sdsi_ctlpage *)(w->base + sdsi_ctlpage_offset(sockets));
+			w->page = (struct window_ctlpage *)(w->base + window_ctlpage_offset(sockets));
 			ret = check_page(w, offset, err, errlen);
 			if (ret == 0)
 				break;

@@ -49,7 +49,7 @@ struct emu_window {
 	char *base;			/* mapping of slots and control page */
 	size_t bytes;
 	unsigned int sockets;
-	struct sdsi_ctlpage *page;
+	struct window_ctlpage *page;
 	bool warned;			/* atomic: the lost server was reported */
 	bool lost;			/* atomic: the file shrank under an access */
 	bool stop_on_loss;		/* atomic: then SIGTERM ourselves */

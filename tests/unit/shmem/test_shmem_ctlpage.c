@@ -33,14 +33,14 @@
 struct page_rig {
 	int fd;
 	char *window;			/* the client's mapping */
-	struct sdsi_ctlpage *page;
+	struct window_ctlpage *page;
 	pid_t server;
 	char reply[SDSI_CTLPAGE_TEXT];	/* the last request's answer */
 };
 
 static size_t window_size(void)
 {
-	return sdsi_ctlpage_offset(SOCKETS) + SDSI_CTLPAGE_SIZE;
+	return window_ctlpage_offset(SOCKETS) + SDSI_CTLPAGE_SIZE;
 }
 
 /* The child: the sockets laid out, then the page served until killed. */
@@ -51,7 +51,7 @@ static void serve(int fd)
 	struct shmem_machine machine = { .sockets = SOCKETS, .models = models,
 					 .ports = ports };
 	struct timespec nap = { .tv_nsec = 100000 };
-	struct sdsi_ctlpage *page;
+	struct window_ctlpage *page;
 	char err[128], *window;
 
 	window = mmap(NULL, window_size(), PROT_READ | PROT_WRITE, MAP_SHARED,
@@ -70,8 +70,8 @@ static void serve(int fd)
 				      window + n * SDSI_WINDOW_SLOT_SIZE))
 			_exit(3);
 	}
-	page = (struct sdsi_ctlpage *)(window + sdsi_ctlpage_offset(SOCKETS));
-	sdsi_ctlpage_open(page, SOCKETS);
+	page = (struct window_ctlpage *)(window + window_ctlpage_offset(SOCKETS));
+	window_ctlpage_open(page, SOCKETS);
 	for (;;) {
 		shmem_control_serve_page(page, &machine);
 		nanosleep(&nap, NULL);
@@ -98,8 +98,8 @@ static int setup(void **state)
 	assert_non_null(r);
 	r->fd = window_memfd("sdsi-ctlpage", window_size());
 	r->window = window_map(r->fd, window_size());
-	r->page = (struct sdsi_ctlpage *)(r->window +
-					  sdsi_ctlpage_offset(SOCKETS));
+	r->page = (struct window_ctlpage *)(r->window +
+					    window_ctlpage_offset(SOCKETS));
 	r->server = -1;
 	*state = r;
 	return 0;
@@ -163,8 +163,8 @@ static uint64_t control_of(struct page_rig *r, unsigned int n)
 /* One request on the rig's page, its answer in r->reply. */
 static int request(struct page_rig *r, const char *text, unsigned int timeout_ms)
 {
-	return sdsi_ctlpage_request(r->page, text, r->reply, sizeof(r->reply),
-				    timeout_ms);
+	return window_ctlpage_request(r->page, text, r->reply, sizeof(r->reply),
+				      timeout_ms);
 }
 
 static void test_requests_reach_the_model(void **state)
@@ -219,7 +219,7 @@ static void test_server_gone_quiet(void **state)
 	assert_int_equal(request(r, "clear 0", 100), -ETIMEDOUT);
 	kill_server(r);
 	/* A withdrawn page is no server, however it ended. */
-	sdsi_ctlpage_close(r->page);
+	window_ctlpage_close(r->page);
 	assert_int_equal(request(r, "clear 0", 100), -ENODEV);
 }
 
@@ -250,7 +250,7 @@ static void test_second_request_waits(void **state)
  * pages of memory so that its texts can be made to fault: the fault
  * handler plays a client that bumps request mid-copy.
  */
-static struct sdsi_ctlpage *torn_page;
+static struct window_ctlpage *torn_page;
 static char *torn_texts;
 static long torn_pagesize;
 
@@ -286,9 +286,9 @@ static void test_torn_request_not_executed(void **state)
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	assert_true(mem != MAP_FAILED);
 	torn_texts = mem + torn_pagesize;
-	torn_page = (struct sdsi_ctlpage *)(torn_texts -
-			offsetof(struct sdsi_ctlpage, request_text));
-	sdsi_ctlpage_open(torn_page, 1);
+	torn_page = (struct window_ctlpage *)(torn_texts -
+					      offsetof(struct window_ctlpage, request_text));
+	window_ctlpage_open(torn_page, 1);
 	strcpy(torn_page->request_text, "iblock 0 on");
 	torn_page->request++;
 
@@ -320,7 +320,7 @@ static void test_stale_request_not_answered(void **state)
 	r->page->request = 41;
 	r->page->reply = 40;
 	strcpy(r->page->request_text, "power-cycle 0");
-	sdsi_ctlpage_open(r->page, SOCKETS);
+	window_ctlpage_open(r->page, SOCKETS);
 	assert_false(shmem_control_serve_page(r->page, &none));
 	assert_int_equal(r->page->reply, 41);
 	assert_int_equal(r->page->magic, SDSI_CTLPAGE_MAGIC);

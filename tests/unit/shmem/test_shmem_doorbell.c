@@ -42,12 +42,12 @@ struct bell_rig {
 	pid_t server;
 	char *map;
 	volatile uint64_t *mmio;
-	struct sdsi_ctlpage *page;
+	struct window_ctlpage *page;
 };
 
 static size_t window_size(void)
 {
-	return sdsi_ctlpage_offset(SOCKETS) + SDSI_CTLPAGE_SIZE;
+	return window_ctlpage_offset(SOCKETS) + SDSI_CTLPAGE_SIZE;
 }
 
 static void nap_ms(unsigned int ms)
@@ -137,8 +137,8 @@ static int setup(void **state)
 	r->map = window_map(fd, window_size());
 	close(fd);
 	r->mmio = (volatile uint64_t *)(r->map + SDSI_WINDOW_MMIO_OFFSET);
-	r->page = (struct sdsi_ctlpage *)(r->map +
-					  sdsi_ctlpage_offset(SOCKETS));
+	r->page = (struct window_ctlpage *)(r->map +
+					    window_ctlpage_offset(SOCKETS));
 	start_doorbell_server(r);
 	assert_int_not_equal(r->page->doorbell, 0);
 	*state = r;
@@ -172,14 +172,14 @@ static void store_and_ring(struct bell_rig *r, unsigned int qword,
 	uint64_t waited;
 
 	r->mmio[qword] = value;
-	assert_int_equal(sdsi_doorbell_ring(r->page, 5000, &waited), 0);
+	assert_int_equal(window_doorbell_ring(r->page, 5000, &waited), 0);
 }
 
 static void ring_only(struct bell_rig *r)
 {
 	uint64_t waited;
 
-	assert_int_equal(sdsi_doorbell_ring(r->page, 5000, &waited), 0);
+	assert_int_equal(window_doorbell_ring(r->page, 5000, &waited), 0);
 }
 
 /* A one-packet read of the state certificate, up to its RDY. */
@@ -201,7 +201,7 @@ static void test_answer_is_there_when_the_ring_returns(void **state)
 
 	store_and_ring(r, 0, READ_STATE_CTRL);
 	assert_true(r->mmio[0] & SDSI_CTRL_RDY);
-	assert_false(sdsi_doorbell_timed(r->page));
+	assert_false(window_doorbell_timed(r->page));
 	store_and_ring(r, 0, SDSI_CTRL_CPL);
 	assert_int_equal(owner(r), SDSI_OWNER_NONE);
 
@@ -218,14 +218,14 @@ static void test_rdy_latency_decided_at_the_ring(void **state)
 	char reply[64];
 	uint64_t started;
 
-	assert_int_equal(sdsi_ctlpage_request(r->page,
-					      "fault 0 rdy-latency 1 200000",
-					      reply, sizeof(reply), 5000), 0);
+	assert_int_equal(window_ctlpage_request(r->page,
+						"fault 0 rdy-latency 1 200000",
+						reply, sizeof(reply), 5000), 0);
 	assert_string_equal(reply, "ok");
 	store_and_ring(r, MBOX_QWORD, SDSI_CMD_READ_STATE);
 	started = now_ms();
 	store_and_ring(r, 0, READ_STATE_CTRL);
-	assert_true(sdsi_doorbell_timed(r->page));
+	assert_true(window_doorbell_timed(r->page));
 	/* Before the latency has passed, a ring finds no RDY... */
 	ring_only(r);
 	if (now_ms() - started < 150) {
@@ -238,7 +238,7 @@ static void test_rdy_latency_decided_at_the_ring(void **state)
 	/* ...and the ring shows RDY. */
 	ring_only(r);
 	assert_true(r->mmio[0] & SDSI_CTRL_RDY);
-	assert_false(sdsi_doorbell_timed(r->page));
+	assert_false(window_doorbell_timed(r->page));
 	store_and_ring(r, 0, SDSI_CTRL_CPL);
 	assert_int_equal(owner(r), SDSI_OWNER_NONE);
 }
@@ -254,15 +254,15 @@ static void test_next_server_takes_over(void **state)
 	struct bell_rig *r = *state;
 	char reply[64], out[1024];
 
-	assert_int_equal(sdsi_ctlpage_request(r->page,
-					      "fault 0 rdy-latency 1 10000000",
-					      reply, sizeof(reply), 5000), 0);
+	assert_int_equal(window_ctlpage_request(r->page,
+						"fault 0 rdy-latency 1 10000000",
+						reply, sizeof(reply), 5000), 0);
 	assert_string_equal(reply, "ok");
 	store_and_ring(r, MBOX_QWORD, SDSI_CMD_READ_STATE);
 	store_and_ring(r, 0, READ_STATE_CTRL);
-	assert_true(sdsi_doorbell_timed(r->page));
+	assert_true(window_doorbell_timed(r->page));
 	stop_server(r, out, sizeof(out));
-	assert_false(sdsi_doorbell_timed(r->page));
+	assert_false(window_doorbell_timed(r->page));
 	assert_int_equal(r->page->magic, 0);
 
 	start_doorbell_server(r);
@@ -300,7 +300,7 @@ static void test_ring_limits(void **state)
 	assert_int_equal(kill(r->server, SIGSTOP), 0);
 	nap_ms(20);
 	start = now_ms();
-	assert_int_equal(sdsi_doorbell_ring(r->page, 100, &waited), -ETIMEDOUT);
+	assert_int_equal(window_doorbell_ring(r->page, 100, &waited), -ETIMEDOUT);
 	assert_true(now_ms() - start >= 100);
 	assert_true(now_ms() - start < 2000);
 	assert_true(waited >= 100000000u);
@@ -310,7 +310,7 @@ static void test_ring_limits(void **state)
 	/* A server that is gone: at once. */
 	assert_int_equal(stop_server(r, out, sizeof(out)), 0);
 	start = now_ms();
-	assert_int_equal(sdsi_doorbell_ring(r->page, 5000, &waited), -ENODEV);
+	assert_int_equal(window_doorbell_ring(r->page, 5000, &waited), -ENODEV);
 	assert_true(now_ms() - start < 1000);
 }
 

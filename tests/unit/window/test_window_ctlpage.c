@@ -52,9 +52,9 @@ static void test_execute(void *ctx, const char *request, char *reply,
 }
 
 struct rig {
-	struct sdsi_ctlpage *page;
+	struct window_ctlpage *page;
 	struct calls calls;
-	struct sdsi_ctlpage_handler handler;
+	struct window_ctlpage_handler handler;
 };
 
 static int setup(void **state)
@@ -67,7 +67,7 @@ static int setup(void **state)
 	memset(r->page, 0, SDSI_CTLPAGE_SIZE);
 	r->handler.ctx = &r->calls;
 	r->handler.execute = test_execute;
-	sdsi_ctlpage_open(r->page, 1);
+	window_ctlpage_open(r->page, 1);
 	*state = r;
 	return 0;
 }
@@ -82,7 +82,7 @@ static int teardown(void **state)
 }
 
 /* A client's half, without waiting: the text, then the counter. */
-static uint32_t post(struct sdsi_ctlpage *page, const char *request)
+static uint32_t post(struct window_ctlpage *page, const char *request)
 {
 	uint32_t seq = page->request + 1;
 
@@ -96,7 +96,7 @@ static void test_request_reaches_the_handler(void **state)
 	struct rig *r = *state;
 	uint32_t seq = post(r->page, "echo hello, window");
 
-	assert_true(sdsi_ctlpage_serve(r->page, &r->handler));
+	assert_true(window_ctlpage_serve(r->page, &r->handler));
 	assert_int_equal(r->calls.count, 1);
 	assert_string_equal(r->calls.last, "echo hello, window");
 	/* The handler writes into a page's worth of reply, no more. */
@@ -104,7 +104,7 @@ static void test_request_reaches_the_handler(void **state)
 	assert_int_equal(r->page->reply, seq);
 	assert_string_equal(r->page->reply_text, "hello, window");
 	/* Answered once: the next call finds nothing to do. */
-	assert_false(sdsi_ctlpage_serve(r->page, &r->handler));
+	assert_false(window_ctlpage_serve(r->page, &r->handler));
 	assert_int_equal(r->calls.count, 1);
 }
 
@@ -113,13 +113,13 @@ static void test_unknown_command_answered(void **state)
 	struct rig *r = *state;
 	uint32_t seq = post(r->page, "reboot 0");
 
-	assert_true(sdsi_ctlpage_serve(r->page, &r->handler));
+	assert_true(window_ctlpage_serve(r->page, &r->handler));
 	assert_int_equal(r->page->reply, seq);
 	assert_string_equal(r->page->reply_text,
 			    "error: unknown request 'reboot'");
 	/* The page still serves what the handler knows. */
 	seq = post(r->page, "ping");
-	assert_true(sdsi_ctlpage_serve(r->page, &r->handler));
+	assert_true(window_ctlpage_serve(r->page, &r->handler));
 	assert_int_equal(r->page->reply, seq);
 	assert_string_equal(r->page->reply_text, "ok");
 	assert_int_equal(r->calls.count, 2);
@@ -134,7 +134,7 @@ static void test_unterminated_answer_cut(void **state)
 	memset(want, 'x', sizeof(want) - 1);
 	want[sizeof(want) - 1] = '\0';
 	post(r->page, "fill");
-	assert_true(sdsi_ctlpage_serve(r->page, &r->handler));
+	assert_true(window_ctlpage_serve(r->page, &r->handler));
 	assert_memory_equal(r->page->reply_text, want, sizeof(want));
 }
 
@@ -143,10 +143,10 @@ static void test_nothing_pending_no_call(void **state)
 {
 	struct rig *r = *state;
 
-	assert_false(sdsi_ctlpage_serve(r->page, &r->handler));
+	assert_false(window_ctlpage_serve(r->page, &r->handler));
 	post(r->page, "ping");
-	sdsi_ctlpage_open(r->page, 1);
-	assert_false(sdsi_ctlpage_serve(r->page, &r->handler));
+	window_ctlpage_open(r->page, 1);
+	assert_false(window_ctlpage_serve(r->page, &r->handler));
 	assert_int_equal(r->calls.count, 0);
 }
 
@@ -161,11 +161,11 @@ static void *serve_thread(void *arg)
 	struct server *s = arg;
 
 	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE))
-		sdsi_ctlpage_serve(s->r->page, &s->r->handler);
+		window_ctlpage_serve(s->r->page, &s->r->handler);
 	return NULL;
 }
 
-/* The client half (sdsi_ctlpage_request) against the handler's answers. */
+/* The client half (window_ctlpage_request) against the handler's answers. */
 static void test_round_trip(void **state)
 {
 	struct server s = { .r = *state };
@@ -173,11 +173,11 @@ static void test_round_trip(void **state)
 	pthread_t t;
 
 	assert_int_equal(pthread_create(&t, NULL, serve_thread, &s), 0);
-	assert_int_equal(sdsi_ctlpage_request(s.r->page, "echo one", reply,
-					      sizeof(reply), 5000), 0);
+	assert_int_equal(window_ctlpage_request(s.r->page, "echo one", reply,
+						sizeof(reply), 5000), 0);
 	assert_string_equal(reply, "one");
-	assert_int_equal(sdsi_ctlpage_request(s.r->page, "frobnicate", reply,
-					      sizeof(reply), 5000), 0);
+	assert_int_equal(window_ctlpage_request(s.r->page, "frobnicate", reply,
+						sizeof(reply), 5000), 0);
 	assert_string_equal(reply, "error: unknown request 'frobnicate'");
 	__atomic_store_n(&s.stop, true, __ATOMIC_RELEASE);
 	assert_int_equal(pthread_join(t, NULL), 0);

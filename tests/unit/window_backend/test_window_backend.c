@@ -33,7 +33,7 @@ struct rig {
 	char path[64];
 	size_t bytes;
 	char *server_view;		/* sdsi-shmem's mapping */
-	struct sdsi_ctlpage *page;
+	struct window_ctlpage *page;
 	struct sdsi_model *model;
 	struct sdsi_shmem_port port;
 	pthread_t thread;
@@ -48,13 +48,13 @@ static void *serve_doorbell(void *arg)
 	uint32_t answered = __atomic_load_n(&r->page->answered, __ATOMIC_ACQUIRE);
 
 	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
-		uint32_t ring = sdsi_doorbell_wait(r->page, answered, 1000);
+		uint32_t ring = window_doorbell_wait(r->page, answered, 1000);
 
 		if (ring == answered)
 			continue;
 		sdsi_shmem_poll(&r->port);
-		sdsi_doorbell_set_timed(r->page, sdsi_shmem_timed(&r->port));
-		sdsi_doorbell_answer(r->page, ring);
+		window_doorbell_set_timed(r->page, sdsi_shmem_timed(&r->port));
+		window_doorbell_answer(r->page, ring);
 		answered = ring;
 	}
 	return NULL;
@@ -72,16 +72,16 @@ static int rig_up(void **state)
 	strcpy(r->path, "/tmp/sdsi-window-backend-XXXXXX");
 	fd = mkstemp(r->path);
 	assert_true(fd >= 0);
-	r->bytes = (size_t)sdsi_ctlpage_offset(SOCKETS) + SDSI_CTLPAGE_SIZE;
+	r->bytes = (size_t)window_ctlpage_offset(SOCKETS) + SDSI_CTLPAGE_SIZE;
 	assert_int_equal(ftruncate(fd, (off_t)r->bytes), 0);
 	r->server_view = mmap(NULL, r->bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
 	assert_true(r->server_view != MAP_FAILED);
 	assert_int_equal(sdsi_model_create(&cfg, &r->model, err, sizeof(err)), 0);
 	assert_int_equal(sdsi_shmem_attach(&r->port, r->model, r->server_view), 0);
-	r->page = (struct sdsi_ctlpage *)(r->server_view + sdsi_ctlpage_offset(SOCKETS));
+	r->page = (struct window_ctlpage *)(r->server_view + window_ctlpage_offset(SOCKETS));
 	r->page->doorbell = 1;
-	sdsi_ctlpage_open(r->page, SOCKETS);
+	window_ctlpage_open(r->page, SOCKETS);
 	assert_int_equal(pthread_create(&r->thread, NULL, serve_doorbell, r), 0);
 	if (emu_window_open(&r->win, r->path, 0, SOCKETS, 0, err, sizeof(err)))
 		fail_msg("%s", err);
