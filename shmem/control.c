@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Control requests of sdsi-shmem.  Every request that changes the model
- * ends with sdsi_shmem_sync(), because the window shows the model only as
+ * ends with shmem_port_sync(), because the window shows the model only as
  * it was at the last driver store.
  */
 #define _GNU_SOURCE
@@ -25,7 +25,7 @@ static int with_model(void *ctx, unsigned int s, bool reprobe, fe_model_fn fn, v
 	struct shmem_machine *machine = ctx;
 	int ret = fn(machine->models[s], arg);
 
-	sdsi_shmem_sync(&machine->ports[s]);
+	shmem_port_sync(&machine->ports[s]);
 	return ret;
 }
 

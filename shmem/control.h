@@ -24,7 +24,7 @@
 struct shmem_machine {
 	unsigned int sockets;
 	struct sdsi_model **models;
-	struct sdsi_shmem_port *ports;
+	struct shmem_port *ports;
 };
 
 struct shmem_control {

@@ -96,7 +96,7 @@ void shmem_print_stats(const struct shmem_poll_stats *st, bool doorbell)
  * Taken before the pass, so a store that lands during the pass (one no
  * driver waited through the gap for) is not counted.
  */
-static bool driver_store_waiting(const struct sdsi_shmem_port *port)
+static bool driver_store_waiting(const struct shmem_port *port)
 {
 	for (uint32_t i = 0; i < port->regs_off / 8; i++)
 		if (__atomic_load_n(&port->mmio[i], __ATOMIC_ACQUIRE) !=
@@ -148,8 +148,8 @@ void shmem_run(struct shmem_machine *machine, const struct shmem_controls *ctl,
 
 		for (n = 0; n < machine->sockets; n++) {
 			waiting |= driver_store_waiting(&machine->ports[n]);
-			moved |= sdsi_shmem_poll(&machine->ports[n]);
-			busy |= sdsi_shmem_busy(&machine->ports[n]);
+			moved |= shmem_port_poll(&machine->ports[n]);
+			busy |= shmem_port_busy(&machine->ports[n]);
 		}
 		now = now_ns();
 		st->passes++;
@@ -202,7 +202,7 @@ static void publish_timed(const struct shmem_machine *machine,
 	bool timed = false;
 
 	for (unsigned int n = 0; n < machine->sockets; n++)
-		timed |= sdsi_shmem_timed(&machine->ports[n]);
+		timed |= shmem_port_timed(&machine->ports[n]);
 	window_doorbell_set_timed(page, timed);
 }
 
@@ -210,7 +210,7 @@ static void doorbell_pass(struct shmem_machine *machine,
 			  struct window_ctlpage *page, struct shmem_poll_stats *st)
 {
 	for (unsigned int n = 0; n < machine->sockets; n++)
-		sdsi_shmem_poll(&machine->ports[n]);
+		shmem_port_poll(&machine->ports[n]);
 	publish_timed(machine, page);
 	st->passes++;
 }

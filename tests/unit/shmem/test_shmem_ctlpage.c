@@ -47,7 +47,7 @@ static size_t window_size(void)
 static void serve(int fd)
 {
 	struct sdsi_model *models[SOCKETS];
-	struct sdsi_shmem_port ports[SOCKETS];
+	struct shmem_port ports[SOCKETS];
 	struct shmem_machine machine = { .sockets = SOCKETS, .models = models,
 					 .ports = ports };
 	struct timespec nap = { .tv_nsec = 100000 };
@@ -66,7 +66,7 @@ static void serve(int fd)
 		};
 
 		if (sdsi_model_create(&cfg, &models[n], err, sizeof(err)) ||
-		    sdsi_shmem_attach(&ports[n], models[n],
+		    shmem_port_attach(&ports[n], models[n],
 				      window + n * SDSI_WINDOW_SLOT_SIZE))
 			_exit(3);
 	}
@@ -268,7 +268,7 @@ static void test_torn_request_not_executed(void **state)
 					 .features = SDSI_MODEL_DEFAULT_FEATURES };
 	struct sigaction sa = { .sa_handler = rewrite_mid_copy }, old;
 	struct sdsi_model *model;
-	struct sdsi_shmem_port port;
+	struct shmem_port port;
 	struct shmem_machine machine = { .sockets = 1, .models = &model,
 					 .ports = &port };
 	char err[128], *slot, *mem;
@@ -279,7 +279,7 @@ static void test_torn_request_not_executed(void **state)
 	slot = aligned_alloc(8, SDSI_WINDOW_SLOT_SIZE);
 	assert_non_null(slot);
 	assert_int_equal(sdsi_model_create(&cfg, &model, err, sizeof(err)), 0);
-	assert_int_equal(sdsi_shmem_attach(&port, model, slot), 0);
+	assert_int_equal(shmem_port_attach(&port, model, slot), 0);
 	control = (uint64_t *)(slot + SDSI_WINDOW_MMIO_OFFSET);
 
 	mem = mmap(NULL, 2 * (size_t)torn_pagesize, PROT_READ | PROT_WRITE,

@@ -41,7 +41,7 @@ struct window_rig {
 	char *poller_view;		/* the model's side of the window */
 	char *driver_view;		/* the driver's side, mapped apart */
 	struct sdsi_model *model;
-	struct sdsi_shmem_port port;
+	struct shmem_port port;
 	struct shmem_machine machine;
 	struct sdsi_mbox mb;
 	pthread_t thread;
@@ -121,10 +121,10 @@ static void *poller(void *arg)
 	struct window_rig *r = arg;
 
 	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
-		bool worked = sdsi_shmem_poll(&r->port);
+		bool worked = shmem_port_poll(&r->port);
 
 		count_pass(r->passes);
-		if (!worked && !sdsi_shmem_busy(&r->port))
+		if (!worked && !shmem_port_busy(&r->port))
 			sched_yield();
 	}
 	return NULL;
@@ -189,7 +189,7 @@ static int setup(void **state)
 	assert_true(r->passes != MAP_FAILED);
 	assert_int_equal(sdsi_model_create(&cfg, &r->model, err, sizeof(err)),
 			 0);
-	assert_int_equal(sdsi_shmem_attach(&r->port, r->model, r->poller_view),
+	assert_int_equal(shmem_port_attach(&r->port, r->model, r->poller_view),
 			 0);
 	r->machine = (struct shmem_machine){ .sockets = 1,
 		.models = &r->model, .ports = &r->port };
@@ -389,7 +389,7 @@ static void test_model_in_child_process(void **state)
 		if (getppid() == 1)
 			_exit(4);
 		for (;;) {
-			sdsi_shmem_poll(&r->port);
+			shmem_port_poll(&r->port);
 			count_pass(r->passes);
 		}
 	}

@@ -35,7 +35,7 @@ struct rig {
 	char *server_view;		/* sdsi-shmem's mapping */
 	struct window_ctlpage *page;
 	struct sdsi_model *model;
-	struct sdsi_shmem_port port;
+	struct shmem_port port;
 	pthread_t thread;
 	int stop;
 	struct emu_window win;
@@ -52,8 +52,8 @@ static void *serve_doorbell(void *arg)
 
 		if (ring == answered)
 			continue;
-		sdsi_shmem_poll(&r->port);
-		window_doorbell_set_timed(r->page, sdsi_shmem_timed(&r->port));
+		shmem_port_poll(&r->port);
+		window_doorbell_set_timed(r->page, shmem_port_timed(&r->port));
 		window_doorbell_answer(r->page, ring);
 		answered = ring;
 	}
@@ -78,7 +78,7 @@ static int rig_up(void **state)
 	close(fd);
 	assert_true(r->server_view != MAP_FAILED);
 	assert_int_equal(sdsi_model_create(&cfg, &r->model, err, sizeof(err)), 0);
-	assert_int_equal(sdsi_shmem_attach(&r->port, r->model, r->server_view), 0);
+	assert_int_equal(shmem_port_attach(&r->port, r->model, r->server_view), 0);
 	r->page = (struct window_ctlpage *)(r->server_view + window_ctlpage_offset(SOCKETS));
 	r->page->doorbell = 1;
 	window_ctlpage_open(r->page, SOCKETS);
