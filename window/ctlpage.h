@@ -83,12 +83,11 @@ void window_ctlpage_close(struct window_ctlpage *page);
 struct window_ctlpage_handler {
 	void *ctx;
 	/*
-	 * Execute one request line (NUL-terminated, shorter than
-	 * SDSI_CTLPAGE_TEXT) and write its answer, without newline, into
-	 * reply: "ok", the command's output or "error: REASON", a command
-	 * it does not know included.  reply holds replylen bytes; what does
-	 * not fit is cut, and an answer left unterminated is terminated at
-	 * its end.
+	 * Execute one request line (NUL-terminated, at most
+	 * SDSI_CTLPAGE_TEXT bytes) and write its answer, without newline,
+	 * into reply: "ok", the command's output or "error: REASON", for a
+	 * command it does not know too.  reply holds replylen bytes; the
+	 * page cuts an answer left unterminated at its last byte.
 	 */
 	void (*execute)(void *ctx, const char *request, char *reply,
 			size_t replylen);
