@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The source tree DKMS builds intel_sdsi from, and the one list of its
 # files: drivers/kernel's dkms.conf, Kbuild, glue and compile probes, the driver core
-# (drivers/core/sdsi_mbox.[ch]), the window's VSEC header and the one layout header
+# (drivers/core/sdsi_mbox.[ch]), the window's VSEC header and the headers
 # of include/sdsi/ the module includes.
 #   drivers/kernel/dkms-source.sh [--link] DEST
 # Copies them into DEST (made afresh), as the intel-sdsi-dkms package ships
@@ -31,6 +31,7 @@ files=(
 	include/sdsi/abi.h:include/sdsi/abi.h
 	include/sdsi/bitfield.h:include/sdsi/bitfield.h
 	include/sdsi/hw.h:include/sdsi/hw.h
+	include/sdsi/sysfs_files.h:include/sdsi/sysfs_files.h
 )
 # Each compile probe kcompat.sh runs.
 for probe in "$repo"/drivers/kernel/probes/*.c; do
