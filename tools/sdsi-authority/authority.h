@@ -21,6 +21,7 @@
  */
 #include "sdsi/exit_status.h"
 #include "fe_option.h"
+#include "util/util_hex.h"
 
 /* Key files of an authority directory. */
 #define AUTH_ROOT_KEY		"root.key"
@@ -101,14 +102,11 @@ const char *auth_key_path(char *buf, size_t size, const char *dir,
  * or 7 (1 without memory).
  */
 int auth_write_output(int dirfd, const char *path, const void *data, size_t len);
-void auth_hex(char *out, const uint8_t *bytes, size_t len);
-
 /*
  * The License Key Image as intel_sdsi -s shows it (docs/schema/common.json
- * "key_image"): "0x", then byte 47 first, i.e. the 48 bytes read as one
- * little-endian number.  One order in both tools, text and JSON alike.
+ * "key_image"), util_hex_key_image(): one order in both tools, text and
+ * JSON alike.
  */
-#define AUTH_KEY_IMAGE_HEX (2 + 2 * SDSI_LICENSE_KEY_IMAGE_SIZE + 1)
-void auth_key_image_hex(char out[AUTH_KEY_IMAGE_HEX], const uint8_t image[SDSI_LICENSE_KEY_IMAGE_SIZE]);
+#define AUTH_KEY_IMAGE_HEX UTIL_KEY_IMAGE_HEX_SIZE(SDSI_LICENSE_KEY_IMAGE_SIZE)
 
 #endif /* SDSI_AUTHORITY_H */

@@ -18,7 +18,7 @@
 
 #include "sdsi/input_file.h"
 #include "authority.h"
-#include "name_escape.h"
+#include "util/util_escape.h"
 #include "sdsi_path.h"
 
 static const struct fe_option init_options[] = {
@@ -32,7 +32,7 @@ static const char *const key_files[] = {
 static int make_pair(int dirfd, const char *dir, const char *private_name,
 		     const char *public_name)
 {
-	char shown[TEXT_NAME_SIZE];
+	char shown[UTIL_TEXT_NAME_SIZE];
 	struct sdsi_lic_error err = { 0 };
 	char path[4096];
 	EVP_PKEY *key;
@@ -46,13 +46,13 @@ static int make_pair(int dirfd, const char *dir, const char *private_name,
 					  auth_key_path(path, sizeof(path), dir, private_name),
 					  key, &err);
 	if (!rc)
-		printf("wrote %s\n", text_name(shown, sizeof(shown), path));
+		printf("wrote %s\n", util_text_name(shown, sizeof(shown), path));
 	if (!rc)
 		rc = sdsi_lic_key_save_public_at(dirfd, public_name,
 						 auth_key_path(path, sizeof(path), dir, public_name),
 						 key, &err);
 	if (!rc)
-		printf("wrote %s\n", text_name(shown, sizeof(shown), path));
+		printf("wrote %s\n", util_text_name(shown, sizeof(shown), path));
 	EVP_PKEY_free(key);
 	if (rc) {
 		/* Another init won the race to a key file: a refusal, as below. */

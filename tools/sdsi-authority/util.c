@@ -143,27 +143,3 @@ int auth_write_output(int dirfd, const char *path, const void *data, size_t len)
 	}
 	return SDSI_EXIT_OK;
 }
-
-void auth_hex(char *out, const uint8_t *bytes, size_t len)
-{
-	static const char digits[] = "0123456789abcdef";
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		out[2 * i] = digits[bytes[i] >> 4];
-		out[2 * i + 1] = digits[bytes[i] & 0xf];
-	}
-	out[2 * len] = '\0';
-}
-
-void auth_key_image_hex(char out[AUTH_KEY_IMAGE_HEX], const uint8_t image[SDSI_LICENSE_KEY_IMAGE_SIZE])
-{
-	uint8_t reversed[SDSI_LICENSE_KEY_IMAGE_SIZE];
-	size_t i;
-
-	for (i = 0; i < SDSI_LICENSE_KEY_IMAGE_SIZE; i++)
-		reversed[i] = image[SDSI_LICENSE_KEY_IMAGE_SIZE - 1 - i];
-	out[0] = '0';
-	out[1] = 'x';
-	auth_hex(out + 2, reversed, sizeof(reversed));
-}
