@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util_io.h"
@@ -23,6 +24,28 @@ int util_write_all(int fd, const void *buf, size_t len)
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+int util_write_sync_close(int fd, const void *buf, size_t len, mode_t mode,
+			  const char **step)
+{
+	int rc;
+
+	*step = "write";
+	rc = util_write_all(fd, buf, len);
+	if (!rc && fchmod(fd, mode) < 0) {
+		*step = "chmod";
+		rc = -errno;
+	}
+	if (!rc && fsync(fd) < 0) {
+		*step = "fsync";
+		rc = -errno;
+	}
+	if (close(fd) < 0 && !rc) {
+		*step = "close";
+		rc = -errno;
+	}
+	return rc;
 }
 
 /* One read, made again when a signal interrupts it: the bytes read, or -errno. */

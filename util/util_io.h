@@ -4,6 +4,7 @@
 #define SDSI_UTIL_IO_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /*
  * Write all len bytes of buf to fd: a short write is continued and a write
@@ -11,6 +12,15 @@
  * write that failed (what was written before it stays written).
  */
 int util_write_all(int fd, const void *buf, size_t len);
+
+/*
+ * A new file's contents made durable before it is renamed into place: all
+ * of buf written to fd, mode given, fsync, then fd closed (in any case).
+ * 0, or -errno with *step naming what failed: "write", "chmod", "fsync" or
+ * "close" (the words the callers' messages print).
+ */
+int util_write_sync_close(int fd, const void *buf, size_t len, mode_t mode,
+			  const char **step);
 
 /*
  * The whole of the file at path, for files whose size is not known before
