@@ -14,6 +14,7 @@
 #include "fe_platform.h"
 #include "sdsi_lic.h"
 #include "sdsi_path.h"
+#include "util/util_array.h"
 
 #define FEATURES_V1_DEFAULT	SDSI_FEATURE_ON_DEMAND
 
@@ -22,7 +23,7 @@ const struct fe_option fe_platform_options[] = {
 };
 
 const size_t fe_platform_option_count =
-	sizeof(fe_platform_options) / sizeof(fe_platform_options[0]);
+	UTIL_ARRAY_SIZE(fe_platform_options);
 
 int fe_usage_error(const char *program, const char *fmt, ...)
 {

@@ -14,6 +14,7 @@
 
 #include "sdsi/input_file.h"
 #include "sdsi_internal.h"
+#include "util/util_array.h"
 
 static const char *const attr_files[] = {
 	[SDSI_ATTR_REGISTERS] = "registers",
@@ -24,7 +25,7 @@ static const char *const attr_files[] = {
 
 const char *sdsi_attr_file(enum sdsi_attr attr)
 {
-	if ((unsigned int)attr >= sizeof(attr_files) / sizeof(attr_files[0]))
+	if ((unsigned int)attr >= UTIL_ARRAY_SIZE(attr_files))
 		return "?";
 	return attr_files[attr];
 }

@@ -22,6 +22,7 @@
 #include "sdsi/exit_status.h"
 #include "fe_option.h"
 #include "util/util_hex.h"
+#include "util/util_array.h"
 
 /* Key files of an authority directory. */
 #define AUTH_ROOT_KEY		"root.key"
@@ -46,7 +47,7 @@ struct auth_command {
 	int (*run)(const struct auth_command *cmd, int argc, char **argv);
 };
 
-#define AUTH_OPTIONS(table)	.options = (table), .count = sizeof(table) / sizeof((table)[0])
+#define AUTH_OPTIONS(table)	.options = (table), .count = UTIL_ARRAY_SIZE(table)
 
 extern const struct auth_command auth_cmd_init;
 extern const struct auth_command auth_cmd_akc;

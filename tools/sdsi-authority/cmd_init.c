@@ -20,6 +20,7 @@
 #include "authority.h"
 #include "util/util_escape.h"
 #include "sdsi_path.h"
+#include "util/util_array.h"
 
 static const struct fe_option init_options[] = {
 	AUTH_HELP_OPTION,
@@ -146,7 +147,7 @@ static int run_init(const struct auth_command *cmd, int argc, char **argv)
 	if (dirfd < 0)
 		return -dirfd;
 	/* Refuse before writing anything, so a refusal leaves DIR as it was. */
-	for (i = 0; i < sizeof(key_files) / sizeof(key_files[0]); i++) {
+	for (i = 0; i < UTIL_ARRAY_SIZE(key_files); i++) {
 		if (fstatat(dirfd, key_files[i], &st, AT_SYMLINK_NOFOLLOW) == 0) {
 			auth_error("%s already exists: refusing to overwrite an authority's keys",
 				   auth_key_path(path, sizeof(path), dir, key_files[i]));

@@ -11,6 +11,7 @@
 
 #include "authority.h"
 #include "sdsi_path.h"
+#include "util/util_array.h"
 
 int auth_parse_hex64(const char *text, uint64_t *value)
 {
@@ -96,7 +97,7 @@ static const char *authority_key_at(int dirfd, const struct stat *out)
 	};
 	struct stat key;
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < UTIL_ARRAY_SIZE(names); i++)
 		if (fstatat(dirfd, names[i], &key, AT_SYMLINK_NOFOLLOW) == 0 &&
 		    key.st_dev == out->st_dev && key.st_ino == out->st_ino)
 			return names[i];
