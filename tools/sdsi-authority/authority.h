@@ -89,6 +89,13 @@ int auth_key_exit(int rc);
  * -status after printing why.
  */
 int auth_open_dir(const char *dir);
+
+/*
+ * fd (DIR, opened) if DIR is closed to others' writes as sdsi_path.h
+ * wants a directory of keys; otherwise the reason printed, fd closed and
+ * -SDSI_EXIT_REFUSED.
+ */
+int auth_dir_closed(int fd, const char *dir);
 /* dir/name into buf; exits with a message when the path does not fit. */
 const char *auth_key_path(char *buf, size_t size, const char *dir,
 			  const char *name);

@@ -119,13 +119,7 @@ static int make_dir(const char *dir)
 	 * (sdsi-emu --authority) trust: a DIR open to others is refused as
 	 * sdsi-emu refuses it.
 	 */
-	if (fstat(fd, &st) < 0 ||
-	    sdsi_path_check_owner(&st, false, "authority directory", dir, dir, err, sizeof(err))) {
-		auth_error("%s", err);
-		close(fd);
-		return -SDSI_EXIT_REFUSED;
-	}
-	return fd;
+	return auth_dir_closed(fd, dir);
 }
 
 static int run_init(const struct auth_command *cmd, int argc, char **argv)

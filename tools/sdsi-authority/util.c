@@ -69,7 +69,6 @@ int auth_key_exit(int rc)
 int auth_open_dir(const char *dir)
 {
 	char err[SDSI_PATH_ERR_SIZE];
-	struct stat st;
 	int fd = sdsi_path_open_dir(dir, "authority directory", err, sizeof(err));
 
 	if (fd < 0) {
@@ -80,6 +79,14 @@ int auth_open_dir(const char *dir)
 	 * DIR itself closed to others' writes even with the sticky bit: they
 	 * could add a key file that is missing.
 	 */
+	return auth_dir_closed(fd, dir);
+}
+
+int auth_dir_closed(int fd, const char *dir)
+{
+	char err[SDSI_PATH_ERR_SIZE];
+	struct stat st;
+
 	if (fstat(fd, &st) < 0 ||
 	    sdsi_path_check_owner(&st, false, "authority directory", dir, dir, err, sizeof(err))) {
 		auth_error("%s", err);
