@@ -113,10 +113,10 @@ static void test_existing_file_replaced(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_filter_answers_as_9p, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_new_file_placed, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_name_taken_meanwhile_kept, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_existing_file_replaced, setup, teardown),
+		SCRATCH_TEST(test_filter_answers_as_9p),
+		SCRATCH_TEST(test_new_file_placed),
+		SCRATCH_TEST(test_name_taken_meanwhile_kept),
+		SCRATCH_TEST(test_existing_file_replaced),
 	};
 
 	refuse_rename_flags();
