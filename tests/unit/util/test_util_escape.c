@@ -16,21 +16,6 @@
 
 #include "util/util_escape.h"
 
-static void test_text_name(void **state)
-{
-	char buf[64];
-
-	assert_string_equal(util_text_name(buf, sizeof(buf), "plain name"), "plain name");
-	assert_string_equal(util_text_name(buf, sizeof(buf), "a\nb\x1b[31m\x7f\\c"),
-			    "a\\x0ab\\x1b[31m\\x7f\\\\c");
-	/* UTF-8 passes as it is: the terminal shows it. */
-	assert_string_equal(util_text_name(buf, sizeof(buf), "caf\xc3\xa9"), "caf\xc3\xa9");
-	/* "ab" and a 4-byte escape do not fit 5 bytes: cut before the escape. */
-	assert_string_equal(util_text_name(buf, 6, "ab\ncd"), "ab");
-	assert_string_equal(util_text_name(buf, 6, "abcdefgh"), "abcde");
-	assert_string_equal(util_text_name(buf, 1, "abc"), "");
-}
-
 /* What f (a temporary file) holds. */
 static char *contents(FILE *f)
 {
@@ -47,11 +32,21 @@ static char *contents(FILE *f)
 	return text;
 }
 
-static void test_fputs_text_name(void **state)
+static void test_text_name(void **state)
 {
+	char buf[64], *text;
 	FILE *f = tmpfile();
-	char *text;
 
+	assert_string_equal(util_text_name(buf, sizeof(buf), "plain name"), "plain name");
+	assert_string_equal(util_text_name(buf, sizeof(buf), "a\nb\x1b[31m\x7f\\c"),
+			    "a\\x0ab\\x1b[31m\\x7f\\\\c");
+	/* UTF-8 passes as it is: the terminal shows it. */
+	assert_string_equal(util_text_name(buf, sizeof(buf), "caf\xc3\xa9"), "caf\xc3\xa9");
+	/* "ab" and a 4-byte escape do not fit 5 bytes: cut before the escape. */
+	assert_string_equal(util_text_name(buf, 6, "ab\ncd"), "ab");
+	assert_string_equal(util_text_name(buf, 6, "abcdefgh"), "abcde");
+	assert_string_equal(util_text_name(buf, 1, "abc"), "");
+	/* The same escapes, unbounded, to a stream. */
 	assert_non_null(f);
 	util_fputs_text_name("x\ty\\", f);
 	text = contents(f);
@@ -91,7 +86,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text_name),
-		cmocka_unit_test(test_fputs_text_name),
 		cmocka_unit_test(test_json_document),
 	};
 
