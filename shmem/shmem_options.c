@@ -13,6 +13,7 @@
 
 #include "sdsi/exit_status.h"
 #include "sdsi/window.h"
+#include "fe_getopt.h"
 #include "shmem_options.h"
 
 enum shmem_option_id {
@@ -45,6 +46,8 @@ static const struct fe_option shmem_options[] = {
 };
 
 #define OPTION_COUNT	(sizeof(shmem_options) / sizeof(shmem_options[0]))
+
+FE_GETOPT_FITS(shmem_options);
 
 static const struct fe_command shmem_command = {
 	NULL, "--window FILE [OPTIONS]", NULL, shmem_options, OPTION_COUNT, NULL, NULL, 0,
@@ -155,21 +158,15 @@ static int check_options(struct options *o, int argc, char **argv)
 
 int parse_options(int argc, char **argv, struct options *o)
 {
-	struct option longopts[OPTION_COUNT + 1];
-	char shortopts[16];
+	const struct fe_getopt_spec spec = { shmem_options, OPTION_COUNT, false, false };
+	char msg[256];
 	int c, ret;
 
 	fe_platform_init(&o->pf);
 	o->idle_sleep_us = 50;
-	/* ':': a missing value is told apart from an unknown option. */
-	fe_getopt_table(shmem_options, OPTION_COUNT, ":", longopts, OPTION_COUNT + 1,
-			shortopts, sizeof(shortopts));
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		if (c == ':')
-			return fe_usage_error(PROGRAM, "option '%s' needs a value", argv[optind - 1]);
-		if (c == '?')
-			return fe_usage_error(PROGRAM, "unknown option '%s'", argv[optind - 1]);
+	while ((c = fe_getopt(&spec, argc, argv, msg, sizeof(msg))) != -1) {
+		if (c == FE_GETOPT_ERROR)
+			return fe_usage_error(PROGRAM, "%s", msg);
 		if (c == OPT_HELP || c == OPT_VERSION || c == OPT_DUMP_COMPLETION ||
 		    c == OPT_DUMP_OPTIONS)
 			print_and_exit(c);
