@@ -86,8 +86,8 @@ bool sdsi_ctlpage_serve(struct sdsi_ctlpage *page,
 			struct shmem_machine *machine);
 
 /*
- * The client side, for processes that share the window (tests, tools):
- * send one request line and wait up to timeout_ms for the reply, which is
+ * test seam: the client side, for processes that share the window; only
+ * tests/unit/shmem/ calls it (docs/testing.md, "Test seams").  It sends one request line and wait up to timeout_ms for the reply, which is
  * copied to reply.  A request still unanswered (an earlier client's that
  * timed out) is waited for first, within the same timeout.  0, -ENODEV if
  * no server announced the page, -EBUSY if the earlier request was not

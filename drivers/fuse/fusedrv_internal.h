@@ -159,6 +159,11 @@ bool fusedrv_node_from_ino(const struct sdsi_fusedrv *drv, fuse_ino_t ino,
 /* A request's first step: the node of ino, or false once req got ENOENT. */
 bool fusedrv_req_node(fuse_req_t req, const struct sdsi_fusedrv *drv, fuse_ino_t ino,
 		      struct fusedrv_node *node);
+/*
+ * test seam: an attribute's file name, for tests/unit/fuse/test_fusedrv_tree.c
+ * to hold the table against the kernel's list; the driver itself reads the
+ * table directly (docs/testing.md, "Test seams").
+ */
 const char *fusedrv_attr_name(enum fusedrv_attr attr);
 /* Caller holds the socket's state_lock or mbox_lock. */
 bool fusedrv_attr_visible(const struct sdsi_fusedrv *drv,
