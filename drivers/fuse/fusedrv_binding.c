@@ -86,17 +86,17 @@ static const struct sdsi_mbox_ops mbox_ops = {
 static unsigned int socket_set_state(struct sdsi_fusedrv *drv, struct fusedrv_socket *s,
 				     bool bound, uint64_t features)
 {
-	bool was[FUSEDRV_ATTR_COUNT];
+	bool was[SDSI_FILE_COUNT];
 	unsigned int hidden = s->bound && !bound ? FUSEDRV_HIDDEN_LINKS : 0;
 
 	sdsi_assert_held(&s->mbox_lock);
 	sdsi_assert_held(&s->state_lock);
-	for (int a = 0; a < FUSEDRV_ATTR_COUNT; a++)
-		was[a] = fusedrv_attr_visible(drv, s, (enum fusedrv_attr)a);
+	for (int a = 0; a < SDSI_FILE_COUNT; a++)
+		was[a] = fusedrv_attr_visible(drv, s, (enum sdsi_sysfs_file)a);
 	s->bound = bound;
 	s->features = features;
-	for (int a = 0; a < FUSEDRV_ATTR_COUNT; a++) {
-		if (was[a] && !fusedrv_attr_visible(drv, s, (enum fusedrv_attr)a)) {
+	for (int a = 0; a < SDSI_FILE_COUNT; a++) {
+		if (was[a] && !fusedrv_attr_visible(drv, s, (enum sdsi_sysfs_file)a)) {
 			s->attr_gen[a]++;
 			hidden |= FUSEDRV_HIDDEN_ATTR(a);
 		}

@@ -3,7 +3,7 @@
 # The source tree DKMS builds intel_sdsi from, and the one list of its
 # files: drivers/kernel's dkms.conf, Kbuild, glue and compile probes, the driver core
 # (drivers/core/sdsi_mbox.[ch]) and the headers of include/sdsi/ the module
-# includes: hw.h with the two it includes, and window_vsec.h (the VSEC
+# includes: hw.h with the two it includes, sysfs_files.h, and window_vsec.h (the VSEC
 # device, shared with the rig's test module).
 #   drivers/kernel/dkms-source.sh [--link] DEST
 # Copies them into DEST (made afresh), as the intel-sdsi-dkms package ships
@@ -31,6 +31,7 @@ files=(
 	include/sdsi/abi.h:include/sdsi/abi.h
 	include/sdsi/bitfield.h:include/sdsi/bitfield.h
 	include/sdsi/hw.h:include/sdsi/hw.h
+	include/sdsi/sysfs_files.h:include/sdsi/sysfs_files.h
 	include/sdsi/window_vsec.h:include/sdsi/window_vsec.h
 )
 # Each compile probe kcompat.sh runs.
