@@ -11,6 +11,7 @@
 
 #include "fe_ctl.h"
 #include "fe_value.h"
+#include "util/util_array.h"
 
 struct fe_ctl_args {
 	const struct fe_ctl_command *cmd;
@@ -278,7 +279,7 @@ const struct fe_ctl_command fe_ctl_commands[] = {
 };
 
 const unsigned int fe_ctl_command_count =
-	sizeof(fe_ctl_commands) / sizeof(fe_ctl_commands[0]);
+	UTIL_ARRAY_SIZE(fe_ctl_commands);
 
 const struct fe_ctl_command *fe_ctl_find(const char *name)
 {

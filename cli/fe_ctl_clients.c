@@ -56,14 +56,6 @@ const struct fe_ctl_dialect *fe_ctl_dialect(enum fe_reply_style style)
 	return style == FE_REPLY_TERSE ? &terse_dialect : &errno_dialect;
 }
 
-uint64_t fe_ctl_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 void fe_ctl_clients_init(struct fe_ctl_clients *c, enum fe_reply_style style)
 {
 	memset(c, 0, sizeof(*c));

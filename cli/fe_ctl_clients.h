@@ -92,8 +92,6 @@ struct fe_ctl_clients {
 	uint64_t next_serial;
 };
 
-uint64_t fe_ctl_now_ms(void);
-
 void fe_ctl_clients_init(struct fe_ctl_clients *c, enum fe_reply_style style);
 
 /* Take a new non-blocking connection (closing the oldest one if full). */

@@ -5,6 +5,7 @@
 #include <sys/socket.h>
 
 #include "fe_ctl_server.h"
+#include "util/util_time.h"
 
 /* Connections waiting to be accepted; they are taken at the next look. */
 #define LISTEN_BACKLOG		64
@@ -34,7 +35,7 @@ static bool accept_clients(struct fe_ctl_server *srv)
 
 		if (fd < 0)	/* EAGAIN: all taken; anything else: next round */
 			return errno != EMFILE && errno != ENFILE;
-		fe_ctl_clients_add(&srv->clients, fd, fe_ctl_now_ms());
+		fe_ctl_clients_add(&srv->clients, fd, util_now_ms());
 	}
 }
 
@@ -54,7 +55,7 @@ int fe_ctl_server_serve(struct fe_ctl_server *srv, const struct fe_ctl_handler *
 {
 	struct fe_ctl_clients *clients = &srv->clients;
 	struct pollfd p[2 + FE_CTL_CLIENTS_MAX];
-	uint64_t now = fe_ctl_now_ms();
+	uint64_t now = util_now_ms();
 	int clients_ms = fe_ctl_clients_expire(clients, now);
 	bool paused = now < srv->paused_until;
 
@@ -75,11 +76,11 @@ int fe_ctl_server_serve(struct fe_ctl_server *srv, const struct fe_ctl_handler *
 	 * Connections first: one that has closed gives its slot back before
 	 * a connection made after it is accepted.
 	 */
-	now = fe_ctl_now_ms();
+	now = util_now_ms();
 	for (unsigned int i = 0; i < FE_CTL_CLIENTS_MAX; i++)
 		fe_ctl_client_ready(clients, &clients->slot[i], p[2 + i].revents, handler, now);
 	if (p[0].revents && !accept_clients(srv))
-		srv->paused_until = fe_ctl_now_ms() + ACCEPT_PAUSE_MS;
+		srv->paused_until = util_now_ms() + ACCEPT_PAUSE_MS;
 	return 0;
 }
 

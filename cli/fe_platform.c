@@ -14,6 +14,7 @@
 #include "fe_platform.h"
 #include "sdsi_lic.h"
 #include "sdsi_path.h"
+#include "util/util_array.h"
 
 #define FEATURES_V1_DEFAULT	SDSI_FEATURE_ON_DEMAND
 
@@ -22,7 +23,7 @@ const struct fe_option fe_platform_options[] = {
 };
 
 const size_t fe_platform_option_count =
-	sizeof(fe_platform_options) / sizeof(fe_platform_options[0]);
+	UTIL_ARRAY_SIZE(fe_platform_options);
 
 int fe_usage_error(const char *program, const char *fmt, ...)
 {
@@ -293,4 +294,24 @@ int fe_platform_model_setup(const struct fe_platform *p, struct sdsi_model *m,
 		snprintf(err, errlen, "socket %u: cannot set a RDY latency of %u us: %s",
 			 n, p->rdy_latency_us, strerror(-ret));
 	return ret;
+}
+
+int fe_platform_model_create(const struct fe_platform *p, unsigned int n,
+			     const char *state_dir, const char *root_key_path,
+			     sdsi_model_clock_fn clock, void *clock_ctx,
+			     struct sdsi_model **m, char *err, size_t errlen)
+{
+	struct sdsi_model_config cfg;
+	int ret;
+
+	*m = NULL;
+	fe_platform_model_config(p, n, &cfg);
+	cfg.state_dir = state_dir;
+	cfg.clock = clock;
+	cfg.clock_ctx = clock_ctx;
+	cfg.root_key_path = root_key_path && root_key_path[0] ? root_key_path : NULL;
+	ret = sdsi_model_create(&cfg, m, err, errlen);
+	if (ret)
+		return ret;
+	return fe_platform_model_setup(p, *m, n, err, errlen);
 }

@@ -106,6 +106,20 @@ void fe_platform_model_config(const struct fe_platform *p, unsigned int n,
 int fe_platform_model_setup(const struct fe_platform *p, struct sdsi_model *m,
 			    unsigned int n, char *err, size_t errlen);
 
+/*
+ * Socket n's model, made the one way both daemons make it: its config
+ * (fe_platform_model_config) with the program's own parts (its NVRAM
+ * directory, its clock, NULL for CLOCK_MONOTONIC, and the root key file it
+ * resolved, NULL or "" for none), then its setup (fe_platform_model_setup).
+ * *m is set as soon as the model exists, also when the setup then fails:
+ * the caller destroys it as any other.  0 or -errno with err; a failure
+ * with *m still NULL is the model's own, whose message names no socket.
+ */
+int fe_platform_model_create(const struct fe_platform *p, unsigned int n,
+			     const char *state_dir, const char *root_key_path,
+			     sdsi_model_clock_fn clock, void *clock_ctx,
+			     struct sdsi_model **m, char *err, size_t errlen);
+
 /* "PROGRAM: reason", the hint, SDSI_EXIT_USAGE. */
 __attribute__((format(printf, 2, 3)))
 int fe_usage_error(const char *program, const char *fmt, ...);

@@ -7,6 +7,7 @@
 
 #include "sdsi/hw.h"
 #include "fe_value.h"
+#include "util/util_array.h"
 
 bool fe_parse_uint(const char *text, unsigned long long min,
 		   unsigned long long max, unsigned long long *value)
@@ -54,11 +55,10 @@ static const struct {
 	{ "metering", SDSI_FEATURE_METERING },
 };
 
-#define FEATURE_NAME_COUNT	(sizeof(feature_names) / sizeof(feature_names[0]))
 
 static int feature_bit(const char *word, size_t len, uint64_t *bit)
 {
-	for (size_t i = 0; i < FEATURE_NAME_COUNT; i++) {
+	for (size_t i = 0; i < UTIL_ARRAY_SIZE(feature_names); i++) {
 		if (strlen(feature_names[i].name) == len &&
 		    strncmp(word, feature_names[i].name, len) == 0) {
 			*bit = feature_names[i].bit;

@@ -16,6 +16,7 @@
 #include "sdsi/hw.h"
 #include "fe_ctl.h"
 #include "emu_options.h"
+#include "util/util_array.h"
 
 #define PROGRAM		"sdsi-emu"
 
@@ -58,8 +59,6 @@ static const struct fe_option top_options[] = {
 	{ OPT_DUMP_OPTIONS, 0, "dump-options", NULL, FE_ARG_NONE, NULL, NULL },
 };
 
-#define COUNT(a)	(sizeof(a) / sizeof((a)[0]))
-
 /* The model's fault kinds, for "fault N KIND" and "clear N KIND". */
 static char fault_words[256];
 
@@ -69,23 +68,23 @@ static const struct fe_positional ctl_positional[] = {
 };
 
 static const struct fe_command emu_commands[] = {
-	{ NULL, "--help | --version", NULL, top_options, COUNT(top_options), NULL, NULL, 0 },
-	{ "run", "[OPTIONS] -- CMD [ARGS...]", NULL, serve_options, COUNT(serve_options), NULL,
+	{ NULL, "--help | --version", NULL, top_options, UTIL_ARRAY_SIZE(top_options), NULL, NULL, 0 },
+	{ "run", "[OPTIONS] -- CMD [ARGS...]", NULL, serve_options, UTIL_ARRAY_SIZE(serve_options), NULL,
 	  NULL, 0 },
-	{ "mount", "[OPTIONS] DIR", NULL, serve_options, COUNT(serve_options), NULL, NULL, 0 },
+	{ "mount", "[OPTIONS] DIR", NULL, serve_options, UTIL_ARRAY_SIZE(serve_options), NULL, NULL, 0 },
 	{ "ctl", "[--ctl PATH | --state DIR] [--timeout S] COMMAND [ARGS...]", NULL, ctl_options,
-	  COUNT(ctl_options),
+	  UTIL_ARRAY_SIZE(ctl_options),
 	  "status power-cycle fault clear unbind bind features iblock advance",
-	  ctl_positional, COUNT(ctl_positional) },
+	  ctl_positional, UTIL_ARRAY_SIZE(ctl_positional) },
 };
 
 static const struct fe_program emu_program = {
-	PROGRAM, emu_commands, COUNT(emu_commands),
+	PROGRAM, emu_commands, UTIL_ARRAY_SIZE(emu_commands),
 };
 
 const struct fe_option *emu_ctl_options(size_t *count)
 {
-	*count = COUNT(ctl_options);
+	*count = UTIL_ARRAY_SIZE(ctl_options);
 	return ctl_options;
 }
 
@@ -156,9 +155,9 @@ void emu_print_ctl_commands(FILE *out)
 void emu_print_help(FILE *out)
 {
 	fputs(help_intro, out);
-	fe_doc_help_options(out, serve_options, COUNT(serve_options));
+	fe_doc_help_options(out, serve_options, UTIL_ARRAY_SIZE(serve_options));
 	fputs(help_ctl, out);
-	fe_doc_help_options(out, ctl_options, COUNT(ctl_options));
+	fe_doc_help_options(out, ctl_options, UTIL_ARRAY_SIZE(ctl_options));
 	fputs("\nCommands of ctl:\n", out);
 	emu_print_ctl_commands(out);
 	fputs(help_outro, out);
@@ -223,7 +222,7 @@ static int parse_abi(const char *arg, enum sdsi_abi *abi)
 	} names[] = { SDSI_ABI_TABLE(ABI_NAME) };
 #undef ABI_NAME
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (size_t i = 0; i < UTIL_ARRAY_SIZE(names); i++) {
 		if (strcmp(arg, names[i].name) == 0) {
 			*abi = names[i].generation;
 			return 0;
@@ -267,7 +266,7 @@ static int check_window(enum emu_command command, const struct emu_options *opts
 		return emu_usage_error("run: --window is an option of mount");
 	if (!model_opt)
 		return 0;
-	o = fe_option_by_id(serve_options, COUNT(serve_options), model_opt);
+	o = fe_option_by_id(serve_options, UTIL_ARRAY_SIZE(serve_options), model_opt);
 	return emu_usage_error("--window: --%s is sdsi-shmem's to set (it plays the window's sockets)",
 			       o ? o->name : "?");
 }
@@ -295,7 +294,7 @@ int emu_options_parse(enum emu_command command, int argc, char **argv,
 		      struct emu_options *opts)
 {
 	const char *name = command == EMU_CMD_RUN ? "run" : "mount";
-	struct option longopts[COUNT(serve_options) + 1];
+	struct option longopts[UTIL_ARRAY_SIZE(serve_options) + 1];
 	char shortopts[8];
 	int opt, ret, model_opt = 0;
 
@@ -308,7 +307,7 @@ int emu_options_parse(enum emu_command command, int argc, char **argv,
 	 * run stops at CMD, whose options are its own ('+'); mount takes DIR
 	 * anywhere.  ':': a missing value is told apart from an unknown option.
 	 */
-	fe_getopt_table(serve_options, COUNT(serve_options), "+:", longopts, COUNT(longopts),
+	fe_getopt_table(serve_options, UTIL_ARRAY_SIZE(serve_options), "+:", longopts, UTIL_ARRAY_SIZE(longopts),
 			shortopts, sizeof(shortopts));
 
 	opterr = 0;

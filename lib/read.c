@@ -15,6 +15,7 @@
 #include "sdsi/input_file.h"
 #include "sdsi/sysfs_files.h"
 #include "sdsi_internal.h"
+#include "util/util_array.h"
 
 /* The public enum is fixed by libsdsi's ABI; the files are sysfs_files.h's. */
 static const enum sdsi_sysfs_file attr_files[] = {
@@ -26,7 +27,7 @@ static const enum sdsi_sysfs_file attr_files[] = {
 
 const char *sdsi_attr_file(enum sdsi_attr attr)
 {
-	if ((unsigned int)attr >= sizeof(attr_files) / sizeof(attr_files[0]))
+	if ((unsigned int)attr >= UTIL_ARRAY_SIZE(attr_files))
 		return "?";
 	return sdsi_sysfs_file_name(attr_files[attr]);
 }

@@ -228,12 +228,11 @@ int sdsi_lic_write_file(const char *path, const void *data, size_t len,
 			    struct sdsi_lic_error *err);
 
 /*
- * Two steps of sdsi_lic_write_file, shared with the model's crash-safe
- * NVRAM file: write all of buf, retrying after EINTR and short writes; and
+ * A step of sdsi_lic_write_file, shared with the model's crash-safe NVRAM
+ * file (which writes through util_write_all, util/util_io.h, as it does):
  * fsync the directory that holds path, so a rename into it is durable.
- * Both return 0 or -errno.
+ * 0 or -errno.
  */
-int sdsi_lic_write_all(int fd, const void *buf, size_t len);
 int sdsi_lic_sync_parent_dir(const char *path);
 
 #endif /* SDSI_LIC_H */

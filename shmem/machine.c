@@ -70,18 +70,17 @@ int shmem_create_sockets(struct shmem_machine *machine,
 		return -ENOMEM;
 	}
 	for (unsigned int n = 0; n < o->pf.sockets; n++) {
-		struct sdsi_model_config cfg;
-
 		/* The platform options, as sdsi-emu reads them too. */
-		fe_platform_model_config(&o->pf, n, &cfg);
-		cfg.state_dir = o->pf.state_dir;
-		cfg.root_key_path = o->root_key[0] ? o->root_key : NULL;
-		if (sdsi_model_create(&cfg, &machine->models[n], err, sizeof(err))) {
+		int ret = fe_platform_model_create(&o->pf, n, o->pf.state_dir, o->root_key,
+						   NULL, NULL, &machine->models[n], err,
+						   sizeof(err));
+
+		if (!machine->models[n]) {
 			fprintf(stderr, "sdsi-shmem: socket %u: %s\n", n, err);
 			return -EINVAL;
 		}
 		machine->sockets = n + 1;
-		if (fe_platform_model_setup(&o->pf, machine->models[n], n, err, sizeof(err))) {
+		if (ret) {
 			fprintf(stderr, "sdsi-shmem: %s\n", err);
 			return -EINVAL;
 		}

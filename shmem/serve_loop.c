@@ -14,6 +14,7 @@
 
 #include "doorbell.h"
 #include "serve_loop.h"
+#include "util/util_time.h"
 
 /* After this long without a store, the poller naps between passes. */
 #define BUSY_SPELL_NS		20000000ull
@@ -51,14 +52,6 @@ static void nap_or_stop(const struct timespec *ts)
 }
 
 static const struct timespec no_wait;
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static void note_gap(struct shmem_gap_stats *g, uint64_t gap_ns)
 {
@@ -137,7 +130,7 @@ void shmem_run(struct shmem_machine *machine, const struct shmem_controls *ctl,
 	       const struct shmem_options *o, struct shmem_poll_stats *st)
 {
 	struct timespec nap = { .tv_nsec = (long)o->idle_sleep_us * 1000 };
-	uint64_t last_motion = now_ns(), last_pass = 0, prev_pass = 0;
+	uint64_t last_motion = util_now_ns(), last_pass = 0, prev_pass = 0;
 	bool was_busy = false;
 	unsigned int pass = 0;
 
@@ -151,7 +144,7 @@ void shmem_run(struct shmem_machine *machine, const struct shmem_controls *ctl,
 			moved |= shmem_port_poll(&machine->ports[n]);
 			busy |= shmem_port_busy(&machine->ports[n]);
 		}
-		now = now_ns();
+		now = util_now_ns();
 		st->passes++;
 		/*
 		 * Only gaps between busy passes count: naps are deliberate.  A
@@ -252,8 +245,8 @@ void shmem_run_doorbell(struct shmem_machine *machine,
 		if (any_store_waiting(machine)) {
 			/* Left for its ring, which follows at once normally. */
 			if (!waiting_since) {
-				waiting_since = now_ns();
-			} else if (now_ns() - waiting_since > UNANNOUNCED_NS) {
+				waiting_since = util_now_ns();
+			} else if (util_now_ns() - waiting_since > UNANNOUNCED_NS) {
 				st->unannounced++;
 				doorbell_pass(machine, ctl->page, st);
 				waiting_since = 0;

@@ -14,6 +14,7 @@
 #include "sdsi/exit_status.h"
 #include "sdsi/window.h"
 #include "shmem_options.h"
+#include "util/util_array.h"
 
 enum shmem_option_id {
 	OPT_WINDOW = 'w', OPT_HELP = 'h',
@@ -44,10 +45,9 @@ static const struct fe_option shmem_options[] = {
 	{ OPT_DUMP_OPTIONS, 0, "dump-options", NULL, FE_ARG_NONE, NULL, NULL },
 };
 
-#define OPTION_COUNT	(sizeof(shmem_options) / sizeof(shmem_options[0]))
 
 static const struct fe_command shmem_command = {
-	NULL, "--window FILE [OPTIONS]", NULL, shmem_options, OPTION_COUNT, NULL, NULL, 0,
+	NULL, "--window FILE [OPTIONS]", NULL, shmem_options, UTIL_ARRAY_SIZE(shmem_options), NULL, NULL, 0,
 };
 
 static const struct fe_program shmem_program = { SHMEM_PROGRAM, &shmem_command, 1 };
@@ -65,7 +65,7 @@ static void usage(FILE *out)
 		"every AKC and CAP, as sdsi-emu does.  While a transaction is under\n"
 		"way the poller yields the CPU between passes.\n\nOptions:\n",
 		SDSI_WINDOW_SLOT_SIZE);
-	fe_doc_help_options(out, shmem_options, OPTION_COUNT);
+	fe_doc_help_options(out, shmem_options, UTIL_ARRAY_SIZE(shmem_options));
 	/* As sdsi-shmem(1)'s EXIT STATUS; the codes are the shared table's. */
 	fprintf(out,
 		"\nExit status, from the table shared by the sdsi programs\n"
@@ -155,14 +155,14 @@ static int check_options(struct shmem_options *o, int argc, char **argv)
 
 int shmem_parse_options(int argc, char **argv, struct shmem_options *o)
 {
-	struct option longopts[OPTION_COUNT + 1];
+	struct option longopts[UTIL_ARRAY_SIZE(shmem_options) + 1];
 	char shortopts[16];
 	int c, ret;
 
 	fe_platform_init(&o->pf);
 	o->idle_sleep_us = 50;
 	/* ':': a missing value is told apart from an unknown option. */
-	fe_getopt_table(shmem_options, OPTION_COUNT, ":", longopts, OPTION_COUNT + 1,
+	fe_getopt_table(shmem_options, UTIL_ARRAY_SIZE(shmem_options), ":", longopts, UTIL_ARRAY_SIZE(shmem_options) + 1,
 			shortopts, sizeof(shortopts));
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "ctlpage.h"
+#include "util/util_time.h"
 
 static uint32_t load(const uint32_t *p)
 {
@@ -79,18 +80,10 @@ bool window_ctlpage_serve(struct window_ctlpage *page,
 	return true;
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 int window_ctlpage_request(struct window_ctlpage *page, const char *request,
 			   char *reply, size_t replylen, unsigned int timeout_ms)
 {
-	uint64_t deadline = now_ms() + timeout_ms;
+	uint64_t deadline = util_now_ms() + timeout_ms;
 	size_t len = strlen(request);
 	uint32_t seq;
 
@@ -100,7 +93,7 @@ int window_ctlpage_request(struct window_ctlpage *page, const char *request,
 		return -E2BIG;
 	/* The text of an unanswered request is the server's until answered. */
 	while (load(&page->reply) != load(&page->request)) {
-		if (now_ms() > deadline)
+		if (util_now_ms() > deadline)
 			return -EBUSY;
 		if (load(&page->magic) != SDSI_CTLPAGE_MAGIC)
 			return -ENODEV;
@@ -110,7 +103,7 @@ int window_ctlpage_request(struct window_ctlpage *page, const char *request,
 	seq = load(&page->request) + 1;
 	store(&page->request, seq);
 	while (load(&page->reply) != seq) {
-		if (now_ms() > deadline)
+		if (util_now_ms() > deadline)
 			return -ETIMEDOUT;
 		if (load(&page->magic) != SDSI_CTLPAGE_MAGIC)
 			return -ENODEV;

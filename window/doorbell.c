@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "doorbell.h"
+#include "util/util_time.h"
 
 /* A ringer looks at the server's magic this often while it waits. */
 #define RINGER_NAP_NS	100000000l
@@ -37,14 +38,6 @@ static void futex_wake(uint32_t *word)
 	syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static bool serving(const struct window_ctlpage *page)
 {
 	return load(&page->magic) == SDSI_CTLPAGE_MAGIC &&
@@ -54,7 +47,7 @@ static bool serving(const struct window_ctlpage *page)
 int window_doorbell_ring(struct window_ctlpage *page, unsigned int limit_ms,
 			 uint64_t *waited_ns)
 {
-	uint64_t start = now_ns();
+	uint64_t start = util_now_ns();
 	uint64_t limit = start + (uint64_t)limit_ms * 1000000u;
 	uint32_t mine, seen;
 
@@ -70,7 +63,7 @@ int window_doorbell_ring(struct window_ctlpage *page, unsigned int limit_ms,
 		seen = load(&page->answered);
 		if ((int32_t)(seen - mine) >= 0)
 			break;
-		now = now_ns();
+		now = util_now_ns();
 		*waited_ns = now - start;
 		if (!serving(page))
 			return -ENODEV;
@@ -80,7 +73,7 @@ int window_doorbell_ring(struct window_ctlpage *page, unsigned int limit_ms,
 			   limit - now < (uint64_t)RINGER_NAP_NS ?
 			   (long)(limit - now) : RINGER_NAP_NS);
 	}
-	*waited_ns = now_ns() - start;
+	*waited_ns = util_now_ns() - start;
 	return 0;
 }
 

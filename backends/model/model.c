@@ -16,17 +16,15 @@
 #include "model_priv.h"
 #include "sdsi/bitfield.h"
 #include "sdsi_lic.h"
+#include "util/util_time.h"
 
 /* Reads nobody decodes return all ones, as a PCIe master abort would. */
 #define MMIO_UNCLAIMED	(~0ull)
 
 static uint64_t monotonic_ns(void *ctx)
 {
-	struct timespec ts;
-
 	(void)ctx;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return util_now_ns();
 }
 
 uint64_t model_now(const struct sdsi_model *m)

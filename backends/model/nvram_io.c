@@ -17,6 +17,7 @@
 
 #include "model_priv.h"
 #include "sdsi_lic.h"
+#include "util/util_io.h"
 
 /* The only refusal made before the bytes are read: what the file is. */
 static int refuse_kind(char *err, size_t errlen, const char *path, int code,
@@ -131,7 +132,7 @@ int nvram_file_store(const struct sdsi_model *m, const struct model_nvram *nv,
 	ret = fd < 0 ? -errno : 0;
 	if (!ret) {
 		step = "write";
-		ret = sdsi_lic_write_all(fd, buf, len);
+		ret = util_write_all(fd, buf, len);
 	}
 	if (!ret) {
 		step = "sync";

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "fusedrv_internal.h"
+#include "util/util_time.h"
 
 /*
  * The driver core sees these operations, with the socket as context: they
@@ -50,12 +51,10 @@ static void mbox_sleep_us(void *ctx, uint32_t us)
 static uint64_t mbox_now_us(void *ctx)
 {
 	const struct fusedrv_socket *s = ctx;
-	struct timespec ts;
 
 	if (s->backend.ops->now_us)
 		return s->backend.ops->now_us(s->backend.ctx);
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+	return util_now_us();
 }
 
 static void mbox_warn(void *ctx, const char *msg)

@@ -12,6 +12,7 @@
 #include "fe_option.h"
 #include "tool_options.h"
 #include "prom_metrics.h"
+#include "util/util_array.h"
 
 #define PROGRAM "intel_sdsi"
 
@@ -93,12 +94,12 @@ static void roff_help(FILE *f, const char *text)
 	while (*text && len + 1 < sizeof(buf)) {
 		size_t i, n = 0;
 
-		for (i = 0; i < sizeof(self_references) / sizeof(self_references[0]); i++) {
+		for (i = 0; i < UTIL_ARRAY_SIZE(self_references); i++) {
 			n = strlen(self_references[i].from);
 			if (strncmp(text, self_references[i].from, n) == 0)
 				break;
 		}
-		if (i < sizeof(self_references) / sizeof(self_references[0])) {
+		if (i < UTIL_ARRAY_SIZE(self_references)) {
 			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s",
 						self_references[i].to);
 			if (len >= sizeof(buf))

@@ -9,6 +9,7 @@
 #define INTEL_SDSI_SYSFS_ROOT_H
 
 #include "commands.h"
+#include "util/util_cleanup.h"
 
 /*
  * For a command that reads devices: resolve the root the user named into
@@ -26,9 +27,6 @@ enum sdsi_exit resolve_sysfs_root(struct cli *cli, struct output *out);
  * device opened again, or -errno with err filled and *dev as it was.
  */
 int reopen_listed_device(struct sdsi_device **dev, struct sdsi_error *err);
-
-/* `scoped_device dev = NULL;` closes dev (if opened) when its scope ends. */
-#define scoped_device __attribute__((cleanup(sdsi_device_closep))) struct sdsi_device *
 
 /*
  * "No On Demand devices found." on stderr (unless -q), naming the

@@ -12,6 +12,7 @@
 
 #include "sdsi/hw.h"
 #include "tool_options.h"
+#include "util/util_array.h"
 
 enum long_only_ids {
 	OPT_JSON = 256,
@@ -80,7 +81,7 @@ const struct fe_option tool_options[] = {
 
 const char *const output_format_names[3] = { "text", "json", "prometheus" };
 
-const unsigned int tool_option_count = sizeof(tool_options) / sizeof(tool_options[0]);
+const unsigned int tool_option_count = UTIL_ARRAY_SIZE(tool_options);
 
 /* The command an option gives; CMD_NONE: it modifies the command. */
 enum command option_command(int id)
@@ -293,7 +294,7 @@ static int check_combination(const struct cli *cli, char *msg, unsigned long msg
 
 int parse_cli(int argc, char **argv, struct cli *cli, char *msg, unsigned long msglen)
 {
-	struct option longopts[sizeof(tool_options) / sizeof(tool_options[0]) + 1];
+	struct option longopts[UTIL_ARRAY_SIZE(tool_options) + 1];
 	char shortopts[64];
 	const struct fe_option *opt;
 	int id;
@@ -301,7 +302,7 @@ int parse_cli(int argc, char **argv, struct cli *cli, char *msg, unsigned long m
 	memset(cli, 0, sizeof(*cli));
 	/* Stop at the first argument ('+'); tell a missing value apart (':'). */
 	fe_getopt_table(tool_options, tool_option_count, "+:", longopts,
-			sizeof(longopts) / sizeof(longopts[0]), shortopts, sizeof(shortopts));
+			UTIL_ARRAY_SIZE(longopts), shortopts, sizeof(shortopts));
 
 	opterr = 0;
 	optind = 1;

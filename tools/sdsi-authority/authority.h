@@ -21,6 +21,8 @@
  */
 #include "sdsi/exit_status.h"
 #include "fe_option.h"
+#include "util/util_hex.h"
+#include "util/util_array.h"
 
 /* Key files of an authority directory. */
 #define AUTH_ROOT_KEY		"root.key"
@@ -45,7 +47,7 @@ struct auth_command {
 	int (*run)(const struct auth_command *cmd, int argc, char **argv);
 };
 
-#define AUTH_OPTIONS(table)	.options = (table), .count = sizeof(table) / sizeof((table)[0])
+#define AUTH_OPTIONS(table)	.options = (table), .count = UTIL_ARRAY_SIZE(table)
 
 extern const struct auth_command auth_cmd_init;
 extern const struct auth_command auth_cmd_akc;
@@ -87,6 +89,13 @@ int auth_key_exit(int rc);
  * -status after printing why.
  */
 int auth_open_dir(const char *dir);
+
+/*
+ * fd (DIR, opened) if DIR is closed to others' writes as sdsi_path.h
+ * wants a directory of keys; otherwise the reason printed, fd closed and
+ * -SDSI_EXIT_REFUSED.
+ */
+int auth_dir_closed(int fd, const char *dir);
 /* dir/name into buf; exits with a message when the path does not fit. */
 const char *auth_key_path(char *buf, size_t size, const char *dir,
 			  const char *name);
@@ -101,14 +110,11 @@ const char *auth_key_path(char *buf, size_t size, const char *dir,
  * or 7 (1 without memory).
  */
 int auth_write_output(int dirfd, const char *path, const void *data, size_t len);
-void auth_hex(char *out, const uint8_t *bytes, size_t len);
-
 /*
  * The License Key Image as intel_sdsi -s shows it (docs/schema/common.json
- * "key_image"): "0x", then byte 47 first, i.e. the 48 bytes read as one
- * little-endian number.  One order in both tools, text and JSON alike.
+ * "key_image"), util_hex_key_image(): one order in both tools, text and
+ * JSON alike.
  */
-#define AUTH_KEY_IMAGE_HEX (2 + 2 * SDSI_LICENSE_KEY_IMAGE_SIZE + 1)
-void auth_key_image_hex(char out[AUTH_KEY_IMAGE_HEX], const uint8_t image[SDSI_LICENSE_KEY_IMAGE_SIZE]);
+#define AUTH_KEY_IMAGE_HEX UTIL_KEY_IMAGE_HEX_SIZE(SDSI_LICENSE_KEY_IMAGE_SIZE)
 
 #endif /* SDSI_AUTHORITY_H */

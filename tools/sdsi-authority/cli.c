@@ -13,7 +13,7 @@
 
 #include "authority.h"
 #include "fe_option.h"
-#include "name_escape.h"
+#include "util/util_escape.h"
 
 #define MAX_OPTIONS	16
 
@@ -86,11 +86,11 @@ void auth_error(const char *fmt, ...)
 	n = vasprintf(&message, fmt, ap);
 	va_end(ap);
 	fputs("sdsi-authority: ", stderr);
-	/* File names in the message: control characters escaped (name_escape.h). */
+	/* File names in the message: control characters escaped (util/util_escape.h). */
 	if (n < 0) {
 		fputs("out of memory", stderr);
 	} else {
-		fputs_text_name(message, stderr);
+		util_fputs_text_name(message, stderr);
 		free(message);
 	}
 	fputc('\n', stderr);

@@ -12,7 +12,7 @@
 #include <openssl/evp.h>
 
 #include "authority.h"
-#include "name_escape.h"
+#include "util/util_escape.h"
 
 enum { OPT_KEY_REV = 256 };
 
@@ -24,7 +24,7 @@ static const struct fe_option akc_options[] = {
 
 static int issue_akc(const char *dir, uint32_t key_rev, const char *output)
 {
-	char shown[TEXT_NAME_SIZE];
+	char shown[UTIL_TEXT_NAME_SIZE];
 	struct sdsi_lic_error err = { 0 };
 	uint8_t image[SDSI_LICENSE_KEY_IMAGE_SIZE];
 	char hex[AUTH_KEY_IMAGE_HEX];
@@ -65,9 +65,9 @@ static int issue_akc(const char *dir, uint32_t key_rev, const char *output)
 	rc = auth_write_output(dirfd, output, blob, len);
 	if (rc)
 		goto out;
-	auth_key_image_hex(hex, image);
+	util_hex_key_image(hex, image, SDSI_LICENSE_KEY_IMAGE_SIZE);
 	printf("wrote AKC %s (%zu bytes, key revision %u)\nlicense key image: %s\n",
-	       text_name(shown, sizeof(shown), output), len, key_rev, hex);
+	       util_text_name(shown, sizeof(shown), output), len, key_rev, hex);
 out:
 	close(dirfd);
 	EVP_PKEY_free(root);

@@ -14,7 +14,7 @@
 #include <openssl/rand.h>
 
 #include "authority.h"
-#include "name_escape.h"
+#include "util/util_escape.h"
 
 enum {
 	OPT_PPIN = 256,
@@ -126,7 +126,7 @@ static int check_request(const struct auth_command *cmd,
 
 static int issue_cap(const char *dir, struct cap_request *req)
 {
-	char shown[TEXT_NAME_SIZE];
+	char shown[UTIL_TEXT_NAME_SIZE];
 	struct sdsi_lic_error err = { 0 };
 	struct sdsi_lic_blob *lic = &req->cap.license;
 	uint8_t blob[SDSI_LICENSE_BLOB_MAX];
@@ -154,7 +154,7 @@ static int issue_cap(const char *dir, struct cap_request *req)
 	rc = auth_write_output(dirfd, req->output, blob, len);
 	if (!rc)
 		printf("wrote CAP %s (%zu bytes): %s licence 0x%016llx revision %u for PPIN 0x%016llx, %u bundle%s\n",
-		       text_name(shown, sizeof(shown), req->output), len,
+		       util_text_name(shown, sizeof(shown), req->output), len,
 		       sdsi_lic_type_name(lic->type),
 		       (unsigned long long)lic->id, lic->revision,
 		       (unsigned long long)lic->ppin, lic->bundle_count,

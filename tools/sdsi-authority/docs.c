@@ -8,6 +8,7 @@
 
 #include "authority.h"
 #include "fe_option.h"
+#include "util/util_array.h"
 
 #define MAX_COMMANDS	8
 
@@ -48,5 +49,5 @@ void auth_print_option_list(const struct auth_command *const *cmds, size_t count
 
 void auth_print_top_options(void)
 {
-	fe_doc_help_options(stdout, top, sizeof(top) / sizeof(top[0]));
+	fe_doc_help_options(stdout, top, UTIL_ARRAY_SIZE(top));
 }

@@ -10,6 +10,7 @@
 
 #include "authority.h"
 #include "fe_option.h"
+#include "util/util_array.h"
 
 static const struct auth_command *const commands[] = {
 	&auth_cmd_init,
@@ -18,7 +19,6 @@ static const struct auth_command *const commands[] = {
 	&auth_cmd_inspect,
 };
 
-#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 static void print_main_help(void)
 {
@@ -28,7 +28,7 @@ static void print_main_help(void)
 	       "Issue and inspect AKC and CAP files in the sdsi project's stand-in\n"
 	       "format (ECDSA P-384, SHA-384; see /usr/share/doc/sdsi-authority/formats.md,\n"
 	       "docs/formats.md in the sources).\n\nCommands:\n");
-	for (i = 0; i < N_COMMANDS; i++)
+	for (i = 0; i < UTIL_ARRAY_SIZE(commands); i++)
 	{
 		printf("  %-8s %s ", commands[i]->name, commands[i]->name);
 		fe_doc_wrap(stdout, commands[i]->synopsis, 13 + (int)strlen(commands[i]->name));
@@ -59,11 +59,11 @@ int main(int argc, char **argv)
 	}
 	/* The build makes the completion, the tests read the option list. */
 	if (!strcmp(argv[1], "--dump-bash-completion")) {
-		auth_print_completion(commands, N_COMMANDS);
+		auth_print_completion(commands, UTIL_ARRAY_SIZE(commands));
 		return SDSI_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--dump-options")) {
-		auth_print_option_list(commands, N_COMMANDS);
+		auth_print_option_list(commands, UTIL_ARRAY_SIZE(commands));
 		return SDSI_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {
@@ -71,7 +71,7 @@ int main(int argc, char **argv)
 		printf("sdsi-authority %s\n", SDSI_VERSION);
 		return SDSI_EXIT_OK;
 	}
-	for (i = 0; i < N_COMMANDS; i++) {
+	for (i = 0; i < UTIL_ARRAY_SIZE(commands); i++) {
 		if (strcmp(argv[1], commands[i]->name))
 			continue;
 		rc = commands[i]->run(commands[i], argc - 1, argv + 1);

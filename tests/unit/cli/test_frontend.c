@@ -18,6 +18,7 @@
 #include "fe_ctl.h"
 #include "fe_ctl_clients.h"
 #include "fe_platform.h"
+#include "util/util_array.h"
 
 #define SOCKETS	2
 
@@ -296,7 +297,7 @@ static void test_option_bounds(void **state)
 		{ "ppin", "1,2,3,4,5,6,7,8,9,a,b,c,d,e,f,10", "1,2,3,4,5,6,7,8,9,a,b,c,d,e,f,10,11" },
 	};
 
-	for (size_t i = 0; i < sizeof(bounds) / sizeof(bounds[0]); i++) {
+	for (size_t i = 0; i < UTIL_ARRAY_SIZE(bounds); i++) {
 		assert_int_equal(option(bounds[i].name, bounds[i].fits), 0);
 		assert_int_equal(option(bounds[i].name, bounds[i].too_many), 2);
 	}

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "fusedrv_internal.h"
+#include "util/util_array.h"
 
 static int parse(const char *text, unsigned int *socket)
 {
@@ -75,7 +76,7 @@ static void test_parse_refuses_other_names(void **state)
 	};
 	unsigned int socket = 77;
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < UTIL_ARRAY_SIZE(bad); i++) {
 		if (parse(bad[i], &socket) != -ENODEV)
 			fail_msg("accepted \"%s\"", bad[i]);
 	}

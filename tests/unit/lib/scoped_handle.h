@@ -8,11 +8,9 @@
 #define SCOPED_HANDLE_H
 
 #include "sdsi/libsdsi.h"
+#include "util/util_cleanup.h"
 
-#define SCOPED_ERROR(name) \
-	__attribute__((cleanup(sdsi_error_freep))) struct sdsi_error *name = sdsi_error_new()
-#define SCOPED_PREFLIGHT(name) \
-	__attribute__((cleanup(sdsi_preflight_freep))) struct sdsi_preflight *name = \
-		sdsi_preflight_new()
+#define SCOPED_ERROR(name)	util_scoped_error name = sdsi_error_new()
+#define SCOPED_PREFLIGHT(name)	util_scoped_preflight name = sdsi_preflight_new()
 
 #endif /* SCOPED_HANDLE_H */

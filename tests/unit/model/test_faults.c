@@ -13,6 +13,7 @@
 
 #include "linux_mmio.h"
 #include "model_priv.h"
+#include "util/util_array.h"
 
 static int read_state(struct tsock *ts)
 {
@@ -57,7 +58,7 @@ static void test_fault_names(void **state)
 	enum sdsi_fault_kind kind;
 	unsigned int i;
 
-	assert_int_equal(sizeof(names) / sizeof(names[0]),
+	assert_int_equal(UTIL_ARRAY_SIZE(names),
 			 SDSI_FAULT_KIND_COUNT);
 	for (i = 0; i < SDSI_FAULT_KIND_COUNT; i++) {
 		assert_string_equal(sdsi_fault_name((enum sdsi_fault_kind)i),

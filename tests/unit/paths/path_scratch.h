@@ -24,4 +24,7 @@ void need_root(void);			/* skip: another owner needs chown */
 void assert_file(const char *name, const char *text, mode_t mode);
 void assert_entries(int n);
 
+/* A test in its own fresh directory: every test of these files is one. */
+#define SCRATCH_TEST(f)	cmocka_unit_test_setup_teardown(f, setup, teardown)
+
 #endif /* PATH_SCRATCH_H */

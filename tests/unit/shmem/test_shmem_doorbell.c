@@ -28,6 +28,7 @@
 #include "doorbell.h"
 #include "sdsi_shmem.h"
 #include "window_file.h"
+#include "util/util_time.h"
 
 #define SOCKETS 1u
 /* A V1 part: control is one qword, the mailbox follows it. */
@@ -57,14 +58,6 @@ static void nap_ms(unsigned int ms)
 
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
-}
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
 static pid_t start_server(const char *window, const char *log,
@@ -113,10 +106,10 @@ static void start_doorbell_server(struct bell_rig *r)
 	uint64_t deadline;
 
 	r->server = start_server(r->window, r->log, "--doorbell");
-	deadline = now_ms() + 20000;
+	deadline = util_now_ms() + 20000;
 	while (__atomic_load_n(&r->page->magic, __ATOMIC_ACQUIRE) !=
 	       SDSI_CTLPAGE_MAGIC) {
-		assert_true(now_ms() < deadline);
+		assert_true(util_now_ms() < deadline);
 		nap_ms(5);
 	}
 }
@@ -223,12 +216,12 @@ static void test_rdy_latency_decided_at_the_ring(void **state)
 						reply, sizeof(reply), 5000), 0);
 	assert_string_equal(reply, "ok");
 	store_and_ring(r, MBOX_QWORD, SDSI_CMD_READ_STATE);
-	started = now_ms();
+	started = util_now_ms();
 	store_and_ring(r, 0, READ_STATE_CTRL);
 	assert_true(window_doorbell_timed(r->page));
 	/* Before the latency has passed, a ring finds no RDY... */
 	ring_only(r);
-	if (now_ms() - started < 150) {
+	if (util_now_ms() - started < 150) {
 		assert_false(r->mmio[0] & SDSI_CTRL_RDY);
 		assert_true(r->mmio[0] & SDSI_CTRL_RUN_BUSY);
 	}
@@ -278,12 +271,12 @@ static void test_next_server_takes_over(void **state)
 static void test_unannounced_store_is_counted(void **state)
 {
 	struct bell_rig *r = *state;
-	uint64_t deadline = now_ms() + 5000;
+	uint64_t deadline = util_now_ms() + 5000;
 	char out[1024];
 
 	r->mmio[MBOX_QWORD] = SDSI_CMD_READ_STATE;
 	while (owner(r) != SDSI_OWNER_INBAND) {
-		assert_true(now_ms() < deadline);
+		assert_true(util_now_ms() < deadline);
 		nap_ms(10);
 	}
 	assert_int_equal(stop_server(r, out, sizeof(out)), 0);
@@ -299,19 +292,19 @@ static void test_ring_limits(void **state)
 	/* A server that does not answer: given up after the limit, not before. */
 	assert_int_equal(kill(r->server, SIGSTOP), 0);
 	nap_ms(20);
-	start = now_ms();
+	start = util_now_ms();
 	assert_int_equal(window_doorbell_ring(r->page, 100, &waited), -ETIMEDOUT);
-	assert_true(now_ms() - start >= 100);
-	assert_true(now_ms() - start < 2000);
+	assert_true(util_now_ms() - start >= 100);
+	assert_true(util_now_ms() - start < 2000);
 	assert_true(waited >= 100000000u);
 	assert_int_equal(kill(r->server, SIGCONT), 0);
 	/* The unanswered ring is answered once the server runs again. */
 	ring_only(r);
 	/* A server that is gone: at once. */
 	assert_int_equal(stop_server(r, out, sizeof(out)), 0);
-	start = now_ms();
+	start = util_now_ms();
 	assert_int_equal(window_doorbell_ring(r->page, 5000, &waited), -ENODEV);
-	assert_true(now_ms() - start < 1000);
+	assert_true(util_now_ms() - start < 1000);
 }
 
 static void test_spin_and_doorbell_exclude_each_other(void **state)

@@ -35,6 +35,7 @@
 #include "sdsi_mbox.h"
 #include "sdsi_shmem.h"
 #include "window_file.h"
+#include "util/util_time.h"
 
 struct window_rig {
 	int fd;
@@ -68,14 +69,6 @@ static void drv_write64(void *ctx, uint32_t off, uint64_t v)
 			 off), v, __ATOMIC_RELEASE);
 }
 
-static uint64_t real_now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000;
-}
-
 /* One model pass done, as the poller thread or the child process counts it. */
 static void count_pass(uint64_t *passes)
 {
@@ -97,9 +90,9 @@ static void drv_sleep_us(void *ctx, uint32_t us)
 
 	nanosleep(&ts, NULL);
 	start = __atomic_load_n(r->passes, __ATOMIC_ACQUIRE);
-	cap = real_now_us() + 30000000u;
+	cap = util_now_us() + 30000000u;
 	while (__atomic_load_n(r->passes, __ATOMIC_ACQUIRE) < start + 2 &&
-	       real_now_us() < cap)
+	       util_now_us() < cap)
 		sched_yield();
 	r->virt_us += us;
 }
@@ -351,10 +344,10 @@ static void test_owner_delay_retried(void **state)
 	size_t len;
 
 	control_ok(r, "fault 0 owner-delay 1 50000");
-	start = real_now_us();
+	start = util_now_us();
 	assert_int_equal(sdsi_mbox_read(&r->mb, SDSI_CMD_READ_STATE, false,
 					r->buf, &len), 0);
-	assert_true(real_now_us() - start >= 50000);
+	assert_true(util_now_us() - start >= 50000);
 }
 
 static void test_bad_requests(void **state)

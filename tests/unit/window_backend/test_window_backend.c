@@ -25,6 +25,7 @@
 #include "doorbell.h"
 #include "sdsi_shmem.h"
 #include "window_backend.h"
+#include "util/util_time.h"
 
 #define SOCKETS		2u
 #define SLOT1_REGION	1024u	/* bytes of the hand-made region of slot 1 */
@@ -112,10 +113,7 @@ static void real_sleep_us(void *ctx, uint32_t us)
 
 static uint64_t real_now_us(void *ctx)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+	return util_now_us();
 }
 
 /* The driver core over socket 0's backend, with real time as the FUSE driver has it. */
@@ -132,15 +130,6 @@ static void bind_core(struct rig *r, struct sdsi_mbox *mb, struct sdsi_mbox_ops 
 	assert_int_equal(sdsi_mbox_init(mb, guid, ops, b.ctx, NULL), 0);
 }
 
-static uint64_t elapsed_us(const struct timespec *a)
-{
-	struct timespec b;
-
-	clock_gettime(CLOCK_MONOTONIC, &b);
-	return (uint64_t)(b.tv_sec - a->tv_sec) * 1000000u +
-	       (uint64_t)(b.tv_nsec - a->tv_nsec) / 1000u;
-}
-
 static void test_transactions_through_the_doorbell(void **state)
 {
 	struct rig *r = *state;
@@ -148,7 +137,7 @@ static void test_transactions_through_the_doorbell(void **state)
 	uint8_t regs[SDSI_REGS_SIZE_V2];
 	struct sdsi_mbox_ops ops;
 	struct sdsi_mbox mb;
-	struct timespec t0;
+	uint64_t t0;
 	size_t len = 0;
 	uint64_t ppin;
 
@@ -165,9 +154,9 @@ static void test_transactions_through_the_doorbell(void **state)
 	 * bring RDY, since no store comes while the core polls.
 	 */
 	assert_int_equal(sdsi_model_fault_set(r->model, SDSI_FAULT_RDY_LATENCY, 3000, 1), 0);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = util_now_us();
 	assert_int_equal(sdsi_mbox_read(&mb, SDSI_CMD_READ_STATE, false, buf, &len), 0);
-	assert_true(elapsed_us(&t0) >= 3000);
+	assert_true(util_now_us() - t0 >= 3000);
 }
 
 /* Slot 1 by hand: a LOCAL On Demand table, region of `size` at `off`. */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Escapes for names in JSON and text output (name_escape.h). */
+/* Escapes for names in JSON and text output (util_escape.h). */
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -8,7 +8,7 @@
 
 #include "sdsi/utf8.h"
 
-#include "name_escape.h"
+#include "util_escape.h"
 
 static bool utf8_valid(const char *s, size_t n)
 {
@@ -83,7 +83,7 @@ static void escape_tree(json_object *obj)
 	}
 }
 
-void json_print_document(json_object *obj)
+void util_json_print_document(json_object *obj)
 {
 	escape_tree(obj);
 	puts(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
@@ -105,7 +105,7 @@ static size_t escape_byte(char out[5], unsigned char c)
 	return 1;
 }
 
-const char *text_name(char *buf, size_t size, const char *name)
+const char *util_text_name(char *buf, size_t size, const char *name)
 {
 	size_t used = 0;
 	char one[5];
@@ -124,7 +124,7 @@ const char *text_name(char *buf, size_t size, const char *name)
 	return buf;
 }
 
-void fputs_text_name(const char *s, FILE *f)
+void util_fputs_text_name(const char *s, FILE *f)
 {
 	char one[5];
 
