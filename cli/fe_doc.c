@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Everything made from an option table: getopt's table, the option lines
- * of --help, the list the man page test checks, and the bash completion.
+ * Everything made from an option table but getopt's (fe_getopt.c): the
+ * option lines of --help, the list the man page test checks, and the bash
+ * completion.
  */
 #include <string.h>
 
@@ -9,31 +10,6 @@
 
 #define HELP_COLUMN	23
 #define HELP_WIDTH	79
-
-bool fe_getopt_table(const struct fe_option *opts, size_t count, const char *prefix,
-		     struct option *longopts, size_t longcap,
-		     char *shortopts, size_t shortcap)
-{
-	size_t s = strlen(prefix);
-
-	if (count + 1 > longcap || shortcap < s + 1)
-		return false;
-	memcpy(shortopts, prefix, s);
-	for (size_t i = 0; i < count; i++) {
-		longopts[i] = (struct option){ opts[i].name,
-			opts[i].arg ? required_argument : no_argument, NULL, opts[i].id };
-		if (!opts[i].short_name)
-			continue;
-		if (s + 3 > shortcap)
-			return false;
-		shortopts[s++] = opts[i].short_name;
-		if (opts[i].arg)
-			shortopts[s++] = ':';
-	}
-	longopts[count] = (struct option){ NULL, 0, NULL, 0 };
-	shortopts[s] = '\0';
-	return true;
-}
 
 const struct fe_option *fe_option_by_id(const struct fe_option *opts,
 					size_t count, int id)

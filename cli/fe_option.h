@@ -2,9 +2,9 @@
 /*
  * An option table, the one description of a program's options, for every
  * program (sdsi-emu, sdsi-shmem, intel_sdsi, sdsi-authority): getopt's
- * table, --help, the bash completion, the man page or its check are all
- * made from it (fe_doc.c, and intel_sdsi's own page in tools/intel_sdsi/docgen.c), so
- * that none of them can leave an option out.
+ * table (fe_getopt.h), --help, the bash completion, the man page or its
+ * check are all made from it (fe_doc.c, and intel_sdsi's own page in
+ * tools/intel_sdsi/docgen.c), so that none of them can leave an option out.
  */
 #ifndef SDSI_FE_OPTION_H
 #define SDSI_FE_OPTION_H
@@ -60,16 +60,6 @@ struct fe_program {
 	const struct fe_command *commands;
 	size_t count;
 };
-
-/*
- * getopt_long's table and short-option string for an option table, the
- * string after prefix (getopt's flags: "+" stop at the first argument, ":"
- * tell a missing value apart, "" let getopt print its own errors); false
- * if they do not fit in the room given.
- */
-bool fe_getopt_table(const struct fe_option *opts, size_t count, const char *prefix,
-		     struct option *longopts, size_t longcap,
-		     char *shortopts, size_t shortcap);
 
 /* The entry getopt returned id for, or NULL. */
 const struct fe_option *fe_option_by_id(const struct fe_option *opts,

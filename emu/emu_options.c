@@ -15,6 +15,7 @@
 #include "sdsi/abi.h"
 #include "sdsi/hw.h"
 #include "fe_ctl.h"
+#include "fe_getopt.h"
 #include "emu_options.h"
 #include "util/util_array.h"
 
@@ -58,6 +59,10 @@ static const struct fe_option top_options[] = {
 	{ OPT_DUMP_COMPLETION, 0, "dump-bash-completion", NULL, FE_ARG_NONE, NULL, NULL },
 	{ OPT_DUMP_OPTIONS, 0, "dump-options", NULL, FE_ARG_NONE, NULL, NULL },
 };
+
+FE_GETOPT_FITS(serve_options);
+FE_GETOPT_FITS(ctl_options);
+FE_GETOPT_FITS(top_options);
 
 /* The model's fault kinds, for "fault N KIND" and "clear N KIND". */
 static char fault_words[256];
@@ -294,8 +299,11 @@ int emu_options_parse(enum emu_command command, int argc, char **argv,
 		      struct emu_options *opts)
 {
 	const char *name = command == EMU_CMD_RUN ? "run" : "mount";
-	struct option longopts[UTIL_ARRAY_SIZE(serve_options) + 1];
-	char shortopts[8];
+	/* run stops at CMD, whose options are its own; mount takes DIR anywhere. */
+	const struct fe_getopt_spec spec = {
+		serve_options, UTIL_ARRAY_SIZE(serve_options), command == EMU_CMD_RUN, false,
+	};
+	char msg[256];
 	int opt, ret, model_opt = 0;
 
 	memset(opts, 0, sizeof(*opts));
@@ -303,28 +311,14 @@ int emu_options_parse(enum emu_command command, int argc, char **argv,
 	fe_platform_init(&opts->pf);
 	opts->abi = SDSI_ABI_CURRENT;
 	opts->time_scale = 1;
-	/*
-	 * run stops at CMD, whose options are its own ('+'); mount takes DIR
-	 * anywhere.  ':': a missing value is told apart from an unknown option.
-	 */
-	fe_getopt_table(serve_options, UTIL_ARRAY_SIZE(serve_options), "+:", longopts, UTIL_ARRAY_SIZE(longopts),
-			shortopts, sizeof(shortopts));
-
-	opterr = 0;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv,
-				  command == EMU_CMD_RUN ? shortopts : shortopts + 1,
-				  longopts, NULL)) != -1) {
+	while ((opt = fe_getopt(&spec, argc, argv, msg, sizeof(msg))) != -1) {
 		switch (opt) {
 		case 'h':
 			emu_print_help(stdout);
 			exit(0);
-		case ':':
-			return emu_usage_error("%s: option '%s' needs a value", name, argv[optind - 1]);
-		case '?':
-			if (optopt)
-				return emu_usage_error("%s: unknown option '-%c'", name, optopt);
-			return emu_usage_error("%s: unknown option '%s'", name, argv[optind - 1]);
+		case FE_GETOPT_ERROR:
+			return emu_usage_error("%s: %s", name, msg);
 		default:
 			ret = parse_one(opt, optarg, opts);
 			if (ret)

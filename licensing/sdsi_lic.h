@@ -118,6 +118,11 @@ size_t sdsi_lic_cap_unpadded_len(const void *buf, size_t len);
 int sdsi_lic_blob_encode(const struct sdsi_lic_blob *lic, void *buf,
 			     size_t size, size_t *len,
 			     struct sdsi_lic_error *err);
+/*
+ * test seam: the inverse of sdsi_lic_blob_encode, for the codec's unit tests
+ * and fuzz/fuzz_license.c to check a round trip; the model and libsdsi read
+ * a licence with sdsi_lic_cap_read (docs/testing.md, "Test seams").
+ */
 int sdsi_lic_blob_decode(const void *buf, size_t len,
 			     struct sdsi_lic_blob *lic,
 			     struct sdsi_lic_error *err);

@@ -13,6 +13,7 @@
 
 #include "sdsi/exit_status.h"
 #include "sdsi/window.h"
+#include "fe_getopt.h"
 #include "shmem_options.h"
 #include "util/util_array.h"
 
@@ -45,6 +46,8 @@ static const struct fe_option shmem_options[] = {
 	{ OPT_DUMP_OPTIONS, 0, "dump-options", NULL, FE_ARG_NONE, NULL, NULL },
 };
 
+
+FE_GETOPT_FITS(shmem_options);
 
 static const struct fe_command shmem_command = {
 	NULL, "--window FILE [OPTIONS]", NULL, shmem_options, UTIL_ARRAY_SIZE(shmem_options), NULL, NULL, 0,
@@ -155,21 +158,15 @@ static int check_options(struct shmem_options *o, int argc, char **argv)
 
 int shmem_parse_options(int argc, char **argv, struct shmem_options *o)
 {
-	struct option longopts[UTIL_ARRAY_SIZE(shmem_options) + 1];
-	char shortopts[16];
+	const struct fe_getopt_spec spec = { shmem_options, UTIL_ARRAY_SIZE(shmem_options), false, false };
+	char msg[256];
 	int c, ret;
 
 	fe_platform_init(&o->pf);
 	o->idle_sleep_us = 50;
-	/* ':': a missing value is told apart from an unknown option. */
-	fe_getopt_table(shmem_options, UTIL_ARRAY_SIZE(shmem_options), ":", longopts, UTIL_ARRAY_SIZE(shmem_options) + 1,
-			shortopts, sizeof(shortopts));
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		if (c == ':')
-			return fe_usage_error(SHMEM_PROGRAM, "option '%s' needs a value", argv[optind - 1]);
-		if (c == '?')
-			return fe_usage_error(SHMEM_PROGRAM, "unknown option '%s'", argv[optind - 1]);
+	while ((c = fe_getopt(&spec, argc, argv, msg, sizeof(msg))) != -1) {
+		if (c == FE_GETOPT_ERROR)
+			return fe_usage_error(SHMEM_PROGRAM, "%s", msg);
 		if (c == OPT_HELP || c == OPT_VERSION || c == OPT_DUMP_COMPLETION ||
 		    c == OPT_DUMP_OPTIONS)
 			print_and_exit(c);

@@ -213,15 +213,14 @@ uint32_t certs_meter(const struct sdsi_model *m, bool current, uint64_t now,
  * unchanged).
  *
  * nvram_install_key stores the licensor key (raw X || Y) and its License Key
- * Image.  nvram_add_licence appends a blob marked valid; with supersede, the
+ * Image.  nvram_add_license appends a blob marked valid; with supersede, the
  * valid bit of every older entry with the same licence ID is cleared in the
- * same write.  nvram_append_licence is nvram_add_licence without supersede.
+ * same write (the tests put blobs in without it).
  */
 int nvram_install_key(struct sdsi_model *m, uint32_t key_rev,
 		      const uint8_t key[MODEL_PUBKEY_SIZE]);
 int nvram_add_license(struct sdsi_model *m, const void *blob, size_t len,
 		      bool supersede);
-int nvram_append_license(struct sdsi_model *m, const void *blob, size_t len);
 /* Persist the meters (not a provisioning write: no wear). */
 int nvram_save_meters(struct sdsi_model *m);
 uint64_t nvram_limit_bits(const struct sdsi_model *m);

@@ -83,11 +83,6 @@ int nvram_add_license(struct sdsi_model *m, const void *blob, size_t len,
 	return commit(m, &next);
 }
 
-int nvram_append_license(struct sdsi_model *m, const void *blob, size_t len)
-{
-	return nvram_add_license(m, blob, len, false);
-}
-
 int nvram_save_meters(struct sdsi_model *m)
 {
 	char err[512];

@@ -19,7 +19,6 @@
 #include <unistd.h>
 
 #include "sdsi/utf8.h"
-#include "sdsi_lic.h"
 #include "output_file.h"
 #include "tool_error.h"
 
@@ -64,7 +63,7 @@ static int judge_existing(struct output_file *of, int fd, off_t size, bool force
 	ssize_t got;
 	int rc = 0;
 
-	if (sdsi_lic_fd_holds_key(fd))
+	if (sdsi_fd_holds_key(fd))
 		return tool_error(err, EEXIST, SDSI_ERR_REFUSED,
 			    "--output %s: holds a key (PEM or DER); refusing to replace it", of->path);
 	if (force)

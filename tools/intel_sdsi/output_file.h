@@ -30,7 +30,7 @@ struct output_file {
  * Open FILE's directory and judge what FILE holds, then send stdout to
  * memory.  FILE must be missing or a regular file that intel_sdsi could
  * have written: text (UTF-8 without control characters but tab, CR and
- * newline), holding no key (sdsi_lic_fd_holds_key); a binary file (an
+ * newline), holding no key (sdsi_fd_holds_key); a binary file (an
  * AKC, a CAP, a DER certificate, any other) or a key is refused unless
  * force.  -1 with err otherwise, stdout untouched: class IO (exit 7) for
  * a FIFO, device, directory or a name that cannot be used (ENAMETOOLONG,

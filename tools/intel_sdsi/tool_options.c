@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sdsi/hw.h"
+#include "fe_getopt.h"
 #include "tool_options.h"
 #include "util/util_array.h"
 
@@ -82,6 +83,7 @@ const struct fe_option tool_options[] = {
 const char *const output_format_names[3] = { "text", "json", "prometheus" };
 
 const unsigned int tool_option_count = UTIL_ARRAY_SIZE(tool_options);
+FE_GETOPT_FITS(tool_options);
 
 /* The command an option gives; CMD_NONE: it modifies the command. */
 enum command option_command(int id)
@@ -186,8 +188,11 @@ static int apply_option(const struct fe_option *opt, const char *arg, struct cli
 		break;
 	case OPT_GUID:
 		if (!parse_guid(arg, &cli->guid)) {
-			snprintf(msg, msglen, "--guid: expected v1, v2, 0x%08x or 0x%08x, got '%s'",
-				 SDSI_GUID_V1, SDSI_GUID_V2, arg);
+			char expected[64];
+
+			snprintf(expected, sizeof(expected), "v1, v2, 0x%08x or 0x%08x",
+				 SDSI_GUID_V1, SDSI_GUID_V2);
+			fe_getopt_bad_value(msg, msglen, "--guid", arg, expected);
 			return -1;
 		}
 		break;
@@ -196,8 +201,7 @@ static int apply_option(const struct fe_option *opt, const char *arg, struct cli
 		break;
 	case OPT_FORMAT:
 		if (!parse_format(arg, &cli->format)) {
-			snprintf(msg, msglen, "--format: expected text, json or prometheus, got '%s'",
-				 arg);
+			fe_getopt_bad_value(msg, msglen, "--format", arg, "text, json or prometheus");
 			return -1;
 		}
 		break;
@@ -212,8 +216,10 @@ static int apply_option(const struct fe_option *opt, const char *arg, struct cli
 		break;
 	case OPT_RETRY:
 		if (!parse_count(arg, &cli->busy_retries)) {
-			snprintf(msg, msglen, "--retry: expected a count from 0 to %d, got '%s'",
-				 MAX_BUSY_RETRIES, arg);
+			char expected[64];
+
+			snprintf(expected, sizeof(expected), "a count from 0 to %d", MAX_BUSY_RETRIES);
+			fe_getopt_bad_value(msg, msglen, "--retry", arg, expected);
 			return -1;
 		}
 		break;
@@ -294,33 +300,17 @@ static int check_combination(const struct cli *cli, char *msg, unsigned long msg
 
 int parse_cli(int argc, char **argv, struct cli *cli, char *msg, unsigned long msglen)
 {
-	struct option longopts[UTIL_ARRAY_SIZE(tool_options) + 1];
-	char shortopts[64];
+	/* As upstream: stop at the first argument, one or two dashes. */
+	const struct fe_getopt_spec spec = { tool_options, tool_option_count, true, true };
 	const struct fe_option *opt;
 	int id;
 
 	memset(cli, 0, sizeof(*cli));
-	/* Stop at the first argument ('+'); tell a missing value apart (':'). */
-	fe_getopt_table(tool_options, tool_option_count, "+:", longopts,
-			UTIL_ARRAY_SIZE(longopts), shortopts, sizeof(shortopts));
-
-	opterr = 0;
 	optind = 1;
-	while ((id = getopt_long_only(argc, argv, shortopts, longopts, NULL)) != -1) {
-		if (id == '?' || id == ':') {
-			const char *bad = argv[optind - 1];
-
-			if (id == ':')
-				snprintf(msg, msglen, "option '%s' needs an argument", bad);
-			else
-				snprintf(msg, msglen, "unknown option '%s'", bad);
+	while ((id = fe_getopt(&spec, argc, argv, msg, msglen)) != -1) {
+		if (id == FE_GETOPT_ERROR)
 			return -1;
-		}
 		opt = fe_option_by_id(tool_options, tool_option_count, id);
-		if (!opt) {
-			snprintf(msg, msglen, "unknown option '%s'", argv[optind - 1]);
-			return -1;
-		}
 		if (apply_option(opt, optarg, cli, msg, msglen))
 			return -1;
 	}

@@ -60,6 +60,9 @@ extern const struct auth_command auth_cmd_inspect;
  * printing a usage error.
  */
 int auth_getopt(const struct auth_command *cmd, int argc, char **argv);
+/* "--OPTION: 'VALUE' is not EXPECTED", the usage error of a bad value. */
+int auth_bad_value(const struct auth_command *cmd, const char *option, const char *value,
+		   const char *expected);
 void auth_print_help(const struct auth_command *cmd);
 /* --dump-bash-completion and --dump-options, from the commands' tables. */
 void auth_print_completion(const struct auth_command *const *cmds, size_t count);

@@ -12,10 +12,8 @@
 #include <string.h>
 
 #include "authority.h"
-#include "fe_option.h"
+#include "fe_getopt.h"
 #include "util/util_escape.h"
-
-#define MAX_OPTIONS	16
 
 static void print_option(const struct fe_option *opt)
 {
@@ -44,23 +42,18 @@ void auth_print_help(const struct auth_command *cmd)
 
 int auth_getopt(const struct auth_command *cmd, int argc, char **argv)
 {
-	struct option longopts[MAX_OPTIONS + 1];
-	char shortopts[2 * MAX_OPTIONS + 1];
-	int c;
+	const struct fe_getopt_spec spec = { cmd->options, cmd->count, false, false };
+	char msg[256];
+	int c = fe_getopt(&spec, argc, argv, msg, sizeof(msg));
 
-	/* No flags: getopt itself says what is wrong with an option. */
-	if (!fe_getopt_table(cmd->options, cmd->count, "", longopts, MAX_OPTIONS + 1,
-			     shortopts, sizeof(shortopts))) {
-		fprintf(stderr, "sdsi-authority %s: too many options\n", cmd->name);
-		return '?';
-	}
-	c = getopt_long(argc, argv, shortopts, longopts, NULL);
 	if (c == 'h') {
 		auth_print_help(cmd);
 		exit(SDSI_EXIT_OK);
 	}
-	if (c == '?' || c == ':')
-		fprintf(stderr, "Try 'sdsi-authority %s --help'.\n", cmd->name);
+	if (c == FE_GETOPT_ERROR) {
+		auth_usage_error(cmd, "%s", msg);
+		return '?';
+	}
 	return c;
 }
 
@@ -74,6 +67,15 @@ int auth_usage_error(const struct auth_command *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nTry 'sdsi-authority %s --help'.\n", cmd->name);
 	return SDSI_EXIT_USAGE;
+}
+
+int auth_bad_value(const struct auth_command *cmd, const char *option, const char *value,
+		   const char *expected)
+{
+	char msg[512];
+
+	fe_getopt_bad_value(msg, sizeof(msg), option, value, expected);
+	return auth_usage_error(cmd, "%s", msg);
 }
 
 void auth_error(const char *fmt, ...)

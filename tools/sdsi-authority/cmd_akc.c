@@ -88,8 +88,8 @@ static int run_akc(const struct auth_command *cmd, int argc, char **argv)
 			break;
 		case OPT_KEY_REV:
 			if (auth_parse_u32(optarg, &key_rev))
-				return auth_usage_error(cmd, "--key-rev '%s': not a 32-bit unsigned number",
-							optarg);
+				return auth_bad_value(cmd, "--key-rev", optarg,
+						      "a 32-bit unsigned number");
 			break;
 		default:
 			return SDSI_EXIT_USAGE;

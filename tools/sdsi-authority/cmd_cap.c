@@ -51,8 +51,8 @@ static int add_feature(const struct auth_command *cmd, struct cap_request *req,
 	uint32_t code, i;
 
 	if (sdsi_lic_code_parse(text, &code))
-		return auth_usage_error(cmd, "--feature '%s': a feature code is exactly 4 printable ASCII characters, no spaces",
-					text);
+		return auth_bad_value(cmd, "--feature", text,
+				      "a feature code (exactly 4 printable ASCII characters, no spaces)");
 	for (i = 0; i < lic->bundle_count; i++)
 		if (lic->bundles[i].code == code)
 			return auth_usage_error(cmd, "--feature %s given twice", text);
@@ -62,14 +62,14 @@ static int add_feature(const struct auth_command *cmd, struct cap_request *req,
 	return SDSI_EXIT_OK;
 }
 
-#define PPIN_DIGITS "PPIN (1 to 16 hex digits, optional 0x)"
+#define PPIN_DIGITS "a hexadecimal PPIN (1 to 16 hex digits, optional 0x)"
 
 /* The hexadecimal value of OPTION, or a usage error that says it is not WHAT. */
 static int parse_hex64(const struct auth_command *cmd, const char *option, const char *what,
 		       const char *arg, uint64_t *value)
 {
 	if (auth_parse_hex64(arg, value))
-		return auth_usage_error(cmd, "%s '%s': not a hexadecimal %s", option, arg, what);
+		return auth_bad_value(cmd, option, arg, what);
 	return SDSI_EXIT_OK;
 }
 
@@ -89,17 +89,20 @@ static int parse_option(const struct auth_command *cmd, struct cap_request *req,
 		return parse_hex64(cmd, "--previous-ppin", PPIN_DIGITS, arg, &lic->previous_ppin);
 	case OPT_ID:
 		req->have_id = true;
-		return parse_hex64(cmd, "--id", "64-bit licence ID", arg, &lic->id);
+		return parse_hex64(cmd, "--id", "a hexadecimal 64-bit licence ID", arg, &lic->id);
 	case OPT_REVISION:
 		if (auth_parse_u32(arg, &lic->revision))
-			return auth_usage_error(cmd, "--revision '%s': not a 32-bit unsigned number",
-						arg);
+			return auth_bad_value(cmd, "--revision", arg, "a 32-bit unsigned number");
 		return SDSI_EXIT_OK;
 	case OPT_TYPE:
-		if (sdsi_license_type_parse(arg, &lic->type))
-			return auth_usage_error(cmd, "--type '%s': expected %s or %s", arg,
-						sdsi_license_type_name(SDSI_LICENSE_ONE_TIME),
-						sdsi_license_type_name(SDSI_LICENSE_METERED));
+		if (sdsi_license_type_parse(arg, &lic->type)) {
+			char expected[64];
+
+			snprintf(expected, sizeof(expected), "%s or %s",
+				 sdsi_license_type_name(SDSI_LICENSE_ONE_TIME),
+				 sdsi_license_type_name(SDSI_LICENSE_METERED));
+			return auth_bad_value(cmd, "--type", arg, expected);
+		}
 		return SDSI_EXIT_OK;
 	case OPT_FEATURE:
 		return add_feature(cmd, req, arg);

@@ -128,3 +128,26 @@ def test_our_answers_are_printed_unchanged(sdsi, hostile):
     done = ctl(sdsi, hostile(answer))
     assert done.returncode == 0, done.stderr
     assert done.stdout.encode() == answer
+
+
+# Every errno name the control server answers with (sdsi-emu(1), "CONTROL
+# SOCKET", and cli/'s replies), and the exit status docs/exit-codes.md
+# gives it: the class of that errno in a program's context.  Spelt out
+# here, not read from include/sdsi/errno_class.h, so that a wrong row there
+# (EBUSY in EINVAL's class: exit 2) fails.
+DOCUMENTED_ERRORS = [
+    ('EINVAL', 2),      # a malformed command
+    ('ENODEV', 3),      # no such socket
+    ('EBUSY', 7),       # one connection too many
+    ('EOPNOTSUPP', 7),  # a command the daemon does not serve
+    ('ETIMEDOUT', 7),   # a request line not sent in time
+    ('EMSGSIZE', 7),    # an answer longer than the protocol allows
+]
+
+
+@pytest.mark.parametrize('name,status', DOCUMENTED_ERRORS)
+def test_exit_status_of_each_documented_error(sdsi, hostile, name, status):
+    done = ctl(sdsi, hostile(f'error {name}: refused\n'.encode()))
+    assert done.returncode == status, (name, done.returncode, done.stderr)
+    assert done.stdout == ''
+    assert f'error {name}: refused' in done.stderr

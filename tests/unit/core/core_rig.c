@@ -198,7 +198,7 @@ void rig_install_license(struct core_rig *rig, size_t blob_len)
 	for (i = 0; i < blob_len; i++)
 		blob[i] = (unsigned char)(i * 7 + 1);
 	sdsi_lock_take(&rig->model->lock);
-	ret = nvram_append_license(rig->model, blob, blob_len);
+	ret = nvram_add_license(rig->model, blob, blob_len, false);
 	sdsi_lock_release(&rig->model->lock);
 	assert_int_equal(ret, 0);
 }

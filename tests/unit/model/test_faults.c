@@ -45,7 +45,7 @@ static void add_license(struct tsock *ts, size_t bytes)
 	static uint8_t blob[SDSI_READ_MSG_MAX];
 
 	memset(blob, 0x5a, bytes);
-	assert_int_equal(nvram_append_license(ts->m, blob, bytes), 0);
+	assert_int_equal(nvram_add_license(ts->m, blob, bytes, false), 0);
 }
 
 static void test_fault_names(void **state)
