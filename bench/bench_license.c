@@ -13,7 +13,7 @@
 
 #include <openssl/evp.h>
 
-#include "sdsi_lic.h"
+#include "licensing/sdsi_lic.h"
 #include "util/util_time.h"
 
 static void report(const char *name, unsigned int n, uint64_t ns)

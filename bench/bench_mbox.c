@@ -12,8 +12,8 @@
 #include <time.h>
 
 #include "sdsi/hw.h"
-#include "sdsi_mbox.h"
-#include "sdsi_model.h"
+#include "drivers/core/sdsi_mbox.h"
+#include "model/sdsi_model.h"
 #include "util/util_time.h"
 
 static uint64_t op_read64(void *ctx, uint32_t off)

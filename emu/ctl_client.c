@@ -10,10 +10,10 @@
 
 #include "control_server.h"
 #include "ctl_client.h"
-#include "fe_ctl.h"
-#include "fe_ctl_clients.h"
-#include "fe_getopt.h"
-#include "fe_value.h"
+#include "cli/cli_ctl.h"
+#include "cli/cli_ctl_clients.h"
+#include "cli/cli_getopt.h"
+#include "cli/cli_value.h"
 #include "emu_options.h"
 
 #define REQUEST_MAX	1024
@@ -124,13 +124,13 @@ static int connect_to(const char *path, unsigned int timeout, int *status)
 
 /*
  * The whole answer, until the emulator closes, in a buffer of
- * FE_CTL_ANSWER_MAX + 1 bytes and a NUL: a server that sends more is not
+ * CLI_CTL_ANSWER_MAX + 1 bytes and a NUL: a server that sends more is not
  * one of ours (or is broken), and is stopped there rather than read into
  * memory without end.  NULL with errno on failure (EMSGSIZE: too long).
  */
 static char *read_answer(int fd, size_t *used)
 {
-	char *response = malloc(FE_CTL_ANSWER_MAX + 2);
+	char *response = malloc(CLI_CTL_ANSWER_MAX + 2);
 	ssize_t n;
 
 	*used = 0;
@@ -138,7 +138,7 @@ static char *read_answer(int fd, size_t *used)
 		errno = ENOMEM;
 		return NULL;
 	}
-	while ((n = recv(fd, response + *used, FE_CTL_ANSWER_MAX + 1 - *used, 0)) != 0) {
+	while ((n = recv(fd, response + *used, CLI_CTL_ANSWER_MAX + 1 - *used, 0)) != 0) {
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
 			free(response);		/* the timeout: errno says so */
 			return NULL;
@@ -146,7 +146,7 @@ static char *read_answer(int fd, size_t *used)
 		if (n < 0)
 			break;	/* a reset: what came is the answer, as before */
 		*used += (size_t)n;
-		if (*used > FE_CTL_ANSWER_MAX) {
+		if (*used > CLI_CTL_ANSWER_MAX) {
 			free(response);
 			errno = EMSGSIZE;
 			return NULL;
@@ -224,7 +224,7 @@ static int send_request(const char *path, const char *request, unsigned int time
 			return timed_out(path, timeout);
 		if (status == EMSGSIZE) {
 			fprintf(stderr, "sdsi-emu: ctl: %s: answer longer than %d bytes, the protocol's limit\n",
-				path, FE_CTL_ANSWER_MAX);
+				path, CLI_CTL_ANSWER_MAX);
 			return SDSI_EXIT_IO;
 		}
 		fprintf(stderr, "sdsi-emu: ctl: %s: %s\n", path, strerror(status));
@@ -252,7 +252,7 @@ struct ctl_args {
  * One option of ctl, as its table (emu/emu_options.c) names them: 0, or
  * the usage status.
  */
-static int ctl_option(const struct fe_option *o, const char *value, struct ctl_args *a)
+static int ctl_option(const struct cli_option *o, const char *value, struct ctl_args *a)
 {
 	unsigned long long v;
 
@@ -261,14 +261,14 @@ static int ctl_option(const struct fe_option *o, const char *value, struct ctl_a
 		char name[64], msg[128];
 
 		snprintf(name, sizeof(name), "--%s", o->name);
-		fe_getopt_needs_value(msg, sizeof(msg), name);
+		cli_getopt_needs_value(msg, sizeof(msg), name);
 		return emu_usage_error("ctl: %s", msg);
 	}
 	if (!strcmp(o->name, "ctl"))
 		a->ctl = value;
 	else if (!strcmp(o->name, "state"))
 		a->state = value;
-	else if (fe_parse_uint(value, 1, TIMEOUT_MAX_S, &v))
+	else if (cli_parse_uint(value, 1, TIMEOUT_MAX_S, &v))
 		a->timeout = (unsigned int)v;
 	else
 		return emu_usage_error("ctl: --timeout: '%s' is not a number from 1 to %u",
@@ -279,7 +279,7 @@ static int ctl_option(const struct fe_option *o, const char *value, struct ctl_a
 int emu_ctl_main(int argc, char **argv)
 {
 	struct ctl_args a = { .timeout = TIMEOUT_DEFAULT_S };
-	struct fe_getopt_spec spec = { .stop_at_operand = true };
+	struct cli_getopt_spec spec = { .stop_at_operand = true };
 	char path[4096], request[REQUEST_MAX], msg[256];
 	const char *value;
 	int c, i, ret;
@@ -288,10 +288,10 @@ int emu_ctl_main(int argc, char **argv)
 
 	/* The options stop at COMMAND, whose arguments are the server's. */
 	optind = 1;
-	while ((c = fe_getopt(&spec, argc, argv, msg, sizeof(msg))) != -1) {
-		const struct fe_option *o = fe_option_by_id(spec.opts, spec.count, c);
+	while ((c = cli_getopt(&spec, argc, argv, msg, sizeof(msg))) != -1) {
+		const struct cli_option *o = cli_option_by_id(spec.opts, spec.count, c);
 
-		if (c == FE_GETOPT_ERROR)
+		if (c == CLI_GETOPT_ERROR)
 			return emu_usage_error("ctl: %s", msg);
 		if (c == 'h') {
 			emu_print_help(stdout);
@@ -306,7 +306,7 @@ int emu_ctl_main(int argc, char **argv)
 		return emu_usage_error("ctl: give --ctl or --state, not both");
 	if (i >= argc)
 		return list_commands("no command given");
-	if (!fe_ctl_find(argv[i])) {
+	if (!cli_ctl_find(argv[i])) {
 		char why[128];
 
 		snprintf(why, sizeof(why), "unknown command '%.64s'", argv[i]);

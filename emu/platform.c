@@ -37,7 +37,7 @@ static int create_socket(struct emu_platform *pf, const struct emu_options *opts
 	pf->new_nvram[socket] = access(path, F_OK) < 0 && errno == ENOENT;
 
 	/* The platform options, as sdsi-shmem reads them too. */
-	return fe_platform_model_create(&opts->pf, socket, pf->state_dir, pf->root_key,
+	return cli_platform_model_create(&opts->pf, socket, pf->state_dir, pf->root_key,
 					emu_model_clock_now, &pf->clocks[socket],
 					&pf->models[socket], err, errlen);
 }
@@ -53,7 +53,7 @@ int emu_platform_create(struct emu_platform *pf, const struct emu_options *opts,
 		snprintf(err, errlen, "state directory name too long");
 		return -ENAMETOOLONG;
 	}
-	if (fe_platform_root_key(&opts->pf, pf->root_key, sizeof(pf->root_key))) {
+	if (cli_platform_root_key(&opts->pf, pf->root_key, sizeof(pf->root_key))) {
 		snprintf(err, errlen, "root key file name too long");
 		return -ENAMETOOLONG;
 	}

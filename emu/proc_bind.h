@@ -5,8 +5,8 @@
  * emulated processors): a file with the new contents bound over it,
  * read-only as the real one.  The two differ only in what they write.
  */
-#ifndef EMU_PROC_BIND_H
-#define EMU_PROC_BIND_H
+#ifndef SDSI_EMU_PROC_BIND_H
+#define SDSI_EMU_PROC_BIND_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -29,4 +29,4 @@ typedef int emu_proc_fill_fn(int fd, void *ctx);
 int emu_proc_bind(const char *proc_path, const char *scratch_dir, const char *what,
 		  emu_proc_fill_fn *fill, void *ctx, bool *bound, char *err, size_t errlen);
 
-#endif /* EMU_PROC_BIND_H */
+#endif /* SDSI_EMU_PROC_BIND_H */

@@ -5,8 +5,8 @@
  * ends (LeakSanitizer watches).
  * Only for translation units that include libsdsi.h alone (cert_decode.h).
  */
-#ifndef FUZZ_HANDLE_H
-#define FUZZ_HANDLE_H
+#ifndef SDSI_FUZZ_HANDLE_H
+#define SDSI_FUZZ_HANDLE_H
 
 #include "sdsi/libsdsi.h"
 #include "fuzz_check.h"
@@ -19,4 +19,4 @@
 	util_scoped_error name = sdsi_error_new(); \
 	FUZZ_CHECK(name != NULL, "out of memory for an error")
 
-#endif /* FUZZ_HANDLE_H */
+#endif /* SDSI_FUZZ_HANDLE_H */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "sdsi_internal.h"
-#include "sdsi_lic.h"
+#include "licensing/sdsi_lic.h"
 
 int sdsi_read_license_blob(const uint8_t *buf, size_t len, struct sdsi_error *err)
 {

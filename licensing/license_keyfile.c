@@ -22,7 +22,7 @@
 #include "sdsi/input_file.h"
 #include "sdsi/output_target.h"
 #include "license_internal.h"
-#include "sdsi_path.h"
+#include "paths/sdsi_path.h"
 #include "util/util_io.h"
 
 /* A P-384 PEM key is under 400 bytes; anything this large is not one. */

@@ -18,8 +18,8 @@
  *   other       the errno of a failed file operation (key files, output)
  * err may be NULL everywhere it appears.
  */
-#ifndef SDSI_LIC_H
-#define SDSI_LIC_H
+#ifndef SDSI_LICENSING_LIC_H
+#define SDSI_LICENSING_LIC_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -240,4 +240,4 @@ int sdsi_lic_write_file(const char *path, const void *data, size_t len,
  */
 int sdsi_lic_sync_parent_dir(const char *path);
 
-#endif /* SDSI_LIC_H */
+#endif /* SDSI_LICENSING_LIC_H */

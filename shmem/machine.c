@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "machine.h"
-#include "window_file.h"
+#include "window/window_file.h"
 
 /*
  * The window file, mapped shared; a regular file is grown to fit.  Opened
@@ -71,7 +71,7 @@ int shmem_create_sockets(struct shmem_machine *machine,
 	}
 	for (unsigned int n = 0; n < o->pf.sockets; n++) {
 		/* The platform options, as sdsi-emu reads them too. */
-		int ret = fe_platform_model_create(&o->pf, n, o->pf.state_dir, o->root_key,
+		int ret = cli_platform_model_create(&o->pf, n, o->pf.state_dir, o->root_key,
 						   NULL, NULL, &machine->models[n], err,
 						   sizeof(err));
 

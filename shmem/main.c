@@ -24,8 +24,8 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "ctlpage.h"
-#include "fe_state_dir.h"
+#include "window/ctlpage.h"
+#include "cli/cli_state_dir.h"
 #include "machine.h"
 #include "shmem_options.h"
 #include "serve_loop.h"
@@ -96,15 +96,15 @@ int main(int argc, char **argv)
 	size_t window_size;
 	int status = 1, ret;
 	char *base;
-	static struct fe_state_dir state;
+	static struct cli_state_dir state;
 	char err[PATH_MAX + 256];
 
 	ret = shmem_parse_options(argc, argv, &o);
 	if (ret)
 		return ret;
-	/* Checked and locked as sdsi-emu's --state (fe_state_dir.h). */
+	/* Checked and locked as sdsi-emu's --state (cli_state_dir.h). */
 	if (o.pf.state_dir) {
-		if (fe_state_dir_open(&state, SHMEM_PROGRAM, o.pf.state_dir, err, sizeof(err))) {
+		if (cli_state_dir_open(&state, SHMEM_PROGRAM, o.pf.state_dir, err, sizeof(err))) {
 			fprintf(stderr, "sdsi-shmem: %s\n", err);
 			return 1;
 		}
@@ -113,7 +113,7 @@ int main(int argc, char **argv)
 	window_size = window_ctlpage_offset(o.pf.sockets) + SDSI_CTLPAGE_SIZE;
 	base = shmem_map_window(o.window, o.offset, window_size);
 	if (!base) {
-		fe_state_dir_close(&state, true);
+		cli_state_dir_close(&state, true);
 		return 1;
 	}
 	/*
@@ -133,6 +133,6 @@ int main(int argc, char **argv)
 	free(machine.models);
 	free(machine.ports);
 	munmap(base, window_size);
-	fe_state_dir_close(&state, status != 0);
+	cli_state_dir_close(&state, status != 0);
 	return status;
 }

@@ -23,7 +23,7 @@
 
 #include "sdsi/hw.h"
 #include "sdsi/window.h"
-#include "sdsi_model.h"
+#include "model/sdsi_model.h"
 
 /* Qwords the driver may write: control and mailbox of the largest layout. */
 #define SHMEM_PORT_WRITABLE_QWORDS \

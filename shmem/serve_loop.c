@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "doorbell.h"
+#include "window/doorbell.h"
 #include "serve_loop.h"
 #include "util/util_time.h"
 

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "control.h"
-#include "ctlpage.h"
+#include "window/ctlpage.h"
 #include "shmem_options.h"
 
 /* Set by SIGINT, SIGTERM or a parent gone; each loop ends at its next look. */

@@ -9,12 +9,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "fe_platform.h"
+#include "cli/cli_platform.h"
 
 #define SHMEM_PROGRAM		"sdsi-shmem"
 
 struct shmem_options {
-	struct fe_platform pf;		/* the options sdsi-emu shares */
+	struct cli_platform pf;		/* the options sdsi-emu shares */
 	const char *window;
 	const char *ctl;
 	uint64_t offset;

@@ -17,8 +17,8 @@
  * not move while it copied it, so a client that gave up on a reply cannot
  * have a torn line executed.  The doorbell words are doorbell.h's.
  */
-#ifndef SDSI_SHMEM_CTLPAGE_H
-#define SDSI_SHMEM_CTLPAGE_H
+#ifndef SDSI_WINDOW_CTLPAGE_H
+#define SDSI_WINDOW_CTLPAGE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -112,4 +112,4 @@ bool window_ctlpage_serve(struct window_ctlpage *page,
 int window_ctlpage_request(struct window_ctlpage *page, const char *request,
 			   char *reply, size_t replylen, unsigned int timeout_ms);
 
-#endif /* SDSI_SHMEM_CTLPAGE_H */
+#endif /* SDSI_WINDOW_CTLPAGE_H */

@@ -22,8 +22,8 @@
  * The words live in the control page (ctlpage.h); ring and answered are
  * futexes, shared between processes through the window's file.
  */
-#ifndef SDSI_SHMEM_DOORBELL_H
-#define SDSI_SHMEM_DOORBELL_H
+#ifndef SDSI_WINDOW_DOORBELL_H
+#define SDSI_WINDOW_DOORBELL_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -57,4 +57,4 @@ void window_doorbell_answer(struct window_ctlpage *page, uint32_t ring);
 /* Server: whether an answer now waits on time alone. */
 void window_doorbell_set_timed(struct window_ctlpage *page, bool timed);
 
-#endif /* SDSI_SHMEM_DOORBELL_H */
+#endif /* SDSI_WINDOW_DOORBELL_H */

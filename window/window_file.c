@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sdsi_path.h"
+#include "paths/sdsi_path.h"
 #include "window_file.h"
 
 #define WHAT	"window"

@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <sys/stat.h>
 
-#include "sdsi_path.h"
+#include "paths/sdsi_path.h"
 
 /* Room for any message of window_file_open. */
 #define WINDOW_FILE_ERR_SIZE	SDSI_PATH_ERR_SIZE

@@ -11,8 +11,8 @@
  * binding state holds both, mbox_lock first, so holding either one is enough
  * to read it.  The functions with such a rule check it (sdsi_assert_held).
  */
-#ifndef SDSI_FUSEDRV_INTERNAL_H
-#define SDSI_FUSEDRV_INTERNAL_H
+#ifndef SDSI_DRIVERS_FUSE_FUSEDRV_INTERNAL_H
+#define SDSI_DRIVERS_FUSE_FUSEDRV_INTERNAL_H
 
 #define FUSE_USE_VERSION 35
 
@@ -23,7 +23,7 @@
 
 #include "sdsi/hw.h"
 #include "sdsi/sysfs_files.h"
-#include "sdsi_lock.h"
+#include "lock/sdsi_lock.h"
 #include "sdsi_fusedrv.h"
 
 /* Node kinds of the tree; see fusedrv_tree.c for the inode numbers. */
@@ -206,4 +206,4 @@ void fusedrv_op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 void fusedrv_op_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 		      size_t size, off_t off, struct fuse_file_info *fi);
 
-#endif /* SDSI_FUSEDRV_INTERNAL_H */
+#endif /* SDSI_DRIVERS_FUSE_FUSEDRV_INTERNAL_H */

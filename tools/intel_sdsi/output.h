@@ -3,8 +3,8 @@
  * One table of print operations per output format (text, JSON, Prometheus):
  * every command and every error goes through it, so --format covers everything.
  */
-#ifndef INTEL_SDSI_OUTPUT_H
-#define INTEL_SDSI_OUTPUT_H
+#ifndef SDSI_TOOLS_INTEL_SDSI_OUTPUT_H
+#define SDSI_TOOLS_INTEL_SDSI_OUTPUT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -106,4 +106,4 @@ void out_error_message(const char *message);
 const char *requested_device(const char *devno, char *buf, size_t size);
 
 
-#endif /* INTEL_SDSI_OUTPUT_H */
+#endif /* SDSI_TOOLS_INTEL_SDSI_OUTPUT_H */

@@ -8,15 +8,15 @@
  * end leaves FILE as it was and no temporary file, since none exists until
  * the output is complete.  A run that fails leaves FILE as it was too.
  */
-#ifndef INTEL_SDSI_OUTPUT_FILE_H
-#define INTEL_SDSI_OUTPUT_FILE_H
+#ifndef SDSI_TOOLS_INTEL_SDSI_OUTPUT_FILE_H
+#define SDSI_TOOLS_INTEL_SDSI_OUTPUT_FILE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include "sdsi/libsdsi.h"
-#include "sdsi_path.h"
+#include "paths/sdsi_path.h"
 
 struct output_file {
 	const char *path;
@@ -55,4 +55,4 @@ int output_file_commit(struct output_file *of, struct sdsi_error *err);
  */
 void output_file_discard(struct output_file *of);
 
-#endif /* INTEL_SDSI_OUTPUT_FILE_H */
+#endif /* SDSI_TOOLS_INTEL_SDSI_OUTPUT_FILE_H */

@@ -5,8 +5,8 @@
  * itself, the auxiliary bus directory above it (what sdsi-emu mount DIR
  * serves at DIR), or a sysfs root (DIR/bus/auxiliary/devices).
  */
-#ifndef INTEL_SDSI_SYSFS_ROOT_H
-#define INTEL_SDSI_SYSFS_ROOT_H
+#ifndef SDSI_TOOLS_INTEL_SDSI_SYSFS_ROOT_H
+#define SDSI_TOOLS_INTEL_SDSI_SYSFS_ROOT_H
 
 #include "commands.h"
 #include "util/util_cleanup.h"
@@ -35,4 +35,4 @@ int reopen_listed_device(struct sdsi_device **dev, struct sdsi_error *err);
  */
 void warn_no_devices(const struct cli *cli, const struct output *out);
 
-#endif /* INTEL_SDSI_SYSFS_ROOT_H */
+#endif /* SDSI_TOOLS_INTEL_SDSI_SYSFS_ROOT_H */

@@ -4,8 +4,8 @@
  * will not replace), in libsdsi's struct sdsi_error, so that it is reported
  * and mapped to an exit status like any error of the library.
  */
-#ifndef INTEL_SDSI_TOOL_ERROR_H
-#define INTEL_SDSI_TOOL_ERROR_H
+#ifndef SDSI_TOOLS_INTEL_SDSI_TOOL_ERROR_H
+#define SDSI_TOOLS_INTEL_SDSI_TOOL_ERROR_H
 
 #include <stdarg.h>
 
@@ -30,4 +30,4 @@ int tool_error(struct sdsi_error *err, int errnum, enum sdsi_error_class cls,
 int tool_verror(struct sdsi_error *err, int errnum, enum sdsi_error_class cls,
 		const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
 
-#endif /* INTEL_SDSI_TOOL_ERROR_H */
+#endif /* SDSI_TOOLS_INTEL_SDSI_TOOL_ERROR_H */

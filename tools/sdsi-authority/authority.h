@@ -5,14 +5,14 @@
  * holds what they share: exit statuses, the option tables that drive both
  * getopt and --help, and small parsing and file helpers.
  */
-#ifndef SDSI_AUTHORITY_H
-#define SDSI_AUTHORITY_H
+#ifndef SDSI_TOOLS_AUTHORITY_H
+#define SDSI_TOOLS_AUTHORITY_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sdsi_lic.h"
+#include "licensing/sdsi_lic.h"
 
 /*
  * Exit statuses: the table of every sdsi program (docs/exit-codes.md).  A key
@@ -20,7 +20,7 @@
  * output that cannot be written 7, existing keys 5, a bad signature 6.
  */
 #include "sdsi/exit_status.h"
-#include "fe_option.h"
+#include "cli/cli_option.h"
 #include "util/util_hex.h"
 #include "util/util_array.h"
 
@@ -35,14 +35,14 @@
 
 /* Every command's last option: auth_getopt answers it with the command's help. */
 #define AUTH_HELP_OPTION \
-	{ 'h', 'h', "help", NULL, FE_ARG_NONE, NULL, "show this help and exit" }
+	{ 'h', 'h', "help", NULL, CLI_ARG_NONE, NULL, "show this help and exit" }
 
 struct auth_command {
 	const char *name;
 	const char *synopsis;
 	const char *summary;
-	/* The front end's description (fe_option.h), AUTH_HELP_OPTION last. */
-	const struct fe_option *options;
+	/* The front end's description (cli_option.h), AUTH_HELP_OPTION last. */
+	const struct cli_option *options;
 	size_t count;
 	int (*run)(const struct auth_command *cmd, int argc, char **argv);
 };
@@ -120,4 +120,4 @@ int auth_write_output(int dirfd, const char *path, const void *data, size_t len)
  */
 #define AUTH_KEY_IMAGE_HEX UTIL_KEY_IMAGE_HEX_SIZE(SDSI_LICENSE_KEY_IMAGE_SIZE)
 
-#endif /* SDSI_AUTHORITY_H */
+#endif /* SDSI_TOOLS_AUTHORITY_H */

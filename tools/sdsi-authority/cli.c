@@ -12,10 +12,10 @@
 #include <string.h>
 
 #include "authority.h"
-#include "fe_getopt.h"
+#include "cli/cli_getopt.h"
 #include "util/util_escape.h"
 
-static void print_option(const struct fe_option *opt)
+static void print_option(const struct cli_option *opt)
 {
 	char left[64];
 	int n;
@@ -27,14 +27,14 @@ static void print_option(const struct fe_option *opt)
 	if (opt->arg && n > 0 && (size_t)n < sizeof(left))
 		snprintf(left + n, sizeof(left) - (size_t)n, " %s", opt->arg);
 	printf("%-28s ", left);
-	fe_doc_wrap(stdout, opt->help, 29);	/* within 80 columns */
+	cli_doc_wrap(stdout, opt->help, 29);	/* within 80 columns */
 }
 
 void auth_print_help(const struct auth_command *cmd)
 {
 	int col = printf("Usage: sdsi-authority %s ", cmd->name);
 
-	fe_doc_wrap(stdout, cmd->synopsis, col);
+	cli_doc_wrap(stdout, cmd->synopsis, col);
 	printf("\n%s\n\nOptions:\n", cmd->summary);
 	for (size_t i = 0; i < cmd->count; i++)
 		print_option(&cmd->options[i]);
@@ -42,15 +42,15 @@ void auth_print_help(const struct auth_command *cmd)
 
 int auth_getopt(const struct auth_command *cmd, int argc, char **argv)
 {
-	const struct fe_getopt_spec spec = { cmd->options, cmd->count, false, false };
+	const struct cli_getopt_spec spec = { cmd->options, cmd->count, false, false };
 	char msg[256];
-	int c = fe_getopt(&spec, argc, argv, msg, sizeof(msg));
+	int c = cli_getopt(&spec, argc, argv, msg, sizeof(msg));
 
 	if (c == 'h') {
 		auth_print_help(cmd);
 		exit(SDSI_EXIT_OK);
 	}
-	if (c == FE_GETOPT_ERROR) {
+	if (c == CLI_GETOPT_ERROR) {
 		auth_usage_error(cmd, "%s", msg);
 		return '?';
 	}
@@ -74,7 +74,7 @@ int auth_bad_value(const struct auth_command *cmd, const char *option, const cha
 {
 	char msg[512];
 
-	fe_getopt_bad_value(msg, sizeof(msg), option, value, expected);
+	cli_getopt_bad_value(msg, sizeof(msg), option, value, expected);
 	return auth_usage_error(cmd, "%s", msg);
 }
 

@@ -16,9 +16,9 @@
 
 enum { OPT_KEY_REV = 256 };
 
-static const struct fe_option akc_options[] = {
-	{ 'o', 'o', "output", "FILE", FE_ARG_FILE, NULL, "write the AKC to FILE (required)" },
-	{ OPT_KEY_REV, 0, "key-rev", "N", FE_ARG_NONE, NULL, "key revision recorded in the AKC (default 1)" },
+static const struct cli_option akc_options[] = {
+	{ 'o', 'o', "output", "FILE", CLI_ARG_FILE, NULL, "write the AKC to FILE (required)" },
+	{ OPT_KEY_REV, 0, "key-rev", "N", CLI_ARG_NONE, NULL, "key revision recorded in the AKC (default 1)" },
 	AUTH_HELP_OPTION,
 };
 

@@ -25,15 +25,15 @@ enum {
 	OPT_PREVIOUS_PPIN,
 };
 
-static const struct fe_option cap_options[] = {
-	{ 'o', 'o', "output", "FILE", FE_ARG_FILE, NULL, "write the CAP to FILE (required)" },
-	{ OPT_PPIN, 0, "ppin", "HEX", FE_ARG_NONE, NULL, "PPIN of the CPU the licence is bound to (required)" },
-	{ OPT_FEATURE, 0, "feature", "CODE", FE_ARG_NONE, NULL, "4-character feature code; repeat for each bundle (1 to 27)" },
-	{ OPT_TYPE, 0, "type", "TYPE", FE_ARG_WORDS, SDSI_LICENSE_WORD_ONE_TIME " " SDSI_LICENSE_WORD_METERED,
+static const struct cli_option cap_options[] = {
+	{ 'o', 'o', "output", "FILE", CLI_ARG_FILE, NULL, "write the CAP to FILE (required)" },
+	{ OPT_PPIN, 0, "ppin", "HEX", CLI_ARG_NONE, NULL, "PPIN of the CPU the licence is bound to (required)" },
+	{ OPT_FEATURE, 0, "feature", "CODE", CLI_ARG_NONE, NULL, "4-character feature code; repeat for each bundle (1 to 27)" },
+	{ OPT_TYPE, 0, "type", "TYPE", CLI_ARG_WORDS, SDSI_LICENSE_WORD_ONE_TIME " " SDSI_LICENSE_WORD_METERED,
 	  SDSI_LICENSE_WORD_ONE_TIME " (default) or " SDSI_LICENSE_WORD_METERED },
-	{ OPT_ID, 0, "id", "HEX", FE_ARG_NONE, NULL, "64-bit licence ID (default: random)" },
-	{ OPT_REVISION, 0, "revision", "N", FE_ARG_NONE, NULL, "licence revision (default 1)" },
-	{ OPT_PREVIOUS_PPIN, 0, "previous-ppin", "HEX", FE_ARG_NONE, NULL, "PPIN the licence moved from (default 0: none)" },
+	{ OPT_ID, 0, "id", "HEX", CLI_ARG_NONE, NULL, "64-bit licence ID (default: random)" },
+	{ OPT_REVISION, 0, "revision", "N", CLI_ARG_NONE, NULL, "licence revision (default 1)" },
+	{ OPT_PREVIOUS_PPIN, 0, "previous-ppin", "HEX", CLI_ARG_NONE, NULL, "PPIN the licence moved from (default 0: none)" },
 	AUTH_HELP_OPTION,
 };
 

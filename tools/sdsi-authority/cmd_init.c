@@ -19,10 +19,10 @@
 #include "sdsi/input_file.h"
 #include "authority.h"
 #include "util/util_escape.h"
-#include "sdsi_path.h"
+#include "paths/sdsi_path.h"
 #include "util/util_array.h"
 
-static const struct fe_option init_options[] = {
+static const struct cli_option init_options[] = {
 	AUTH_HELP_OPTION,
 };
 

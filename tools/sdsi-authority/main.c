@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "authority.h"
-#include "fe_option.h"
+#include "cli/cli_option.h"
 #include "util/util_array.h"
 
 static const struct auth_command *const commands[] = {
@@ -31,14 +31,14 @@ static void print_main_help(void)
 	for (i = 0; i < UTIL_ARRAY_SIZE(commands); i++)
 	{
 		printf("  %-8s %s ", commands[i]->name, commands[i]->name);
-		fe_doc_wrap(stdout, commands[i]->synopsis, 13 + (int)strlen(commands[i]->name));
+		cli_doc_wrap(stdout, commands[i]->synopsis, 13 + (int)strlen(commands[i]->name));
 	}
 	printf("\nOptions:\n");
 	auth_print_top_options();
 	printf("\n'sdsi-authority COMMAND --help' describes one command.\n\n"
 	       "Exit status, shared by the sdsi programs (/usr/share/doc/sdsi-authority/\n"
 	       "exit-codes.md, docs/exit-codes.md in the sources):\n");
-#define PRINT_EXIT_STATUS(code, meaning) printf("  %d  ", code); fe_doc_wrap(stdout, meaning, 5);
+#define PRINT_EXIT_STATUS(code, meaning) printf("  %d  ", code); cli_doc_wrap(stdout, meaning, 5);
 	SDSI_EXIT_STATUS_TABLE(PRINT_EXIT_STATUS)
 #undef PRINT_EXIT_STATUS
 }

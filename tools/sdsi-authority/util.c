@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "authority.h"
-#include "sdsi_path.h"
+#include "paths/sdsi_path.h"
 #include "util/util_array.h"
 
 int auth_parse_hex64(const char *text, uint64_t *value)

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """`sdsi-emu ctl` against a hostile server: whatever listens on the socket
 it is given may send an answer without end or terminal escape sequences.
-ctl reads at most the protocol's longest answer (FE_CTL_ANSWER_MAX) and
+ctl reads at most the protocol's longest answer (CLI_CTL_ANSWER_MAX) and
 escapes every byte that is not printable ASCII or a newline before it
 reaches standard output or standard error."""
 import socket
@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-ANSWER_MAX = 65536      # cli/fe_ctl_clients.h (FE_CTL_ANSWER_MAX)
+ANSWER_MAX = 65536      # cli/cli_ctl_clients.h (CLI_CTL_ANSWER_MAX)
 # Enough to tell a bounded reader from one that takes all it is given,
 # small enough that an unbounded one still ends (and fails) quickly.
 FLOOD_BYTES = 64 << 20

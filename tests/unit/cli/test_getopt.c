@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The one option-parsing loop of the four programs (cli/fe_getopt.c): a
- * table of exactly FE_GETOPT_MAX entries, every one with a short letter and
+ * The one option-parsing loop of the four programs (cli/cli_getopt.c): a
+ * table of exactly CLI_GETOPT_MAX entries, every one with a short letter and
  * a value, is parsed; one more is refused, never handed to getopt
  * unterminated; and each error has its one wording.
  */
@@ -14,26 +14,26 @@
 
 #include <cmocka.h>
 
-#include "fe_getopt.h"
+#include "cli/cli_getopt.h"
 
 #define LETTERS	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefg"
 
-static struct fe_option table[FE_GETOPT_MAX + 1];
-static char names[FE_GETOPT_MAX + 1][8];
+static struct cli_option table[CLI_GETOPT_MAX + 1];
+static char names[CLI_GETOPT_MAX + 1][8];
 
 /* count options "--oA".."--og", each with its letter and a value. */
-static struct fe_getopt_spec full_table(size_t count)
+static struct cli_getopt_spec full_table(size_t count)
 {
 	for (size_t i = 0; i < count; i++) {
 		snprintf(names[i], sizeof(names[i]), "o%c", LETTERS[i]);
-		table[i] = (struct fe_option){ LETTERS[i], LETTERS[i], names[i], "V",
-					       FE_ARG_NONE, NULL, "" };
+		table[i] = (struct cli_option){ LETTERS[i], LETTERS[i], names[i], "V",
+					       CLI_ARG_NONE, NULL, "" };
 	}
-	return (struct fe_getopt_spec){ table, count, false, false };
+	return (struct cli_getopt_spec){ table, count, false, false };
 }
 
-/* fe_getopt over a NULL-terminated argv; the last answer and message. */
-static int parse(const struct fe_getopt_spec *spec, char **argv, char *msg, size_t len)
+/* cli_getopt over a NULL-terminated argv; the last answer and message. */
+static int parse(const struct cli_getopt_spec *spec, char **argv, char *msg, size_t len)
 {
 	int argc = 0, c;
 
@@ -41,57 +41,57 @@ static int parse(const struct fe_getopt_spec *spec, char **argv, char *msg, size
 		argc++;
 	optind = 0;
 	msg[0] = '\0';
-	while ((c = fe_getopt(spec, argc, argv, msg, len)) != -1)
-		if (c == FE_GETOPT_ERROR)
+	while ((c = cli_getopt(spec, argc, argv, msg, len)) != -1)
+		if (c == CLI_GETOPT_ERROR)
 			return c;
 	return -1;
 }
 
 static void test_exactly_max_fits(void **state)
 {
-	struct fe_getopt_spec spec = full_table(FE_GETOPT_MAX);
+	struct cli_getopt_spec spec = full_table(CLI_GETOPT_MAX);
 	char *argv[] = { "prog", "-A", "1", "--of=2", "-f", "3", NULL };
 	char msg[128];
 
 	(void)state;
-	assert_int_equal(LETTERS[FE_GETOPT_MAX - 1], 'f');
+	assert_int_equal(LETTERS[CLI_GETOPT_MAX - 1], 'f');
 	spec.stop_at_operand = true;	/* the longest short string: "+:" first */
 	optind = 0;
-	assert_int_equal(fe_getopt(&spec, 6, argv, msg, sizeof(msg)), 'A');
+	assert_int_equal(cli_getopt(&spec, 6, argv, msg, sizeof(msg)), 'A');
 	assert_string_equal(optarg, "1");
-	assert_int_equal(fe_getopt(&spec, 6, argv, msg, sizeof(msg)), 'f');
+	assert_int_equal(cli_getopt(&spec, 6, argv, msg, sizeof(msg)), 'f');
 	assert_string_equal(optarg, "2");
-	assert_int_equal(fe_getopt(&spec, 6, argv, msg, sizeof(msg)), 'f');
+	assert_int_equal(cli_getopt(&spec, 6, argv, msg, sizeof(msg)), 'f');
 	assert_string_equal(optarg, "3");
-	assert_int_equal(fe_getopt(&spec, 6, argv, msg, sizeof(msg)), -1);
+	assert_int_equal(cli_getopt(&spec, 6, argv, msg, sizeof(msg)), -1);
 }
 
 static void test_one_too_many_refused(void **state)
 {
-	const struct fe_getopt_spec spec = full_table(FE_GETOPT_MAX + 1);
+	const struct cli_getopt_spec spec = full_table(CLI_GETOPT_MAX + 1);
 	char *argv[] = { "prog", "-A", "1", NULL };
 	char msg[128];
 
 	(void)state;
 	/* Long form only: the short string has room, getopt's table none. */
-	table[FE_GETOPT_MAX].short_name = 0;
-	table[FE_GETOPT_MAX].id = 256;
-	assert_int_equal(parse(&spec, argv, msg, sizeof(msg)), FE_GETOPT_ERROR);
+	table[CLI_GETOPT_MAX].short_name = 0;
+	table[CLI_GETOPT_MAX].id = 256;
+	assert_int_equal(parse(&spec, argv, msg, sizeof(msg)), CLI_GETOPT_ERROR);
 	assert_string_equal(msg, "option table of 33 entries: more than 32");
 }
 
-static const struct fe_option small[] = {
-	{ 'q', 'q', "quiet", NULL, FE_ARG_NONE, NULL, "" },
-	{ 'd', 'd', "devno", "N", FE_ARG_NONE, NULL, "" },
-	{ 256, 0, "all", NULL, FE_ARG_NONE, NULL, "" },
+static const struct cli_option small[] = {
+	{ 'q', 'q', "quiet", NULL, CLI_ARG_NONE, NULL, "" },
+	{ 'd', 'd', "devno", "N", CLI_ARG_NONE, NULL, "" },
+	{ 256, 0, "all", NULL, CLI_ARG_NONE, NULL, "" },
 };
 
 static void expect(bool long_only, char **argv, const char *wording)
 {
-	const struct fe_getopt_spec spec = { small, 3, false, long_only };
+	const struct cli_getopt_spec spec = { small, 3, false, long_only };
 	char msg[128];
 
-	assert_int_equal(parse(&spec, argv, msg, sizeof(msg)), FE_GETOPT_ERROR);
+	assert_int_equal(parse(&spec, argv, msg, sizeof(msg)), CLI_GETOPT_ERROR);
 	assert_string_equal(msg, wording);
 }
 
@@ -115,20 +115,20 @@ static void test_bad_value_wording(void **state)
 	char msg[128];
 
 	(void)state;
-	fe_getopt_bad_value(msg, sizeof(msg), "--retry", "21", "a count from 0 to 20");
+	cli_getopt_bad_value(msg, sizeof(msg), "--retry", "21", "a count from 0 to 20");
 	assert_string_equal(msg, "--retry: '21' is not a count from 0 to 20");
 }
 
 static void test_stop_at_operand(void **state)
 {
-	const struct fe_getopt_spec spec = { small, 3, true, false };
+	const struct cli_getopt_spec spec = { small, 3, true, false };
 	char *argv[] = { "p", "-q", "CMD", "--all", NULL };
 	char msg[128];
 
 	(void)state;
 	optind = 0;
-	assert_int_equal(fe_getopt(&spec, 4, argv, msg, sizeof(msg)), 'q');
-	assert_int_equal(fe_getopt(&spec, 4, argv, msg, sizeof(msg)), -1);
+	assert_int_equal(cli_getopt(&spec, 4, argv, msg, sizeof(msg)), 'q');
+	assert_int_equal(cli_getopt(&spec, 4, argv, msg, sizeof(msg)), -1);
 	assert_int_equal(optind, 2);
 }
 

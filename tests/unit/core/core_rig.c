@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 /* Its NVRAM and certificate builder: licences without a signing authority. */
-#include "model_priv.h"
+#include "model/model_priv.h"
 
 static uint64_t rig_clock_ns(void *ctx)
 {

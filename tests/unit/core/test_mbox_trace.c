@@ -18,7 +18,7 @@
 #include <sdsi/le.h>
 
 #include "core_rig.h"
-#include "test_authority.h"
+#include "tests/unit/model/test_authority.h"
 #include "util/util_array.h"
 
 #define OWN		((uint64_t)SDSI_OWNER_INBAND << SDSI_CTRL_OWNER_SHIFT)

@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "fusedrv_internal.h"
-#include "lock_violations.h"
+#include "drivers/fuse/fusedrv_internal.h"
+#include "tests/unit/lock/lock_violations.h"
 
 static void test_attr_visible_needs_a_socket_lock(void **state)
 {

@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "fusedrv_internal.h"
+#include "drivers/fuse/fusedrv_internal.h"
 #include "util/util_array.h"
 
 static int parse(const char *text, unsigned int *socket)

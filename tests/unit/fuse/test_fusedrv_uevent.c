@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "fusedrv_internal.h"
+#include "drivers/fuse/fusedrv_internal.h"
 #include "util/util_array.h"
 
 #define UUID	"0123abcd-ABCD-4ef0-89ab-0123456789aF"

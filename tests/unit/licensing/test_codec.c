@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "sdsi_lic.h"
+#include "licensing/sdsi_lic.h"
 #include "util/util_array.h"
 
 static uint8_t buf[2048];

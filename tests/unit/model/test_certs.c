@@ -13,8 +13,8 @@
 #include <cmocka.h>
 
 #include "linux_mmio.h"
-#include "model_priv.h"
-#include "sdsi_lic.h"
+#include "model/model_priv.h"
+#include "licensing/sdsi_lic.h"
 
 #define PPIN		0x0123456789abcdefull
 #define BUNDLE_MAX	32u

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "linux_mmio.h"
-#include "model_priv.h"
+#include "model/model_priv.h"
 #include "util/util_array.h"
 
 static int read_state(struct tsock *ts)

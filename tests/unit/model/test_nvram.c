@@ -22,7 +22,7 @@
 
 #include "linux_mmio.h"
 #include "scratch_dir.h"
-#include "model_priv.h"
+#include "model/model_priv.h"
 
 struct fixture {
 	char dir[64];

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The protocol rules (backends/model/protocol_rules.c, docs/protocol-rules.md): for
+ * The protocol rules (model/protocol_rules.c, docs/protocol-rules.md): for
  * each rule, one access sequence that breaks it, recorded against that rule
  * with the access that broke it, and the nearest sequence that keeps every
  * rule, recorded as nothing.  Then the record itself (the count goes on,

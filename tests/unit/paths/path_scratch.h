@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The scratch directory of the sdsi_path.h tests (path_scratch.c). */
-#ifndef PATH_SCRATCH_H
-#define PATH_SCRATCH_H
+#ifndef SDSI_TESTS_UNIT_PATHS_PATH_SCRATCH_H
+#define SDSI_TESTS_UNIT_PATHS_PATH_SCRATCH_H
 
 #include <limits.h>
 #include <sys/types.h>
 
-#include "sdsi_path.h"
+#include "paths/sdsi_path.h"
 
 /* Nobody's: owns nothing on a test machine. */
 #define OTHER_UID	65534
@@ -27,4 +27,4 @@ void assert_entries(int n);
 /* A test in its own fresh directory: every test of these files is one. */
 #define SCRATCH_TEST(f)	cmocka_unit_test_setup_teardown(f, setup, teardown)
 
-#endif /* PATH_SCRATCH_H */
+#endif /* SDSI_TESTS_UNIT_PATHS_PATH_SCRATCH_H */

@@ -31,10 +31,10 @@
 
 #include <cmocka.h>
 
-#include "control.h"
-#include "sdsi_mbox.h"
-#include "sdsi_shmem.h"
-#include "window_file.h"
+#include "shmem/control.h"
+#include "drivers/core/sdsi_mbox.h"
+#include "shmem/sdsi_shmem.h"
+#include "tests/unit/window/window_memfd.h"
 #include "util/util_time.h"
 
 struct window_rig {

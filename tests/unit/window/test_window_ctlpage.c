@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "ctlpage.h"
+#include "window/ctlpage.h"
 
 /* What the test handler was asked, and how often. */
 struct calls {
@@ -30,7 +30,7 @@ struct calls {
 /*
  * Three commands: "echo TEXT" answers TEXT, "fill" writes every byte of
  * the reply and no terminator, "ping" answers "ok"; any other is unknown,
- * answered in the daemons' wording (cli/fe_ctl.c).
+ * answered in the daemons' wording (cli/cli_ctl.c).
  */
 static void test_execute(void *ctx, const char *request, char *reply,
 			 size_t replylen)
