@@ -14,7 +14,7 @@ and soak harnesses left out:
     folder Y is an edge X -> Y, as if it included it.
 A strongly connected set of more than one file is a circle: those files
 cannot be read, tested or moved one at a time.  Each edge between two
-folders must be in ALLOWED (or, until issue 26 removes it, KNOWN).  And
+folders must be in ALLOWED.  And
 the names: no identifier beginning emu_ defined outside emu/, no fe_
 prefix left, every include guard as guard_for() makes it from its path.
 Prints each graph's size, every circle, forbidden edge and bad name; exits
@@ -63,20 +63,6 @@ ALLOWED = {
     'tools/intel_sdsi': {'lib', 'cli', 'paths'},
     'tools/sdsi-authority': {'licensing', 'cli', 'paths'},
     'rig': set(),
-}
-# Edges that break the layers today, each being removed by issue 26's
-# branches (window, util, probes); the lead deletes a line once its branch
-# is merged.  An entry no longer seen is reported, so it cannot linger.
-KNOWN = {
-    # window/ctlpage.c includes shmem/control.h (and calls shmem's control
-    # commands); the control page is to serve through a callback table.
-    ('window', 'shmem'): 'issue 26: ctlpage serves through callbacks',
-    # tools/intel_sdsi/output_file.c calls licensing/ instead of libsdsi.
-    ('tools/intel_sdsi', 'licensing'): 'issue 26: programs on libsdsi only',
-    # sdsi-authority compiles ../intel_sdsi/name_escape.c.
-    ('tools/sdsi-authority', 'tools/intel_sdsi'): 'issue 26: one util library',
-    # rig/sdsi_window.c includes drivers/kernel/sdsi_window_vsec.h.
-    ('rig', 'drivers/kernel'): 'issue 26: the window definitions in include/sdsi/',
 }
 
 
@@ -327,18 +313,11 @@ def main():
     for (fa, fb), why in sorted(edges.items()):
         if fb in ALLOWED.get(fa, ()):
             continue
-        if (fa, fb) in KNOWN:
-            print(f'check-cycles: known: {fa} -> {fb} ({KNOWN[(fa, fb)]})')
-            continue
         status = 1
         print(f'check-cycles: forbidden edge {fa or "(top)"} -> {fb} '
               '(not in ALLOWED, docs/architecture.md "Layers"):')
         for w in sorted(set(why))[:5]:
             print(f'  {w}')
-    for (fa, fb), why in sorted(KNOWN.items()):
-        if (fa, fb) not in edges:
-            print(f'check-cycles: known edge {fa} -> {fb} is gone: '
-                  'remove it from KNOWN')
 
     bad = name_rules([s for s in sources], rel, defined)
     print(f'check-cycles: names: {len(bad)} problem(s)')

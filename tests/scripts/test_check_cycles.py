@@ -4,7 +4,7 @@ layers and the naming rules passes, and each broken rule fails it, named:
 an edge between folders outside its table (by an include, and by a library
 compiling another folder's source), an include guard that is not its
 path's, an emu_ name defined outside emu/, the fe_ prefix, a circle.  An
-edge of the KNOWN table is reported and passes.  No object files: the
+window/ on shmem/ (the control page's old edge) fails.  No object files: the
 call graph is empty, the include and compile graphs are the build's."""
 import json
 import pathlib
@@ -84,15 +84,16 @@ def test_library_compiling_another_folders_source_fails(tmp_path):
     assert 'lib/meson.build compiles model/model.c' in out
 
 
-def test_known_edge_is_reported_and_passes(tmp_path):
+def test_window_on_shmem_is_forbidden(tmp_path):
     files = dict(CLEAN)
     files['shmem/control.h'] = ('#ifndef SDSI_SHMEM_CONTROL_H\n#define SDSI_SHMEM_CONTROL_H\n'
                                 '#endif\n')
     files['window/ctlpage.c'] = '#include "shmem/control.h"\n'
     compiles = dict(COMPILES, **{'window/ctlpage.c': 'shmem/libsdsi_shmem.a.p'})
     status, out = check(tmp_path, files, compiles)
-    assert status == 0, out
-    assert 'known: window -> shmem (issue 26' in out
+    assert status == 1, out
+    assert 'forbidden edge window -> shmem' in out
+    assert 'window/ctlpage.c' in out
 
 
 def test_include_guard_not_its_path_fails(tmp_path):
