@@ -3,7 +3,7 @@
 layers and the naming rules passes, and each broken rule fails it, named:
 an edge between folders outside its table (by an include, and by a library
 compiling another folder's source), an include guard that is not its
-path's, an emu_ name defined outside emu/, the fe_ prefix, a circle.  An
+path's, an emu_ name defined outside emu/, the fe_ prefix, a circle.  And
 window/ on shmem/ (the control page's old edge) fails.  No object files: the
 call graph is empty, the include and compile graphs are the build's."""
 import json
