@@ -234,10 +234,27 @@ def model_mmio():
     return s
 
 
+def spdm():
+    # fault byte, then requests: length, bytes, flag (fuzz/fuzz_spdm.c).
+    def req(*b):
+        return bytes([len(b)]) + bytes(b) + b'\0'
+    vca = (req(0x10, 0x84, 0, 0) + req(0x10, 0xE1, 0, 0)
+           + req(*([0x10, 0xE3, 0, 0, 32, 0, 1, 0, 0x80, 0, 0, 0, 2] + [0] * 19)))
+    cert = req(0x10, 0x81, 0, 0) + req(0x10, 0x82, 0, 0, 0, 0, 0xfc, 0x0f)
+    challenge = req(*([0x10, 0x83, 0, 0xff] + [7] * 32))
+    meas = req(0x10, 0xE0, 0, 0) + req(*([0x10, 0xE0, 1, 0xff] + [9] * 32))
+    s = {}
+    s['full-flow'] = b'\0' + vca + cert + challenge + meas
+    s['faults'] = b'\x0f' + vca + cert + challenge + meas
+    s['out-of-order'] = b'\0' + cert + challenge + req(0x11, 0x84, 0, 0) + req(0x10, 0x05)
+    s['request-255'] = b'\0' + bytes([255]) + bytes([0x10, 0x84]) + bytes(253) + b'\0'
+    return s
+
+
 def main():
     for name, seeds in (('libsdsi', libsdsi()), ('license', license_()),
                         ('nvram_file', nvram_file()), ('control', control()),
-                        ('model_mmio', model_mmio())):
+                        ('model_mmio', model_mmio()), ('spdm', spdm())):
         d = os.path.join(HERE, 'corpus', name)
         os.makedirs(d, exist_ok=True)
         for f in os.listdir(d):

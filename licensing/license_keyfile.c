@@ -152,6 +152,13 @@ int sdsi_lic_key_load_public_fd(int fd, const char *path, EVP_PKEY **key,
 	return load_key_fd(fd, path, false, key, err);
 }
 
+int sdsi_lic_key_load_private_fd(int fd, const char *path, EVP_PKEY **key,
+				 struct sdsi_lic_error *err)
+{
+	*key = NULL;
+	return load_key_fd(fd, path, true, key, err);
+}
+
 /* data into name in dirfd, never replacing a file (sdsi_path.h's output). */
 static int write_new_at(int dirfd, const char *name, const char *path, const void *data,
 			size_t len, mode_t mode, struct sdsi_lic_error *err)

@@ -19,7 +19,7 @@ shift 2
 here=$(cd "$(dirname "$0")/.." && pwd)
 harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] ||
-	harnesses=(fuzz_libsdsi fuzz_license fuzz_nvram_file fuzz_control fuzz_model_mmio)
+	harnesses=(fuzz_libsdsi fuzz_license fuzz_nvram_file fuzz_control fuzz_model_mmio fuzz_spdm)
 
 # The largest input each harness reads (docs/fuzzing.md).
 max_len() {

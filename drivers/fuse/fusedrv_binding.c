@@ -85,7 +85,7 @@ static const struct sdsi_mbox_ops mbox_ops = {
 static unsigned int socket_set_state(struct sdsi_fusedrv *drv, struct fusedrv_socket *s,
 				     bool bound, uint64_t features)
 {
-	bool was[SDSI_FILE_COUNT];
+	bool was[SDSI_FILE_COUNT], was_spdm = fusedrv_spdm_visible(drv, s);
 	unsigned int hidden = s->bound && !bound ? FUSEDRV_HIDDEN_LINKS : 0;
 
 	sdsi_assert_held(&s->mbox_lock);
@@ -100,6 +100,9 @@ static unsigned int socket_set_state(struct sdsi_fusedrv *drv, struct fusedrv_so
 			hidden |= FUSEDRV_HIDDEN_ATTR(a);
 		}
 	}
+	/* handles open on isdsiN fail with ENODEV from now on, as after a misc_deregister */
+	if (was_spdm && !fusedrv_spdm_visible(drv, s))
+		s->spdm_gen++;
 	return hidden;
 }
 

@@ -12,6 +12,7 @@
 #include <sdsi/hw.h>
 #include <sdsi/license_blob.h>
 #include <sdsi/nvram_file.h>
+#include <sdsi/spdm_ioctl.h>
 #include <sdsi/window.h>
 #include "util/util_array.h"
 
@@ -72,6 +73,9 @@ static const struct constant constants[] = {
 	SAME(SDSI_CTLPAGE_OFF_MAGIC), SAME(SDSI_CTLPAGE_OFF_VERSION),
 	SAME(SDSI_CTLPAGE_OFF_REQUEST), SAME(SDSI_CTLPAGE_OFF_REPLY),
 	SAME(SDSI_CTLPAGE_OFF_REQUEST_TEXT), SAME(SDSI_CTLPAGE_OFF_REPLY_TEXT),
+
+	SAME(SDSI_SPDM_MESSAGE_MAX), SAME(SDSI_SPDM_REQUEST_MAX), SAME(SDSI_SPDM_RESPONSE_MAX),
+	SAME(SDSI_SPDM_COMMAND_HDR),
 };
 
 static void print_bytes(const char *name, const char *bytes, size_t len)

@@ -137,6 +137,13 @@ CTLPAGE_OFF_REPLY = 0x0C
 CTLPAGE_OFF_REQUEST_TEXT = 0x40
 CTLPAGE_OFF_REPLY_TEXT = 0x140
 
+# The attestation transport's struct sdsi_spdm_command (spdm_ioctl.h): a
+# u32 size, then the message area; what the mailbox carries each way.
+SPDM_COMMAND_HDR = 4
+SPDM_MESSAGE_MAX = 4096
+SPDM_REQUEST_MAX = 1008
+SPDM_RESPONSE_MAX = 4088
+
 
 def fourcc_bytes(code):
     """A four-character code as stored: the little-endian u32."""

@@ -39,6 +39,9 @@ static uint64_t rig_read64(void *ctx, uint32_t offset)
 	if (offset == 0 && rig->msg_size_skew && (value & SDSI_CTRL_RDY))
 		value += (uint64_t)rig->msg_size_skew <<
 			 SDSI_CTRL_MSG_SIZE_SHIFT;
+	if (rig->mbox_override &&
+	    offset == rig->model_mbox_off + 8 * rig->mbox_override_index)
+		value = rig->mbox_override_value;
 	rig_record(rig, 'R', offset, value);
 	return value;
 }

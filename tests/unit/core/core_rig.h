@@ -66,6 +66,10 @@ struct core_rig {
 	 */
 	uint32_t msg_size_skew;
 	bool oob_after_request;
+	/* Firmware that frames an answer wrongly: mailbox qword I reads as V. */
+	bool mbox_override;
+	uint32_t mbox_override_index;
+	uint64_t mbox_override_value;
 
 	unsigned char buf[SDSI_READ_MSG_MAX + 8];
 };
