@@ -20,8 +20,8 @@
 
 #include "sdsi/hw.h"
 #include "sdsi/spdm.h"
-#include "licensing/sdsi_lic.h"
 #include "drivers/core/sdsi_mbox.h"
+#include "licensing/sdsi_lic.h"
 #include "model/sdsi_model.h"
 #include "util/util_time.h"
 

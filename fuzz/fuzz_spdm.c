@@ -26,8 +26,8 @@
 #include "fuzz_check.h"
 #include "sdsi/hw.h"
 #include "sdsi/spdm.h"
-#include "licensing/sdsi_lic.h"
 #include "drivers/core/sdsi_mbox.h"
+#include "licensing/sdsi_lic.h"
 #include "model/sdsi_model.h"
 
 static struct sdsi_model *model;
