@@ -276,3 +276,32 @@ def test_an_open_file_outlives_the_binding(attesting):
     again = Ioctl(n)
     assert again.exchange(GET_VERSION)[1] == 0x04
     again.close()
+
+
+# Mailbox failures armed in the silicon, and what the sysfs files answer
+# for them (tests/integration/conformance/test_faults.py).
+MAILBOX_FAULTS = (
+    ('oob-owner', errno.EBUSY),
+    ('no-rdy', errno.ETIMEDOUT),
+    ('status-failure', errno.EIO),
+    ('bad-packet-size', errno.EPROTO),
+)
+
+
+@pytest.mark.transport
+@pytest.mark.parametrize('kind,code', MAILBOX_FAULTS, ids=[k for k, _ in MAILBOX_FAULTS])
+def test_mailbox_errors_are_the_sysfs_files(target, dev, kind, code):
+    """A fault in the mailbox fails the exchange with the errno a
+    state_certificate read gets from the same fault; cleared, both work."""
+    target.fault(dev.n, kind)
+    try:
+        with pytest.raises(OSError) as e:
+            dev.state_certificate()
+        assert e.value.errno == code, kind
+        with pytest.raises(OSError) as e:
+            dev.command(GET_VERSION)
+        assert e.value.errno == code, kind
+    finally:
+        target.clear(dev.n, kind)
+    assert dev.exchange(GET_VERSION)[1] == 0x04
+    dev.state_certificate()
