@@ -13,48 +13,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <openssl/x509.h>
 
 #include "sdsi/hw.h"
 #include "sdsi/spdm.h"
+#include "backends/inproc/inproc_mbox.h"
 #include "drivers/core/sdsi_mbox.h"
 #include "licensing/sdsi_lic.h"
 #include "model/sdsi_model.h"
 #include "util/util_time.h"
 
 #define MAX_SOCKETS	8
-
-static uint64_t op_read64(void *ctx, uint32_t off)
-{
-	return sdsi_model_read64(ctx, off);
-}
-
-static void op_write64(void *ctx, uint32_t off, uint64_t v)
-{
-	sdsi_model_write64(ctx, off, v);
-}
-
-static void op_sleep_us(void *ctx, uint32_t us)
-{
-	struct timespec ts = { us / 1000000, (long)(us % 1000000) * 1000 };
-
-	(void)ctx;
-	nanosleep(&ts, NULL);
-}
-
-static uint64_t op_now_us(void *ctx)
-{
-	(void)ctx;
-	return util_now_ns() / 1000;
-}
-
-static const struct sdsi_mbox_ops ops = {
-	.read64 = op_read64, .write64 = op_write64,
-	.sleep_us = op_sleep_us, .now_us = op_now_us,
-};
 
 struct socket_run {
 	struct sdsi_model *model;
@@ -170,7 +141,7 @@ int main(int argc, char **argv)
 		};
 
 		if (sdsi_model_create(&cfg, &sockets[i].model, err, sizeof(err)) ||
-		    sdsi_mbox_init(&sockets[i].mb, SDSI_GUID_V2, &ops,
+		    sdsi_mbox_init(&sockets[i].mb, SDSI_GUID_V2, &inproc_mbox_ops,
 				   sockets[i].model, NULL)) {
 			fprintf(stderr, "bench_attest: socket %u: %s\n", i, err);
 			ret = 1;

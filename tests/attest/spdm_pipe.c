@@ -19,44 +19,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "sdsi/hw.h"
 #include "sdsi/le.h"
+#include "backends/inproc/inproc_mbox.h"
 #include "drivers/core/sdsi_mbox.h"
 #include "model/sdsi_model.h"
-#include "util/util_time.h"
-
-static uint64_t op_read64(void *ctx, uint32_t off)
-{
-	return sdsi_model_read64(ctx, off);
-}
-
-static void op_write64(void *ctx, uint32_t off, uint64_t v)
-{
-	sdsi_model_write64(ctx, off, v);
-}
-
-static void op_sleep_us(void *ctx, uint32_t us)
-{
-	struct timespec ts = { us / 1000000, (long)(us % 1000000) * 1000 };
-
-	(void)ctx;
-	nanosleep(&ts, NULL);
-}
-
-static uint64_t op_now_us(void *ctx)
-{
-	(void)ctx;
-	return util_now_us();
-}
-
-static const struct sdsi_mbox_ops ops = {
-	.read64 = op_read64,
-	.write64 = op_write64,
-	.sleep_us = op_sleep_us,
-	.now_us = op_now_us,
-};
 
 static void reply(int ret, const uint8_t *data, uint32_t len)
 {
@@ -158,7 +126,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", argv[0], err);
 		return 1;
 	}
-	ret = sdsi_mbox_init(&mb, cfg.guid, &ops, m, NULL);
+	ret = sdsi_mbox_init(&mb, cfg.guid, &inproc_mbox_ops, m, NULL);
 	if (!ret)
 		ret = serve(m, &mb);
 	if (sdsi_model_violation_count(m))
