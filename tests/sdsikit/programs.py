@@ -5,6 +5,7 @@ other daemons beside it in the same build tree; the tool suite takes all
 of them from the build directory $SDSI_BUILD_DIR (TOOL, EMU and AUTHORITY
 are None where one is not built)."""
 import os
+import subprocess
 
 import pytest
 
@@ -53,3 +54,11 @@ def authority_path():
     """sdsi-authority beside $SDSI_EMU."""
     return beside(os.environ.get('SDSI_EMU', ''), 'tools', 'sdsi-authority',
                   'sdsi-authority')
+
+
+def authority_init(directory):
+    """A fresh authority in DIRECTORY (`sdsi-authority init`, the one beside
+    $SDSI_EMU): its keys and attestation-root.pem.  Returns DIRECTORY."""
+    subprocess.run([authority_path(), 'init', str(directory)], check=True,
+                   capture_output=True)
+    return directory

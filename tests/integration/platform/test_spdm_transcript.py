@@ -24,7 +24,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from cryptography.hazmat.primitives.serialization import Encoding
 
-from sdsikit.programs import authority_path, beside
+from sdsikit.programs import authority_init, beside
 
 V10 = 0x10
 ERROR = 0x7F
@@ -208,10 +208,7 @@ def check_chain(chain, digest, root_pem):
 
 @pytest.fixture
 def authority(tmp_path):
-    d = tmp_path / 'authority'
-    subprocess.run([authority_path(), 'init', str(d)], check=True,
-                   capture_output=True)
-    return d
+    return authority_init(tmp_path / 'authority')
 
 
 @pytest.fixture
@@ -297,44 +294,60 @@ def arm(pipe, kind, count):
     assert pipe.call(b'F', f'{kind} {count}'.encode())[0] == 0
 
 
-def test_attest_signature_fault(pipe, authority):
-    root_pem = (authority / 'attestation-root.pem').read_bytes()
-    arm(pipe, 'attest-signature', 1)
+# Each attest-* fault, checked the same way whatever the transport:
+# test_isdsi.py runs these over /dev/isdsiN, whose fault command differs,
+# so ARM(transport, kind, count) comes with it.
+
+def check_signature_fault(t, root_pem, arm):
+    arm(t, 'attest-signature', 1)
     with pytest.raises(InvalidSignature):
-        full_flow(pipe, root_pem)
-    full_flow(pipe, root_pem)
+        full_flow(t, root_pem)
+    full_flow(t, root_pem)
 
 
-def test_attest_chain_fault(pipe, authority):
-    root_pem = (authority / 'attestation-root.pem').read_bytes()
-    arm(pipe, 'attest-chain', 0)
+def check_chain_fault(t, root_pem, arm):
+    arm(t, 'attest-chain', 0)
     with pytest.raises(InvalidSignature, match='another root'):
-        full_flow(pipe, root_pem)
-    assert pipe.call(b'C')[0] == 0
-    full_flow(pipe, root_pem)
+        full_flow(t, root_pem)
+    assert t.call(b'C')[0] == 0
+    full_flow(t, root_pem)
 
 
-def test_attest_measurement_fault(pipe, authority):
-    root_pem = (authority / 'attestation-root.pem').read_bytes()
-    req = Requester(pipe)
+def check_measurement_fault(t, root_pem, arm):
+    req = Requester(t)
     req.vca()
     digest = req.digests()
     key = check_chain(req.certificate_chain(), digest, root_pem)
-    arm(pipe, 'attest-measurement', 1)
+    arm(t, 'attest-measurement', 1)
     _, meas, l1, sig = req.measurements(1, signed=True)
     # Signed as ever, but of a different certificate.
     verify(key, l1, sig)
-    assert meas[1][1] != sha384(pipe.state_certificate())
+    assert meas[1][1] != sha384(t.state_certificate())
     _, meas, _, _ = req.measurements(1, signed=True)
-    assert meas[1][1] == sha384(pipe.state_certificate())
+    assert meas[1][1] == sha384(t.state_certificate())
+
+
+def check_busy_fault(t, root_pem, arm):
+    arm(t, 'attest-busy', 1)
+    rsp = t.exchange(bytes([V10, 0x84, 0, 0]))
+    assert rsp[1:3] == bytes([ERROR, 0x03])      # Busy, once
+    full_flow(t, root_pem)
+
+
+def test_attest_signature_fault(pipe, authority):
+    check_signature_fault(pipe, (authority / 'attestation-root.pem').read_bytes(), arm)
+
+
+def test_attest_chain_fault(pipe, authority):
+    check_chain_fault(pipe, (authority / 'attestation-root.pem').read_bytes(), arm)
+
+
+def test_attest_measurement_fault(pipe, authority):
+    check_measurement_fault(pipe, (authority / 'attestation-root.pem').read_bytes(), arm)
 
 
 def test_attest_busy_fault(pipe, authority):
-    root_pem = (authority / 'attestation-root.pem').read_bytes()
-    arm(pipe, 'attest-busy', 1)
-    rsp = pipe.exchange(bytes([V10, 0x84, 0, 0]))
-    assert rsp[1:3] == bytes([ERROR, 0x03])      # Busy, once
-    full_flow(pipe, root_pem)
+    check_busy_fault(pipe, (authority / 'attestation-root.pem').read_bytes(), arm)
 
 
 def test_emulator_parts_get_identities_from_the_authority(sdsi, tmp_path, authority):
