@@ -22,7 +22,6 @@
 
 #include "sdsi/input_file.h"
 #include "license_internal.h"
-#include "paths/sdsi_path.h"
 
 /* Validity: from a day ago (clocks differ) for 30 years (ours). */
 #define VALID_BEFORE_S	(24L * 3600L)
@@ -146,7 +145,9 @@ int sdsi_lic_cert_to_pem(X509 *cert, char **pem, size_t *len,
 	return *pem ? 0 : sdsi_lic_fail(err, -ENOMEM, SDSI_LIC_NO_OFFSET, "out of memory");
 }
 
-int sdsi_lic_cert_save(const char *path, X509 *cert, struct sdsi_lic_error *err)
+/* By path when name is NULL, else name at dirfd (never replacing a file either way). */
+static int save_cert(int dirfd, const char *name, const char *path, X509 *cert,
+		     struct sdsi_lic_error *err)
 {
 	char *pem;
 	size_t len;
@@ -155,30 +156,24 @@ int sdsi_lic_cert_save(const char *path, X509 *cert, struct sdsi_lic_error *err)
 	rc = sdsi_lic_cert_to_pem(cert, &pem, &len, err);
 	if (rc)
 		return rc;
-	rc = sdsi_lic_write_file(path, pem, len, 0644, true, err);
+	if (name)
+		rc = sdsi_lic_write_new_at(dirfd, name, path, "certificate file", pem, len,
+					   0644, err);
+	else
+		rc = sdsi_lic_write_file(path, pem, len, 0644, true, err);
 	free(pem);
 	return rc;
+}
+
+int sdsi_lic_cert_save(const char *path, X509 *cert, struct sdsi_lic_error *err)
+{
+	return save_cert(-1, NULL, path, cert, err);
 }
 
 int sdsi_lic_cert_save_at(int dirfd, const char *name, const char *path, X509 *cert,
 			  struct sdsi_lic_error *err)
 {
-	char msg[SDSI_PATH_ERR_SIZE];
-	struct sdsi_path_output out;
-	char *pem;
-	size_t len;
-	int rc;
-
-	rc = sdsi_lic_cert_to_pem(cert, &pem, &len, err);
-	if (rc)
-		return rc;
-	rc = sdsi_path_output_openat(&out, dirfd, name, path, "certificate file",
-				     SDSI_PATH_NOREPLACE, msg, sizeof(msg));
-	if (!rc)
-		rc = sdsi_path_output_commit(&out, pem, len, 0644, msg, sizeof(msg));
-	sdsi_path_output_close(&out);
-	free(pem);
-	return rc ? sdsi_lic_fail(err, rc, SDSI_LIC_NO_OFFSET, "%s", msg) : 0;
+	return save_cert(dirfd, name, path, cert, err);
 }
 
 /* The PEM certificate behind fd (closed here), named path in messages. */
