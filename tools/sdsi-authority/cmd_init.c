@@ -34,12 +34,51 @@ static const char *const key_files[] = {
 	AUTH_ATTEST_ROOT_KEY, AUTH_ATTEST_ROOT_CERT,
 };
 
+/* rc of writing the file at path, which is said when it was written. */
+static int wrote(int rc, const char *path)
+{
+	char shown[UTIL_TEXT_NAME_SIZE];
+
+	if (!rc)
+		printf("wrote %s\n", util_text_name(shown, sizeof(shown), path));
+	return rc;
+}
+
+/*
+ * A private key (0600) then the file that goes with it: the certificate
+ * that names the key, or (cert NULL) its public key; both written in the
+ * DIR descriptor make_dir checked (openat, never replacing a file).  The
+ * exit status: another init that won the race to a file is a refusal, as
+ * run_init's check before writing.
+ */
+static int write_pair(int dirfd, const char *dir, const char *private_name, EVP_PKEY *key,
+		      const char *second_name, X509 *cert)
+{
+	struct sdsi_lic_error err = { 0 };
+	char path[4096];
+	int rc;
+
+	rc = wrote(sdsi_lic_key_save_private_at(dirfd, private_name,
+						auth_key_path(path, sizeof(path), dir,
+							      private_name),
+						key, &err), path);
+	if (!rc) {
+		auth_key_path(path, sizeof(path), dir, second_name);
+		rc = wrote(cert ? sdsi_lic_cert_save_at(dirfd, second_name, path, cert, &err) :
+			   sdsi_lic_key_save_public_at(dirfd, second_name, path, key, &err),
+			   path);
+	}
+	if (!rc)
+		return SDSI_EXIT_OK;
+	auth_error("%s", err.reason);
+	return rc == -EEXIST ? SDSI_EXIT_REFUSED :
+	       rc == -ENOMEM ? SDSI_EXIT_INTERNAL : SDSI_EXIT_IO;
+}
+
 static int make_pair(int dirfd, const char *dir, const char *private_name,
 		     const char *public_name)
 {
-	char shown[UTIL_TEXT_NAME_SIZE];
 	struct sdsi_lic_error err = { 0 };
-	char path[4096];
 	EVP_PKEY *key;
 	int rc;
 
@@ -47,25 +86,9 @@ static int make_pair(int dirfd, const char *dir, const char *private_name,
 		auth_error("%s", err.reason);
 		return SDSI_EXIT_INTERNAL;
 	}
-	rc = sdsi_lic_key_save_private_at(dirfd, private_name,
-					  auth_key_path(path, sizeof(path), dir, private_name),
-					  key, &err);
-	if (!rc)
-		printf("wrote %s\n", util_text_name(shown, sizeof(shown), path));
-	if (!rc)
-		rc = sdsi_lic_key_save_public_at(dirfd, public_name,
-						 auth_key_path(path, sizeof(path), dir, public_name),
-						 key, &err);
-	if (!rc)
-		printf("wrote %s\n", util_text_name(shown, sizeof(shown), path));
+	rc = write_pair(dirfd, dir, private_name, key, public_name, NULL);
 	EVP_PKEY_free(key);
-	if (rc) {
-		/* Another init won the race to a key file: a refusal, as below. */
-		auth_error("%s", err.reason);
-		return rc == -EEXIST ? SDSI_EXIT_REFUSED :
-		       rc == -ENOMEM ? SDSI_EXIT_INTERNAL : SDSI_EXIT_IO;
-	}
-	return SDSI_EXIT_OK;
+	return rc;
 }
 
 /*
@@ -126,43 +149,22 @@ static int make_dir(const char *dir)
 	return auth_dir_closed(fd, dir);
 }
 
-/*
- * The key first (0600), then the certificate that names it, both written in
- * the DIR descriptor make_dir checked (openat, never replacing a file).
- */
+/* The attestation root: its key, then its self-signed certificate. */
 static int make_attest_root(int dirfd, const char *dir)
 {
-	char shown[UTIL_TEXT_NAME_SIZE];
 	struct sdsi_lic_error err = { 0 };
-	char path[4096];
 	EVP_PKEY *key;
 	X509 *cert;
 	int rc;
 
-	rc = sdsi_lic_attest_root_make("sdsi attestation root", &key, &cert, &err);
-	if (rc) {
+	if (sdsi_lic_attest_root_make("sdsi attestation root", &key, &cert, &err)) {
 		auth_error("%s", err.reason);
 		return SDSI_EXIT_INTERNAL;
 	}
-	rc = sdsi_lic_key_save_private_at(dirfd, AUTH_ATTEST_ROOT_KEY,
-					  auth_key_path(path, sizeof(path), dir,
-							AUTH_ATTEST_ROOT_KEY), key, &err);
-	if (!rc)
-		printf("wrote %s\n", util_text_name(shown, sizeof(shown), path));
-	if (!rc)
-		rc = sdsi_lic_cert_save_at(dirfd, AUTH_ATTEST_ROOT_CERT,
-					   auth_key_path(path, sizeof(path), dir,
-							 AUTH_ATTEST_ROOT_CERT), cert, &err);
-	if (!rc)
-		printf("wrote %s\n", util_text_name(shown, sizeof(shown), path));
+	rc = write_pair(dirfd, dir, AUTH_ATTEST_ROOT_KEY, key, AUTH_ATTEST_ROOT_CERT, cert);
 	EVP_PKEY_free(key);
 	X509_free(cert);
-	if (rc) {
-		auth_error("%s", err.reason);
-		return rc == -EEXIST ? SDSI_EXIT_REFUSED :
-		       rc == -ENOMEM ? SDSI_EXIT_INTERNAL : SDSI_EXIT_IO;
-	}
-	return SDSI_EXIT_OK;
+	return rc;
 }
 
 static int run_init(const struct auth_command *cmd, int argc, char **argv)
