@@ -206,6 +206,21 @@ static inline uint64_t model_now(const struct sdsi_model *m)
 	return m->clock(m->clock_ctx);
 }
 
+/*
+ * One of the model's counters, read under its lock: the public getters of
+ * counts.  Inline, as model_now, so that a getter's file calls into no
+ * other.
+ */
+static inline uint64_t model_counter(struct sdsi_model *m, const uint64_t *counter)
+{
+	uint64_t n;
+
+	sdsi_lock_take(&m->lock);
+	n = *counter;
+	sdsi_lock_release(&m->lock);
+	return n;
+}
+
 /* mailbox.c: the control register and the mailbox window. */
 uint64_t mailbox_read_control(struct sdsi_model *m, uint64_t now);
 void mailbox_write_control(struct sdsi_model *m, uint64_t value, uint64_t now);

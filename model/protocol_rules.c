@@ -88,12 +88,7 @@ void protocol_record(struct sdsi_model *m, enum sdsi_rule rule,
 
 uint64_t sdsi_model_violation_count(struct sdsi_model *m)
 {
-	uint64_t count;
-
-	sdsi_lock_take(&m->lock);
-	count = m->protocol.count;
-	sdsi_lock_release(&m->lock);
-	return count;
+	return model_counter(m, &m->protocol.count);
 }
 
 unsigned int sdsi_model_violations(struct sdsi_model *m,

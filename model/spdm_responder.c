@@ -252,10 +252,5 @@ uint32_t spdm_respond(struct sdsi_model *m, const uint8_t *req, uint32_t len,
 
 uint64_t sdsi_model_spdm_errors(struct sdsi_model *m)
 {
-	uint64_t n;
-
-	sdsi_lock_take(&m->lock);
-	n = m->spdm.errors;
-	sdsi_lock_release(&m->lock);
-	return n;
+	return model_counter(m, &m->spdm.errors);
 }
