@@ -96,8 +96,6 @@ static uint32_t get_capabilities(struct sdsi_model *m, const uint8_t *req,
 {
 	struct model_spdm *s = &m->spdm;
 
-	if (s->conn != SPDM_CONN_VERSION)
-		return fail(SDSI_SPDM_ERR_UNEXPECTED_REQUEST);
 	if (len != SDSI_SPDM_HDR_SIZE)
 		return fail(SDSI_SPDM_ERR_INVALID_REQUEST);
 	memset(rsp, 0, SDSI_SPDM_CAPS_SIZE);
@@ -126,8 +124,6 @@ static uint32_t negotiate_algorithms(struct sdsi_model *m, const uint8_t *req,
 	struct model_spdm *s = &m->spdm;
 	uint32_t ext;
 
-	if (s->conn != SPDM_CONN_CAPS)
-		return fail(SDSI_SPDM_ERR_UNEXPECTED_REQUEST);
 	if (len < SDSI_SPDM_NEGO_SIZE)
 		return fail(SDSI_SPDM_ERR_INVALID_REQUEST);
 	ext = (uint32_t)req[SDSI_SPDM_NEGO_OFF_EXT_ASYM_COUNT] +
@@ -161,8 +157,6 @@ static uint32_t negotiated(struct sdsi_model *m, const uint8_t *req,
 	struct model_spdm *s = &m->spdm;
 	uint32_t out;
 
-	if (s->conn != SPDM_CONN_NEGOTIATED)
-		return fail(SDSI_SPDM_ERR_UNEXPECTED_REQUEST);
 	switch (req[SDSI_SPDM_OFF_CODE]) {
 	case SDSI_SPDM_GET_DIGESTS:
 		out = spdm_digests(m, req, len, rsp);
@@ -196,6 +190,9 @@ static uint32_t negotiated(struct sdsi_model *m, const uint8_t *req,
 static uint32_t dispatch(struct sdsi_model *m, const uint8_t *req, uint32_t len,
 			 uint8_t *rsp)
 {
+	uint32_t (*answer)(struct sdsi_model *m, const uint8_t *req, uint32_t len,
+			   uint8_t *rsp);
+	enum spdm_conn need;
 	uint8_t code;
 
 	if (len < SDSI_SPDM_HDR_SIZE)
@@ -211,16 +208,27 @@ static uint32_t dispatch(struct sdsi_model *m, const uint8_t *req, uint32_t len,
 	case SDSI_SPDM_GET_VERSION:
 		return get_version(m, req, len, rsp);
 	case SDSI_SPDM_GET_CAPABILITIES:
-		return get_capabilities(m, req, len, rsp);
+		need = SPDM_CONN_VERSION;
+		answer = get_capabilities;
+		break;
 	case SDSI_SPDM_NEGOTIATE_ALGORITHMS:
-		return negotiate_algorithms(m, req, len, rsp);
+		need = SPDM_CONN_CAPS;
+		answer = negotiate_algorithms;
+		break;
 	case SDSI_SPDM_GET_DIGESTS:
 	case SDSI_SPDM_GET_CERTIFICATE:
 	case SDSI_SPDM_CHALLENGE:
 	case SDSI_SPDM_GET_MEASUREMENTS:
-		return negotiated(m, req, len, rsp);
+		need = SPDM_CONN_NEGOTIATED;
+		answer = negotiated;
+		break;
+	default:
+		return fail(SDSI_SPDM_ERR_UNSUPPORTED_REQUEST);
 	}
-	return fail(SDSI_SPDM_ERR_UNSUPPORTED_REQUEST);
+	/* Every other request comes in its place of the negotiation's order. */
+	if (m->spdm.conn != need)
+		return fail(SDSI_SPDM_ERR_UNEXPECTED_REQUEST);
+	return answer(m, req, len, rsp);
 }
 
 static uint32_t error_response(uint8_t *rsp, uint8_t code)
