@@ -271,26 +271,26 @@ int lx_read(struct tsock *ts, uint64_t command, bool meter_current,
 	return lx_transfer(ts, buf, len);
 }
 
-int lx_write(struct tsock *ts, uint64_t command, const void *payload,
-	     size_t len, bool msg_size_equal)
+/*
+ * Linux's write of a whole packet of size bytes (a multiple of 8): the
+ * first qword with the mailbox's ownership, the rest into the mailbox,
+ * then RUN_BUSY with READ_WRITE (MSG_SIZE too when msg_size_equal), and
+ * the answer.
+ */
+static int lx_send(struct tsock *ts, const void *packet, size_t size, bool msg_size_equal,
+		   uint8_t *answer, size_t *got)
 {
-	uint8_t packet[SDSI_MBOX_SIZE] = { 0 };
-	uint8_t answer[SDSI_READ_MSG_MAX];
-	size_t size = (len + 7) / 8 * 8 + SDSI_CMD_SIZE, got, i;
 	uint64_t ctrl, qword;
+	size_t i;
 	int ret;
 
-	assert_true(size <= SDSI_MBOX_SIZE);
-	if (len)
-		memcpy(packet, payload, len);
-	memcpy(packet + size - SDSI_CMD_SIZE, &command, SDSI_CMD_SIZE);
 	ts->cpl_sent = false;
 	memcpy(&qword, packet, 8);
 	ret = lx_acquire(ts, qword);
 	if (ret)
 		return ret;
 	for (i = 1; i < size / 8; i++) {
-		memcpy(&qword, packet + 8 * i, 8);
+		memcpy(&qword, (const uint8_t *)packet + 8 * i, 8);
 		mbox_write(ts, (unsigned int)i, qword);
 	}
 	ctrl = SDSI_CTRL_EOM | SDSI_CTRL_SOM | SDSI_CTRL_RUN_BUSY |
@@ -299,7 +299,21 @@ int lx_write(struct tsock *ts, uint64_t command, const void *payload,
 	if (msg_size_equal)
 		ctrl |= (uint64_t)size << SDSI_CTRL_MSG_SIZE_SHIFT;
 	ctrl_write(ts, ctrl);
-	return lx_transfer(ts, answer, &got);
+	return lx_transfer(ts, answer, got);
+}
+
+int lx_write(struct tsock *ts, uint64_t command, const void *payload,
+	     size_t len, bool msg_size_equal)
+{
+	uint8_t packet[SDSI_MBOX_SIZE] = { 0 };
+	uint8_t answer[SDSI_READ_MSG_MAX];
+	size_t size = (len + 7) / 8 * 8 + SDSI_CMD_SIZE, got;
+
+	assert_true(size <= SDSI_MBOX_SIZE);
+	if (len)
+		memcpy(packet, payload, len);
+	memcpy(packet + size - SDSI_CMD_SIZE, &command, SDSI_CMD_SIZE);
+	return lx_send(ts, packet, size, msg_size_equal, answer, &got);
 }
 
 unsigned int akc_failures(struct tsock *ts)
@@ -323,26 +337,8 @@ unsigned int updates_available(struct tsock *ts)
 int lx_attest_raw(struct tsock *ts, const void *packet, size_t size,
 		  uint8_t *answer, size_t *got)
 {
-	uint64_t ctrl, qword;
-	size_t i;
-	int ret;
-
 	assert_true(size <= SDSI_MBOX_SIZE && size % 8 == 0 && size >= 8);
-	ts->cpl_sent = false;
-	memcpy(&qword, packet, 8);
-	ret = lx_acquire(ts, qword);
-	if (ret)
-		return ret;
-	for (i = 1; i < size / 8; i++) {
-		memcpy(&qword, (const uint8_t *)packet + 8 * i, 8);
-		mbox_write(ts, (unsigned int)i, qword);
-	}
-	ctrl = SDSI_CTRL_EOM | SDSI_CTRL_SOM | SDSI_CTRL_RUN_BUSY |
-	       SDSI_CTRL_READ_WRITE |
-	       (uint64_t)size << SDSI_CTRL_PACKET_SIZE_SHIFT |
-	       (uint64_t)size << SDSI_CTRL_MSG_SIZE_SHIFT;
-	ctrl_write(ts, ctrl);
-	return lx_transfer(ts, answer, got);
+	return lx_send(ts, packet, size, true, answer, got);
 }
 
 int lx_attest(struct tsock *ts, const void *req, size_t len, uint8_t *rsp,
