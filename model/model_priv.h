@@ -366,6 +366,14 @@ void spdm_hash_add(EVP_MD_CTX *ctx, const uint8_t *msg, uint32_t len);
 int spdm_sign(EVP_PKEY *key, EVP_MD_CTX *ctx, uint8_t sig[SDSI_SPDM_SIG_SIZE]);
 int spdm_sign_transcript(struct sdsi_model *m, EVP_PKEY *key, EVP_MD_CTX *ctx,
 			 uint8_t *sig);
+/*
+ * A signed answer's last field before its signature, the empty opaque data
+ * (OpaqueLength 0) at rsp + off, then the request and the answer so far
+ * into the transcript in ctx (CHALLENGE_AUTH's M1, MEASUREMENTS' L1).
+ * Returns the answer's length so far, where the signature goes.
+ */
+uint32_t spdm_end_unsigned(EVP_MD_CTX *ctx, const uint8_t *req, uint32_t len,
+			   uint8_t *rsp, uint32_t off);
 
 /*
  * spdm_identity.c: the identity made at manufacture, kept in

@@ -133,11 +133,8 @@ uint32_t spdm_challenge(struct sdsi_model *m, const uint8_t *req, uint32_t len,
 			return fail(SDSI_SPDM_ERR_UNSPECIFIED);
 		off += SDSI_SPDM_HASH_SIZE;
 	}
-	rsp[off++] = 0;		/* OpaqueLength */
-	rsp[off++] = 0;
 	/* M1 = A + B + C, C being CHALLENGE and CHALLENGE_AUTH unsigned. */
-	spdm_hash_add(s->m1, req, len);
-	spdm_hash_add(s->m1, rsp, off);
+	off = spdm_end_unsigned(s->m1, req, len, rsp, off);
 	ret = spdm_sign_transcript(m, id->key, s->m1, rsp + off);
 	/* B and C start anew; A stays. */
 	EVP_MD_CTX_copy_ex(s->m1, s->vca);

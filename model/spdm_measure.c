@@ -102,10 +102,7 @@ uint32_t spdm_measurements(struct sdsi_model *m, const uint8_t *req,
 	if (RAND_bytes(rsp + off, SDSI_SPDM_NONCE_SIZE) != 1)
 		return fail(SDSI_SPDM_ERR_UNSPECIFIED);
 	off += SDSI_SPDM_NONCE_SIZE;
-	rsp[off++] = 0;		/* OpaqueLength */
-	rsp[off++] = 0;
-	spdm_hash_add(s->l1, req, len);
-	spdm_hash_add(s->l1, rsp, off);
+	off = spdm_end_unsigned(s->l1, req, len, rsp, off);
 	if (!sign)
 		return off;
 	if (spdm_sign_transcript(m, id->key, s->l1, rsp + off)) {

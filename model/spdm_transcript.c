@@ -23,6 +23,16 @@ void spdm_hash_add(EVP_MD_CTX *ctx, const uint8_t *msg, uint32_t len)
 	EVP_DigestUpdate(ctx, msg, len);
 }
 
+uint32_t spdm_end_unsigned(EVP_MD_CTX *ctx, const uint8_t *req, uint32_t len,
+			   uint8_t *rsp, uint32_t off)
+{
+	rsp[off++] = 0;		/* OpaqueLength */
+	rsp[off++] = 0;
+	spdm_hash_add(ctx, req, len);
+	spdm_hash_add(ctx, rsp, off);
+	return off;
+}
+
 int spdm_sign(EVP_PKEY *key, EVP_MD_CTX *ctx, uint8_t sig[SDSI_SPDM_SIG_SIZE])
 {
 	uint8_t digest[SDSI_SPDM_HASH_SIZE], der[128];
