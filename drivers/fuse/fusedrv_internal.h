@@ -125,6 +125,17 @@ int fusedrv_session_start(struct sdsi_fusedrv *drv, const char *mountpoint,
 void fusedrv_session_stop(struct sdsi_fusedrv *drv);
 
 /*
+ * Socket number socket of drv, or NULL where drv has none: the public
+ * calls answer that -ENODEV.  Inline, so that a file taking a socket by
+ * number calls into no other for it.
+ */
+static inline struct fusedrv_socket *fusedrv_socket_at(const struct sdsi_fusedrv *drv,
+							unsigned int socket)
+{
+	return drv && socket < drv->nsockets ? &drv->sockets[socket] : NULL;
+}
+
+/*
  * Probe a socket as the Linux driver does at bind: discover, initialise the
  * driver core, sample the features; caller holds mbox_lock (fusedrv_binding.c).
  */

@@ -48,15 +48,14 @@ bool fusedrv_spdm_visible(const struct sdsi_fusedrv *drv, const struct fusedrv_s
 int sdsi_fusedrv_spdm_name(struct sdsi_fusedrv *drv, unsigned int socket,
 			   char *buf, size_t len)
 {
-	struct fusedrv_socket *s;
-	bool visible;
+	struct fusedrv_socket *s = fusedrv_socket_at(drv, socket);
+	bool visible = false;
 
-	if (!drv || socket >= drv->nsockets)
-		return -ENODEV;
-	s = &drv->sockets[socket];
-	sdsi_lock_take(&s->state_lock);
-	visible = fusedrv_spdm_visible(drv, s);
-	sdsi_lock_release(&s->state_lock);
+	if (s) {
+		sdsi_lock_take(&s->state_lock);
+		visible = fusedrv_spdm_visible(drv, s);
+		sdsi_lock_release(&s->state_lock);
+	}
 	if (!visible)
 		return -ENODEV;
 	snprintf(buf, len, SDSI_SPDM_DEVICE_PREFIX "%u", socket);
