@@ -24,6 +24,7 @@
 #include <openssl/x509.h>
 
 #include "fuzz_check.h"
+#include "fuzz_model_ops.h"
 #include "sdsi/hw.h"
 #include "sdsi/spdm.h"
 #include "drivers/core/sdsi_mbox.h"
@@ -32,40 +33,6 @@
 
 static struct sdsi_model *model;
 static struct sdsi_mbox mbox;
-static uint64_t clock_ns = 1000000000ull;
-
-static uint64_t fake_now(void *ctx)
-{
-	(void)ctx;
-	return clock_ns;
-}
-
-static uint64_t op_read64(void *ctx, uint32_t off)
-{
-	return sdsi_model_read64(ctx, off);
-}
-
-static void op_write64(void *ctx, uint32_t off, uint64_t v)
-{
-	sdsi_model_write64(ctx, off, v);
-}
-
-static void op_sleep_us(void *ctx, uint32_t us)
-{
-	(void)ctx;
-	clock_ns += (uint64_t)us * 1000u;
-}
-
-static uint64_t op_now_us(void *ctx)
-{
-	(void)ctx;
-	return clock_ns / 1000u;
-}
-
-static const struct sdsi_mbox_ops ops = {
-	.read64 = op_read64, .write64 = op_write64,
-	.sleep_us = op_sleep_us, .now_us = op_now_us,
-};
 
 static const uint8_t codes[] = {
 	SDSI_SPDM_GET_VERSION, SDSI_SPDM_GET_CAPABILITIES,
@@ -84,7 +51,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	char dir[] = "/dev/shm/sdsi-fuzz-spdm-XXXXXX", cert[64], key[64], err[256];
 	struct sdsi_model_config cfg = {
 		.guid = SDSI_GUID_V2, .features = SDSI_MODEL_DEFAULT_FEATURES,
-		.clock = fake_now, .attest_root_cert_path = cert,
+		.clock = fuzz_model_clock, .attest_root_cert_path = cert,
 		.attest_root_key_path = key,
 	};
 	struct sdsi_lic_error lerr;
@@ -93,6 +60,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 	(void)argc;
 	(void)argv;
+	/* Model time starts at a second, as a part's after power-on. */
+	fuzz_now_ns = 1000000000ull;
 	FUZZ_CHECK(mkdtemp(dir), "mkdtemp");
 	snprintf(cert, sizeof(cert), "%s/root.pem", dir);
 	snprintf(key, sizeof(key), "%s/root.key", dir);
@@ -100,7 +69,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		   !sdsi_lic_cert_save(cert, root, &lerr) &&
 		   !sdsi_lic_key_save_private(key, root_key, &lerr), "%s", lerr.reason);
 	FUZZ_CHECK(!sdsi_model_create(&cfg, &model, err, sizeof(err)), "%s", err);
-	FUZZ_CHECK(!sdsi_mbox_init(&mbox, SDSI_GUID_V2, &ops, model, NULL), "core");
+	FUZZ_CHECK(!sdsi_mbox_init(&mbox, SDSI_GUID_V2, &fuzz_model_ops, model, NULL), "core");
 	unlink(cert);
 	unlink(key);
 	rmdir(dir);
