@@ -268,6 +268,21 @@ static void run_op(struct sdsi_model *m, struct sdsi_mbox *mb, struct fuzz_input
 static struct sdsi_model *pristine[CONFIGS];
 #define START_NS	1000000000ull
 
+/* A copied identity made the copy's own: its key referenced, its chain copied. */
+static void own_identity(struct model_identity *id)
+{
+	uint8_t *chain = id->chain;
+
+	if (id->key && !EVP_PKEY_up_ref(id->key))
+		abort();
+	if (chain) {
+		id->chain = malloc(id->chain_len);
+		if (!id->chain)
+			abort();
+		memcpy(id->chain, chain, id->chain_len);
+	}
+}
+
 static struct sdsi_model *fresh_socket(uint8_t c0, uint8_t c1)
 {
 	const unsigned int k = (c0 & 0x7f) | (c1 & 7) << 7;
@@ -294,8 +309,20 @@ static struct sdsi_model *fresh_socket(uint8_t c0, uint8_t c1)
 	if (!m)
 		abort();
 	memcpy(m, pristine[k], sizeof(*m));
+	/*
+	 * What the copy shares with the pristine model and the model frees
+	 * when destroyed is made the copy's own: the lock, the root key's
+	 * reference, the SPDM transcripts' hash contexts (otherwise the first
+	 * copy destroyed frees the next copy's), the identities and the path.
+	 */
 	sdsi_lock_init(&m->lock);
 	if (m->root_key && !EVP_PKEY_up_ref(m->root_key))
+		abort();
+	if (spdm_init(&m->spdm))
+		abort();
+	own_identity(&m->identity);
+	own_identity(&m->foreign);
+	if (m->identity_path && !(m->identity_path = strdup(m->identity_path)))
 		abort();
 	/* The BIOS settings, as a boot with them would have them. */
 	sdsi_model_set_features(m, (c1 & 0x10 ? 0 : SDSI_FEATURE_ON_DEMAND) |
