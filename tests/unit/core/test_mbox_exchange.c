@@ -44,11 +44,11 @@ static void test_get_version_framed(void **state)
 	size_t len = 0;
 
 	assert_int_equal(exchange(rig, get_version, 4, &len), 0);
-	assert_int_equal(rig->mbox_written[0], 0x8410);
-	assert_int_equal(rig->mbox_written[1], 4);
-	assert_int_equal(rig->mbox_written[2], SDSI_CMD_ATTESTATION);
-	assert_false(rig->mbox_touched[3]);
-	assert_int_equal(rig->ctrl_log[0], ATTEST_REQUEST(24));
+	assert_int_equal(rig->log.mbox_written[0], 0x8410);
+	assert_int_equal(rig->log.mbox_written[1], 4);
+	assert_int_equal(rig->log.mbox_written[2], SDSI_CMD_ATTESTATION);
+	assert_false(rig->log.mbox_touched[3]);
+	assert_int_equal(rig->log.ctrl_log[0], ATTEST_REQUEST(24));
 	assert_int_equal(len, 8);
 	assert_memory_equal(rig->buf, ((uint8_t[]){ 0x10, 0x04, 0, 0, 0, 1, 0, 0x10 }), 8);
 	assert_int_equal(rig_trace_cpls(rig), 1);
@@ -64,9 +64,9 @@ static void test_request_bounds(void **state)
 	size_t len = 99;
 
 	assert_int_equal(exchange(rig, req, SDSI_ATTEST_REQUEST_MAX, &len), 0);
-	assert_int_equal(rig->ctrl_log[0], ATTEST_REQUEST(SDSI_MBOX_SIZE));
-	assert_int_equal(rig->mbox_written[SDSI_MBOX_SIZE / 8 - 2], SDSI_ATTEST_REQUEST_MAX);
-	assert_int_equal(rig->mbox_written[SDSI_MBOX_SIZE / 8 - 1], SDSI_CMD_ATTESTATION);
+	assert_int_equal(rig->log.ctrl_log[0], ATTEST_REQUEST(SDSI_MBOX_SIZE));
+	assert_int_equal(rig->log.mbox_written[SDSI_MBOX_SIZE / 8 - 2], SDSI_ATTEST_REQUEST_MAX);
+	assert_int_equal(rig->log.mbox_written[SDSI_MBOX_SIZE / 8 - 1], SDSI_CMD_ATTESTATION);
 	assert_int_equal(len, 4);	/* ERROR: a GET_VERSION that long is invalid */
 	assert_int_equal(rig->buf[1], 0x7F);
 	assert_released(rig);
@@ -74,7 +74,7 @@ static void test_request_bounds(void **state)
 	assert_int_equal(exchange(rig, req, SDSI_ATTEST_REQUEST_MAX + 1, &len), -EOVERFLOW);
 	assert_int_equal(exchange(rig, req, 0, &len), -EINVAL);
 	assert_int_equal(exchange(rig, NULL, 4, &len), -EINVAL);
-	assert_int_equal(rig->trace_len, 0);
+	assert_int_equal(rig->log.trace_len, 0);
 	assert_int_equal(sdsi_model_violation_count(rig->model), 0);
 }
 
