@@ -13,15 +13,8 @@
 
 #include <openssl/evp.h>
 
-#include "sdsi_lic.h"
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
+#include "licensing/sdsi_lic.h"
+#include "util/util_time.h"
 
 static void report(const char *name, unsigned int n, uint64_t ns)
 {
@@ -68,27 +61,27 @@ int main(int argc, char **argv)
 		die("CAP", ret);
 
 	printf("P-384 licensing operations, %u each\n", n);
-	t = mono_ns();
+	t = util_now_ns();
 	for (i = 0; i < n; i++) {
 		if ((ret = sdsi_lic_pubkey_from_raw(akc.licensor_key, &pub,
 						    NULL)))
 			die("import", ret);
 		EVP_PKEY_free(pub);
 	}
-	report("import raw public key", n, mono_ns() - t);
+	report("import raw public key", n, util_now_ns() - t);
 
-	t = mono_ns();
+	t = util_now_ns();
 	for (i = 0; i < n; i++)
 		if ((ret = sdsi_lic_akc_verify(akc_buf, akc_len, root, NULL, NULL)))
 			die("AKC verify", ret);
-	report("verify AKC", n, mono_ns() - t);
+	report("verify AKC", n, util_now_ns() - t);
 
-	t = mono_ns();
+	t = util_now_ns();
 	for (i = 0; i < n; i++)
 		if ((ret = sdsi_lic_cap_verify(cap_buf, cap_len, licensor, NULL,
 					       NULL)))
 			die("CAP verify", ret);
-	report("verify CAP (key in hand)", n, mono_ns() - t);
+	report("verify CAP (key in hand)", n, util_now_ns() - t);
 
 	EVP_PKEY_free(root);
 	EVP_PKEY_free(licensor);

@@ -12,16 +12,9 @@
 #include <time.h>
 
 #include "sdsi/hw.h"
-#include "sdsi_mbox.h"
-#include "sdsi_model.h"
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
+#include "drivers/core/sdsi_mbox.h"
+#include "model/sdsi_model.h"
+#include "util/util_time.h"
 
 static uint64_t op_read64(void *ctx, uint32_t off)
 {
@@ -44,7 +37,7 @@ static void op_sleep_us(void *ctx, uint32_t us)
 static uint64_t op_now_us(void *ctx)
 {
 	(void)ctx;
-	return mono_ns() / 1000;
+	return util_now_ns() / 1000;
 }
 
 static const struct sdsi_mbox_ops ops = {
@@ -84,7 +77,7 @@ static void bench(struct sdsi_model *model, struct sdsi_mbox *mb,
 	uint64_t t0, t1;
 	unsigned int i;
 
-	t0 = mono_ns();
+	t0 = util_now_ns();
 	for (i = 0; i < n; i++) {
 		int ret = run_once(mb, op, buf);
 
@@ -98,7 +91,7 @@ static void bench(struct sdsi_model *model, struct sdsi_mbox *mb,
 		if (op == OP_PROVISION)
 			sdsi_model_power_cycle(model);
 	}
-	t1 = mono_ns();
+	t1 = util_now_ns();
 	printf("%-22s %8u ops  %10.0f ops/s  %8.2f us/op\n", name, n,
 	       n / ((t1 - t0) / 1e9), (t1 - t0) / 1e3 / n);
 }

@@ -21,19 +21,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/util_time.h"
+
 struct job {
 	const char *path;
 	unsigned int n;
 	int err;
 };
-
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* n times open, read at 0, close; 0 or the errno of the first failure. */
 static int open_read_close(const char *path, unsigned int n)
@@ -108,9 +102,9 @@ static int compare(int argc, char **argv)
 			int err;
 
 			f = (r + k) % nfiles;
-			t0 = mono_s();
+			t0 = (util_now_ns() / 1e9);
 			err = open_read_close(files[f], n);
-			t1 = mono_s();
+			t1 = (util_now_ns() / 1e9);
 			if (err) {
 				fprintf(stderr, "bench_sysfs: %s: %s\n", files[f], strerror(err));
 				return 1;
@@ -155,7 +149,7 @@ int main(int argc, char **argv)
 		struct job jobs[64];
 		double t0, t1;
 
-		t0 = mono_s();
+		t0 = (util_now_ns() / 1e9);
 		for (t = 0; t < threads; t++) {
 			jobs[t] = (struct job){ .path = argv[i], .n = n };
 			if (pthread_create(&tid[t], NULL, reader, &jobs[t])) {
@@ -165,7 +159,7 @@ int main(int argc, char **argv)
 		}
 		for (t = 0; t < threads; t++)
 			pthread_join(tid[t], NULL);
-		t1 = mono_s();
+		t1 = (util_now_ns() / 1e9);
 		for (t = 0; t < threads; t++) {
 			if (jobs[t].err) {
 				fprintf(stderr, "bench_sysfs: %s: %s\n", argv[i],

@@ -4,8 +4,8 @@
  * its environment, sent the termination signals the emulator receives, and
  * waited for.
  */
-#ifndef EMU_CHILD_H
-#define EMU_CHILD_H
+#ifndef SDSI_EMU_CHILD_H
+#define SDSI_EMU_CHILD_H
 
 #include <signal.h>
 
@@ -22,4 +22,4 @@ void emu_forwarded_signals(sigset_t *set);
 int emu_child_run(char *const argv[], const char *ctl_path,
 		  const char *state_dir, const sigset_t *exec_mask);
 
-#endif /* EMU_CHILD_H */
+#endif /* SDSI_EMU_CHILD_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * sdsi-emu's control commands are the front end's table (cli/fe_ctl.c);
+ * sdsi-emu's control commands are the front end's table (cli/cli_ctl.c);
  * this is how they reach the sockets: model changes through the FUSE
  * driver, under the socket's mailbox lock and between transactions, bind
  * and unbind as the driver's own files do them, time through the socket's
@@ -13,13 +13,13 @@
 
 #include "control_commands.h"
 #include "sdsi/hw.h"
-#include "fe_ctl.h"
+#include "cli/cli_ctl.h"
 
-static int with_model(void *ctx, unsigned int s, bool reprobe, fe_model_fn fn, void *arg)
+static int with_model(void *ctx, unsigned int s, bool reprobe, cli_model_fn fn, void *arg)
 {
 	struct emu_control_target *t = ctx;
 
-	return emu_model_with_socket(t->drv, s, reprobe, fn, arg);
+	return inproc_backend_with_socket(t->drv, s, reprobe, fn, arg);
 }
 
 static int bind_socket(void *ctx, unsigned int s, bool bind)
@@ -50,7 +50,7 @@ static int socket_bound(void *ctx, unsigned int s)
 
 char *emu_control_execute(struct emu_control_target *t, const char *request)
 {
-	const struct fe_ctl_backend backend = {
+	const struct cli_ctl_sockets backend = {
 		.daemon = "sdsi-emu",
 		.nsockets = t->nsockets,
 		.ctx = t,
@@ -60,7 +60,7 @@ char *emu_control_execute(struct emu_control_target *t, const char *request)
 		.bound = socket_bound,
 	};
 
-	return fe_ctl_execute(&backend, request, FE_REPLY_ERRNO);
+	return cli_ctl_execute(&backend, request, CLI_REPLY_ERRNO);
 }
 
 void emu_control_target_init(struct emu_control_target *t, struct sdsi_fusedrv *drv,

@@ -2,18 +2,18 @@
 /*
  * The commands of the control socket (`sdsi-emu ctl`): one request line in,
  * a response out.  The commands, their grammar and their answers are the
- * front end's (cli/fe_ctl.h), shared with sdsi-shmem; the answer is
+ * front end's (cli/cli_ctl.h), shared with sdsi-shmem; the answer is
  * "ok ...", JSON lines for status, or "error <ERRNO>: <message>".
  */
-#ifndef EMU_CONTROL_COMMANDS_H
-#define EMU_CONTROL_COMMANDS_H
+#ifndef SDSI_EMU_CONTROL_COMMANDS_H
+#define SDSI_EMU_CONTROL_COMMANDS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "model_clock.h"
 #include "emu_options.h"
-#include "model_backend.h"
+#include "backends/inproc/inproc_backend.h"
 
 struct emu_control_target {
 	struct sdsi_fusedrv *drv;
@@ -34,4 +34,4 @@ void emu_control_target_init(struct emu_control_target *t, struct sdsi_fusedrv *
  */
 char *emu_control_execute(struct emu_control_target *t, const char *request);
 
-#endif /* EMU_CONTROL_COMMANDS_H */
+#endif /* SDSI_EMU_CONTROL_COMMANDS_H */

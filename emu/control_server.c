@@ -22,7 +22,7 @@ int emu_control_bind(struct emu_control_server *srv, const char *state_dir,
 		srv->path[0] = '\0';
 		return -ENAMETOOLONG;
 	}
-	ret = fe_ctl_server_listen(&srv->server, srv->path, "sdsi-emu", FE_REPLY_ERRNO,
+	ret = cli_ctl_server_listen(&srv->server, srv->path, "sdsi-emu", CLI_REPLY_ERRNO,
 				   err, errlen);
 	if (ret)
 		srv->path[0] = '\0';
@@ -43,9 +43,9 @@ static void *control_thread(void *arg)
 {
 	struct emu_control_server *srv = arg;
 
-	while (fe_ctl_server_serve(&srv->server, &srv->handler, srv->stop_fd, true) == 0)
+	while (cli_ctl_server_serve(&srv->server, &srv->handler, srv->stop_fd, true) == 0)
 		;
-	fe_ctl_clients_close_all(&srv->server.clients);
+	cli_ctl_clients_close_all(&srv->server.clients);
 	return NULL;
 }
 
@@ -54,7 +54,7 @@ int emu_control_start(struct emu_control_server *srv, struct emu_control_target 
 {
 	int ret;
 
-	srv->handler = (struct fe_ctl_handler){ .ctx = target, .execute = execute };
+	srv->handler = (struct cli_ctl_handler){ .ctx = target, .execute = execute };
 	srv->stop_fd = eventfd(0, EFD_CLOEXEC);
 	if (srv->stop_fd < 0) {
 		ret = -errno;
@@ -81,7 +81,7 @@ void emu_control_close(struct emu_control_server *srv)
 	}
 	if (srv->stop_fd >= 0)
 		close(srv->stop_fd);
-	fe_ctl_server_close(&srv->server);
+	cli_ctl_server_close(&srv->server);
 	srv->stop_fd = -1;
 	srv->path[0] = '\0';
 }

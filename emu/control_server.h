@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The control socket, STATE/control.sock (mode 0600): the daemons' control
- * server (cli/fe_ctl_server.h) in sdsi-emu's reply style, served by a
+ * server (cli/cli_ctl_server.h) in sdsi-emu's reply style, served by a
  * thread of its own, one request line and one response per connection,
  * every connection served side by side.
  */
-#ifndef EMU_CONTROL_SERVER_H
-#define EMU_CONTROL_SERVER_H
+#ifndef SDSI_EMU_CONTROL_SERVER_H
+#define SDSI_EMU_CONTROL_SERVER_H
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -14,16 +14,16 @@
 #include <sys/un.h>
 
 #include "control_commands.h"
-#include "fe_ctl_server.h"
+#include "cli/cli_ctl_server.h"
 
 #define EMU_CONTROL_SOCKET_NAME	"control.sock"
 
 struct emu_control_server {
-	struct fe_ctl_server server;
+	struct cli_ctl_server server;
 	int stop_fd;		/* eventfd: written to stop the thread */
 	bool running;
 	pthread_t thread;
-	struct fe_ctl_handler handler;	/* the thread's */
+	struct cli_ctl_handler handler;	/* the thread's */
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 };
 
@@ -43,4 +43,4 @@ int emu_control_start(struct emu_control_server *srv, struct emu_control_target 
 /* Stop the thread (if started), close and remove the socket.  Idempotent. */
 void emu_control_close(struct emu_control_server *srv);
 
-#endif /* EMU_CONTROL_SERVER_H */
+#endif /* SDSI_EMU_CONTROL_SERVER_H */

@@ -10,6 +10,9 @@
 #include <unistd.h>
 
 #include "cpuinfo.h"
+#include "proc_bind.h"
+#include "util/util_array.h"
+#include "util/util_io.h"
 #include "sdsi/hw.h"
 
 #define PROC_CPUINFO	"/proc/cpuinfo"
@@ -46,7 +49,7 @@ static bool is_neutral(const char *line, size_t len)
 	key = (size_t)(colon - line);
 	while (key && (line[key - 1] == '\t' || line[key - 1] == ' '))
 		key--;
-	for (size_t i = 0; i < sizeof(neutral_keys) / sizeof(neutral_keys[0]); i++)
+	for (size_t i = 0; i < UTIL_ARRAY_SIZE(neutral_keys); i++)
 		if (strlen(neutral_keys[i]) == key && !memcmp(line, neutral_keys[i], key))
 			return true;
 	return false;
@@ -94,61 +97,39 @@ int emu_cpuinfo_write(int fd, const char *host, uint32_t guid, unsigned int sock
 	return ret;
 }
 
-/* The whole of a /proc file (its size is not known before reading). */
-static char *read_proc(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	char *text = NULL;
-	size_t len = 0;
+struct cpuinfo_fill {
+	const char *host;
+	uint32_t guid;
+	unsigned int sockets;
+};
 
-	if (!f)
-		return NULL;
-	if (getdelim(&text, &len, '\0', f) < 0) {
-		free(text);
-		text = NULL;
-		if (!ferror(f))
-			text = strdup("");
-	}
-	fclose(f);
-	return text;
+static int fill_cpuinfo(int fd, void *ctx)
+{
+	const struct cpuinfo_fill *c = ctx;
+
+	return emu_cpuinfo_write(fd, c->host, c->guid, c->sockets);
 }
 
 int emu_cpuinfo_bind(bool *bound, const char *scratch_dir, uint32_t guid,
 		     unsigned int sockets, char *err, size_t errlen)
 {
-	char path[PATH_MAX];
-	char *host = read_proc(PROC_CPUINFO);
-	int fd, ret = 0;
+	struct cpuinfo_fill c = { .guid = guid, .sockets = sockets };
+	char *host;
+	size_t len;
+	int ret;
 
 	*bound = false;
-	if (!host && errno == ENOENT) {
+	/* Without the host's (unreadable, or too large): the emulated lines alone. */
+	ret = util_read_file(PROC_CPUINFO, EMU_PROC_READ_MAX, &host, &len);
+	if (ret == -ENOENT) {
 		snprintf(err, errlen, PROC_CPUINFO ": no such file (is /proc mounted?)");
 		return -ENOENT;
 	}
-	snprintf(path, sizeof(path), "%s/.cpuinfo.XXXXXX", scratch_dir);
-	fd = mkostemp(path, O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot create a file in %s: %s", scratch_dir, strerror(errno));
-		free(host);
-		return ret;
-	}
-	ret = emu_cpuinfo_write(fd, host, guid, sockets);
-	if (!ret && (fchmod(fd, 0444) < 0 || mount(path, PROC_CPUINFO, NULL, MS_BIND, NULL) < 0))
-		ret = -errno;
-	if (!ret) {
-		*bound = true;
-		/* Read-only, as the real file. */
-		if (mount(NULL, PROC_CPUINFO, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY, NULL) < 0)
-			ret = -errno;
-	}
-	if (ret) {
-		snprintf(err, errlen, "cannot show the emulated processors in " PROC_CPUINFO ": %s",
-			 strerror(-ret));
+	c.host = host;
+	ret = emu_proc_bind(PROC_CPUINFO, scratch_dir, "show the emulated processors",
+			    fill_cpuinfo, &c, bound, err, errlen);
+	if (ret)
 		emu_cpuinfo_unbind(bound);
-	}
-	close(fd);
-	unlink(path);
 	free(host);
 	return ret;
 }

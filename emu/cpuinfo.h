@@ -7,8 +7,8 @@
  * ("physical id" N for socket N).  Only in the run's private mount
  * namespace (namespace.h), like /proc/modules.
  */
-#ifndef EMU_CPUINFO_H
-#define EMU_CPUINFO_H
+#ifndef SDSI_EMU_CPUINFO_H
+#define SDSI_EMU_CPUINFO_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -42,4 +42,4 @@ int emu_cpuinfo_bind(bool *bound, const char *scratch_dir, uint32_t guid,
 
 void emu_cpuinfo_unbind(bool *bound);
 
-#endif /* EMU_CPUINFO_H */
+#endif /* SDSI_EMU_CPUINFO_H */

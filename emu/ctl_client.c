@@ -10,9 +10,10 @@
 
 #include "control_server.h"
 #include "ctl_client.h"
-#include "fe_ctl.h"
-#include "fe_ctl_clients.h"
-#include "fe_value.h"
+#include "cli/cli_ctl.h"
+#include "cli/cli_ctl_clients.h"
+#include "cli/cli_getopt.h"
+#include "cli/cli_value.h"
 #include "emu_options.h"
 
 #define REQUEST_MAX	1024
@@ -47,27 +48,6 @@ static int exit_for_connect(int e)
 	if (e == ENOENT || e == ECONNREFUSED || e == ENOTSOCK)
 		return SDSI_EXIT_NO_DEVICE;
 	return sdsi_exit_for_errno(e);
-}
-
-/* Value of "--name VALUE" or "--name=VALUE" at argv[*i], or NULL. */
-static const char *option_value(const char *name, int argc, char **argv, int *i,
-				bool *matched)
-{
-	size_t len = strlen(name);
-
-	*matched = false;
-	if (strncmp(argv[*i], name, len) != 0)
-		return NULL;
-	if (argv[*i][len] == '=') {
-		*matched = true;
-		return argv[*i] + len + 1;
-	}
-	if (argv[*i][len] != '\0')
-		return NULL;
-	*matched = true;
-	if (*i + 1 >= argc)
-		return NULL;
-	return argv[++*i];
 }
 
 static int build_request(int argc, char **argv, char *request, size_t size)
@@ -144,13 +124,13 @@ static int connect_to(const char *path, unsigned int timeout, int *status)
 
 /*
  * The whole answer, until the emulator closes, in a buffer of
- * FE_CTL_ANSWER_MAX + 1 bytes and a NUL: a server that sends more is not
+ * CLI_CTL_ANSWER_MAX + 1 bytes and a NUL: a server that sends more is not
  * one of ours (or is broken), and is stopped there rather than read into
  * memory without end.  NULL with errno on failure (EMSGSIZE: too long).
  */
 static char *read_answer(int fd, size_t *used)
 {
-	char *response = malloc(FE_CTL_ANSWER_MAX + 2);
+	char *response = malloc(CLI_CTL_ANSWER_MAX + 2);
 	ssize_t n;
 
 	*used = 0;
@@ -158,7 +138,7 @@ static char *read_answer(int fd, size_t *used)
 		errno = ENOMEM;
 		return NULL;
 	}
-	while ((n = recv(fd, response + *used, FE_CTL_ANSWER_MAX + 1 - *used, 0)) != 0) {
+	while ((n = recv(fd, response + *used, CLI_CTL_ANSWER_MAX + 1 - *used, 0)) != 0) {
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
 			free(response);		/* the timeout: errno says so */
 			return NULL;
@@ -166,7 +146,7 @@ static char *read_answer(int fd, size_t *used)
 		if (n < 0)
 			break;	/* a reset: what came is the answer, as before */
 		*used += (size_t)n;
-		if (*used > FE_CTL_ANSWER_MAX) {
+		if (*used > CLI_CTL_ANSWER_MAX) {
 			free(response);
 			errno = EMSGSIZE;
 			return NULL;
@@ -244,7 +224,7 @@ static int send_request(const char *path, const char *request, unsigned int time
 			return timed_out(path, timeout);
 		if (status == EMSGSIZE) {
 			fprintf(stderr, "sdsi-emu: ctl: %s: answer longer than %d bytes, the protocol's limit\n",
-				path, FE_CTL_ANSWER_MAX);
+				path, CLI_CTL_ANSWER_MAX);
 			return SDSI_EXIT_IO;
 		}
 		fprintf(stderr, "sdsi-emu: ctl: %s: %s\n", path, strerror(status));
@@ -269,72 +249,64 @@ struct ctl_args {
 };
 
 /*
- * One option of ctl at argv[*i] ("--name VALUE" or "--name=VALUE"), as its
- * table (emu/emu_options.c) names them: 0, 1 for --help, or the usage status.
+ * One option of ctl, as its table (emu/emu_options.c) names them: 0, or
+ * the usage status.
  */
-static int parse_ctl_option(int argc, char **argv, int *i, struct ctl_args *a)
+static int ctl_option(const struct cli_option *o, const char *value, struct ctl_args *a)
 {
-	size_t count;
-	const struct fe_option *opts = emu_ctl_options(&count);
 	unsigned long long v;
 
-	for (size_t k = 0; k < count; k++) {
-		char name[64];
-		const char *value;
-		bool matched;
+	/* getopt takes "--ctl=" as a value; an empty one is none. */
+	if (!value[0]) {
+		char name[64], msg[128];
 
-		snprintf(name, sizeof(name), "--%s", opts[k].name);
-		if (!opts[k].arg) {
-			if (strcmp(argv[*i], name) && !(opts[k].short_name == 'h' &&
-							 !strcmp(argv[*i], "-h")))
-				continue;
-			return 1;	/* --help, the one flag */
-		}
-		value = option_value(name, argc, argv, i, &matched);
-		if (!matched)
-			continue;
-		if (!value || !value[0])
-			return emu_usage_error("ctl: option '%s' needs a value (%s)", name,
-					       opts[k].arg);
-		if (!strcmp(opts[k].name, "ctl"))
-			a->ctl = value;
-		else if (!strcmp(opts[k].name, "state"))
-			a->state = value;
-		else if (fe_parse_uint(value, 1, TIMEOUT_MAX_S, &v))
-			a->timeout = (unsigned int)v;
-		else
-			return emu_usage_error("ctl: --timeout: '%s' is not a number from 1 to %u",
-					       value, TIMEOUT_MAX_S);
-		return 0;
+		snprintf(name, sizeof(name), "--%s", o->name);
+		cli_getopt_needs_value(msg, sizeof(msg), name);
+		return emu_usage_error("ctl: %s", msg);
 	}
-	return emu_usage_error("ctl: unknown option '%s'", argv[*i]);
+	if (!strcmp(o->name, "ctl"))
+		a->ctl = value;
+	else if (!strcmp(o->name, "state"))
+		a->state = value;
+	else if (cli_parse_uint(value, 1, TIMEOUT_MAX_S, &v))
+		a->timeout = (unsigned int)v;
+	else
+		return emu_usage_error("ctl: --timeout: '%s' is not a number from 1 to %u",
+				       value, TIMEOUT_MAX_S);
+	return 0;
 }
 
 int emu_ctl_main(int argc, char **argv)
 {
 	struct ctl_args a = { .timeout = TIMEOUT_DEFAULT_S };
-	char path[4096], request[REQUEST_MAX];
+	struct cli_getopt_spec spec = { .stop_at_operand = true };
+	char path[4096], request[REQUEST_MAX], msg[256];
 	const char *value;
-	int i, ret;
+	int c, i, ret;
 
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		if (strcmp(argv[i], "--") == 0) {
-			i++;
-			break;
-		}
-		ret = parse_ctl_option(argc, argv, &i, &a);
-		if (ret == 1) {
+	spec.opts = emu_ctl_options(&spec.count);
+
+	/* The options stop at COMMAND, whose arguments are the server's. */
+	optind = 1;
+	while ((c = cli_getopt(&spec, argc, argv, msg, sizeof(msg))) != -1) {
+		const struct cli_option *o = cli_option_by_id(spec.opts, spec.count, c);
+
+		if (c == CLI_GETOPT_ERROR)
+			return emu_usage_error("ctl: %s", msg);
+		if (c == 'h') {
 			emu_print_help(stdout);
 			return 0;
 		}
+		ret = ctl_option(o, optarg, &a);
 		if (ret)
 			return ret;
 	}
+	i = optind;
 	if (a.ctl && a.state)
 		return emu_usage_error("ctl: give --ctl or --state, not both");
 	if (i >= argc)
 		return list_commands("no command given");
-	if (!fe_ctl_find(argv[i])) {
+	if (!cli_ctl_find(argv[i])) {
 		char why[128];
 
 		snprintf(why, sizeof(why), "unknown command '%.64s'", argv[i]);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* `sdsi-emu ctl`: send one command to a running emulator, print its answer. */
-#ifndef EMU_CTL_CLIENT_H
-#define EMU_CTL_CLIENT_H
+#ifndef SDSI_EMU_CTL_CLIENT_H
+#define SDSI_EMU_CTL_CLIENT_H
 
 /*
  * argv[0] is "ctl".  Returns the exit status (docs/exit-codes.md): 0 when
@@ -11,4 +11,4 @@
  */
 int emu_ctl_main(int argc, char **argv);
 
-#endif /* EMU_CTL_CLIENT_H */
+#endif /* SDSI_EMU_CTL_CLIENT_H */

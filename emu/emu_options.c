@@ -14,8 +14,10 @@
 
 #include "sdsi/abi.h"
 #include "sdsi/hw.h"
-#include "fe_ctl.h"
+#include "cli/cli_ctl.h"
+#include "cli/cli_getopt.h"
 #include "emu_options.h"
+#include "util/util_array.h"
 
 #define PROGRAM		"sdsi-emu"
 
@@ -25,67 +27,69 @@ enum emu_option_id {
 };
 
 #define HELP_OPTION \
-	{ 'h', 'h', "help", NULL, FE_ARG_NONE, NULL, "print this help and exit" }
+	{ 'h', 'h', "help", NULL, CLI_ARG_NONE, NULL, "print this help and exit" }
 
-static const struct fe_option serve_options[] = {
-	FE_PLATFORM_OPTION_ENTRIES
-	{ OPT_ABI, 0, "abi", "current|early", FE_ARG_WORDS, "current early",
+static const struct cli_option serve_options[] = {
+	CLI_PLATFORM_OPTION_ENTRIES
+	{ OPT_ABI, 0, "abi", "current|early", CLI_ARG_WORDS, "current early",
 	  "sysfs behaviour of Linux 6.2+ (current, the default) or of Linux 5.18-6.1 (early)" },
-	{ OPT_TIME_SCALE, 0, "time-scale", "X", FE_ARG_NONE, NULL,
+	{ OPT_TIME_SCALE, 0, "time-scale", "X", CLI_ARG_NONE, NULL,
 	  "model time runs X times as fast as real time (meters, latencies); X > 0, at most 1e9, default 1" },
-	{ OPT_WINDOW, 0, "window", "FILE[:OFFSET]", FE_ARG_FILE, NULL,
+	{ OPT_WINDOW, 0, "window", "FILE[:OFFSET]", CLI_ARG_FILE, NULL,
 	  "mount only: serve the sockets that 'sdsi-shmem --window FILE --offset OFFSET' plays (OFFSET default 0, page-aligned) instead of models of our own.  Only --sockets (as many as sdsi-shmem plays) and --abi apply; sdsi-shmem takes the sockets' settings and their control requests" },
-	{ OPT_ALLOW_OTHER, 0, "allow-other", NULL, FE_ARG_NONE, NULL,
+	{ OPT_ALLOW_OTHER, 0, "allow-other", NULL, CLI_ARG_NONE, NULL,
 	  "mount: let every user read the tree (FUSE's allow_other), as root's mount always does; a user other than root needs user_allow_other in /etc/fuse.conf for it" },
-	{ 'q', 'q', "quiet", NULL, FE_ARG_NONE, NULL,
+	{ 'q', 'q', "quiet", NULL, CLI_ARG_NONE, NULL,
 	  "print no notes on stderr (run: those about a kernel without /proc/modules or /sys/module, where intel_sdsi cannot be listed); errors still" },
 	HELP_OPTION,
 };
 
-static const struct fe_option ctl_options[] = {
-	{ OPT_CTL, 0, "ctl", "PATH", FE_ARG_FILE, NULL, "the emulator's control socket" },
-	{ FE_OPT_STATE, 0, "state", "DIR", FE_ARG_DIR, NULL,
+static const struct cli_option ctl_options[] = {
+	{ OPT_CTL, 0, "ctl", "PATH", CLI_ARG_FILE, NULL, "the emulator's control socket" },
+	{ CLI_OPT_STATE, 0, "state", "DIR", CLI_ARG_DIR, NULL,
 	  "the emulator's state directory: its control socket is DIR/control.sock" },
-	{ OPT_TIMEOUT, 0, "timeout", "SECONDS", FE_ARG_NONE, NULL,
+	{ OPT_TIMEOUT, 0, "timeout", "SECONDS", CLI_ARG_NONE, NULL,
 	  "give up on an emulator that does not answer within SECONDS, 1..3600 (default 30)" },
 	HELP_OPTION,
 };
 
-static const struct fe_option top_options[] = {
+static const struct cli_option top_options[] = {
 	HELP_OPTION,
-	{ OPT_VERSION, 0, "version", NULL, FE_ARG_NONE, NULL, "print the version and exit" },
-	{ OPT_DUMP_COMPLETION, 0, "dump-bash-completion", NULL, FE_ARG_NONE, NULL, NULL },
-	{ OPT_DUMP_OPTIONS, 0, "dump-options", NULL, FE_ARG_NONE, NULL, NULL },
+	{ OPT_VERSION, 0, "version", NULL, CLI_ARG_NONE, NULL, "print the version and exit" },
+	{ OPT_DUMP_COMPLETION, 0, "dump-bash-completion", NULL, CLI_ARG_NONE, NULL, NULL },
+	{ OPT_DUMP_OPTIONS, 0, "dump-options", NULL, CLI_ARG_NONE, NULL, NULL },
 };
 
-#define COUNT(a)	(sizeof(a) / sizeof((a)[0]))
+CLI_GETOPT_FITS(serve_options);
+CLI_GETOPT_FITS(ctl_options);
+CLI_GETOPT_FITS(top_options);
 
 /* The model's fault kinds, for "fault N KIND" and "clear N KIND". */
 static char fault_words[256];
 
-static const struct fe_positional ctl_positional[] = {
+static const struct cli_positional ctl_positional[] = {
 	{ "fault", 2, fault_words },
 	{ "clear", 2, fault_words },
 };
 
-static const struct fe_command emu_commands[] = {
-	{ NULL, "--help | --version", NULL, top_options, COUNT(top_options), NULL, NULL, 0 },
-	{ "run", "[OPTIONS] -- CMD [ARGS...]", NULL, serve_options, COUNT(serve_options), NULL,
+static const struct cli_command emu_commands[] = {
+	{ NULL, "--help | --version", NULL, top_options, UTIL_ARRAY_SIZE(top_options), NULL, NULL, 0 },
+	{ "run", "[OPTIONS] -- CMD [ARGS...]", NULL, serve_options, UTIL_ARRAY_SIZE(serve_options), NULL,
 	  NULL, 0 },
-	{ "mount", "[OPTIONS] DIR", NULL, serve_options, COUNT(serve_options), NULL, NULL, 0 },
+	{ "mount", "[OPTIONS] DIR", NULL, serve_options, UTIL_ARRAY_SIZE(serve_options), NULL, NULL, 0 },
 	{ "ctl", "[--ctl PATH | --state DIR] [--timeout S] COMMAND [ARGS...]", NULL, ctl_options,
-	  COUNT(ctl_options),
+	  UTIL_ARRAY_SIZE(ctl_options),
 	  "status power-cycle fault clear unbind bind features iblock advance",
-	  ctl_positional, COUNT(ctl_positional) },
+	  ctl_positional, UTIL_ARRAY_SIZE(ctl_positional) },
 };
 
-static const struct fe_program emu_program = {
-	PROGRAM, emu_commands, COUNT(emu_commands),
+static const struct cli_program emu_program = {
+	PROGRAM, emu_commands, UTIL_ARRAY_SIZE(emu_commands),
 };
 
-const struct fe_option *emu_ctl_options(size_t *count)
+const struct cli_option *emu_ctl_options(size_t *count)
 {
-	*count = COUNT(ctl_options);
+	*count = UTIL_ARRAY_SIZE(ctl_options);
 	return ctl_options;
 }
 
@@ -139,26 +143,26 @@ void emu_print_ctl_commands(FILE *out)
 	char kinds[256];
 	size_t used = 0;
 
-	for (unsigned int i = 0; i < fe_ctl_command_count; i++) {
-		const struct fe_ctl_command *c = &fe_ctl_commands[i];
+	for (unsigned int i = 0; i < cli_ctl_command_count; i++) {
+		const struct cli_ctl_command *c = &cli_ctl_commands[i];
 		char left[64];
 
 		snprintf(left, sizeof(left), "%s %s", c->name, c->usage);
-		fe_doc_help_item(out, left, c->summary);
+		cli_doc_help_item(out, left, c->summary);
 	}
 	for (int k = 0; k < SDSI_FAULT_KIND_COUNT && used < sizeof(kinds); k++)
 		used += (size_t)snprintf(kinds + used, sizeof(kinds) - used, "%s%s",
 					 k ? ", " : "", sdsi_fault_name((enum sdsi_fault_kind)k));
-	fe_doc_help_item(out, "N", "a socket number, or 'all'");
-	fe_doc_help_item(out, "KIND", kinds);
+	cli_doc_help_item(out, "N", "a socket number, or 'all'");
+	cli_doc_help_item(out, "KIND", kinds);
 }
 
 void emu_print_help(FILE *out)
 {
 	fputs(help_intro, out);
-	fe_doc_help_options(out, serve_options, COUNT(serve_options));
+	cli_doc_help_options(out, serve_options, UTIL_ARRAY_SIZE(serve_options));
 	fputs(help_ctl, out);
-	fe_doc_help_options(out, ctl_options, COUNT(ctl_options));
+	cli_doc_help_options(out, ctl_options, UTIL_ARRAY_SIZE(ctl_options));
 	fputs("\nCommands of ctl:\n", out);
 	emu_print_ctl_commands(out);
 	fputs(help_outro, out);
@@ -171,12 +175,12 @@ void emu_print_completion(FILE *out)
 	for (unsigned int k = 0; k < SDSI_FAULT_KIND_COUNT && used < sizeof(fault_words); k++)
 		used += (size_t)snprintf(fault_words + used, sizeof(fault_words) - used, "%s%s",
 					 k ? " " : "", sdsi_fault_name((enum sdsi_fault_kind)k));
-	fe_doc_bash_completion(out, &emu_program);
+	cli_doc_bash_completion(out, &emu_program);
 }
 
 void emu_print_option_list(FILE *out)
 {
-	fe_doc_list_options(out, &emu_program);
+	cli_doc_list_options(out, &emu_program);
 }
 
 void emu_print_usage_hint(void)
@@ -223,7 +227,7 @@ static int parse_abi(const char *arg, enum sdsi_abi *abi)
 	} names[] = { SDSI_ABI_TABLE(ABI_NAME) };
 #undef ABI_NAME
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (size_t i = 0; i < UTIL_ARRAY_SIZE(names); i++) {
 		if (strcmp(arg, names[i].name) == 0) {
 			*abi = names[i].generation;
 			return 0;
@@ -252,14 +256,14 @@ static int parse_one(int opt, const char *arg, struct emu_options *opts)
 		opts->allow_other = true;
 		return 0;
 	}
-	return fe_platform_option(PROGRAM, opt, arg, &opts->pf);
+	return cli_platform_option(PROGRAM, opt, arg, &opts->pf);
 }
 
 /* With --window, sdsi-shmem sets the sockets: only --sockets and --abi apply. */
 static int check_window(enum emu_command command, const struct emu_options *opts,
 			int model_opt)
 {
-	const struct fe_option *o;
+	const struct cli_option *o;
 
 	if (!opts->window)
 		return 0;
@@ -267,7 +271,7 @@ static int check_window(enum emu_command command, const struct emu_options *opts
 		return emu_usage_error("run: --window is an option of mount");
 	if (!model_opt)
 		return 0;
-	o = fe_option_by_id(serve_options, COUNT(serve_options), model_opt);
+	o = cli_option_by_id(serve_options, UTIL_ARRAY_SIZE(serve_options), model_opt);
 	return emu_usage_error("--window: --%s is sdsi-shmem's to set (it plays the window's sockets)",
 			       o ? o->name : "?");
 }
@@ -295,42 +299,31 @@ int emu_options_parse(enum emu_command command, int argc, char **argv,
 		      struct emu_options *opts)
 {
 	const char *name = command == EMU_CMD_RUN ? "run" : "mount";
-	struct option longopts[COUNT(serve_options) + 1];
-	char shortopts[8];
+	/* run stops at CMD, whose options are its own; mount takes DIR anywhere. */
+	const struct cli_getopt_spec spec = {
+		serve_options, UTIL_ARRAY_SIZE(serve_options), command == EMU_CMD_RUN, false,
+	};
+	char msg[256];
 	int opt, ret, model_opt = 0;
 
 	memset(opts, 0, sizeof(*opts));
 	opts->command = command;
-	fe_platform_init(&opts->pf);
+	cli_platform_init(&opts->pf);
 	opts->abi = SDSI_ABI_CURRENT;
 	opts->time_scale = 1;
-	/*
-	 * run stops at CMD, whose options are its own ('+'); mount takes DIR
-	 * anywhere.  ':': a missing value is told apart from an unknown option.
-	 */
-	fe_getopt_table(serve_options, COUNT(serve_options), "+:", longopts, COUNT(longopts),
-			shortopts, sizeof(shortopts));
-
-	opterr = 0;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv,
-				  command == EMU_CMD_RUN ? shortopts : shortopts + 1,
-				  longopts, NULL)) != -1) {
+	while ((opt = cli_getopt(&spec, argc, argv, msg, sizeof(msg))) != -1) {
 		switch (opt) {
 		case 'h':
 			emu_print_help(stdout);
 			exit(0);
-		case ':':
-			return emu_usage_error("%s: option '%s' needs a value", name, argv[optind - 1]);
-		case '?':
-			if (optopt)
-				return emu_usage_error("%s: unknown option '-%c'", name, optopt);
-			return emu_usage_error("%s: unknown option '%s'", name, argv[optind - 1]);
+		case CLI_GETOPT_ERROR:
+			return emu_usage_error("%s: %s", name, msg);
 		default:
 			ret = parse_one(opt, optarg, opts);
 			if (ret)
 				return ret;
-			if (opt != FE_OPT_SOCKETS && opt != OPT_ABI && opt != OPT_WINDOW &&
+			if (opt != CLI_OPT_SOCKETS && opt != OPT_ABI && opt != OPT_WINDOW &&
 			    opt != 'q' && opt != OPT_ALLOW_OTHER)
 				model_opt = opt;
 		}
@@ -338,7 +331,7 @@ int emu_options_parse(enum emu_command command, int argc, char **argv,
 	ret = check_window(command, opts, model_opt);
 	if (ret)
 		return ret;
-	ret = fe_platform_finish(PROGRAM, &opts->pf);
+	ret = cli_platform_finish(PROGRAM, &opts->pf);
 	if (ret)
 		return ret;
 	return parse_operands(command, argc, argv, opts);

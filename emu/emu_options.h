@@ -4,18 +4,18 @@
  * platform looks like.  Parsing errors are usage errors (exit status 2); the
  * message names the option and the value.
  */
-#ifndef EMU_OPTIONS_H
-#define EMU_OPTIONS_H
+#ifndef SDSI_EMU_OPTIONS_H
+#define SDSI_EMU_OPTIONS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "sdsi/exit_status.h"
-#include "fe_platform.h"
-#include "sdsi_fusedrv.h"
+#include "cli/cli_platform.h"
+#include "drivers/fuse/sdsi_fusedrv.h"
 
-#define EMU_MAX_SOCKETS		FE_MAX_SOCKETS
+#define EMU_MAX_SOCKETS		CLI_MAX_SOCKETS
 /* sdsi-emu's own failures use the table of every sdsi program (docs/exit-codes.md). */
 #define EMU_EXIT_USAGE		SDSI_EXIT_USAGE
 #define EMU_TIME_SCALE_MAX	1e9
@@ -27,7 +27,7 @@ enum emu_command {
 
 struct emu_options {
 	enum emu_command command;
-	struct fe_platform pf;		/* the options sdsi-shmem shares */
+	struct cli_platform pf;		/* the options sdsi-shmem shares */
 	enum sdsi_abi abi;
 	double time_scale;		/* model time per real time, default 1 */
 	char **run_argv;		/* run: CMD and its arguments */
@@ -56,7 +56,7 @@ void emu_print_usage_hint(void);
 void emu_print_ctl_commands(FILE *out);
 
 /* The options of ctl, from the table that documents them. */
-const struct fe_option *emu_ctl_options(size_t *count);
+const struct cli_option *emu_ctl_options(size_t *count);
 
 /*
  * "sdsi-emu: " and the formatted reason on stderr, then the usage hint.
@@ -65,4 +65,4 @@ const struct fe_option *emu_ctl_options(size_t *count);
 __attribute__((format(printf, 1, 2)))
 int emu_usage_error(const char *fmt, ...);
 
-#endif /* EMU_OPTIONS_H */
+#endif /* SDSI_EMU_OPTIONS_H */

@@ -4,19 +4,12 @@
 #include <time.h>
 
 #include "model_clock.h"
-
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
+#include "util/util_time.h"
 
 void emu_model_clock_init(struct emu_model_clock *c, double scale)
 {
 	c->scale = scale;
-	c->start_ns = monotonic_ns();
+	c->start_ns = util_now_ns();
 	c->advanced_ns = 0;
 }
 
@@ -28,7 +21,7 @@ void emu_model_clock_init(struct emu_model_clock *c, double scale)
 uint64_t emu_model_clock_now(void *ctx)
 {
 	const struct emu_model_clock *c = ctx;
-	uint64_t real = monotonic_ns() - c->start_ns;
+	uint64_t real = util_now_ns() - c->start_ns;
 	uint64_t jumps = __atomic_load_n(&c->advanced_ns, __ATOMIC_ACQUIRE);
 
 	return c->start_ns + (uint64_t)((long double)real * c->scale) + jumps;

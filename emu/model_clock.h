@@ -5,8 +5,8 @@
  * `ctl advance`, so meters can be tested without waiting.  Only the model
  * sees it: the driver core's timeouts keep real time.
  */
-#ifndef EMU_MODEL_CLOCK_H
-#define EMU_MODEL_CLOCK_H
+#ifndef SDSI_EMU_MODEL_CLOCK_H
+#define SDSI_EMU_MODEL_CLOCK_H
 
 #include <stdint.h>
 
@@ -22,4 +22,4 @@ uint64_t emu_model_clock_now(void *ctx);
 /* Jump forward; returns -EOVERFLOW if model time would pass 2^64 ns. */
 int emu_model_clock_advance(struct emu_model_clock *c, uint64_t ns);
 
-#endif /* EMU_MODEL_CLOCK_H */
+#endif /* SDSI_EMU_MODEL_CLOCK_H */

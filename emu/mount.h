@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* `sdsi-emu mount DIR`: serve the tree at DIR until told to stop. */
-#ifndef EMU_MOUNT_H
-#define EMU_MOUNT_H
+#ifndef SDSI_EMU_MOUNT_H
+#define SDSI_EMU_MOUNT_H
 
 #include "emu_options.h"
 
@@ -11,4 +11,4 @@
  */
 int emu_mount(const struct emu_options *opts);
 
-#endif /* EMU_MOUNT_H */
+#endif /* SDSI_EMU_MOUNT_H */

@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "namespace.h"
+#include "proc_bind.h"
+#include "util/util_io.h"
 
 #define SYS_BUS		"/sys/bus"
 #define SYS_MODULE	"/sys/module"
@@ -259,40 +261,6 @@ static int add_sdsi_module_dir(struct emu_namespace *ns, bool quiet, char *err, 
 	return ret;
 }
 
-static char *read_whole(const char *path, size_t *len)
-{
-	size_t cap = 4096, used = 0;
-	char *buf = malloc(cap);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0 || !buf)
-		goto fail;
-	while ((n = read(fd, buf + used, cap - used)) > 0) {
-		used += (size_t)n;
-		if (used == cap) {
-			char *bigger = realloc(buf, cap * 2);
-
-			if (!bigger)
-				goto fail;
-			buf = bigger;
-			cap *= 2;
-		}
-	}
-	if (n < 0)
-		goto fail;
-	close(fd);
-	*len = used;
-	return buf;
-fail:
-	n = errno;
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	errno = (int)n;
-	return NULL;
-}
-
 static bool lists_intel_sdsi(const char *modules, size_t len)
 {
 	static const char name[] = "intel_sdsi ";
@@ -310,72 +278,43 @@ static bool lists_intel_sdsi(const char *modules, size_t len)
 	return false;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
+struct modules_fill {
+	const char *modules;
+	size_t len;
+};
 
-		if (n < 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
+static int fill_modules(int fd, void *ctx)
+{
+	const struct modules_fill *m = ctx;
+	int ret = util_write_all(fd, m->modules, m->len);
+
+	return ret ? ret : util_write_all(fd, SDSI_MODULE_LINE, strlen(SDSI_MODULE_LINE));
 }
 
-/*
- * Bind a copy of /proc/modules with an intel_sdsi line over it.  The copy is
- * unlinked as soon as it is mounted, so the scratch directory keeps nothing
- * (an unnamed O_TMPFILE cannot be a bind source).
- */
+/* Bind a copy of /proc/modules with an intel_sdsi line over it (proc_bind.h). */
 static int list_sdsi_module(struct emu_namespace *ns, const char *scratch_dir, bool quiet,
 			    char *err, size_t errlen)
 {
-	char path[PATH_MAX];
-	size_t len;
-	char *modules = read_whole(PROC_MODULES, &len);
-	int fd, ret = 0;
+	struct modules_fill m;
+	char *modules;
+	int ret = util_read_file(PROC_MODULES, EMU_PROC_READ_MAX, &modules, &m.len);
 
-	if (!modules) {
-		if (errno == ENOENT) {
-			if (!quiet)
-				fprintf(stderr, "sdsi-emu: note: this kernel has no " PROC_MODULES
-					" (it was built without loadable modules), so lsmod will "
-					"not list intel_sdsi; the emulated sockets work all the "
-					"same (-q hides this note)\n");
-			return 0;
-		}
-		ret = -errno;
-		snprintf(err, errlen, "cannot read " PROC_MODULES ": %s", strerror(errno));
+	if (ret == -ENOENT) {
+		if (!quiet)
+			fprintf(stderr, "sdsi-emu: note: this kernel has no " PROC_MODULES
+				" (it was built without loadable modules), so lsmod will "
+				"not list intel_sdsi; the emulated sockets work all the "
+				"same (-q hides this note)\n");
+		return 0;
+	}
+	if (ret) {
+		snprintf(err, errlen, "cannot read " PROC_MODULES ": %s", strerror(-ret));
 		return ret;
 	}
-	if (lists_intel_sdsi(modules, len))
-		goto out;
-
-	snprintf(path, sizeof(path), "%s/.modules.XXXXXX", scratch_dir);
-	fd = mkostemp(path, O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot create a file in %s: %s", scratch_dir, strerror(errno));
-		goto out;
-	}
-	if (write_all(fd, modules, len) < 0 ||
-	    write_all(fd, SDSI_MODULE_LINE, strlen(SDSI_MODULE_LINE)) < 0 ||
-	    fchmod(fd, 0444) < 0 ||
-	    mount(path, PROC_MODULES, NULL, MS_BIND, NULL) < 0) {
-		ret = -errno;
-	} else {
-		ns->modules_bound = true;
-		/* Read-only, so that a write fails as on the real file. */
-		if (mount(NULL, PROC_MODULES, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY, NULL) < 0)
-			ret = -errno;
-	}
-	if (ret)
-		snprintf(err, errlen, "cannot list intel_sdsi in " PROC_MODULES ": %s",
-			 strerror(-ret));
-	close(fd);
-	unlink(path);
-out:
+	m.modules = modules;
+	if (!lists_intel_sdsi(modules, m.len))
+		ret = emu_proc_bind(PROC_MODULES, scratch_dir, "list intel_sdsi", fill_modules, &m,
+				    &ns->modules_bound, err, errlen);
 	free(modules);
 	return ret;
 }

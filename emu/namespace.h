@@ -6,8 +6,8 @@
  * namespace, so nothing can leak to the rest of the system, even if the
  * emulator is killed.
  */
-#ifndef EMU_NAMESPACE_H
-#define EMU_NAMESPACE_H
+#ifndef SDSI_EMU_NAMESPACE_H
+#define SDSI_EMU_NAMESPACE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -52,4 +52,4 @@ void emu_ns_restore(struct emu_namespace *ns);
 
 #define EMU_AUXILIARY_BUS	"/sys/bus/auxiliary"
 
-#endif /* EMU_NAMESPACE_H */
+#endif /* SDSI_EMU_NAMESPACE_H */

@@ -30,25 +30,16 @@ static void forget_new_nvram(struct emu_platform *pf)
 static int create_socket(struct emu_platform *pf, const struct emu_options *opts,
 			 unsigned int socket, char *err, size_t errlen)
 {
-	struct sdsi_model_config cfg;
 	char path[sizeof(pf->state_dir) + 32];
-	int ret;
-
-	/* The platform options, as sdsi-shmem reads them too. */
-	fe_platform_model_config(&opts->pf, socket, &cfg);
-	cfg.state_dir = pf->state_dir;
-	cfg.clock = emu_model_clock_now;
-	cfg.clock_ctx = &pf->clocks[socket];
-	cfg.root_key_path = pf->root_key[0] ? pf->root_key : NULL;
 
 	emu_model_clock_init(&pf->clocks[socket], opts->time_scale);
 	nvram_path(pf, socket, path, sizeof(path));
 	pf->new_nvram[socket] = access(path, F_OK) < 0 && errno == ENOENT;
 
-	ret = sdsi_model_create(&cfg, &pf->models[socket], err, errlen);
-	if (ret)
-		return ret;
-	return fe_platform_model_setup(&opts->pf, pf->models[socket], socket, err, errlen);
+	/* The platform options, as sdsi-shmem reads them too. */
+	return cli_platform_model_create(&opts->pf, socket, pf->state_dir, pf->root_key,
+					emu_model_clock_now, &pf->clocks[socket],
+					&pf->models[socket], err, errlen);
 }
 
 int emu_platform_create(struct emu_platform *pf, const struct emu_options *opts,
@@ -62,7 +53,7 @@ int emu_platform_create(struct emu_platform *pf, const struct emu_options *opts,
 		snprintf(err, errlen, "state directory name too long");
 		return -ENAMETOOLONG;
 	}
-	if (fe_platform_root_key(&opts->pf, pf->root_key, sizeof(pf->root_key))) {
+	if (cli_platform_root_key(&opts->pf, pf->root_key, sizeof(pf->root_key))) {
 		snprintf(err, errlen, "root key file name too long");
 		return -ENAMETOOLONG;
 	}

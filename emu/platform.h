@@ -3,15 +3,15 @@
  * The emulated platform: one hardware model per socket, configured from the
  * command line, with its NVRAM in the state directory.
  */
-#ifndef EMU_PLATFORM_H
-#define EMU_PLATFORM_H
+#ifndef SDSI_EMU_PLATFORM_H
+#define SDSI_EMU_PLATFORM_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "model_clock.h"
 #include "emu_options.h"
-#include "sdsi_model.h"
+#include "model/sdsi_model.h"
 
 struct emu_platform {
 	struct sdsi_model *models[EMU_MAX_SOCKETS];
@@ -34,4 +34,4 @@ int emu_platform_create(struct emu_platform *pf, const struct emu_options *opts,
 /* Destroy the models; with failed, also remove the NVRAM files created. */
 void emu_platform_destroy(struct emu_platform *pf, bool failed);
 
-#endif /* EMU_PLATFORM_H */
+#endif /* SDSI_EMU_PLATFORM_H */

@@ -4,8 +4,8 @@
  * line on stdout for people and scripts, and the same news to systemd for a
  * Type=notify unit (systemd/sdsi-emu-mount@.service).
  */
-#ifndef EMU_READY_H
-#define EMU_READY_H
+#ifndef SDSI_EMU_READY_H
+#define SDSI_EMU_READY_H
 
 /*
  * "sdsi-emu: WHAT mounted at TREE (SDSI_SYSFS_ROOT=TREE/devices); control
@@ -19,4 +19,4 @@ void emu_mount_ready(const char *what, const char *tree, const char *control);
 /* STOPPING=1 to $NOTIFY_SOCKET, before the tree goes away. */
 void emu_mount_stopping(void);
 
-#endif /* EMU_READY_H */
+#endif /* SDSI_EMU_READY_H */

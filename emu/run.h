@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* `sdsi-emu run`: one command on an emulated platform, in its own namespace. */
-#ifndef EMU_RUN_H
-#define EMU_RUN_H
+#ifndef SDSI_EMU_RUN_H
+#define SDSI_EMU_RUN_H
 
 #include <signal.h>
 
@@ -15,4 +15,4 @@
  */
 int emu_run(const struct emu_options *opts, const sigset_t *exec_mask);
 
-#endif /* EMU_RUN_H */
+#endif /* SDSI_EMU_RUN_H */

@@ -24,18 +24,18 @@ int emu_session_open(struct emu_session *s, const struct emu_options *opts)
 	s->opts = opts;
 	s->control.stop_fd = s->control.server.sock.fd = -1;
 
-	ret = fe_state_dir_open(&s->state, "sdsi-emu", opts->pf.state_dir, err, sizeof(err));
+	ret = cli_state_dir_open(&s->state, "sdsi-emu", opts->pf.state_dir, err, sizeof(err));
 	if (ret)
 		return report(ret, err);
 	ret = emu_control_bind(&s->control, s->state.path, err, sizeof(err));
 	if (ret) {
-		fe_state_dir_close(&s->state, true);
+		cli_state_dir_close(&s->state, true);
 		return report(ret, err);
 	}
 	ret = emu_platform_create(&s->platform, opts, s->state.path, err, sizeof(err));
 	if (ret) {
 		emu_control_close(&s->control);
-		fe_state_dir_close(&s->state, true);
+		cli_state_dir_close(&s->state, true);
 		return report(ret, err);
 	}
 	return 0;
@@ -59,7 +59,7 @@ int emu_session_serve(struct emu_session *s, const char *mountpoint)
 	int ret;
 
 	for (unsigned int i = 0; i < s->platform.nsockets; i++)
-		backends[i] = emu_model_backend(s->platform.models[i]);
+		backends[i] = inproc_backend_for(s->platform.models[i]);
 
 	if (!realpath(mountpoint, s->tree)) {
 		ret = -errno;
@@ -86,5 +86,5 @@ void emu_session_close(struct emu_session *s, bool failed)
 		s->drv = NULL;
 	}
 	emu_platform_destroy(&s->platform, failed);
-	fe_state_dir_close(&s->state, failed);
+	cli_state_dir_close(&s->state, failed);
 }

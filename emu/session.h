@@ -4,8 +4,8 @@
  * the models, the mounted tree and the thread serving the control socket,
  * set up in that order and torn down in the reverse one.
  */
-#ifndef EMU_SESSION_H
-#define EMU_SESSION_H
+#ifndef SDSI_EMU_SESSION_H
+#define SDSI_EMU_SESSION_H
 
 #include <limits.h>
 #include <stdbool.h>
@@ -13,11 +13,11 @@
 #include "control_server.h"
 #include "emu_options.h"
 #include "platform.h"
-#include "fe_state_dir.h"
+#include "cli/cli_state_dir.h"
 
 struct emu_session {
 	const struct emu_options *opts;
-	struct fe_state_dir state;
+	struct cli_state_dir state;
 	struct emu_control_server control;
 	struct emu_platform platform;
 	struct sdsi_fusedrv *drv;
@@ -38,4 +38,4 @@ int emu_session_serve(struct emu_session *s, const char *mountpoint);
 /* Undo everything; failed: startup failed, so remove what it created. */
 void emu_session_close(struct emu_session *s, bool failed);
 
-#endif /* EMU_SESSION_H */
+#endif /* SDSI_EMU_SESSION_H */

@@ -9,7 +9,7 @@
 
 #include "child.h"
 #include "ready.h"
-#include "window_backend.h"
+#include "backends/window/window_backend.h"
 #include "window_mount.h"
 
 #define ERR_MAX		1024
@@ -24,12 +24,12 @@ static int failed(int ret, const char *err)
 
 int emu_window_mount(const struct emu_options *opts)
 {
-	struct sdsi_fusedrv_backend backends[EMU_WINDOW_MAX_SOCKETS];
+	struct sdsi_fusedrv_backend backends[WINDOW_BACKEND_MAX_SOCKETS];
 	struct sdsi_fusedrv_config cfg = { .abi = opts->abi, .backends = backends,
 					   .nsockets = opts->pf.sockets,
 					   .allow_other = geteuid() == 0 ||
 							  opts->allow_other };
-	static struct emu_window win;
+	static struct window_backend win;
 	static char file[PATH_MAX];
 	struct sdsi_fusedrv *drv;
 	char tree[PATH_MAX], err[ERR_MAX], what[PATH_MAX + 64];
@@ -37,7 +37,7 @@ int emu_window_mount(const struct emu_options *opts)
 	sigset_t stop;
 	int ret;
 
-	if (emu_window_parse(opts->window, file, sizeof(file), &offset, err, sizeof(err)))
+	if (window_backend_parse(opts->window, file, sizeof(file), &offset, err, sizeof(err)))
 		return emu_usage_error("--window: %s", err);
 	if (!realpath(opts->mountpoint, tree)) {
 		ret = -errno;
@@ -45,22 +45,22 @@ int emu_window_mount(const struct emu_options *opts)
 			 strerror(-ret));
 		return failed(ret, err);
 	}
-	ret = emu_window_open(&win, file, offset, opts->pf.sockets,
+	ret = window_backend_open(&win, file, offset, opts->pf.sockets,
 			      SERVER_WAIT_MS, err, sizeof(err));
 	if (ret)
 		return failed(ret, err);
 	for (unsigned int i = 0; i < opts->pf.sockets; i++)
-		backends[i] = emu_window_backend(&win, i);
+		backends[i] = window_backend_for(&win, i);
 	ret = sdsi_fusedrv_mount(&cfg, tree, &drv, err, sizeof(err));
 	if (ret) {
-		emu_window_close(&win);
+		window_backend_close(&win);
 		return failed(ret, err);
 	}
 	snprintf(what, sizeof(what), "%u socket%s of window %s", opts->pf.sockets,
 		 opts->pf.sockets == 1 ? "" : "s", win.path);
 	/* A window truncated under us stops the mount (SIGTERM): no dead tree left. */
-	emu_window_stop_on_loss(&win);
-	if (emu_window_is_lost(&win))
+	window_backend_stop_on_loss(&win);
+	if (window_backend_is_lost(&win))
 		raise(SIGTERM);		/* lost while the tree was mounted */
 	emu_mount_ready(what, tree, NULL);
 
@@ -69,8 +69,8 @@ int emu_window_mount(const struct emu_options *opts)
 		;
 	emu_mount_stopping();
 	sdsi_fusedrv_unmount(drv);
-	emu_window_close(&win);
-	if (emu_window_is_lost(&win)) {
+	window_backend_close(&win);
+	if (window_backend_is_lost(&win)) {
 		fprintf(stderr, "sdsi-emu: window %s: lost (the file shrank): unmounted %s\n",
 			win.path, tree);
 		return SDSI_EXIT_IO;

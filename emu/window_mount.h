@@ -7,12 +7,12 @@
  * takes power cycles, faults and BIOS settings; bind and unbind are the
  * tree's drivers/intel_sdsi files.
  */
-#ifndef EMU_WINDOW_MOUNT_H
-#define EMU_WINDOW_MOUNT_H
+#ifndef SDSI_EMU_WINDOW_MOUNT_H
+#define SDSI_EMU_WINDOW_MOUNT_H
 
 #include "emu_options.h"
 
 /* As emu_mount(): the exit status, after any forwarded signal. */
 int emu_window_mount(const struct emu_options *opts);
 
-#endif /* EMU_WINDOW_MOUNT_H */
+#endif /* SDSI_EMU_WINDOW_MOUNT_H */

@@ -7,8 +7,8 @@
  * pointer it hands out stays inside the buffer) and returns 0, or the
  * decoder's negative errno with its message in why.
  */
-#ifndef FUZZ_CERT_DECODE_H
-#define FUZZ_CERT_DECODE_H
+#ifndef SDSI_FUZZ_CERT_DECODE_H
+#define SDSI_FUZZ_CERT_DECODE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -28,4 +28,4 @@ struct cert_counters {
 int cert_decode_registers(const uint8_t *buf, size_t len, uint32_t guid,
 			  struct cert_counters *out, char *why, size_t whylen);
 
-#endif /* FUZZ_CERT_DECODE_H */
+#endif /* SDSI_FUZZ_CERT_DECODE_H */

@@ -4,15 +4,15 @@
  * with keys generated then, so an input names a blob by its index and stays
  * meaningful from one run to the next.
  */
-#ifndef FUZZ_BLOBS_H
-#define FUZZ_BLOBS_H
+#ifndef SDSI_FUZZ_BLOBS_H
+#define SDSI_FUZZ_BLOBS_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include <openssl/types.h>
 
-#include "sdsi_lic.h"
+#include "licensing/sdsi_lic.h"
 
 #define FUZZ_PPIN	0x5eedf00d12345678ull
 #define FUZZ_NBLOBS	10u
@@ -34,4 +34,4 @@ struct fuzz_authority {
 /* Keys, root.pub in a temporary directory removed at exit, and the blobs. */
 void fuzz_authority_init(struct fuzz_authority *a);
 
-#endif /* FUZZ_BLOBS_H */
+#endif /* SDSI_FUZZ_BLOBS_H */

@@ -4,8 +4,8 @@
  * invariant check.  A broken invariant prints what broke and aborts, which
  * libFuzzer reports as a crash and saves the input for (docs/fuzzing.md).
  */
-#ifndef FUZZ_CHECK_H
-#define FUZZ_CHECK_H
+#ifndef SDSI_FUZZ_CHECK_H
+#define SDSI_FUZZ_CHECK_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -66,4 +66,4 @@ static inline int fuzz_by_first_byte(const uint8_t *data, size_t size,
 	return 0;
 }
 
-#endif /* FUZZ_CHECK_H */
+#endif /* SDSI_FUZZ_CHECK_H */

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "sdsi/hw.h"
-#include "control_commands.h"
+#include "emu/control_commands.h"
 #include "fuzz_check.h"
 
 #define SOCKETS		2
@@ -65,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		};
 
 		for (unsigned int i = 0; i < SOCKETS; i++)
-			backends[i] = emu_model_backend(models[i]);
+			backends[i] = inproc_backend_for(models[i]);
 
 		if (sdsi_fusedrv_create(&dcfg, &drv, err, sizeof(err)))
 			abort();

@@ -5,18 +5,18 @@
  * ends (LeakSanitizer watches).
  * Only for translation units that include libsdsi.h alone (cert_decode.h).
  */
-#ifndef FUZZ_HANDLE_H
-#define FUZZ_HANDLE_H
+#ifndef SDSI_FUZZ_HANDLE_H
+#define SDSI_FUZZ_HANDLE_H
 
 #include "sdsi/libsdsi.h"
 #include "fuzz_check.h"
+#include "util/util_cleanup.h"
 
 #define FUZZ_PREFLIGHT(name) \
-	__attribute__((cleanup(sdsi_preflight_freep))) struct sdsi_preflight *name = \
-		sdsi_preflight_new(); \
+	util_scoped_preflight name = sdsi_preflight_new(); \
 	FUZZ_CHECK(name != NULL, "out of memory for the checks")
 #define FUZZ_ERROR(name) \
-	__attribute__((cleanup(sdsi_error_freep))) struct sdsi_error *name = sdsi_error_new(); \
+	util_scoped_error name = sdsi_error_new(); \
 	FUZZ_CHECK(name != NULL, "out of memory for an error")
 
-#endif /* FUZZ_HANDLE_H */
+#endif /* SDSI_FUZZ_HANDLE_H */

@@ -17,7 +17,7 @@
 
 #include <openssl/evp.h>
 
-#include "sdsi_lic.h"
+#include "licensing/sdsi_lic.h"
 #include "fuzz_check.h"
 
 static EVP_PKEY *root_key, *licensor_key;

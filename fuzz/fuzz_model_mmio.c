@@ -23,9 +23,9 @@
 
 #include <openssl/evp.h>
 
-#include "model_priv.h"
-#include "sdsi_lic.h"
-#include "sdsi_mbox.h"
+#include "model/model_priv.h"
+#include "licensing/sdsi_lic.h"
+#include "drivers/core/sdsi_mbox.h"
 #include "cert_decode.h"
 #include "fuzz_blobs.h"
 #include "fuzz_check.h"

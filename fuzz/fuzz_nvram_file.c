@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The NVRAM file loader of the model (backends/model/nvram_file.c), through its real
+ * The NVRAM file loader of the model (model/nvram_file.c), through its real
  * entry point: the input is written as socket0.nvram in a state directory
  * (on /dev/shm when there is one) and a socket is created from it.
  * Invariants, besides no crash and no sanitizer report:
@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model_priv.h"
+#include "model/model_priv.h"
 #include "cert_decode.h"
 #include "fuzz_check.h"
 

@@ -149,7 +149,7 @@ def license_():
     return s
 
 
-# ---- NVRAM file: socket 0, GUID V2 (backends/model/nvram_file.c, docs/model.md) ----
+# ---- NVRAM file: socket 0, GUID V2 (model/nvram_file.c, docs/model.md) ----
 def nvram(version=2, guid=GUID_V2, ppin=0x1234, key=False, licenses=(), meters=(),
           powered=0, latched=0, num_lic=None, num_meters=None, body_len=None,
           crc=None, pad=b''):

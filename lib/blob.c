@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "sdsi_internal.h"
-#include "sdsi_lic.h"
+#include "licensing/sdsi_lic.h"
 
 _Static_assert(SDSI_BLOB_MAX_FEATURES == SDSI_CAP_MAX_BUNDLES, "one feature per bundle");
 _Static_assert(SDSI_KEY_IMAGE_SIZE == SDSI_LICENSE_KEY_IMAGE_SIZE, "SHA-384");

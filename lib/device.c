@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sdsi/sysfs_files.h"
 #include "sdsi_internal.h"
 
 #define DEVNO_MAX_DIGITS 9
@@ -69,6 +70,7 @@ static int fill_device(const char *root, unsigned int devno, struct sdsi_device 
 
 int sdsi_read_guid(const struct sdsi_device *dev, uint32_t *guid, struct sdsi_error *err)
 {
+	const char *file = sdsi_sysfs_file_name(SDSI_FILE_GUID);
 	char path[SDSI_PATH_SIZE + 8], text[32], *end;
 	const char *kind;
 	unsigned long value;
@@ -76,10 +78,10 @@ int sdsi_read_guid(const struct sdsi_device *dev, uint32_t *guid, struct sdsi_er
 	int fd, e;
 
 	sdsi_clear_error(err);
-	snprintf(path, sizeof(path), "%s/guid", dev->path);
-	fd = sdsi_open_attr(dev, "guid", O_RDONLY, &e, &kind);
+	snprintf(path, sizeof(path), "%s/%s", dev->path, file);
+	fd = sdsi_open_attr(dev, file, O_RDONLY, &e, &kind);
 	if (fd < 0)
-		return sdsi_fail_attr_open(err, dev, "guid", e, kind, false);
+		return sdsi_fail_attr_open(err, dev, file, e, kind, false);
 	got = read(fd, text, sizeof(text) - 1);
 	e = errno;
 	close(fd);

@@ -21,7 +21,7 @@
 
 #include "sdsi/input_file.h"
 #include "sdsi_internal.h"
-#include "sdsi_path.h"
+#include "paths/sdsi_path.h"
 
 /* "/sys" or below it, without ".." to climb out. */
 static bool is_kernel_tree(const char *root)

@@ -12,6 +12,7 @@
 
 #include "sdsi/errno_class.h"
 #include "sdsi_internal.h"
+#include "util/util_array.h"
 
 struct errno_entry {
 	int errnum;
@@ -59,7 +60,7 @@ static const struct errno_entry errno_table[] = {
 
 static const struct errno_entry *find_errno(int errnum)
 {
-	for (size_t i = 0; i < sizeof(errno_table) / sizeof(errno_table[0]); i++)
+	for (size_t i = 0; i < UTIL_ARRAY_SIZE(errno_table); i++)
 		if (errno_table[i].errnum == errnum)
 			return &errno_table[i];
 	return NULL;

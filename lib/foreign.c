@@ -15,7 +15,7 @@
 
 #include "sdsi/utf8.h"
 #include "sdsi_internal.h"
-#include "sdsi_lic.h"
+#include "licensing/sdsi_lic.h"
 
 /* White space a text file holds; every other control character is binary. */
 static bool text_space(uint8_t c)

@@ -16,7 +16,7 @@
 #include "sdsi/le.h"
 #include "sdsi/license_type.h"
 #include "sdsi_internal.h"
-#include "sdsi_lic.h"
+#include "licensing/sdsi_lic.h"
 
 struct checker {
 	const struct sdsi_registers *regs;

@@ -22,7 +22,7 @@ static enum sdsi_payload_kind payload_kind(enum sdsi_blob_kind kind)
 
 const char *sdsi_blob_file(enum sdsi_blob_kind kind)
 {
-	return sdsi_payload_names(payload_kind(kind))->attribute;
+	return sdsi_payload_file_name(payload_kind(kind));
 }
 
 const char *sdsi_blob_name(enum sdsi_blob_kind kind)

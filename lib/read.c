@@ -13,20 +13,23 @@
 #include <unistd.h>
 
 #include "sdsi/input_file.h"
+#include "sdsi/sysfs_files.h"
 #include "sdsi_internal.h"
+#include "util/util_array.h"
 
-static const char *const attr_files[] = {
-	[SDSI_ATTR_REGISTERS] = "registers",
-	[SDSI_ATTR_STATE_CERT] = "state_certificate",
-	[SDSI_ATTR_METER_CERT] = "meter_certificate",
-	[SDSI_ATTR_METER_CURRENT] = "meter_current",
+/* The public enum is fixed by libsdsi's ABI; the files are sysfs_files.h's. */
+static const enum sdsi_sysfs_file attr_files[] = {
+	[SDSI_ATTR_REGISTERS] = SDSI_FILE_REGISTERS,
+	[SDSI_ATTR_STATE_CERT] = SDSI_FILE_STATE_CERT,
+	[SDSI_ATTR_METER_CERT] = SDSI_FILE_METER_CERT,
+	[SDSI_ATTR_METER_CURRENT] = SDSI_FILE_METER_CURRENT,
 };
 
 const char *sdsi_attr_file(enum sdsi_attr attr)
 {
-	if ((unsigned int)attr >= sizeof(attr_files) / sizeof(attr_files[0]))
+	if ((unsigned int)attr >= UTIL_ARRAY_SIZE(attr_files))
 		return "?";
-	return attr_files[attr];
+	return sdsi_sysfs_file_name(attr_files[attr]);
 }
 
 int sdsi_read_attr(const struct sdsi_device *dev, enum sdsi_attr attr,

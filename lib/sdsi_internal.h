@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Helpers shared by the libsdsi sources; not installed. */
-#ifndef SDSI_INTERNAL_H
-#define SDSI_INTERNAL_H
+#ifndef SDSI_LIB_INTERNAL_H
+#define SDSI_LIB_INTERNAL_H
 
 #include <errno.h>
 #include <stddef.h>
@@ -112,4 +112,4 @@ static inline int sdsi_check_cert_header(const char *cert_name, size_t len,
 			 cert_name, len, header_size);
 }
 
-#endif /* SDSI_INTERNAL_H */
+#endif /* SDSI_LIB_INTERNAL_H */

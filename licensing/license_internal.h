@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Helpers shared by the licensing sources; not part of the library's API. */
-#ifndef SDSI_LIC_INTERNAL_H
-#define SDSI_LIC_INTERNAL_H
+#ifndef SDSI_LICENSING_LICENSE_INTERNAL_H
+#define SDSI_LICENSING_LICENSE_INTERNAL_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -36,4 +36,4 @@ void sdsi_lic_blob_put(const struct sdsi_lic_blob *lic, uint8_t *p);
 int sdsi_lic_blob_encodable(const struct sdsi_lic_blob *lic, size_t base, size_t size,
 			    size_t need, const char *what, struct sdsi_lic_error *err);
 
-#endif /* SDSI_LIC_INTERNAL_H */
+#endif /* SDSI_LICENSING_LICENSE_INTERNAL_H */

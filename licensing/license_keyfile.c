@@ -22,7 +22,8 @@
 #include "sdsi/input_file.h"
 #include "sdsi/output_target.h"
 #include "license_internal.h"
-#include "sdsi_path.h"
+#include "paths/sdsi_path.h"
+#include "util/util_io.h"
 
 /* A P-384 PEM key is under 400 bytes; anything this large is not one. */
 #define KEY_FILE_MAX	16384u
@@ -224,23 +225,6 @@ int sdsi_lic_key_save_public_at(int dirfd, const char *name, const char *path, E
 	return save_key(dirfd, name, path, key, false, err);
 }
 
-int sdsi_lic_write_all(int fd, const void *buf, size_t len)
-{
-	const unsigned char *data = buf;
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, data, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		data += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int sdsi_lic_sync_parent_dir(const char *path)
 {
 	char dir[PATH_MAX];
@@ -285,20 +269,7 @@ int sdsi_lic_write_file(const char *path, const void *data, size_t len,
 		return sdsi_lic_fail(err, -errno, SDSI_LIC_NO_OFFSET,
 				     "%s: cannot create a temporary file: %s",
 				     path, strerror(errno));
-	step = "write";
-	rc = sdsi_lic_write_all(fd, data, len);
-	if (!rc && fchmod(fd, (mode_t)mode) < 0) {
-		step = "chmod";
-		rc = -errno;
-	}
-	if (!rc && fsync(fd) < 0) {
-		step = "fsync";
-		rc = -errno;
-	}
-	if (close(fd) < 0 && !rc) {
-		step = "close";
-		rc = -errno;
-	}
+	rc = util_write_sync_close(fd, data, len, (mode_t)mode, &step);
 	if (!rc) {
 		step = exclusive ? "create" : "rename";
 		if (exclusive)

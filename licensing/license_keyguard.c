@@ -20,6 +20,7 @@
 
 #include "sdsi/input_file.h"
 #include "license_internal.h"
+#include "util/util_array.h"
 
 /*
  * What is read of a file to judge it: a PEM block is looked for in this
@@ -69,7 +70,7 @@ static bool decodes_as_key(const unsigned char *buf, size_t len)
 	static const int selections[] = { EVP_PKEY_KEYPAIR, EVP_PKEY_PUBLIC_KEY };
 	bool found = false;
 
-	for (size_t i = 0; !found && i < sizeof(selections) / sizeof(selections[0]); i++) {
+	for (size_t i = 0; !found && i < UTIL_ARRAY_SIZE(selections); i++) {
 		const unsigned char *p = buf;
 		size_t left = len;
 		EVP_PKEY *key = NULL;

@@ -18,8 +18,8 @@
  *   other       the errno of a failed file operation (key files, output)
  * err may be NULL everywhere it appears.
  */
-#ifndef SDSI_LIC_H
-#define SDSI_LIC_H
+#ifndef SDSI_LICENSING_LIC_H
+#define SDSI_LICENSING_LIC_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -118,6 +118,11 @@ size_t sdsi_lic_cap_unpadded_len(const void *buf, size_t len);
 int sdsi_lic_blob_encode(const struct sdsi_lic_blob *lic, void *buf,
 			     size_t size, size_t *len,
 			     struct sdsi_lic_error *err);
+/*
+ * test seam: the inverse of sdsi_lic_blob_encode, for the codec's unit tests
+ * and fuzz/fuzz_license.c to check a round trip; the model and libsdsi read
+ * a licence with sdsi_lic_cap_read (docs/testing.md, "Test seams").
+ */
 int sdsi_lic_blob_decode(const void *buf, size_t len,
 			     struct sdsi_lic_blob *lic,
 			     struct sdsi_lic_error *err);
@@ -228,12 +233,11 @@ int sdsi_lic_write_file(const char *path, const void *data, size_t len,
 			    struct sdsi_lic_error *err);
 
 /*
- * Two steps of sdsi_lic_write_file, shared with the model's crash-safe
- * NVRAM file: write all of buf, retrying after EINTR and short writes; and
+ * A step of sdsi_lic_write_file, shared with the model's crash-safe NVRAM
+ * file (which writes through util_write_all, util/util_io.h, as it does):
  * fsync the directory that holds path, so a rename into it is durable.
- * Both return 0 or -errno.
+ * 0 or -errno.
  */
-int sdsi_lic_write_all(int fd, const void *buf, size_t len);
 int sdsi_lic_sync_parent_dir(const char *path);
 
-#endif /* SDSI_LIC_H */
+#endif /* SDSI_LICENSING_LIC_H */

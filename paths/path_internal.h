@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What paths/'s two files share and nobody else sees. */
-#ifndef SDSI_PATH_INTERNAL_H
-#define SDSI_PATH_INTERNAL_H
+#ifndef SDSI_PATHS_PATH_INTERNAL_H
+#define SDSI_PATHS_PATH_INTERNAL_H
 
 #include <stddef.h>
 
@@ -9,4 +9,4 @@
 int sdsi_path_fail(char *err, size_t errlen, int e, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-#endif /* SDSI_PATH_INTERNAL_H */
+#endif /* SDSI_PATHS_PATH_INTERNAL_H */

@@ -16,6 +16,7 @@
 
 #include "path_internal.h"
 #include "sdsi_path.h"
+#include "util/util_io.h"
 
 /* ".NAME.XXXXXX": the dot and the suffix around the name. */
 #define TEMP_AFFIXES	(sizeof(".") - 1 + sizeof(".XXXXXX") - 1)
@@ -84,23 +85,6 @@ int sdsi_path_output_openat(struct sdsi_path_output *out, int dirfd, const char 
 	if (out->dirfd < 0)
 		return sdsi_path_fail(err, errlen, errno, "%s %s: %s", what, path, strerror(errno));
 	return look_at_name(out, err, errlen);
-}
-
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const unsigned char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
 }
 
 /* A new file ".NAME.XXXXXX" in the directory, open for writing, mode 0600. */
@@ -176,20 +160,7 @@ int sdsi_path_output_commit(struct sdsi_path_output *out, const void *data, size
 	if (fd < 0)
 		return sdsi_path_fail(err, errlen, -fd, "%s %s: cannot create a temporary file beside it: %s",
 			    out->what, out->path, strerror(-fd));
-	step = "write";
-	rc = write_all(fd, data, len);
-	if (!rc && fchmod(fd, mode) < 0) {
-		step = "chmod";
-		rc = -errno;
-	}
-	if (!rc && fsync(fd) < 0) {
-		step = "fsync";
-		rc = -errno;
-	}
-	if (close(fd) < 0 && !rc) {
-		step = "close";
-		rc = -errno;
-	}
+	rc = util_write_sync_close(fd, data, len, mode, &step);
 	if (!rc) {
 		step = "rename";
 		rc = unchanged(out);

@@ -28,8 +28,8 @@
  * path as given.  Used by every program (libsdsi, licensing, the daemons,
  * the tools); it depends on nothing but libc.  Not installed.
  */
-#ifndef SDSI_PATH_H
-#define SDSI_PATH_H
+#ifndef SDSI_PATHS_PATH_H
+#define SDSI_PATHS_PATH_H
 
 #include <limits.h>
 #include <stdbool.h>
@@ -153,4 +153,4 @@ int sdsi_path_output_commit(struct sdsi_path_output *out, const void *data, size
 			    mode_t mode, char *err, size_t errlen);
 void sdsi_path_output_close(struct sdsi_path_output *out);
 
-#endif /* SDSI_PATH_H */
+#endif /* SDSI_PATHS_PATH_H */

@@ -156,10 +156,10 @@ build_initrd() {
 	root="$work/initrd-$key"
 	rm -rf "$root" "$work/mod-$key"
 	mkdir -p "$root"/{bin,proc,sys,dev,modules} "$work/mod-$key"
-	cp "$repo/rig/sdsi_window.c" "$repo/drivers/kernel/sdsi_window_vsec.h" \
-		"$repo/rig/Kbuild" "$work/mod-$key/"
+	cp "$repo/rig/sdsi_window.c" "$repo/rig/Kbuild" "$work/mod-$key/"
 	mkdir -p "$work/mod-$key/sdsi"
-	cp "$repo/include/sdsi/hw.h" "$repo/include/sdsi/window.h" "$work/mod-$key/sdsi/"
+	cp "$repo/include/sdsi/hw.h" "$repo/include/sdsi/window.h" \
+		"$repo/include/sdsi/window_vsec.h" "$work/mod-$key/sdsi/"
 	if [ "$kbuild" = sid ]; then
 		"$repo/rig/sid-kernel.sh" run "$work" "$work/mod-$key" -- \
 			make -s -C "/usr/src/linux-headers-$key" M="$work/mod-$key" modules >&2 ||

@@ -24,7 +24,7 @@
 
 #include "sdsi/hw.h"
 #include "sdsi/window.h"
-#include "sdsi_window_vsec.h"
+#include "sdsi/window_vsec.h"
 
 static unsigned long phys = 0x10000000;
 module_param(phys, ulong, 0444);

@@ -13,7 +13,7 @@ dir="$root/drivers/fuse"
 [ -f "$dir/meson.build" ] || { echo "check-seam: no $dir/meson.build" >&2; exit 2; }
 
 status=0
-# Build: no model library, no include path into backends/model/.
+# Build: no model library, no include path into model/.
 if grep -nE "model_dep|model_lib|'[^']*model'|include_directories\([^)]*model" \
 	"$dir/meson.build"; then
 	echo "check-seam: drivers/fuse/meson.build depends on the model (above)" >&2

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Control requests of sdsi-shmem.  Every request that changes the model
- * ends with sdsi_shmem_sync(), because the window shows the model only as
+ * ends with shmem_port_sync(), because the window shows the model only as
  * it was at the last driver store.
  */
 #define _GNU_SOURCE
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "control.h"
-#include "fe_ctl.h"
+#include "cli/cli_ctl.h"
 
 /*
  * The longest answer a socket's client takes (with room for its newline):
@@ -20,12 +20,12 @@
 #define REPLY_MAX		4096
 
 /* The window shows the model as at the last store: show the change. */
-static int with_model(void *ctx, unsigned int s, bool reprobe, fe_model_fn fn, void *arg)
+static int with_model(void *ctx, unsigned int s, bool reprobe, cli_model_fn fn, void *arg)
 {
 	struct shmem_machine *machine = ctx;
 	int ret = fn(machine->models[s], arg);
 
-	sdsi_shmem_sync(&machine->ports[s]);
+	shmem_port_sync(&machine->ports[s]);
 	return ret;
 }
 
@@ -33,13 +33,13 @@ void shmem_control_execute(struct shmem_machine *machine, const char *line,
 			   char *reply, size_t replylen)
 {
 	/* No driver to bind here, and the models keep the host's clock. */
-	const struct fe_ctl_backend backend = {
+	const struct cli_ctl_sockets backend = {
 		.daemon = "sdsi-shmem",
 		.nsockets = machine->sockets,
 		.ctx = machine,
 		.with_model = with_model,
 	};
-	char *answer = fe_ctl_execute(&backend, line, FE_REPLY_TERSE);
+	char *answer = cli_ctl_execute(&backend, line, CLI_REPLY_TERSE);
 	size_t len;
 
 	if (!answer) {
@@ -64,11 +64,11 @@ int shmem_control_listen(struct shmem_control *ctl, const char *path,
 
 	memset(ctl, 0, sizeof(*ctl));
 	ctl->server.sock.fd = -1;
-	/* sdsi-emu's rules for its socket (cli/fe_ctl_socket.h). */
-	ret = fe_ctl_socket_check_dir(path, err, errlen);
+	/* sdsi-emu's rules for its socket (cli/cli_ctl_socket.h). */
+	ret = cli_ctl_socket_check_dir(path, err, errlen);
 	if (ret)
 		return ret;
-	return fe_ctl_server_listen(&ctl->server, path, "sdsi-shmem", FE_REPLY_TERSE,
+	return cli_ctl_server_listen(&ctl->server, path, "sdsi-shmem", CLI_REPLY_TERSE,
 				    err, errlen);
 }
 
@@ -90,12 +90,30 @@ static char *execute(void *ctx, const char *request)
 void shmem_control_serve(struct shmem_control *ctl,
 			 struct shmem_machine *machine)
 {
-	const struct fe_ctl_handler handler = { .ctx = machine, .execute = execute };
+	const struct cli_ctl_handler handler = { .ctx = machine, .execute = execute };
 
-	fe_ctl_server_serve(&ctl->server, &handler, -1, false);
+	cli_ctl_server_serve(&ctl->server, &handler, -1, false);
+}
+
+/* A request from the control page: the page's text, the socket's commands. */
+static void execute_page(void *ctx, const char *request, char *reply,
+			 size_t replylen)
+{
+	shmem_control_execute(ctx, request, reply, replylen);
+}
+
+bool shmem_control_serve_page(struct window_ctlpage *page,
+			      struct shmem_machine *machine)
+{
+	const struct window_ctlpage_handler handler = {
+		.ctx = machine,
+		.execute = execute_page,
+	};
+
+	return window_ctlpage_serve(page, &handler);
 }
 
 void shmem_control_close(struct shmem_control *ctl)
 {
-	fe_ctl_server_close(&ctl->server);
+	cli_ctl_server_close(&ctl->server);
 }

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "machine.h"
-#include "window_file.h"
+#include "window/window_file.h"
 
 /*
  * The window file, mapped shared; a regular file is grown to fit.  Opened
@@ -27,14 +27,14 @@
  * existing window file closed to others as --state is: owned by us or
  * root, writable by neither group nor others (one we create is 0600).
  */
-void *map_window(const char *path, uint64_t offset, size_t size)
+void *shmem_map_window(const char *path, uint64_t offset, size_t size)
 {
-	char err[SDSI_WINDOW_ERR_SIZE];
+	char err[WINDOW_FILE_ERR_SIZE];
 	struct stat st;
 	void *base;
 	int fd;
 
-	fd = sdsi_window_file_open(path, true, &st, err, sizeof(err));
+	fd = window_file_open(path, true, &st, err, sizeof(err));
 	if (fd < 0) {
 		fprintf(stderr, "sdsi-shmem: %s\n", err);
 		return NULL;
@@ -58,8 +58,8 @@ void *map_window(const char *path, uint64_t offset, size_t size)
 }
 
 /* The sockets: a model for each, attached to its slot of the window. */
-int create_sockets(struct shmem_machine *machine, const struct options *o,
-		   char *base)
+int shmem_create_sockets(struct shmem_machine *machine,
+			 const struct shmem_options *o, char *base)
 {
 	char err[256];
 
@@ -70,22 +70,21 @@ int create_sockets(struct shmem_machine *machine, const struct options *o,
 		return -ENOMEM;
 	}
 	for (unsigned int n = 0; n < o->pf.sockets; n++) {
-		struct sdsi_model_config cfg;
-
 		/* The platform options, as sdsi-emu reads them too. */
-		fe_platform_model_config(&o->pf, n, &cfg);
-		cfg.state_dir = o->pf.state_dir;
-		cfg.root_key_path = o->root_key[0] ? o->root_key : NULL;
-		if (sdsi_model_create(&cfg, &machine->models[n], err, sizeof(err))) {
+		int ret = cli_platform_model_create(&o->pf, n, o->pf.state_dir, o->root_key,
+						   NULL, NULL, &machine->models[n], err,
+						   sizeof(err));
+
+		if (!machine->models[n]) {
 			fprintf(stderr, "sdsi-shmem: socket %u: %s\n", n, err);
 			return -EINVAL;
 		}
 		machine->sockets = n + 1;
-		if (fe_platform_model_setup(&o->pf, machine->models[n], n, err, sizeof(err))) {
+		if (ret) {
 			fprintf(stderr, "sdsi-shmem: %s\n", err);
 			return -EINVAL;
 		}
-		if (sdsi_shmem_attach(&machine->ports[n], machine->models[n],
+		if (shmem_port_attach(&machine->ports[n], machine->models[n],
 				      base + (size_t)n * SDSI_WINDOW_SLOT_SIZE)) {
 			fprintf(stderr, "sdsi-shmem: socket %u: MMIO region "
 				"does not fit a %u-byte slot\n", n, SDSI_WINDOW_SLOT_SIZE);
@@ -100,7 +99,7 @@ int create_sockets(struct shmem_machine *machine, const struct options *o,
  * then the total on a line of its own for scripts (the kernel rig's
  * violations=N).
  */
-void print_violations(struct shmem_machine *machine)
+void shmem_print_violations(struct shmem_machine *machine)
 {
 	struct sdsi_violation v[SDSI_MODEL_VIOLATIONS_KEPT];
 	uint64_t total = 0, count;

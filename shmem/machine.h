@@ -14,14 +14,14 @@
 #include "shmem_options.h"
 
 /* The window file, mapped shared; a regular file is grown to fit. */
-void *map_window(const char *path, uint64_t offset, size_t size);
+void *shmem_map_window(const char *path, uint64_t offset, size_t size);
 /*
  * The sockets: a model for each, attached to its slot of the window.
  * On failure (reported) machine->sockets says how many models to destroy.
  */
-int create_sockets(struct shmem_machine *machine, const struct options *o,
-		   char *base);
+int shmem_create_sockets(struct shmem_machine *machine,
+			 const struct shmem_options *o, char *base);
 /* At exit: the sockets' protocol violations, on stderr. */
-void print_violations(struct shmem_machine *machine);
+void shmem_print_violations(struct shmem_machine *machine);
 
 #endif

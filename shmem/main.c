@@ -24,8 +24,8 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "ctlpage.h"
-#include "fe_state_dir.h"
+#include "window/ctlpage.h"
+#include "cli/cli_state_dir.h"
 #include "machine.h"
 #include "shmem_options.h"
 #include "serve_loop.h"
@@ -36,12 +36,12 @@
  * before prctl() took effect sends nothing, hence the look at getppid():
  * reparented means the parent we started with is gone.
  */
-static int start_controls(const struct options *o, pid_t parent,
-			  struct shmem_control *sock, struct controls *ctl)
+static int start_controls(const struct shmem_options *o, pid_t parent,
+			  struct shmem_control *sock, struct shmem_controls *ctl)
 {
 	char err[256];
 
-	if (stop_signals_block()) {
+	if (shmem_stop_signals_block()) {
 		fprintf(stderr, "sdsi-shmem: cannot block SIGINT and SIGTERM: %s\n",
 			strerror(errno));
 		return -EIO;
@@ -53,7 +53,7 @@ static int start_controls(const struct options *o, pid_t parent,
 			return -errno;
 		}
 		if (getppid() != parent)
-			stop_requested = 1;
+			shmem_stop_requested = 1;
 	}
 	if (o->ctl) {
 		if (shmem_control_listen(sock, o->ctl, err, sizeof(err))) {
@@ -67,21 +67,21 @@ static int start_controls(const struct options *o, pid_t parent,
 }
 
 /* Announce the page (last: its magic says all is laid out), serve, withdraw. */
-static void serve(struct shmem_machine *machine, struct controls *ctl,
-		  const struct options *o)
+static void serve(struct shmem_machine *machine, struct shmem_controls *ctl,
+		  const struct shmem_options *o)
 {
-	struct poll_stats stats = { 0 };
+	struct shmem_poll_stats stats = { 0 };
 
 	if (o->doorbell)
 		__atomic_store_n(&ctl->page->doorbell, 1u, __ATOMIC_RELEASE);
-	sdsi_ctlpage_open(ctl->page, o->pf.sockets);
+	window_ctlpage_open(ctl->page, o->pf.sockets);
 	if (o->doorbell)
-		run_doorbell(machine, ctl, &stats);
+		shmem_run_doorbell(machine, ctl, &stats);
 	else
-		run(machine, ctl, o, &stats);
-	sdsi_ctlpage_close(ctl->page);
-	print_stats(&stats, o->doorbell);
-	print_violations(machine);
+		shmem_run(machine, ctl, o, &stats);
+	window_ctlpage_close(ctl->page);
+	shmem_print_stats(&stats, o->doorbell);
+	shmem_print_violations(machine);
 	if (ctl->sock)
 		shmem_control_close(ctl->sock);
 }
@@ -89,31 +89,31 @@ static void serve(struct shmem_machine *machine, struct controls *ctl,
 int main(int argc, char **argv)
 {
 	struct shmem_machine machine = { 0 };
-	struct options o = { 0 };
+	struct shmem_options o = { 0 };
 	pid_t parent = getppid();	/* first: see --exit-with-parent */
 	static struct shmem_control ctl_socket;
-	struct controls ctl = { .sock = NULL };
+	struct shmem_controls ctl = { .sock = NULL };
 	size_t window_size;
 	int status = 1, ret;
 	char *base;
-	static struct fe_state_dir state;
+	static struct cli_state_dir state;
 	char err[PATH_MAX + 256];
 
-	ret = parse_options(argc, argv, &o);
+	ret = shmem_parse_options(argc, argv, &o);
 	if (ret)
 		return ret;
-	/* Checked and locked as sdsi-emu's --state (fe_state_dir.h). */
+	/* Checked and locked as sdsi-emu's --state (cli_state_dir.h). */
 	if (o.pf.state_dir) {
-		if (fe_state_dir_open(&state, PROGRAM, o.pf.state_dir, err, sizeof(err))) {
+		if (cli_state_dir_open(&state, SHMEM_PROGRAM, o.pf.state_dir, err, sizeof(err))) {
 			fprintf(stderr, "sdsi-shmem: %s\n", err);
 			return 1;
 		}
 		o.pf.state_dir = state.path;
 	}
-	window_size = sdsi_ctlpage_offset(o.pf.sockets) + SDSI_CTLPAGE_SIZE;
-	base = map_window(o.window, o.offset, window_size);
+	window_size = window_ctlpage_offset(o.pf.sockets) + SDSI_CTLPAGE_SIZE;
+	base = shmem_map_window(o.window, o.offset, window_size);
 	if (!base) {
-		fe_state_dir_close(&state, true);
+		cli_state_dir_close(&state, true);
 		return 1;
 	}
 	/*
@@ -121,9 +121,9 @@ int main(int argc, char **argv)
 	 * magic, which would announce readiness before the sockets are laid
 	 * out: withdraw it before anything else.
 	 */
-	ctl.page = (struct sdsi_ctlpage *)(base + sdsi_ctlpage_offset(o.pf.sockets));
-	sdsi_ctlpage_close(ctl.page);
-	if (!create_sockets(&machine, &o, base) &&
+	ctl.page = (struct window_ctlpage *)(base + window_ctlpage_offset(o.pf.sockets));
+	window_ctlpage_close(ctl.page);
+	if (!shmem_create_sockets(&machine, &o, base) &&
 	    !start_controls(&o, parent, &ctl_socket, &ctl)) {
 		serve(&machine, &ctl, &o);
 		status = 0;
@@ -133,6 +133,6 @@ int main(int argc, char **argv)
 	free(machine.models);
 	free(machine.ports);
 	munmap(base, window_size);
-	fe_state_dir_close(&state, status != 0);
+	cli_state_dir_close(&state, status != 0);
 	return status;
 }

@@ -50,12 +50,12 @@ static void window_publish(uint64_t *q, uint64_t *shadow, uint64_t v)
 		*shadow = v;
 }
 
-static uint32_t mbox_qword0(const struct sdsi_shmem_port *port)
+static uint32_t mbox_qword0(const struct shmem_port *port)
 {
 	return port->mbox_off / 8;
 }
 
-static uint64_t next_sentinel(struct sdsi_shmem_port *port)
+static uint64_t next_sentinel(struct shmem_port *port)
 {
 	uint64_t x = port->rng;
 
@@ -67,7 +67,7 @@ static uint64_t next_sentinel(struct sdsi_shmem_port *port)
 }
 
 /* A fresh sentinel in mailbox qword 0, so the next request shows. */
-static void plant_sentinel(struct sdsi_shmem_port *port)
+static void plant_sentinel(struct shmem_port *port)
 {
 	uint32_t q0 = mbox_qword0(port);
 
@@ -75,7 +75,7 @@ static void plant_sentinel(struct sdsi_shmem_port *port)
 		       next_sentinel(port));
 }
 
-static void copy_registers(struct sdsi_shmem_port *port)
+static void copy_registers(struct shmem_port *port)
 {
 	uint32_t off;
 
@@ -86,10 +86,10 @@ static void copy_registers(struct sdsi_shmem_port *port)
 
 /*
  * V2 control qword 1 (metering update period) is the model's to set, but a
- * driver store there may land at any time (sdsi_shmem_sync() runs between
+ * driver store there may land at any time (shmem_port_sync() runs between
  * passes, not only before the driver sees the device).
  */
-static void copy_control_high(struct sdsi_shmem_port *port)
+static void copy_control_high(struct shmem_port *port)
 {
 	if (port->mbox_off <= 8)
 		return;
@@ -97,7 +97,7 @@ static void copy_control_high(struct sdsi_shmem_port *port)
 		       sdsi_model_read64(port->model, 8));
 }
 
-static void copy_mailbox(struct sdsi_shmem_port *port)
+static void copy_mailbox(struct shmem_port *port)
 {
 	uint32_t q0 = mbox_qword0(port);
 	uint32_t i;
@@ -111,7 +111,7 @@ static void copy_mailbox(struct sdsi_shmem_port *port)
 }
 
 /* Driver stores to control qword 1 and the mailbox, in address order. */
-static bool forward_mailbox(struct sdsi_shmem_port *port)
+static bool forward_mailbox(struct shmem_port *port)
 {
 	uint32_t q0 = mbox_qword0(port);
 	bool moved = false;
@@ -131,7 +131,7 @@ static bool forward_mailbox(struct sdsi_shmem_port *port)
 	return moved;
 }
 
-static void forward_control(struct sdsi_shmem_port *port, uint64_t ctrl)
+static void forward_control(struct shmem_port *port, uint64_t ctrl)
 {
 	port->shadow[0] = ctrl;
 	sdsi_model_write64(port->model, 0, ctrl);
@@ -143,7 +143,7 @@ static void forward_control(struct sdsi_shmem_port *port, uint64_t ctrl)
  * while a transaction is in progress, or on request.  A packet and the
  * registers it changed are in the window before the RDY that announces it.
  */
-static bool show_model(struct sdsi_shmem_port *port, bool driver_wrote)
+static bool show_model(struct shmem_port *port, bool driver_wrote)
 {
 	uint64_t ctrl = sdsi_model_read64(port->model, 0);
 	uint32_t owner = (uint32_t)((ctrl & SDSI_CTRL_OWNER_MASK) >>
@@ -172,7 +172,7 @@ static bool show_model(struct sdsi_shmem_port *port, bool driver_wrote)
 	return changed;
 }
 
-int sdsi_shmem_attach(struct sdsi_shmem_port *port, struct sdsi_model *model,
+int shmem_port_attach(struct shmem_port *port, struct sdsi_model *model,
 		      void *slot)
 {
 	uint32_t table[4];
@@ -209,7 +209,7 @@ int sdsi_shmem_attach(struct sdsi_shmem_port *port, struct sdsi_model *model,
 	return 0;
 }
 
-bool sdsi_shmem_poll(struct sdsi_shmem_port *port)
+bool shmem_port_poll(struct shmem_port *port)
 {
 	uint64_t ctrl = window_load(&port->mmio[0]);
 	bool moved, wrote_control = ctrl != port->shadow[0];
@@ -231,18 +231,18 @@ bool sdsi_shmem_poll(struct sdsi_shmem_port *port)
 	return moved;
 }
 
-bool sdsi_shmem_busy(const struct sdsi_shmem_port *port)
+bool shmem_port_busy(const struct shmem_port *port)
 {
 	return port->engaged || port->requested;
 }
 
-bool sdsi_shmem_timed(const struct sdsi_shmem_port *port)
+bool shmem_port_timed(const struct shmem_port *port)
 {
 	return port->engaged && !(port->model_ctrl & SDSI_CTRL_RDY) &&
 	       (port->model_ctrl & (SDSI_CTRL_RUN_BUSY | SDSI_CTRL_CPL));
 }
 
-void sdsi_shmem_sync(struct sdsi_shmem_port *port)
+void shmem_port_sync(struct shmem_port *port)
 {
 	copy_registers(port);
 	copy_control_high(port);

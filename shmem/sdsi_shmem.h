@@ -23,20 +23,20 @@
 
 #include "sdsi/hw.h"
 #include "sdsi/window.h"
-#include "sdsi_model.h"
+#include "model/sdsi_model.h"
 
 /* Qwords the driver may write: control and mailbox of the largest layout. */
-#define SDSI_SHMEM_WRITABLE_QWORDS \
+#define SHMEM_PORT_WRITABLE_QWORDS \
 	((SDSI_CTRL_SIZE_V2 + SDSI_MBOX_SIZE) / 8)
 
-struct sdsi_shmem_port {
+struct shmem_port {
 	struct sdsi_model *model;
 	uint64_t *mmio;			/* inside the shared slot */
 	uint32_t mbox_off;		/* control size of the model's GUID */
 	uint32_t regs_off;
 	uint32_t mmio_size;
 	/* What the window held when last looked at or written, per qword. */
-	uint64_t shadow[SDSI_SHMEM_WRITABLE_QWORDS];
+	uint64_t shadow[SHMEM_PORT_WRITABLE_QWORDS];
 	uint64_t model_ctrl;		/* control as the model last showed it */
 	uint64_t rng;			/* xorshift state for sentinels */
 	bool engaged;			/* the model's mailbox is in-band owned */
@@ -48,7 +48,7 @@ struct sdsi_shmem_port {
  * aligned): registers, control, sentinel, then the discovery table.
  * -EINVAL if the model's MMIO region does not fit the slot.
  */
-int sdsi_shmem_attach(struct sdsi_shmem_port *port, struct sdsi_model *model,
+int shmem_port_attach(struct shmem_port *port, struct sdsi_model *model,
 		      void *slot);
 
 /*
@@ -56,21 +56,21 @@ int sdsi_shmem_attach(struct sdsi_shmem_port *port, struct sdsi_model *model,
  * what the model answers.  Returns true when the driver or the model
  * moved (the caller keeps polling hard while they do).
  */
-bool sdsi_shmem_poll(struct sdsi_shmem_port *port);
+bool shmem_port_poll(struct shmem_port *port);
 
 /* True while a transaction is in progress (the model owns time). */
-bool sdsi_shmem_busy(const struct sdsi_shmem_port *port);
+bool shmem_port_busy(const struct shmem_port *port);
 
 /*
  * True while the window shows a command under way without RDY: only time
  * can change the model's answer then (RDY latency), not a driver store.
  */
-bool sdsi_shmem_timed(const struct sdsi_shmem_port *port);
+bool shmem_port_timed(const struct shmem_port *port);
 
 /*
  * Show the model again after it changed outside the window (power cycle,
  * fault, BIOS setting).  Call it from the polling thread, between passes.
  */
-void sdsi_shmem_sync(struct sdsi_shmem_port *port);
+void shmem_port_sync(struct shmem_port *port);
 
 #endif /* SDSI_SHMEM_H */

@@ -12,8 +12,9 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "doorbell.h"
+#include "window/doorbell.h"
 #include "serve_loop.h"
+#include "util/util_time.h"
 
 /* After this long without a store, the poller naps between passes. */
 #define BUSY_SPELL_NS		20000000ull
@@ -24,7 +25,7 @@
 /* --doorbell: a store this old that nobody rang for was missed. */
 #define UNANNOUNCED_NS		100000000ull
 
-volatile sig_atomic_t stop_requested;
+volatile sig_atomic_t shmem_stop_requested;
 
 /*
  * SIGINT and SIGTERM stay blocked and are taken here, synchronously, where
@@ -35,7 +36,7 @@ volatile sig_atomic_t stop_requested;
  */
 static sigset_t stop_set;
 
-int stop_signals_block(void)
+int shmem_stop_signals_block(void)
 {
 	sigemptyset(&stop_set);
 	sigaddset(&stop_set, SIGINT);
@@ -47,20 +48,12 @@ int stop_signals_block(void)
 static void nap_or_stop(const struct timespec *ts)
 {
 	if (sigtimedwait(&stop_set, NULL, ts) > 0)
-		stop_requested = 1;
+		shmem_stop_requested = 1;
 }
 
 static const struct timespec no_wait;
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static void note_gap(struct gap_stats *g, uint64_t gap_ns)
+static void note_gap(struct shmem_gap_stats *g, uint64_t gap_ns)
 {
 	if (gap_ns > g->longest_ns)
 		g->longest_ns = gap_ns;
@@ -68,7 +61,7 @@ static void note_gap(struct gap_stats *g, uint64_t gap_ns)
 	g->over_2ms += gap_ns > 2000000u;
 }
 
-void print_stats(const struct poll_stats *st, bool doorbell)
+void shmem_print_stats(const struct shmem_poll_stats *st, bool doorbell)
 {
 	if (doorbell) {
 		/* No polling, so no gaps: a driver never waits on a pass. */
@@ -96,7 +89,7 @@ void print_stats(const struct poll_stats *st, bool doorbell)
  * Taken before the pass, so a store that lands during the pass (one no
  * driver waited through the gap for) is not counted.
  */
-static bool driver_store_waiting(const struct sdsi_shmem_port *port)
+static bool driver_store_waiting(const struct shmem_port *port)
 {
 	for (uint32_t i = 0; i < port->regs_off / 8; i++)
 		if (__atomic_load_n(&port->mmio[i], __ATOMIC_ACQUIRE) !=
@@ -105,10 +98,10 @@ static bool driver_store_waiting(const struct sdsi_shmem_port *port)
 	return false;
 }
 
-static void serve_controls(const struct controls *c,
+static void serve_controls(const struct shmem_controls *c,
 			   struct shmem_machine *machine)
 {
-	sdsi_ctlpage_serve(c->page, machine);
+	shmem_control_serve_page(c->page, machine);
 	if (c->sock)
 		shmem_control_serve(c->sock, machine);
 }
@@ -133,25 +126,25 @@ static void between_passes(bool spin)
 	}
 }
 
-void run(struct shmem_machine *machine, const struct controls *ctl,
-	 const struct options *o, struct poll_stats *st)
+void shmem_run(struct shmem_machine *machine, const struct shmem_controls *ctl,
+	       const struct shmem_options *o, struct shmem_poll_stats *st)
 {
 	struct timespec nap = { .tv_nsec = (long)o->idle_sleep_us * 1000 };
-	uint64_t last_motion = now_ns(), last_pass = 0, prev_pass = 0;
+	uint64_t last_motion = util_now_ns(), last_pass = 0, prev_pass = 0;
 	bool was_busy = false;
 	unsigned int pass = 0;
 
-	while (!stop_requested) {
+	while (!shmem_stop_requested) {
 		bool moved = false, busy = false, waiting = false;
 		uint64_t now;
 		unsigned int n;
 
 		for (n = 0; n < machine->sockets; n++) {
 			waiting |= driver_store_waiting(&machine->ports[n]);
-			moved |= sdsi_shmem_poll(&machine->ports[n]);
-			busy |= sdsi_shmem_busy(&machine->ports[n]);
+			moved |= shmem_port_poll(&machine->ports[n]);
+			busy |= shmem_port_busy(&machine->ports[n]);
 		}
-		now = now_ns();
+		now = util_now_ns();
 		st->passes++;
 		/*
 		 * Only gaps between busy passes count: naps are deliberate.  A
@@ -197,20 +190,20 @@ static bool any_store_waiting(const struct shmem_machine *machine)
 
 /* Tell the ringer whether an answer now waits on time alone. */
 static void publish_timed(const struct shmem_machine *machine,
-			  struct sdsi_ctlpage *page)
+			  struct window_ctlpage *page)
 {
 	bool timed = false;
 
 	for (unsigned int n = 0; n < machine->sockets; n++)
-		timed |= sdsi_shmem_timed(&machine->ports[n]);
-	sdsi_doorbell_set_timed(page, timed);
+		timed |= shmem_port_timed(&machine->ports[n]);
+	window_doorbell_set_timed(page, timed);
 }
 
 static void doorbell_pass(struct shmem_machine *machine,
-			  struct sdsi_ctlpage *page, struct poll_stats *st)
+			  struct window_ctlpage *page, struct shmem_poll_stats *st)
 {
 	for (unsigned int n = 0; n < machine->sockets; n++)
-		sdsi_shmem_poll(&machine->ports[n]);
+		shmem_port_poll(&machine->ports[n]);
 	publish_timed(machine, page);
 	st->passes++;
 }
@@ -224,21 +217,22 @@ static void doorbell_pass(struct shmem_machine *machine,
  * ringer missed, which would leave the driver to the host's scheduling
  * again: it is served, and counted for the rig to fail the run.
  */
-void run_doorbell(struct shmem_machine *machine, const struct controls *ctl,
-		  struct poll_stats *st)
+void shmem_run_doorbell(struct shmem_machine *machine,
+			const struct shmem_controls *ctl,
+			struct shmem_poll_stats *st)
 {
 	uint32_t answered = __atomic_load_n(&ctl->page->answered,
 					    __ATOMIC_ACQUIRE);
 	uint64_t waiting_since = 0;
 	unsigned int rung = 0;
 
-	while (!stop_requested) {
-		uint32_t ring = sdsi_doorbell_wait(ctl->page, answered,
-						   DOORBELL_NAP_US);
+	while (!shmem_stop_requested) {
+		uint32_t ring = window_doorbell_wait(ctl->page, answered,
+						     DOORBELL_NAP_US);
 
 		if (ring != answered) {
 			doorbell_pass(machine, ctl->page, st);
-			sdsi_doorbell_answer(ctl->page, ring);
+			window_doorbell_answer(ctl->page, ring);
 			st->rings += (uint32_t)(ring - answered);
 			answered = ring;
 			waiting_since = 0;
@@ -251,8 +245,8 @@ void run_doorbell(struct shmem_machine *machine, const struct controls *ctl,
 		if (any_store_waiting(machine)) {
 			/* Left for its ring, which follows at once normally. */
 			if (!waiting_since) {
-				waiting_since = now_ns();
-			} else if (now_ns() - waiting_since > UNANNOUNCED_NS) {
+				waiting_since = util_now_ns();
+			} else if (util_now_ns() - waiting_since > UNANNOUNCED_NS) {
 				st->unannounced++;
 				doorbell_pass(machine, ctl->page, st);
 				waiting_since = 0;

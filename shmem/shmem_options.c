@@ -13,7 +13,9 @@
 
 #include "sdsi/exit_status.h"
 #include "sdsi/window.h"
+#include "cli/cli_getopt.h"
 #include "shmem_options.h"
+#include "util/util_array.h"
 
 enum shmem_option_id {
 	OPT_WINDOW = 'w', OPT_HELP = 'h',
@@ -22,35 +24,36 @@ enum shmem_option_id {
 };
 
 /* The one description of the options: getopt, --help and completion. */
-static const struct fe_option shmem_options[] = {
-	{ OPT_WINDOW, 0, "window", "FILE", FE_ARG_FILE, NULL,
+static const struct cli_option option_table[] = {
+	{ OPT_WINDOW, 0, "window", "FILE", CLI_ARG_FILE, NULL,
 	  "the shared memory window: the guest's RAM file, /dev/sdsi_window, or any file (grown to fit)" },
-	{ OPT_OFFSET, 0, "offset", "BYTES", FE_ARG_NONE, NULL,
+	{ OPT_OFFSET, 0, "offset", "BYTES", CLI_ARG_NONE, NULL,
 	  "where the window starts in FILE, in decimal or 0x hex, page-aligned (default 0)" },
-	{ OPT_CTL, 0, "ctl", "SOCKET", FE_ARG_FILE, NULL,
+	{ OPT_CTL, 0, "ctl", "SOCKET", CLI_ARG_FILE, NULL,
 	  "also serve control requests on this Unix socket (sdsi-emu ctl's commands)" },
-	FE_PLATFORM_OPTION_ENTRIES
-	{ OPT_IDLE_SLEEP, 0, "idle-sleep-us", "US", FE_ARG_NONE, NULL,
+	CLI_PLATFORM_OPTION_ENTRIES
+	{ OPT_IDLE_SLEEP, 0, "idle-sleep-us", "US", CLI_ARG_NONE, NULL,
 	  "the nap once idle, 0 to 999999 (default 50)" },
-	{ OPT_SPIN, 0, "spin", NULL, FE_ARG_NONE, NULL,
+	{ OPT_SPIN, 0, "spin", NULL, CLI_ARG_NONE, NULL,
 	  "keep the CPU between passes while a transaction is under way (for a host-side poller that has a core to itself)" },
-	{ OPT_DOORBELL, 0, "doorbell", NULL, FE_ARG_NONE, NULL,
+	{ OPT_DOORBELL, 0, "doorbell", NULL, CLI_ARG_NONE, NULL,
 	  "no polling: a pass runs when the control page's doorbell rings (the sdsi-doorbell QEMU plugin rings it after each driver store); a store nobody rang for is counted as unannounced" },
-	{ OPT_EXIT_WITH_PARENT, 0, "exit-with-parent", NULL, FE_ARG_NONE, NULL,
+	{ OPT_EXIT_WITH_PARENT, 0, "exit-with-parent", NULL, CLI_ARG_NONE, NULL,
 	  "end the program, as SIGTERM does, when its parent process dies" },
-	{ OPT_HELP, 'h', "help", NULL, FE_ARG_NONE, NULL, "print this help and exit" },
-	{ OPT_VERSION, 0, "version", NULL, FE_ARG_NONE, NULL, "print the version and exit" },
-	{ OPT_DUMP_COMPLETION, 0, "dump-bash-completion", NULL, FE_ARG_NONE, NULL, NULL },
-	{ OPT_DUMP_OPTIONS, 0, "dump-options", NULL, FE_ARG_NONE, NULL, NULL },
+	{ OPT_HELP, 'h', "help", NULL, CLI_ARG_NONE, NULL, "print this help and exit" },
+	{ OPT_VERSION, 0, "version", NULL, CLI_ARG_NONE, NULL, "print the version and exit" },
+	{ OPT_DUMP_COMPLETION, 0, "dump-bash-completion", NULL, CLI_ARG_NONE, NULL, NULL },
+	{ OPT_DUMP_OPTIONS, 0, "dump-options", NULL, CLI_ARG_NONE, NULL, NULL },
 };
 
-#define OPTION_COUNT	(sizeof(shmem_options) / sizeof(shmem_options[0]))
 
-static const struct fe_command shmem_command = {
-	NULL, "--window FILE [OPTIONS]", NULL, shmem_options, OPTION_COUNT, NULL, NULL, 0,
+CLI_GETOPT_FITS(option_table);
+
+static const struct cli_command shmem_command = {
+	NULL, "--window FILE [OPTIONS]", NULL, option_table, UTIL_ARRAY_SIZE(option_table), NULL, NULL, 0,
 };
 
-static const struct fe_program shmem_program = { PROGRAM, &shmem_command, 1 };
+static const struct cli_program shmem_program = { SHMEM_PROGRAM, &shmem_command, 1 };
 
 static void usage(FILE *out)
 {
@@ -65,7 +68,7 @@ static void usage(FILE *out)
 		"every AKC and CAP, as sdsi-emu does.  While a transaction is under\n"
 		"way the poller yields the CPU between passes.\n\nOptions:\n",
 		SDSI_WINDOW_SLOT_SIZE);
-	fe_doc_help_options(out, shmem_options, OPTION_COUNT);
+	cli_doc_help_options(out, option_table, UTIL_ARRAY_SIZE(option_table));
 	/* As sdsi-shmem(1)'s EXIT STATUS; the codes are the shared table's. */
 	fprintf(out,
 		"\nExit status, from the table shared by the sdsi programs\n"
@@ -83,16 +86,16 @@ static int parse_unsigned(const char *name, const char *text, unsigned long long
 {
 	unsigned long long v;
 
-	if (fe_parse_uint(text, 0, max, &v)) {
+	if (cli_parse_uint(text, 0, max, &v)) {
 		*value = v;
 		return 0;
 	}
-	return fe_usage_error(PROGRAM, "--%s: '%s' is not a number from 0 to %llu",
+	return cli_usage_error(SHMEM_PROGRAM, "--%s: '%s' is not a number from 0 to %llu",
 			      name, text, max);
 }
 
 /* One option of sdsi-shmem's own; the platform's go to the front end. */
-static int parse_one(int c, const char *arg, struct options *o)
+static int parse_one(int c, const char *arg, struct shmem_options *o)
 {
 	uint64_t v;
 
@@ -104,11 +107,11 @@ static int parse_one(int c, const char *arg, struct options *o)
 	case OPT_EXIT_WITH_PARENT: o->exit_with_parent = true; return 0;
 	case OPT_OFFSET:
 		/* A physical address: in hex (0x...) as often as in decimal. */
-		if ((strncmp(arg, "0x", 2) || !fe_parse_hex64(arg, strlen(arg), &v)) &&
+		if ((strncmp(arg, "0x", 2) || !cli_parse_hex64(arg, strlen(arg), &v)) &&
 		    parse_unsigned("offset", arg, UINT64_MAX, &v))
 			return SDSI_EXIT_USAGE;
 		if (v % 4096)
-			return fe_usage_error(PROGRAM, "--offset: %s is not a multiple of 4096", arg);
+			return cli_usage_error(SHMEM_PROGRAM, "--offset: %s is not a multiple of 4096", arg);
 		o->offset = v;
 		return 0;
 	case OPT_IDLE_SLEEP:
@@ -118,7 +121,7 @@ static int parse_one(int c, const char *arg, struct options *o)
 		o->idle_sleep_us = (unsigned int)v;
 		return 0;
 	}
-	return fe_platform_option(PROGRAM, c, arg, &o->pf);
+	return cli_platform_option(SHMEM_PROGRAM, c, arg, &o->pf);
 }
 
 /* What the options only print: help, version, the generated documents. */
@@ -129,47 +132,41 @@ static void print_and_exit(int c)
 	else if (c == OPT_VERSION)
 		printf("sdsi-shmem %s\n", SDSI_VERSION);
 	else if (c == OPT_DUMP_COMPLETION)
-		fe_doc_bash_completion(stdout, &shmem_program);
+		cli_doc_bash_completion(stdout, &shmem_program);
 	else
-		fe_doc_list_options(stdout, &shmem_program);
+		cli_doc_list_options(stdout, &shmem_program);
 	exit(0);
 }
 
 /* Conflicts and what depends on several options. */
-static int check_options(struct options *o, int argc, char **argv)
+static int check_options(struct shmem_options *o, int argc, char **argv)
 {
-	int ret = fe_platform_finish(PROGRAM, &o->pf);
+	int ret = cli_platform_finish(SHMEM_PROGRAM, &o->pf);
 
 	if (ret)
 		return ret;
 	if (o->spin && o->doorbell)
-		return fe_usage_error(PROGRAM, "--spin polls and --doorbell does not; give one");
+		return cli_usage_error(SHMEM_PROGRAM, "--spin polls and --doorbell does not; give one");
 	if (optind != argc)
-		return fe_usage_error(PROGRAM, "unexpected argument '%s'", argv[optind]);
+		return cli_usage_error(SHMEM_PROGRAM, "unexpected argument '%s'", argv[optind]);
 	if (!o->window)
-		return fe_usage_error(PROGRAM, "no --window given");
-	if (fe_platform_root_key(&o->pf, o->root_key, sizeof(o->root_key)))
-		return fe_usage_error(PROGRAM, "the root key's file name is too long");
+		return cli_usage_error(SHMEM_PROGRAM, "no --window given");
+	if (cli_platform_root_key(&o->pf, o->root_key, sizeof(o->root_key)))
+		return cli_usage_error(SHMEM_PROGRAM, "the root key's file name is too long");
 	return 0;
 }
 
-int parse_options(int argc, char **argv, struct options *o)
+int shmem_parse_options(int argc, char **argv, struct shmem_options *o)
 {
-	struct option longopts[OPTION_COUNT + 1];
-	char shortopts[16];
+	const struct cli_getopt_spec spec = { option_table, UTIL_ARRAY_SIZE(option_table), false, false };
+	char msg[256];
 	int c, ret;
 
-	fe_platform_init(&o->pf);
+	cli_platform_init(&o->pf);
 	o->idle_sleep_us = 50;
-	/* ':': a missing value is told apart from an unknown option. */
-	fe_getopt_table(shmem_options, OPTION_COUNT, ":", longopts, OPTION_COUNT + 1,
-			shortopts, sizeof(shortopts));
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		if (c == ':')
-			return fe_usage_error(PROGRAM, "option '%s' needs a value", argv[optind - 1]);
-		if (c == '?')
-			return fe_usage_error(PROGRAM, "unknown option '%s'", argv[optind - 1]);
+	while ((c = cli_getopt(&spec, argc, argv, msg, sizeof(msg))) != -1) {
+		if (c == CLI_GETOPT_ERROR)
+			return cli_usage_error(SHMEM_PROGRAM, "%s", msg);
 		if (c == OPT_HELP || c == OPT_VERSION || c == OPT_DUMP_COMPLETION ||
 		    c == OPT_DUMP_OPTIONS)
 			print_and_exit(c);

@@ -9,12 +9,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "fe_platform.h"
+#include "cli/cli_platform.h"
 
-#define PROGRAM		"sdsi-shmem"
+#define SHMEM_PROGRAM		"sdsi-shmem"
 
-struct options {
-	struct fe_platform pf;		/* the options sdsi-emu shares */
+struct shmem_options {
+	struct cli_platform pf;		/* the options sdsi-emu shares */
 	const char *window;
 	const char *ctl;
 	uint64_t offset;
@@ -29,6 +29,6 @@ struct options {
  * Fills o from argv; 0, or the exit status of a usage error (reported).
  * --help, --version and the generated documents print and exit here.
  */
-int parse_options(int argc, char **argv, struct options *o);
+int shmem_parse_options(int argc, char **argv, struct shmem_options *o);
 
 #endif

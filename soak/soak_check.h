@@ -4,8 +4,8 @@
  * the sysfs ABI): a read that succeeds with malformed bytes is a failure of
  * the soak, whatever was going on.
  */
-#ifndef SOAK_CHECK_H
-#define SOAK_CHECK_H
+#ifndef SDSI_SOAK_CHECK_H
+#define SDSI_SOAK_CHECK_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -26,4 +26,4 @@ bool soak_check(enum soak_kind kind, const uint8_t *buf, size_t n);
 /* "EBUSY" for EBUSY; "E<number>" for a value without a name. */
 const char *soak_errno_name(int err);
 
-#endif /* SOAK_CHECK_H */
+#endif /* SDSI_SOAK_CHECK_H */

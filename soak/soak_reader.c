@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "soak_check.h"
+#include "util/util_time.h"
 
 #define MAX_THREADS	256
 #define READ_SIZE	4096
@@ -61,14 +62,6 @@ static unsigned int nfiles;
 static uint64_t deadline_ns;
 static const volatile uint64_t *epoch;
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static uint64_t epoch_now(void)
 {
 	return __atomic_load_n(epoch, __ATOMIC_ACQUIRE);
@@ -77,7 +70,7 @@ static uint64_t epoch_now(void)
 static void failed(struct reader *r, uint32_t file, int op, int err,
 		   uint64_t t0, uint64_t e0)
 {
-	uint64_t t1 = now_ns(), e1 = epoch_now();
+	uint64_t t1 = util_now_ns(), e1 = epoch_now();
 	long last = r->last[file];
 
 	r->failures[file]++;
@@ -111,7 +104,7 @@ static void failed(struct reader *r, uint32_t file, int op, int err,
 
 static void read_once(struct reader *r, uint32_t file, char *buf)
 {
-	uint64_t t0 = now_ns(), e0 = epoch_now();
+	uint64_t t0 = util_now_ns(), e0 = epoch_now();
 	ssize_t n;
 	int fd, err;
 
@@ -145,7 +138,7 @@ static void *reader_main(void *arg)
 		r->alloc_failed = 1;
 		return NULL;
 	}
-	while (now_ns() < deadline_ns && !r->alloc_failed) {
+	while (util_now_ns() < deadline_ns && !r->alloc_failed) {
 		read_once(r, file, buf);
 		file = (file + 1) % nfiles;
 	}
@@ -239,7 +232,7 @@ int main(int argc, char **argv)
 		return 1;
 	for (unsigned int f = 0; f < nfiles; f++)
 		kinds[f] = soak_kind_of(files[f]);
-	start = now_ns();
+	start = util_now_ns();
 	deadline_ns = start + seconds * 1000000000ull;
 	for (unsigned int t = 0; t < nthreads; t++) {
 		rs[t].index = t;
@@ -262,7 +255,7 @@ int main(int argc, char **argv)
 			status = 1;
 		}
 	}
-	print_summary(rs, (unsigned int)nthreads, now_ns() - start);
+	print_summary(rs, (unsigned int)nthreads, util_now_ns() - start);
 	if (write_records(argv[4], rs, (unsigned int)nthreads))
 		status = 1;
 	for (unsigned int t = 0; t < nthreads; t++) {

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "control.h"
 #include "ctlpage.h"
+#include "util/util_time.h"
 
 static uint32_t load(const uint32_t *p)
 {
@@ -25,7 +25,7 @@ static void store(uint32_t *p, uint32_t v)
 	__atomic_store_n(p, v, __ATOMIC_RELEASE);
 }
 
-void sdsi_ctlpage_open(struct sdsi_ctlpage *page, unsigned int sockets)
+void window_ctlpage_open(struct window_ctlpage *page, unsigned int sockets)
 {
 	store(&page->magic, 0);
 	memset(page->request_text, 0, sizeof(page->request_text));
@@ -40,7 +40,7 @@ void sdsi_ctlpage_open(struct sdsi_ctlpage *page, unsigned int sockets)
 	store(&page->magic, SDSI_CTLPAGE_MAGIC);
 }
 
-void sdsi_ctlpage_close(struct sdsi_ctlpage *page)
+void window_ctlpage_close(struct window_ctlpage *page)
 {
 	store(&page->magic, 0);
 	store(&page->doorbell, 0);
@@ -52,8 +52,8 @@ void sdsi_ctlpage_close(struct sdsi_ctlpage *page)
 	store(&page->timed, 0);
 }
 
-bool sdsi_ctlpage_serve(struct sdsi_ctlpage *page,
-			struct shmem_machine *machine)
+bool window_ctlpage_serve(struct window_ctlpage *page,
+			  const struct window_ctlpage_handler *handler)
 {
 	char line[SDSI_CTLPAGE_TEXT + 1], reply[SDSI_CTLPAGE_TEXT];
 	uint32_t seq = load(&page->request);
@@ -71,24 +71,19 @@ bool sdsi_ctlpage_serve(struct sdsi_ctlpage *page,
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	if (load(&page->request) != seq)
 		return false;
-	shmem_control_execute(machine, line, reply, sizeof(reply));
+	/* Whatever the handler leaves, the page gets a terminated text. */
+	reply[0] = '\0';
+	handler->execute(handler->ctx, line, reply, sizeof(reply));
+	reply[sizeof(reply) - 1] = '\0';
 	memcpy(page->reply_text, reply, strlen(reply) + 1);
 	store(&page->reply, seq);
 	return true;
 }
 
-static uint64_t now_ms(void)
+int window_ctlpage_request(struct window_ctlpage *page, const char *request,
+			   char *reply, size_t replylen, unsigned int timeout_ms)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
-int sdsi_ctlpage_request(struct sdsi_ctlpage *page, const char *request,
-			 char *reply, size_t replylen, unsigned int timeout_ms)
-{
-	uint64_t deadline = now_ms() + timeout_ms;
+	uint64_t deadline = util_now_ms() + timeout_ms;
 	size_t len = strlen(request);
 	uint32_t seq;
 
@@ -98,7 +93,7 @@ int sdsi_ctlpage_request(struct sdsi_ctlpage *page, const char *request,
 		return -E2BIG;
 	/* The text of an unanswered request is the server's until answered. */
 	while (load(&page->reply) != load(&page->request)) {
-		if (now_ms() > deadline)
+		if (util_now_ms() > deadline)
 			return -EBUSY;
 		if (load(&page->magic) != SDSI_CTLPAGE_MAGIC)
 			return -ENODEV;
@@ -108,7 +103,7 @@ int sdsi_ctlpage_request(struct sdsi_ctlpage *page, const char *request,
 	seq = load(&page->request) + 1;
 	store(&page->request, seq);
 	while (load(&page->reply) != seq) {
-		if (now_ms() > deadline)
+		if (util_now_ms() > deadline)
 			return -ETIMEDOUT;
 		if (load(&page->magic) != SDSI_CTLPAGE_MAGIC)
 			return -ENODEV;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "doorbell.h"
+#include "util/util_time.h"
 
 /* A ringer looks at the server's magic this often while it waits. */
 #define RINGER_NAP_NS	100000000l
@@ -37,24 +38,16 @@ static void futex_wake(uint32_t *word)
 	syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static bool serving(const struct sdsi_ctlpage *page)
+static bool serving(const struct window_ctlpage *page)
 {
 	return load(&page->magic) == SDSI_CTLPAGE_MAGIC &&
 	       load(&page->doorbell) != 0;
 }
 
-int sdsi_doorbell_ring(struct sdsi_ctlpage *page, unsigned int limit_ms,
-		       uint64_t *waited_ns)
+int window_doorbell_ring(struct window_ctlpage *page, unsigned int limit_ms,
+			 uint64_t *waited_ns)
 {
-	uint64_t start = now_ns();
+	uint64_t start = util_now_ns();
 	uint64_t limit = start + (uint64_t)limit_ms * 1000000u;
 	uint32_t mine, seen;
 
@@ -70,7 +63,7 @@ int sdsi_doorbell_ring(struct sdsi_ctlpage *page, unsigned int limit_ms,
 		seen = load(&page->answered);
 		if ((int32_t)(seen - mine) >= 0)
 			break;
-		now = now_ns();
+		now = util_now_ns();
 		*waited_ns = now - start;
 		if (!serving(page))
 			return -ENODEV;
@@ -80,17 +73,17 @@ int sdsi_doorbell_ring(struct sdsi_ctlpage *page, unsigned int limit_ms,
 			   limit - now < (uint64_t)RINGER_NAP_NS ?
 			   (long)(limit - now) : RINGER_NAP_NS);
 	}
-	*waited_ns = now_ns() - start;
+	*waited_ns = util_now_ns() - start;
 	return 0;
 }
 
-bool sdsi_doorbell_timed(const struct sdsi_ctlpage *page)
+bool window_doorbell_timed(const struct window_ctlpage *page)
 {
 	return __atomic_load_n(&page->timed, __ATOMIC_RELAXED) != 0;
 }
 
-uint32_t sdsi_doorbell_wait(struct sdsi_ctlpage *page, uint32_t answered,
-			    unsigned int timeout_us)
+uint32_t window_doorbell_wait(struct window_ctlpage *page, uint32_t answered,
+			      unsigned int timeout_us)
 {
 	uint32_t ring = load(&page->ring);
 
@@ -100,14 +93,14 @@ uint32_t sdsi_doorbell_wait(struct sdsi_ctlpage *page, uint32_t answered,
 	return load(&page->ring);
 }
 
-void sdsi_doorbell_answer(struct sdsi_ctlpage *page, uint32_t ring)
+void window_doorbell_answer(struct window_ctlpage *page, uint32_t ring)
 {
 	/* Release: the answer in the window is visible before the word. */
 	__atomic_store_n(&page->answered, ring, __ATOMIC_RELEASE);
 	futex_wake(&page->answered);
 }
 
-void sdsi_doorbell_set_timed(struct sdsi_ctlpage *page, bool timed)
+void window_doorbell_set_timed(struct window_ctlpage *page, bool timed)
 {
 	__atomic_store_n(&page->timed, timed ? 1u : 0u, __ATOMIC_RELEASE);
 }

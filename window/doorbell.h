@@ -22,8 +22,8 @@
  * The words live in the control page (ctlpage.h); ring and answered are
  * futexes, shared between processes through the window's file.
  */
-#ifndef SDSI_SHMEM_DOORBELL_H
-#define SDSI_SHMEM_DOORBELL_H
+#ifndef SDSI_WINDOW_DOORBELL_H
+#define SDSI_WINDOW_DOORBELL_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -31,30 +31,30 @@
 #include "ctlpage.h"
 
 /* How long a ringer waits for its answer before it gives up, loudly. */
-#define SDSI_DOORBELL_LIMIT_MS	10000u
+#define WINDOW_DOORBELL_LIMIT_MS	10000u
 
 /*
  * Ringer: ring and wait until the server has answered this ring.  0,
  * -ENODEV if the server is not (or no longer) answering the doorbell, or
  * -ETIMEDOUT after limit_ms.  *waited_ns gets the time spent waiting.
  */
-int sdsi_doorbell_ring(struct sdsi_ctlpage *page, unsigned int limit_ms,
-		       uint64_t *waited_ns);
+int window_doorbell_ring(struct window_ctlpage *page, unsigned int limit_ms,
+			 uint64_t *waited_ns);
 
 /* Ringer: true while the server wants a ring before each driver load. */
-bool sdsi_doorbell_timed(const struct sdsi_ctlpage *page);
+bool window_doorbell_timed(const struct window_ctlpage *page);
 
 /*
  * Server: the latest ring, after waiting up to timeout_us for one when
  * none is pending (answered is the last ring answered).
  */
-uint32_t sdsi_doorbell_wait(struct sdsi_ctlpage *page, uint32_t answered,
-			    unsigned int timeout_us);
+uint32_t window_doorbell_wait(struct window_ctlpage *page, uint32_t answered,
+			      unsigned int timeout_us);
 
 /* Server: rings up to 'ring' are answered; wake their ringers. */
-void sdsi_doorbell_answer(struct sdsi_ctlpage *page, uint32_t ring);
+void window_doorbell_answer(struct window_ctlpage *page, uint32_t ring);
 
 /* Server: whether an answer now waits on time alone. */
-void sdsi_doorbell_set_timed(struct sdsi_ctlpage *page, bool timed);
+void window_doorbell_set_timed(struct window_ctlpage *page, bool timed);
 
-#endif /* SDSI_SHMEM_DOORBELL_H */
+#endif /* SDSI_WINDOW_DOORBELL_H */

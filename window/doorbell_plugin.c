@@ -55,7 +55,7 @@ struct doorbell_plugin {
 	uint64_t slots_bytes;		/* the sockets' slots, not the control page */
 	size_t map_bytes;
 	void *map;
-	struct sdsi_ctlpage *page;
+	struct window_ctlpage *page;
 	unsigned int limit_ms;
 	/* Updated by vCPU threads, printed at exit. */
 	uint64_t store_rings;
@@ -70,7 +70,7 @@ static void ring(const char *why, uint64_t vaddr)
 	uint64_t waited, longest;
 	int ret;
 
-	ret = sdsi_doorbell_ring(plugin.page, plugin.limit_ms, &waited);
+	ret = window_doorbell_ring(plugin.page, plugin.limit_ms, &waited);
 	if (ret) {
 		fprintf(stderr, "sdsi-doorbell: %s at 0x%" PRIx64 ": %s\n", why,
 			vaddr, ret == -ENODEV ?
@@ -105,7 +105,7 @@ static void after_store(unsigned int vcpu, qemu_plugin_meminfo_t info,
 
 static void before_load(unsigned int vcpu, void *udata)
 {
-	if (!sdsi_doorbell_timed(plugin.page))
+	if (!window_doorbell_timed(plugin.page))
 		return;
 	__atomic_add_fetch(&plugin.load_rings, 1, __ATOMIC_RELAXED);
 	ring("load", (uint64_t)(uintptr_t)udata);
@@ -165,7 +165,7 @@ static int parse_u64(const char *text, uint64_t *out)
 static int parse_args(int argc, char **argv, const char **window,
 		      uint64_t *sockets)
 {
-	uint64_t limit = SDSI_DOORBELL_LIMIT_MS;
+	uint64_t limit = WINDOW_DOORBELL_LIMIT_MS;
 	bool have_phys = false;
 
 	*window = NULL;
@@ -219,7 +219,7 @@ SDSI_QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	if (parse_args(argc, argv, &window, &sockets))
 		return -1;
 	plugin.slots_bytes = sockets * SDSI_WINDOW_SLOT_SIZE;
-	plugin.map_bytes = sdsi_ctlpage_offset((unsigned int)sockets) +
+	plugin.map_bytes = window_ctlpage_offset((unsigned int)sockets) +
 			   SDSI_CTLPAGE_SIZE;
 	fd = open(window, O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
@@ -245,8 +245,8 @@ SDSI_QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			strerror(errno));
 		return -1;
 	}
-	plugin.page = (struct sdsi_ctlpage *)((char *)plugin.map +
-		sdsi_ctlpage_offset((unsigned int)sockets));
+	plugin.page = (struct window_ctlpage *)((char *)plugin.map +
+						window_ctlpage_offset((unsigned int)sockets));
 	/* sdsi-shmem --doorbell is up before QEMU starts, or nothing answers. */
 	if (__atomic_load_n(&plugin.page->magic, __ATOMIC_ACQUIRE) !=
 	    SDSI_CTLPAGE_MAGIC || !plugin.page->doorbell ||

@@ -8,8 +8,8 @@
  * calls we make are declared; their C types must match QEMU's exactly,
  * since nothing checks them at load time.
  */
-#ifndef SDSI_QEMU_PLUGIN_API_H
-#define SDSI_QEMU_PLUGIN_API_H
+#ifndef SDSI_WINDOW_QEMU_PLUGIN_API_H
+#define SDSI_WINDOW_QEMU_PLUGIN_API_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -103,4 +103,4 @@ struct qemu_plugin_hwaddr *qemu_plugin_get_hwaddr(qemu_plugin_meminfo_t info,
 bool qemu_plugin_hwaddr_is_io(const struct qemu_plugin_hwaddr *haddr);
 uint64_t qemu_plugin_hwaddr_phys_addr(const struct qemu_plugin_hwaddr *haddr);
 
-#endif /* SDSI_QEMU_PLUGIN_API_H */
+#endif /* SDSI_WINDOW_QEMU_PLUGIN_API_H */

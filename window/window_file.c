@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sdsi_path.h"
+#include "paths/sdsi_path.h"
 #include "window_file.h"
 
 #define WHAT	"window"
@@ -19,8 +19,8 @@ static int refuse(int fd, int e)
 	return -e;
 }
 
-int sdsi_window_file_open(const char *path, bool create, struct stat *st,
-			  char *err, size_t errlen)
+int window_file_open(const char *path, bool create, struct stat *st,
+		     char *err, size_t errlen)
 {
 	char leaf[NAME_MAX + 1];
 	int dirfd, fd, e, ret;

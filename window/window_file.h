@@ -21,10 +21,10 @@
 #include <stddef.h>
 #include <sys/stat.h>
 
-#include "sdsi_path.h"
+#include "paths/sdsi_path.h"
 
-/* Room for any message of sdsi_window_file_open. */
-#define SDSI_WINDOW_ERR_SIZE	SDSI_PATH_ERR_SIZE
+/* Room for any message of window_file_open. */
+#define WINDOW_FILE_ERR_SIZE	SDSI_PATH_ERR_SIZE
 
 /*
  * Open path read-write (with create: made 0600 if missing), close-on-exec;
@@ -34,7 +34,7 @@
  * for a directory, -ENXIO for a FIFO, socket or block device, -ENOENT
  * for a missing file or directory (without create).
  */
-int sdsi_window_file_open(const char *path, bool create, struct stat *st,
-			  char *err, size_t errlen);
+int window_file_open(const char *path, bool create, struct stat *st,
+		     char *err, size_t errlen);
 
 #endif /* SDSI_WINDOW_FILE_H */

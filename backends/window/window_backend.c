@@ -34,10 +34,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "doorbell.h"
+#include "window/doorbell.h"
 #include "sdsi/hw.h"
 #include "window_backend.h"
-#include "window_file.h"
+#include "window/window_file.h"
 
 #define WINDOW_PAGE		4096u
 #define WAIT_STEP_MS		10u
@@ -48,11 +48,11 @@
  * dynamic loader (sdsi-emu links this library statically).
  */
 static __thread sigjmp_buf *guard_jump __attribute__((tls_model("initial-exec")));
-static __thread const struct emu_window *guard_window __attribute__((tls_model("initial-exec")));
+static __thread const struct window_backend *guard_window __attribute__((tls_model("initial-exec")));
 
 static void on_sigbus(int sig, siginfo_t *info, void *uctx)
 {
-	const struct emu_window *w = guard_window;
+	const struct window_backend *w = guard_window;
 	sigjmp_buf *jump = guard_jump;
 	const char *addr = info->si_addr;
 
@@ -96,18 +96,18 @@ static int guard_install(void)
 #define GUARD_END() \
 	do { guard_jump = NULL; guard_window = NULL; } while (0)
 
-bool emu_window_is_lost(const struct emu_window *w)
+bool window_backend_is_lost(const struct window_backend *w)
 {
 	return __atomic_load_n(&w->lost, __ATOMIC_ACQUIRE);
 }
 
-void emu_window_stop_on_loss(struct emu_window *w)
+void window_backend_stop_on_loss(struct window_backend *w)
 {
 	__atomic_store_n(&w->stop_on_loss, true, __ATOMIC_RELEASE);
 }
 
 /* The window shrank under an access: said once, and the mount is stopped. */
-static void window_lost(struct emu_window *w)
+static void window_lost(struct window_backend *w)
 {
 	if (__atomic_exchange_n(&w->lost, true, __ATOMIC_ACQ_REL))
 		return;
@@ -117,7 +117,7 @@ static void window_lost(struct emu_window *w)
 		kill(getpid(), SIGTERM);
 }
 
-int emu_window_parse(const char *text, char *path, size_t pathlen,
+int window_backend_parse(const char *text, char *path, size_t pathlen,
 		     uint64_t *offset, char *err, size_t errlen)
 {
 	const char *colon = strrchr(text, ':');
@@ -146,7 +146,7 @@ int emu_window_parse(const char *text, char *path, size_t pathlen,
 	return 0;
 }
 
-static uint64_t *mmio_qword(const struct emu_window_socket *s, uint32_t offset)
+static uint64_t *mmio_qword(const struct window_backend_socket *s, uint32_t offset)
 {
 	uint32_t size = __atomic_load_n(&s->mmio_size, __ATOMIC_ACQUIRE);
 	uint32_t base = __atomic_load_n(&s->mmio_off, __ATOMIC_ACQUIRE);
@@ -161,15 +161,15 @@ static uint64_t *mmio_qword(const struct emu_window_socket *s, uint32_t offset)
  * leaves the window as it is: the driver core then times out, as Linux
  * does on hardware that stopped answering; said once on stderr.
  */
-static void ring(struct emu_window_socket *s)
+static void ring(struct window_backend_socket *s)
 {
-	struct emu_window *w = s->win;
+	struct window_backend *w = s->win;
 	uint64_t waited;
 	int ret;
 
 	if (!__atomic_load_n(&w->page->doorbell, __ATOMIC_ACQUIRE))
 		return;		/* a polling server: it sees the store itself */
-	ret = sdsi_doorbell_ring(w->page, SDSI_DOORBELL_LIMIT_MS, &waited);
+	ret = window_doorbell_ring(w->page, WINDOW_DOORBELL_LIMIT_MS, &waited);
 	if (ret && !__atomic_exchange_n(&w->warned, true, __ATOMIC_RELAXED))
 		fprintf(stderr, "sdsi-emu: window %s: %s\n", w->path,
 			ret == -ENODEV ? "sdsi-shmem stopped answering the doorbell" :
@@ -178,16 +178,16 @@ static void ring(struct emu_window_socket *s)
 
 static uint64_t window_read64(void *ctx, uint32_t offset)
 {
-	struct emu_window_socket *s = ctx;
+	struct window_backend_socket *s = ctx;
 	uint64_t *q = mmio_qword(s, offset);
 	uint64_t value;
 
 	/* Outside the region, or the window gone: nothing answers. */
-	if (!q || emu_window_is_lost(s->win))
+	if (!q || window_backend_is_lost(s->win))
 		return UINT64_MAX;
 	GUARDED(s->win, window_lost(s->win); return UINT64_MAX);
 	/* An answer that waits on time is the model's at the moment of the load. */
-	if (sdsi_doorbell_timed(s->win->page))
+	if (window_doorbell_timed(s->win->page))
 		ring(s);
 	value = __atomic_load_n(q, __ATOMIC_ACQUIRE);
 	GUARD_END();
@@ -196,10 +196,10 @@ static uint64_t window_read64(void *ctx, uint32_t offset)
 
 static void window_write64(void *ctx, uint32_t offset, uint64_t value)
 {
-	struct emu_window_socket *s = ctx;
+	struct window_backend_socket *s = ctx;
 	uint64_t *q = mmio_qword(s, offset);
 
-	if (!q || emu_window_is_lost(s->win))
+	if (!q || window_backend_is_lost(s->win))
 		return;
 	GUARDED(s->win, window_lost(s->win); return);
 	__atomic_store_n(q, value, __ATOMIC_RELEASE);
@@ -214,12 +214,12 @@ static void window_write64(void *ctx, uint32_t offset, uint64_t value)
  */
 static int window_discover(void *ctx, uint32_t *guid)
 {
-	struct emu_window_socket *s = ctx;
+	struct window_backend_socket *s = ctx;
 	uint64_t q0, q1, size;
 	uint32_t d0, off;
 	const char *why = NULL;
 
-	if (emu_window_is_lost(s->win))
+	if (window_backend_is_lost(s->win))
 		return -ENODEV;
 	{
 		GUARDED(s->win, window_lost(s->win); return -ENODEV);
@@ -256,7 +256,7 @@ static const struct sdsi_mbox_ops window_ops = {
 	.write64 = window_write64,
 };
 
-struct sdsi_fusedrv_backend emu_window_backend(struct emu_window *w, unsigned int n)
+struct sdsi_fusedrv_backend window_backend_for(struct window_backend *w, unsigned int n)
 {
 	return (struct sdsi_fusedrv_backend){
 		.ops = &window_ops,
@@ -273,12 +273,12 @@ static void nap_ms(unsigned int ms)
 }
 
 /* One try at mapping the window: 0, or -errno with err filled. */
-static int map_window(struct emu_window *w, uint64_t offset, char *err, size_t errlen)
+static int map_window(struct window_backend *w, uint64_t offset, char *err, size_t errlen)
 {
 	struct stat st;
 	int fd, ret;
 
-	fd = sdsi_window_file_open(w->path, false, &st, err, errlen);
+	fd = window_file_open(w->path, false, &st, err, errlen);
 	if (fd < 0)
 		return fd;
 	/* Mapped past its end, the file would kill us with SIGBUS. */
@@ -302,9 +302,9 @@ static int map_window(struct emu_window *w, uint64_t offset, char *err, size_t e
 }
 
 /* Whether the server announced its page: 0, -ENODEV not yet, -EINVAL never. */
-static int check_page(struct emu_window *w, uint64_t offset, char *err, size_t errlen)
+static int check_page(struct window_backend *w, uint64_t offset, char *err, size_t errlen)
 {
-	const struct sdsi_ctlpage *page = w->page;
+	const struct window_ctlpage *page = w->page;
 	uint32_t magic, version, sockets;
 
 	{
@@ -333,7 +333,7 @@ static int check_page(struct emu_window *w, uint64_t offset, char *err, size_t e
 	return 0;
 }
 
-int emu_window_open(struct emu_window *w, const char *path, uint64_t offset,
+int window_backend_open(struct window_backend *w, const char *path, uint64_t offset,
 		    unsigned int sockets, unsigned int wait_ms,
 		    char *err, size_t errlen)
 {
@@ -341,9 +341,9 @@ int emu_window_open(struct emu_window *w, const char *path, uint64_t offset,
 	int ret;
 
 	memset(w, 0, sizeof(*w));
-	if (!sockets || sockets > EMU_WINDOW_MAX_SOCKETS) {
+	if (!sockets || sockets > WINDOW_BACKEND_MAX_SOCKETS) {
 		snprintf(err, errlen, "window %s: %u sockets (sdsi-shmem plays 1 to %u)",
-			 path, sockets, EMU_WINDOW_MAX_SOCKETS);
+			 path, sockets, WINDOW_BACKEND_MAX_SOCKETS);
 		return -EINVAL;
 	}
 	if (snprintf(w->path, sizeof(w->path), "%s", path) >= (int)sizeof(w->path)) {
@@ -351,7 +351,7 @@ int emu_window_open(struct emu_window *w, const char *path, uint64_t offset,
 		return -ENAMETOOLONG;
 	}
 	w->sockets = sockets;
-	w->bytes = (size_t)sdsi_ctlpage_offset(sockets) + SDSI_CTLPAGE_SIZE;
+	w->bytes = (size_t)window_ctlpage_offset(sockets) + SDSI_CTLPAGE_SIZE;
 	ret = guard_install();
 	if (ret) {
 		snprintf(err, errlen, "window %s: cannot catch SIGBUS: %s", path, strerror(-ret));
@@ -361,7 +361,7 @@ int emu_window_open(struct emu_window *w, const char *path, uint64_t offset,
 	for (;;) {
 		ret = map_window(w, offset, err, errlen);
 		if (ret == 0) {
-			w->page = (struct sdsi_ctlpage *)(w->base + sdsi_ctlpage_offset(sockets));
+			w->page = (struct window_ctlpage *)(w->base + window_ctlpage_offset(sockets));
 			ret = check_page(w, offset, err, errlen);
 			if (ret == 0)
 				break;
@@ -381,7 +381,7 @@ int emu_window_open(struct emu_window *w, const char *path, uint64_t offset,
 	return 0;
 }
 
-void emu_window_close(struct emu_window *w)
+void window_backend_close(struct window_backend *w)
 {
 	if (w->base)
 		munmap(w->base, w->bytes);

@@ -21,23 +21,23 @@
  * Power cycles, faults and BIOS settings are not the driver's business:
  * they go to sdsi-shmem (its control page or --ctl socket).
  */
-#ifndef EMU_WINDOW_BACKEND_H
-#define EMU_WINDOW_BACKEND_H
+#ifndef SDSI_BACKENDS_WINDOW_BACKEND_H
+#define SDSI_BACKENDS_WINDOW_BACKEND_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ctlpage.h"
-#include "sdsi_fusedrv.h"
+#include "window/ctlpage.h"
+#include "drivers/fuse/sdsi_fusedrv.h"
 
 /* sdsi-shmem plays at most this many sockets. */
-#define EMU_WINDOW_MAX_SOCKETS	8u
+#define WINDOW_BACKEND_MAX_SOCKETS	8u
 
-struct emu_window;
+struct window_backend;
 
-struct emu_window_socket {
-	struct emu_window *win;
+struct window_backend_socket {
+	struct window_backend *win;
 	unsigned int index;
 	uint64_t *slot;			/* the discovery table */
 	/* Where the last probe found the MMIO region; atomics (see .c). */
@@ -45,23 +45,23 @@ struct emu_window_socket {
 	uint32_t mmio_size;		/* 0: not probed, or no device */
 };
 
-struct emu_window {
+struct window_backend {
 	char *base;			/* mapping of slots and control page */
 	size_t bytes;
 	unsigned int sockets;
-	struct sdsi_ctlpage *page;
+	struct window_ctlpage *page;
 	bool warned;			/* atomic: the lost server was reported */
 	bool lost;			/* atomic: the file shrank under an access */
 	bool stop_on_loss;		/* atomic: then SIGTERM ourselves */
 	char path[4096];
-	struct emu_window_socket sock[EMU_WINDOW_MAX_SOCKETS];
+	struct window_backend_socket sock[WINDOW_BACKEND_MAX_SOCKETS];
 };
 
 /*
  * Parse FILE[:OFFSET] (OFFSET decimal or 0x hex, page-aligned, as
  * sdsi-shmem --offset takes it).  0 or -EINVAL with the reason in err.
  */
-int emu_window_parse(const char *text, char *path, size_t pathlen,
+int window_backend_parse(const char *text, char *path, size_t pathlen,
 		     uint64_t *offset, char *err, size_t errlen);
 
 /*
@@ -71,23 +71,23 @@ int emu_window_parse(const char *text, char *path, size_t pathlen,
  * (-ENOENT no such file, -ENODEV no server announced, -EINVAL a server of
  * another socket count).
  */
-int emu_window_open(struct emu_window *w, const char *path, uint64_t offset,
+int window_backend_open(struct window_backend *w, const char *path, uint64_t offset,
 		    unsigned int sockets, unsigned int wait_ms,
 		    char *err, size_t errlen);
 
 /* Socket n's backend, for struct sdsi_fusedrv_config. */
-struct sdsi_fusedrv_backend emu_window_backend(struct emu_window *w, unsigned int n);
+struct sdsi_fusedrv_backend window_backend_for(struct window_backend *w, unsigned int n);
 
 /*
  * Whether the window file shrank under one of its accesses (a SIGBUS the
  * backend caught): its sockets then answer no more, loads reading all
  * ones; said once on stderr.
  */
-bool emu_window_is_lost(const struct emu_window *w);
+bool window_backend_is_lost(const struct window_backend *w);
 
 /* From now on, a lost window also sends the process SIGTERM (a mount stops). */
-void emu_window_stop_on_loss(struct emu_window *w);
+void window_backend_stop_on_loss(struct window_backend *w);
 
-void emu_window_close(struct emu_window *w);
+void window_backend_close(struct window_backend *w);
 
-#endif /* EMU_WINDOW_BACKEND_H */
+#endif /* SDSI_BACKENDS_WINDOW_BACKEND_H */

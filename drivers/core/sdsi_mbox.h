@@ -7,8 +7,8 @@
  * memcpy/memset and errno constants.  No locking here: the caller holds the
  * per-socket lock, as the kernel driver holds its mutex.
  */
-#ifndef SDSI_MBOX_H
-#define SDSI_MBOX_H
+#ifndef SDSI_DRIVERS_CORE_MBOX_H
+#define SDSI_DRIVERS_CORE_MBOX_H
 
 #ifdef __KERNEL__
 #include <linux/types.h>
@@ -107,4 +107,4 @@ int sdsi_mbox_write(struct sdsi_mbox *mb, uint64_t command,
 /* Copy the register file (regs_size bytes) with 64-bit reads. */
 void sdsi_mbox_read_registers(const struct sdsi_mbox *mb, void *buf);
 
-#endif /* SDSI_MBOX_H */
+#endif /* SDSI_DRIVERS_CORE_MBOX_H */

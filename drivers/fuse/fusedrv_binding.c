@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "fusedrv_internal.h"
+#include "util/util_time.h"
 
 /*
  * The driver core sees these operations, with the socket as context: they
@@ -50,12 +51,10 @@ static void mbox_sleep_us(void *ctx, uint32_t us)
 static uint64_t mbox_now_us(void *ctx)
 {
 	const struct fusedrv_socket *s = ctx;
-	struct timespec ts;
 
 	if (s->backend.ops->now_us)
 		return s->backend.ops->now_us(s->backend.ctx);
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+	return util_now_us();
 }
 
 static void mbox_warn(void *ctx, const char *msg)
@@ -86,17 +85,17 @@ static const struct sdsi_mbox_ops mbox_ops = {
 static unsigned int socket_set_state(struct sdsi_fusedrv *drv, struct fusedrv_socket *s,
 				     bool bound, uint64_t features)
 {
-	bool was[FUSEDRV_ATTR_COUNT];
+	bool was[SDSI_FILE_COUNT];
 	unsigned int hidden = s->bound && !bound ? FUSEDRV_HIDDEN_LINKS : 0;
 
 	sdsi_assert_held(&s->mbox_lock);
 	sdsi_assert_held(&s->state_lock);
-	for (int a = 0; a < FUSEDRV_ATTR_COUNT; a++)
-		was[a] = fusedrv_attr_visible(drv, s, (enum fusedrv_attr)a);
+	for (int a = 0; a < SDSI_FILE_COUNT; a++)
+		was[a] = fusedrv_attr_visible(drv, s, (enum sdsi_sysfs_file)a);
 	s->bound = bound;
 	s->features = features;
-	for (int a = 0; a < FUSEDRV_ATTR_COUNT; a++) {
-		if (was[a] && !fusedrv_attr_visible(drv, s, (enum fusedrv_attr)a)) {
+	for (int a = 0; a < SDSI_FILE_COUNT; a++) {
+		if (was[a] && !fusedrv_attr_visible(drv, s, (enum sdsi_sysfs_file)a)) {
 			s->attr_gen[a]++;
 			hidden |= FUSEDRV_HIDDEN_ATTR(a);
 		}

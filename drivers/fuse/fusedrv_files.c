@@ -79,7 +79,7 @@ void fusedrv_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	    node.kind == FUSEDRV_NODE_DRIVER_UEVENT)
 		mode = 0200;
 	else if (node.kind == FUSEDRV_NODE_ATTR)
-		mode = fusedrv_attr_mode(node.attr);
+		mode = sdsi_sysfs_file(node.attr)->mode;
 	else {
 		fuse_reply_err(req, EISDIR);
 		return;
@@ -180,9 +180,7 @@ static void read_certificate(fuse_req_t req, struct sdsi_fusedrv *drv,
 			     const struct fusedrv_handle *h, size_t size, off_t off)
 {
 	struct fusedrv_socket *s = &drv->sockets[h->node.socket];
-	bool meter_current = h->node.attr == FUSEDRV_ATTR_METER_CURRENT;
-	uint64_t command = h->node.attr == FUSEDRV_ATTR_STATE_CERT ?
-			   SDSI_CMD_READ_STATE : SDSI_CMD_READ_METER;
+	const struct sdsi_sysfs_file_desc *file = sdsi_sysfs_file(h->node.attr);
 	uint8_t buf[SDSI_READ_MSG_MAX];
 	size_t len = 0;
 	int ret;
@@ -197,7 +195,8 @@ static void read_certificate(fuse_req_t req, struct sdsi_fusedrv *drv,
 	else if (off != 0)
 		ret = 0;	/* the whole certificate comes from the read at 0 */
 	else
-		ret = sdsi_mbox_read(&s->mb, command, meter_current, buf, &len);
+		ret = sdsi_mbox_read(&s->mb, file->command,
+				     (file->ctrl & SDSI_CTRL_METER_CURRENT) != 0, buf, &len);
 	sdsi_lock_release(&s->mbox_lock);
 	if (ret < 0) {
 		fuse_reply_err(req, -ret);
@@ -219,15 +218,15 @@ void fusedrv_op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		return;
 	}
 	switch (h->node.attr) {
-	case FUSEDRV_ATTR_GUID:
+	case SDSI_FILE_GUID:
 		read_guid(req, drv, h, size, off);
 		break;
-	case FUSEDRV_ATTR_REGISTERS:
+	case SDSI_FILE_REGISTERS:
 		read_registers(req, drv, h, size, off);
 		break;
-	case FUSEDRV_ATTR_STATE_CERT:
-	case FUSEDRV_ATTR_METER_CERT:
-	case FUSEDRV_ATTR_METER_CURRENT:
+	case SDSI_FILE_STATE_CERT:
+	case SDSI_FILE_METER_CERT:
+	case SDSI_FILE_METER_CURRENT:
 		read_certificate(req, drv, h, size, off);
 		break;
 	default:
@@ -247,8 +246,7 @@ static long write_provision(struct sdsi_fusedrv *drv, const struct fusedrv_handl
 			    const char *buf, size_t size, off_t off)
 {
 	struct fusedrv_socket *s = &drv->sockets[h->node.socket];
-	uint64_t command = h->node.attr == FUSEDRV_ATTR_PROVISION_AKC ?
-			   SDSI_CMD_PROVISION_AKC : SDSI_CMD_PROVISION_CAP;
+	uint64_t command = sdsi_sysfs_file(h->node.attr)->command;
 	long ret;
 
 	sdsi_lock_take(&s->mbox_lock);
@@ -367,8 +365,8 @@ void fusedrv_op_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 			ret = (long)size;
 		break;
 	case FUSEDRV_NODE_ATTR:
-		if (h->node.attr == FUSEDRV_ATTR_PROVISION_AKC ||
-		    h->node.attr == FUSEDRV_ATTR_PROVISION_CAP)
+		if (h->node.attr == SDSI_FILE_PROVISION_AKC ||
+		    h->node.attr == SDSI_FILE_PROVISION_CAP)
 			ret = write_provision(drv, h, buf, size, off);
 		else
 			ret = -EBADF;	/* read-only files: open refused writing */

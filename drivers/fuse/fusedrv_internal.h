@@ -11,8 +11,8 @@
  * binding state holds both, mbox_lock first, so holding either one is enough
  * to read it.  The functions with such a rule check it (sdsi_assert_held).
  */
-#ifndef SDSI_FUSEDRV_INTERNAL_H
-#define SDSI_FUSEDRV_INTERNAL_H
+#ifndef SDSI_DRIVERS_FUSE_FUSEDRV_INTERNAL_H
+#define SDSI_DRIVERS_FUSE_FUSEDRV_INTERNAL_H
 
 #define FUSE_USE_VERSION 35
 
@@ -22,20 +22,9 @@
 #include <time.h>
 
 #include "sdsi/hw.h"
-#include "sdsi_lock.h"
+#include "sdsi/sysfs_files.h"
+#include "lock/sdsi_lock.h"
 #include "sdsi_fusedrv.h"
-
-/* The attribute files of a device directory, in listing order. */
-enum fusedrv_attr {
-	FUSEDRV_ATTR_GUID,
-	FUSEDRV_ATTR_REGISTERS,
-	FUSEDRV_ATTR_STATE_CERT,
-	FUSEDRV_ATTR_METER_CERT,
-	FUSEDRV_ATTR_METER_CURRENT,
-	FUSEDRV_ATTR_PROVISION_AKC,
-	FUSEDRV_ATTR_PROVISION_CAP,
-	FUSEDRV_ATTR_COUNT
-};
 
 /* Node kinds of the tree; see fusedrv_tree.c for the inode numbers. */
 enum fusedrv_node_kind {
@@ -50,13 +39,14 @@ enum fusedrv_node_kind {
 	FUSEDRV_NODE_DEVICE_DIR,	/* devices/intel_vsec.sdsi.N/ */
 	FUSEDRV_NODE_DEVICE_DRIVER,	/* devices/intel_vsec.sdsi.N/driver */
 	FUSEDRV_NODE_DRIVER_DEVICE,	/* drivers/intel_sdsi/intel_vsec.sdsi.N */
-	FUSEDRV_NODE_ATTR,		/* devices/intel_vsec.sdsi.N/<attr> */
+	FUSEDRV_NODE_ATTR,		/* devices/intel_vsec.sdsi.N/<attr>: the
+					   sysfs_files.h row in attr */
 };
 
 struct fusedrv_node {
 	enum fusedrv_node_kind kind;
 	unsigned int socket;
-	enum fusedrv_attr attr;
+	enum sdsi_sysfs_file attr;
 };
 
 /*
@@ -86,7 +76,7 @@ struct fusedrv_socket {
 	 * that hides it), so that handles opened before fail with ENODEV even
 	 * if the file comes back.
 	 */
-	uint64_t attr_gen[FUSEDRV_ATTR_COUNT];
+	uint64_t attr_gen[SDSI_FILE_COUNT];
 };
 
 struct sdsi_fusedrv {
@@ -147,7 +137,7 @@ void fusedrv_stats_write(struct sdsi_fusedrv *drv);
 /* long enough never to expire in practice: validity is kept by invalidation */
 #define FUSEDRV_CACHE_S		86400.0
 #define FUSEDRV_HIDDEN_ATTR(a)	(1u << (a))
-#define FUSEDRV_HIDDEN_LINKS	(1u << FUSEDRV_ATTR_COUNT)
+#define FUSEDRV_HIDDEN_LINKS	(1u << SDSI_FILE_COUNT)
 /* Caller holds neither socket lock: the kernel may wait for a lookup. */
 void fusedrv_tree_invalidate(struct sdsi_fusedrv *drv, unsigned int socket,
 			     unsigned int hidden);
@@ -159,11 +149,9 @@ bool fusedrv_node_from_ino(const struct sdsi_fusedrv *drv, fuse_ino_t ino,
 /* A request's first step: the node of ino, or false once req got ENOENT. */
 bool fusedrv_req_node(fuse_req_t req, const struct sdsi_fusedrv *drv, fuse_ino_t ino,
 		      struct fusedrv_node *node);
-const char *fusedrv_attr_name(enum fusedrv_attr attr);
 /* Caller holds the socket's state_lock or mbox_lock. */
 bool fusedrv_attr_visible(const struct sdsi_fusedrv *drv,
-			  const struct fusedrv_socket *s, enum fusedrv_attr attr);
-mode_t fusedrv_attr_mode(enum fusedrv_attr attr);
+			  const struct fusedrv_socket *s, enum sdsi_sysfs_file attr);
 /* Whether a node is there now: links need a binding, attributes visibility. */
 bool fusedrv_node_present(struct sdsi_fusedrv *drv, const struct fusedrv_node *node);
 void fusedrv_node_name(const struct fusedrv_node *node, char *buf, size_t len);
@@ -218,4 +206,4 @@ void fusedrv_op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 void fusedrv_op_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 		      size_t size, off_t off, struct fuse_file_info *fi);
 
-#endif /* SDSI_FUSEDRV_INTERNAL_H */
+#endif /* SDSI_DRIVERS_FUSE_FUSEDRV_INTERNAL_H */

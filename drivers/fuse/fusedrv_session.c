@@ -34,7 +34,7 @@
  * (intel_sdsi --all runs them so, as sockets are independent hardware) while
  * the other workers still answer lookups, getattrs and register reads: the
  * emulated platform is as parallel as a real one.  WORKERS_MAX is above
- * WORKERS_MIN + FE_MAX_SOCKETS (16) for the same reason.
+ * WORKERS_MIN + CLI_MAX_SOCKETS (16) for the same reason.
  */
 #define WORKERS_MIN		4u
 #define WORKERS_PER_SOCKET	2u

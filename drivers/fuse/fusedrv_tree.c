@@ -47,54 +47,11 @@
 
 #define SYSFS_BLOCK_SIZE	4096
 
-struct attr_desc {
-	const char *name;
-	mode_t mode;
-	off_t size;		/* st_size, current ABI */
-};
-
-static const struct attr_desc attr_descs[FUSEDRV_ATTR_COUNT] = {
-	[FUSEDRV_ATTR_GUID]		= { "guid", 0444, 4096 },
-	[FUSEDRV_ATTR_REGISTERS]	= { "registers", 0400, SDSI_REGS_SIZE_V2 },
-	[FUSEDRV_ATTR_STATE_CERT]	= { "state_certificate", 0400, SDSI_READ_MSG_MAX },
-	[FUSEDRV_ATTR_METER_CERT]	= { "meter_certificate", 0400, SDSI_READ_MSG_MAX },
-	[FUSEDRV_ATTR_METER_CURRENT]	= { "meter_current", 0400, SDSI_READ_MSG_MAX },
-	[FUSEDRV_ATTR_PROVISION_AKC]	= { "provision_akc", 0200, SDSI_MBOX_SIZE },
-	[FUSEDRV_ATTR_PROVISION_CAP]	= { "provision_cap", 0200, SDSI_MBOX_SIZE },
-};
-
-const char *fusedrv_attr_name(enum fusedrv_attr attr)
-{
-	return attr_descs[attr].name;
-}
-
-mode_t fusedrv_attr_mode(enum fusedrv_attr attr)
-{
-	return attr_descs[attr].mode;
-}
-
 bool fusedrv_attr_visible(const struct sdsi_fusedrv *drv,
-			  const struct fusedrv_socket *s, enum fusedrv_attr attr)
+			  const struct fusedrv_socket *s, enum sdsi_sysfs_file attr)
 {
 	sdsi_assert_held_either(&s->state_lock, &s->mbox_lock);
-	if (!s->bound)
-		return false;
-	if (drv->abi == SDSI_ABI_EARLY)
-		return attr != FUSEDRV_ATTR_METER_CERT &&
-		       attr != FUSEDRV_ATTR_METER_CURRENT;
-	switch (attr) {
-	case FUSEDRV_ATTR_GUID:
-	case FUSEDRV_ATTR_REGISTERS:
-		return true;
-	case FUSEDRV_ATTR_METER_CERT:
-	case FUSEDRV_ATTR_METER_CURRENT:
-		if (!(s->features & SDSI_FEATURE_METERING))
-			return false;
-		break;
-	default:
-		break;
-	}
-	return (s->features & SDSI_FEATURE_ON_DEMAND) != 0;
+	return s->bound && sdsi_sysfs_file_mode(attr, s->features, drv->abi) != 0;
 }
 
 fuse_ino_t fusedrv_node_ino(const struct fusedrv_node *node)
@@ -150,9 +107,9 @@ bool fusedrv_node_from_ino(const struct sdsi_fusedrv *drv, fuse_ino_t ino,
 		node->kind = FUSEDRV_NODE_DEVICE_DRIVER;
 	} else if (slot == SLOT_DRIVER_DEVICE) {
 		node->kind = FUSEDRV_NODE_DRIVER_DEVICE;
-	} else if (slot - SLOT_ATTR0 < FUSEDRV_ATTR_COUNT) {
+	} else if (slot - SLOT_ATTR0 < SDSI_FILE_COUNT) {
 		node->kind = FUSEDRV_NODE_ATTR;
-		node->attr = (enum fusedrv_attr)(slot - SLOT_ATTR0);
+		node->attr = (enum sdsi_sysfs_file)(slot - SLOT_ATTR0);
 	} else {
 		return false;
 	}
@@ -209,7 +166,7 @@ void fusedrv_node_name(const struct fusedrv_node *node, char *buf, size_t len)
 		snprintf(buf, len, SDSI_DEVICE_PREFIX "%u", node->socket);
 		break;
 	case FUSEDRV_NODE_ATTR:
-		snprintf(buf, len, "%s", attr_descs[node->attr].name);
+		snprintf(buf, len, "%s", sdsi_sysfs_file_name(node->attr));
 		break;
 	}
 }
@@ -257,8 +214,8 @@ bool fusedrv_dir_child(const struct sdsi_fusedrv *drv, const struct fusedrv_node
 			return true;
 		}
 		child->kind = FUSEDRV_NODE_ATTR;
-		child->attr = (enum fusedrv_attr)(idx - 1);
-		return idx - 1 < FUSEDRV_ATTR_COUNT;
+		child->attr = (enum sdsi_sysfs_file)(idx - 1);
+		return idx - 1 < SDSI_FILE_COUNT;
 	default:
 		return false;
 	}
@@ -307,10 +264,8 @@ void fusedrv_node_stat(const struct sdsi_fusedrv *drv, const struct fusedrv_node
 		st->st_mode = S_IFLNK | 0777;
 		break;
 	case FUSEDRV_NODE_ATTR:
-		st->st_mode = S_IFREG | attr_descs[node->attr].mode;
-		st->st_size = attr_descs[node->attr].size;
-		if (node->attr == FUSEDRV_ATTR_REGISTERS && drv->abi == SDSI_ABI_EARLY)
-			st->st_size = SDSI_REGS_SIZE_V1;
+		st->st_mode = S_IFREG | sdsi_sysfs_file(node->attr)->mode;
+		st->st_size = sdsi_sysfs_file_size(node->attr, drv->abi);
 		break;
 	}
 }
@@ -371,11 +326,11 @@ void fusedrv_tree_invalidate(struct sdsi_fusedrv *drv, unsigned int socket,
 
 	if (!hidden || !drv->se)
 		return;
-	for (int a = 0; a < FUSEDRV_ATTR_COUNT; a++) {
+	for (int a = 0; a < SDSI_FILE_COUNT; a++) {
 		if (!(hidden & FUSEDRV_HIDDEN_ATTR(a)))
 			continue;
 		child.kind = FUSEDRV_NODE_ATTR;
-		child.attr = (enum fusedrv_attr)a;
+		child.attr = (enum sdsi_sysfs_file)a;
 		invalidate_name(drv, &dev, &child);
 	}
 	if (hidden & FUSEDRV_HIDDEN_LINKS) {

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "fusedrv_internal.h"
+#include "util/util_array.h"
 
 #define UUID_TEXT_LEN	36
 
@@ -103,7 +104,7 @@ int fusedrv_check_uevent(const char *buf, size_t len)
 		return -EINVAL;
 	space = memchr(buf, ' ', len);
 	action_len = space ? (size_t)(space - buf) : len;
-	for (size_t i = 0; i < sizeof(uevent_actions) / sizeof(uevent_actions[0]); i++) {
+	for (size_t i = 0; i < UTIL_ARRAY_SIZE(uevent_actions); i++) {
 		if (strlen(uevent_actions[i]) != action_len ||
 		    memcmp(uevent_actions[i], buf, action_len) != 0)
 			continue;

@@ -13,16 +13,16 @@
  *   devices/intel_vsec.sdsi.N/driver -> ../../drivers/intel_sdsi   (while bound)
  *   drivers/intel_sdsi/{bind,unbind}
  */
-#ifndef SDSI_FUSEDRV_H
-#define SDSI_FUSEDRV_H
+#ifndef SDSI_DRIVERS_FUSE_FUSEDRV_H
+#define SDSI_DRIVERS_FUSE_FUSEDRV_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include <stdint.h>
 
-#include "sdsi_lock.h"
-#include "sdsi_mbox.h"
+#include "lock/sdsi_lock.h"
+#include "drivers/core/sdsi_mbox.h"
 
 /*
  * One socket as the driver reaches it.  ops->read64 and ops->write64 are
@@ -108,4 +108,4 @@ int sdsi_fusedrv_with_socket(struct sdsi_fusedrv *drv, unsigned int socket,
 const struct sdsi_lock *sdsi_fusedrv_socket_lock(const struct sdsi_fusedrv *drv,
 						 unsigned int socket);
 
-#endif /* SDSI_FUSEDRV_H */
+#endif /* SDSI_DRIVERS_FUSE_FUSEDRV_H */

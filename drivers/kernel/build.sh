@@ -16,7 +16,7 @@ mkdir -p "$out" || exit 1
 ln -s "$repo/drivers/kernel/Kbuild" "$repo/drivers/kernel/sdsi_aux.c" \
 	"$repo/drivers/kernel/dkms.conf" \
 	"$repo/drivers/core/sdsi_mbox.c" "$repo/drivers/core/sdsi_mbox.h" \
-	"$repo/drivers/kernel/sdsi_window_vsec.h" "$out/" || exit 1
+	"$out/" || exit 1
 ln -s "$repo/include" "$out/include" || exit 1
 # The kernel's API, by compile probes: sdsi_kcompat.h in OUT_DIR.
 "$repo/drivers/kernel/kcompat.sh" "$headers" "$out" >"$out/kcompat.log" 2>&1 ||

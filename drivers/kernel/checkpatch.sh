@@ -43,7 +43,7 @@ fi
 # From WORK: in a git tree checkpatch.pl leaves a cache of CamelCase words
 # in the current directory, which must not be the repository.
 cd "$work" || exit 1
-files=("$repo"/drivers/kernel/sdsi_aux.c "$repo"/drivers/kernel/probes/*.c "$repo"/drivers/kernel/sdsi_window_vsec.h)
+files=("$repo"/drivers/kernel/sdsi_aux.c "$repo"/drivers/kernel/probes/*.c "$repo"/include/sdsi/window_vsec.h)
 # --no-tree: no kernel tree around the files; the checks that need one
 # (a compatible string's binding, for one) do not concern this module.
 if perl "$dir/checkpatch.pl" --strict --no-tree --terse --show-types -f "${files[@]}" \

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The source tree DKMS builds intel_sdsi from, and the one list of its
 # files: drivers/kernel's dkms.conf, Kbuild, glue and compile probes, the driver core
-# (drivers/core/sdsi_mbox.[ch]), the window's VSEC header and the one layout header
-# of include/sdsi/ the module includes.
+# (drivers/core/sdsi_mbox.[ch]) and the headers of include/sdsi/ the module
+# includes: hw.h with the two it includes, sysfs_files.h, and window_vsec.h (the VSEC
+# device, shared with the rig's test module).
 #   drivers/kernel/dkms-source.sh [--link] DEST
 # Copies them into DEST (made afresh), as the intel-sdsi-dkms package ships
 # them under /usr/src (debian/rules); --link makes symlinks into the
@@ -27,10 +28,11 @@ files=(
 	drivers/kernel/kcompat.sh:kcompat.sh
 	drivers/core/sdsi_mbox.c:sdsi_mbox.c
 	drivers/core/sdsi_mbox.h:sdsi_mbox.h
-	drivers/kernel/sdsi_window_vsec.h:sdsi_window_vsec.h
 	include/sdsi/abi.h:include/sdsi/abi.h
 	include/sdsi/bitfield.h:include/sdsi/bitfield.h
 	include/sdsi/hw.h:include/sdsi/hw.h
+	include/sdsi/sysfs_files.h:include/sdsi/sysfs_files.h
+	include/sdsi/window_vsec.h:include/sdsi/window_vsec.h
 )
 # Each compile probe kcompat.sh runs.
 for probe in "$repo"/drivers/kernel/probes/*.c; do

@@ -21,8 +21,9 @@
 
 #include "sdsi_kcompat.h"
 #include "sdsi/hw.h"
+#include "sdsi/sysfs_files.h"
+#include "sdsi/window_vsec.h"
 #include "sdsi_mbox.h"
-#include "sdsi_window_vsec.h"
 
 /*
  * The binary attributes' callbacks did not turn const at once: the group's
@@ -57,8 +58,6 @@
 #define SDSI_DISC_TBIR		SDSI_DISC_TBIR_MASK
 #define SDSI_DISC_OFFSET	GENMASK(31, 3)
 
-/* The register file is served from a fixed-size file; reads are clamped. */
-#define SDSI_REGS_FILE_SIZE	SDSI_REGS_SIZE_V2
 #define SDSI_DISC_DWORDS	3
 
 struct sdsi_dev {
@@ -131,14 +130,12 @@ static ssize_t guid_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(guid);
 
-/* A plain copy of the registers: no mailbox, so no lock. */
-static ssize_t registers_read(struct file *filp, struct kobject *kobj,
-			      SDSI_READ_CONST struct bin_attribute *attr,
-			      char *buf, loff_t off, size_t count)
+static ssize_t sdsi_registers_read(struct sdsi_dev *sd, char *buf, loff_t off,
+				   size_t count)
 {
-	struct sdsi_dev *sd = kobj_to_sdsi(kobj);
 	u8 regs[SDSI_REGS_SIZE_V2];
 
+	/* A plain copy of the registers: no mailbox, so no lock. */
 	if (off >= sd->mb.regs_size)
 		return 0;
 	if (count > sd->mb.regs_size - off)
@@ -153,9 +150,9 @@ static ssize_t registers_read(struct file *filp, struct kobject *kobj,
  * 0, and any later offset is end of file, so a reader never mixes halves of
  * two certificates.
  */
-static ssize_t sdsi_cert_read(struct sdsi_dev *sd, u64 command,
-			      bool meter_current, char *buf, loff_t off,
-			      size_t count)
+static ssize_t sdsi_cert_read(struct sdsi_dev *sd,
+			      const struct sdsi_sysfs_file_desc *file,
+			      char *buf, loff_t off, size_t count)
 {
 	size_t len;
 	void *msg;
@@ -170,8 +167,9 @@ static ssize_t sdsi_cert_read(struct sdsi_dev *sd, u64 command,
 
 	ret = mutex_lock_interruptible(&sd->lock);
 	if (!ret) {
-		ret = sdsi_mbox_read(&sd->mb, command, meter_current, msg,
-				     &len);
+		ret = sdsi_mbox_read(&sd->mb, file->command,
+				     file->ctrl & SDSI_CTRL_METER_CURRENT,
+				     msg, &len);
 		mutex_unlock(&sd->lock);
 	}
 	if (!ret) {
@@ -180,30 +178,6 @@ static ssize_t sdsi_cert_read(struct sdsi_dev *sd, u64 command,
 	}
 	kfree(msg);
 	return ret ? ret : len;
-}
-
-static ssize_t state_certificate_read(struct file *filp, struct kobject *kobj,
-				      SDSI_READ_CONST struct bin_attribute *attr,
-				      char *buf, loff_t off, size_t count)
-{
-	return sdsi_cert_read(kobj_to_sdsi(kobj), SDSI_CMD_READ_STATE, false,
-			      buf, off, count);
-}
-
-static ssize_t meter_certificate_read(struct file *filp, struct kobject *kobj,
-				      SDSI_READ_CONST struct bin_attribute *attr,
-				      char *buf, loff_t off, size_t count)
-{
-	return sdsi_cert_read(kobj_to_sdsi(kobj), SDSI_CMD_READ_METER, false,
-			      buf, off, count);
-}
-
-static ssize_t meter_current_read(struct file *filp, struct kobject *kobj,
-				  SDSI_READ_CONST struct bin_attribute *attr,
-				  char *buf, loff_t off, size_t count)
-{
-	return sdsi_cert_read(kobj_to_sdsi(kobj), SDSI_CMD_READ_METER, true,
-			      buf, off, count);
 }
 
 /*
@@ -231,39 +205,69 @@ static ssize_t sdsi_provision(struct sdsi_dev *sd, u64 command, char *buf,
 	return ret ? ret : count;
 }
 
-static ssize_t provision_akc_write(struct file *filp, struct kobject *kobj,
-				   SDSI_WRITE_CONST struct bin_attribute *attr,
-				   char *buf, loff_t off, size_t count)
-{
-	return sdsi_provision(kobj_to_sdsi(kobj), SDSI_CMD_PROVISION_AKC, buf,
-			      off, count);
-}
+/*
+ * The binary attributes, one per row of include/sdsi/sysfs_files.h at the
+ * index of its row, so that the callbacks and is_bin_visible find the row
+ * from the attribute.  Every file has both callbacks: kernfs refuses, with
+ * EACCES, an open its mode does not allow, and the callbacks refuse what
+ * the row's mode does not allow too, should root chmod a file.  guid's row
+ * is never listed: guid is a text attribute (above).
+ */
+static ssize_t sdsi_attr_read(struct file *filp, struct kobject *kobj,
+			      SDSI_READ_CONST struct bin_attribute *attr,
+			      char *buf, loff_t off, size_t count);
+static ssize_t sdsi_attr_write(struct file *filp, struct kobject *kobj,
+			       SDSI_WRITE_CONST struct bin_attribute *attr,
+			       char *buf, loff_t off, size_t count);
 
-static ssize_t provision_cap_write(struct file *filp, struct kobject *kobj,
-				   SDSI_WRITE_CONST struct bin_attribute *attr,
-				   char *buf, loff_t off, size_t count)
-{
-	return sdsi_provision(kobj_to_sdsi(kobj), SDSI_CMD_PROVISION_CAP, buf,
-			      off, count);
-}
-
-#define SDSI_BIN_ATTR(_name, _mode, _size, _op)				\
-	static SDSI_ATTRS_CONST struct bin_attribute bin_attr_##_name = {	\
+#define SDSI_BIN_ATTR(_file, _name, _mode, _size, ...)			\
+	[_file] = {							\
 		.attr = { .name = #_name, .mode = (_mode) },		\
 		.size = (_size),					\
-		._op = _name##_##_op,					\
-	}
+		.read = sdsi_attr_read,					\
+		.write = sdsi_attr_write,				\
+	},
 
-SDSI_BIN_ATTR(registers, 0400, SDSI_REGS_FILE_SIZE, read);
-SDSI_BIN_ATTR(state_certificate, 0400, SDSI_READ_MSG_MAX, read);
-SDSI_BIN_ATTR(meter_certificate, 0400, SDSI_READ_MSG_MAX, read);
-SDSI_BIN_ATTR(meter_current, 0400, SDSI_READ_MSG_MAX, read);
-SDSI_BIN_ATTR(provision_akc, 0200, SDSI_MBOX_SIZE, write);
-SDSI_BIN_ATTR(provision_cap, 0200, SDSI_MBOX_SIZE, write);
+static SDSI_ATTRS_CONST struct bin_attribute sdsi_bin_attr[SDSI_FILE_COUNT] = {
+	SDSI_SYSFS_FILE_TABLE(SDSI_BIN_ATTR)
+};
+
+static enum sdsi_sysfs_file sdsi_bin_file(const struct bin_attribute *attr)
+{
+	return attr - sdsi_bin_attr;
+}
+
+static ssize_t sdsi_attr_read(struct file *filp, struct kobject *kobj,
+			      SDSI_READ_CONST struct bin_attribute *attr,
+			      char *buf, loff_t off, size_t count)
+{
+	struct sdsi_dev *sd = kobj_to_sdsi(kobj);
+	enum sdsi_sysfs_file file = sdsi_bin_file(attr);
+
+	if (!(sdsi_sysfs_file(file)->mode & 0444))
+		return -EACCES;
+	if (file == SDSI_FILE_REGISTERS)
+		return sdsi_registers_read(sd, buf, off, count);
+	return sdsi_cert_read(sd, sdsi_sysfs_file(file), buf, off, count);
+}
+
+static ssize_t sdsi_attr_write(struct file *filp, struct kobject *kobj,
+			       SDSI_WRITE_CONST struct bin_attribute *attr,
+			       char *buf, loff_t off, size_t count)
+{
+	const struct sdsi_sysfs_file_desc *file;
+
+	file = sdsi_sysfs_file(sdsi_bin_file(attr));
+	if (!(file->mode & 0222))
+		return -EACCES;
+	return sdsi_provision(kobj_to_sdsi(kobj), file->command, buf, off,
+			      count);
+}
 
 /*
- * As BIOS left the features at probe: without On Demand only guid and
- * registers exist, and the meter files also need metering.
+ * As BIOS left the features at probe, by the one rule of
+ * sdsi_sysfs_file_mode().  guid needs no feature, so the group has no
+ * is_visible for its one text attribute.
  */
 static umode_t sdsi_bin_visible(struct kobject *kobj,
 				SDSI_VISIBLE_CONST struct bin_attribute *attr,
@@ -271,15 +275,8 @@ static umode_t sdsi_bin_visible(struct kobject *kobj,
 {
 	struct sdsi_dev *sd = kobj_to_sdsi(kobj);
 
-	if (attr == &bin_attr_registers)
-		return attr->attr.mode;
-	if (!(sd->features & SDSI_FEATURE_ON_DEMAND))
-		return 0;
-	if ((attr == &bin_attr_meter_certificate ||
-	     attr == &bin_attr_meter_current) &&
-	    !(sd->features & SDSI_FEATURE_METERING))
-		return 0;
-	return attr->attr.mode;
+	return sdsi_sysfs_file_mode(sdsi_bin_file(attr), sd->features,
+				    SDSI_ABI_CURRENT);
 }
 
 static struct attribute *sdsi_attrs[] = {
@@ -288,12 +285,12 @@ static struct attribute *sdsi_attrs[] = {
 };
 
 static SDSI_ATTRS_CONST struct bin_attribute *SDSI_ATTRS_CONST sdsi_bin_attrs[] = {
-	&bin_attr_registers,
-	&bin_attr_state_certificate,
-	&bin_attr_meter_certificate,
-	&bin_attr_meter_current,
-	&bin_attr_provision_akc,
-	&bin_attr_provision_cap,
+	&sdsi_bin_attr[SDSI_FILE_REGISTERS],
+	&sdsi_bin_attr[SDSI_FILE_STATE_CERT],
+	&sdsi_bin_attr[SDSI_FILE_METER_CERT],
+	&sdsi_bin_attr[SDSI_FILE_METER_CURRENT],
+	&sdsi_bin_attr[SDSI_FILE_PROVISION_AKC],
+	&sdsi_bin_attr[SDSI_FILE_PROVISION_CAP],
 	NULL
 };
 

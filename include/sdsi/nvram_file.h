@@ -4,7 +4,7 @@
  * version, body length), the body, then a CRC-32 of everything before it.
  * Little-endian.  Offsets are from the start of the file.  The sizes that
  * depend on the model's own limits (how many licences and meters) stay in
- * backends/model/nvram_file.c.
+ * model/nvram_file.c.
  */
 #ifndef SDSI_NVRAM_FILE_H
 #define SDSI_NVRAM_FILE_H

@@ -15,6 +15,7 @@ import docs_example
 from fleet import Fleet
 from fleet_facts import (AUTHORITY, COLLECTIONS, EMU, FEATURES, HERE, LAYOUT, TOOL, WRONG_NAME,
                          WRONG_PPIN, nvram)
+from sdsikit.violations import assert_protocol_kept
 
 def missing():
     needs = [what for what, absent in (
@@ -123,6 +124,9 @@ def fleet(workdir):
     try:
         f.start()
         yield f
+        # The playbooks provisioned every host: the mailbox protocol kept.
+        for h in f.hosts:
+            assert_protocol_kept(EMU, '--state', h.state)
     finally:
         f.stop()
 

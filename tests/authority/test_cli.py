@@ -88,4 +88,4 @@ def test_wrong_number_of_operands(args):
 def test_missing_option_argument():
     r = run("akc", "dir", "-o")
     assert r.returncode == EXIT_USAGE
-    assert "requires an argument" in r.stderr
+    assert "option '-o' needs a value" in r.stderr

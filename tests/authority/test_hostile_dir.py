@@ -11,19 +11,7 @@ import os
 import pytest
 
 from authority_files import EXIT_OK, EXIT_REFUSED, parse_akc, run
-from sdsikit.hostile_user import hostile_user, playground
-
-
-@pytest.fixture
-def attacker():
-    with hostile_user() as user:
-        yield user
-
-
-@pytest.fixture
-def ground():
-    with playground() as path:
-        yield path
+from sdsikit.hostile_user import attacker, ground  # noqa: F401 (fixtures)
 
 
 def cap_args(auth, out):

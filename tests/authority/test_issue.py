@@ -264,26 +264,27 @@ def test_cap_one_bundle_too_many(authority, tmp_path):
 def test_cap_ppin_not_hex(authority, tmp_path, ppin):
     r = run(*cap_args(authority, tmp_path / "x.cap", ppin=ppin))
     assert r.returncode == EXIT_USAGE
-    assert f"--ppin '{ppin}': not a hexadecimal PPIN" in r.stderr
+    assert f"--ppin: '{ppin}' is not a hexadecimal PPIN" in r.stderr
 
 
 def test_cap_previous_ppin_not_hex(authority, tmp_path):
     r = run(*cap_args(authority, tmp_path / "x.cap", "--previous-ppin", "zz"))
     assert r.returncode == EXIT_USAGE
-    assert "--previous-ppin 'zz'" in r.stderr
+    assert "--previous-ppin: 'zz' is not a hexadecimal PPIN" in r.stderr
 
 
 def test_cap_id_not_hex(authority, tmp_path):
     r = run(*cap_args(authority, tmp_path / "x.cap", "--id", "nope"))
     assert r.returncode == EXIT_USAGE
-    assert "--id 'nope'" in r.stderr
+    assert "--id: 'nope' is not a hexadecimal 64-bit licence ID" in r.stderr
 
 
 @pytest.mark.parametrize("code", ["CC0", "CC022", "CC 2", "", "\u00c7C02", "C\tC2"])
 def test_cap_code_not_four_printable_characters(authority, tmp_path, code):
     r = run(*cap_args(authority, tmp_path / "x.cap", features=("CC02", code)))
     assert r.returncode == EXIT_USAGE
-    assert f"--feature '{code}': a feature code is exactly 4 printable ASCII characters" in r.stderr
+    assert (f"--feature: '{code}' is not a feature code (exactly 4 printable ASCII characters"
+            in r.stderr)
 
 
 def test_cap_duplicate_feature(authority, tmp_path):
@@ -297,8 +298,8 @@ def test_cap_duplicate_feature(authority, tmp_path):
     (["--feature", "CC02", "-o", "x.cap"], "--ppin HEX is required"),
     (["--ppin", "1", "--feature", "CC02"], "-o FILE is required"),
     (["--ppin", "1", "--feature", "CC02", "-o", "x.cap", "--type", "forever"],
-     "--type 'forever': expected one-time or metered"),
-    (["--ppin", "1", "--feature", "CC02", "-o", "x.cap", "--revision", "-2"], "--revision '-2'"),
+     "--type: 'forever' is not one-time or metered"),
+    (["--ppin", "1", "--feature", "CC02", "-o", "x.cap", "--revision", "-2"], "--revision: '-2' is not a 32-bit"),
 ])
 def test_cap_missing_or_bad_arguments(authority, tmp_path, args, message):
     r = run("cap", authority, *args, cwd=tmp_path)

@@ -13,6 +13,7 @@
 #include <sdsi/license_blob.h>
 #include <sdsi/nvram_file.h>
 #include <sdsi/window.h>
+#include "util/util_array.h"
 
 struct constant {
 	const char *name;
@@ -83,7 +84,7 @@ static void print_bytes(const char *name, const char *bytes, size_t len)
 
 int main(void)
 {
-	for (size_t i = 0; i < sizeof(constants) / sizeof(constants[0]); i++)
+	for (size_t i = 0; i < UTIL_ARRAY_SIZE(constants); i++)
 		printf("%s int %llu\n", constants[i].name, constants[i].value);
 	print_bytes("NVRAM_MAGIC", SDSI_NVRAM_MAGIC, SDSI_NVRAM_MAGIC_LEN);
 	return ferror(stdout) ? 1 : 0;

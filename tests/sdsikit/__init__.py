@@ -11,5 +11,6 @@ pytest.ini puts tests/ on pytest's pythonpath):
     emu         `sdsi-emu run` with the inside runner in it
     inside      the inside runner itself (python3 -m sdsikit.inside)
     sockets     talking to a daemon's control socket
+    violations  protocol_violations read and asserted 0 at a suite's end
     schemas     docs/schema/ loaded for validation
 """

@@ -9,6 +9,7 @@ import sys
 
 from sdsikit.daemon import wait_for_tree
 from sdsikit.programs import beside
+from sdsikit.violations import assert_kept
 
 # The directory holding sdsikit: the runner started inside `sdsi-emu run`
 # is a new interpreter, which finds the kit through PYTHONPATH.
@@ -29,10 +30,22 @@ def with_kit(env):
 
 def run_inside(emu, opts, steps, timeout=60, env=None):
     """`EMU run OPTS -- python3 -m sdsikit.inside STEPS`; returns the
-    completed process (its stdout is one JSON result per step)."""
-    return subprocess.run([emu, 'run', *opts, '--', *inside_command(*steps)],
+    completed process (its stdout is one JSON result per step).  A last
+    step reads every socket's protocol_violations: when the run got that
+    far, they must all be 0 (sdsikit.violations), and that step's line is
+    taken out of stdout again."""
+    env = with_kit(os.environ if env is None else env)
+    env.setdefault('SDSI_EMU', emu)
+    done = subprocess.run([emu, 'run', *opts, '--',
+                           *inside_command(*steps, 'violations')],
                           capture_output=True, text=True, timeout=timeout,
-                          env=with_kit(os.environ if env is None else env))
+                          env=env)
+    lines = done.stdout.splitlines(keepends=True)
+    if len(lines) == len(steps) + 1:
+        counts = {int(n): c for n, c in json.loads(lines[-1]).items()}
+        assert_kept(counts, f'sdsi-emu run {" ".join(map(str, opts))}')
+        done.stdout = ''.join(lines[:-1])
+    return done
 
 
 def exec_step(argv):

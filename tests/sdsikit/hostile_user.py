@@ -9,6 +9,8 @@ import pwd
 import secrets
 import subprocess
 
+import pytest
+
 
 class HostileUser:
     def __init__(self, name):
@@ -62,3 +64,19 @@ def playground():
         yield path
     finally:
         shutil.rmtree(path, ignore_errors=True)
+
+
+# The fixtures of the suites that need them, imported by name into each
+# test module (pytest finds a fixture in the module's namespace).
+@pytest.fixture
+def attacker():
+    """A hostile user for one test."""
+    with hostile_user() as user:
+        yield user
+
+
+@pytest.fixture
+def ground():
+    """A playground for one test."""
+    with playground() as path:
+        yield path

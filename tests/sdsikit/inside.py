@@ -5,6 +5,8 @@ step; one JSON line per step goes to stdout, as soon as the step is done:
     regs:N          decoded registers of intel_vsec.sdsi.N
     akc:N           errno name of an 8-byte write to provision_akc ('ok')
     ctl:ARG,ARG..   `sdsi-emu ctl ARG ARG..`, its exit status
+    violations      {socket: protocol_violations}, from `sdsi-emu ctl
+                    status` (sdsikit.violations)
     ls              the device names
     module          intel_sdsi's module directory: its driver link, where
                     that link and the driver's module link lead, what a
@@ -26,6 +28,7 @@ import subprocess
 import sys
 
 from sdsikit.layout import decode_registers
+from sdsikit.violations import protocol_violations
 
 ROOT = '/sys/bus/auxiliary/devices'
 PPIN_WORD = re.compile(r'\{ppin:(\d+)\}')
@@ -85,6 +88,8 @@ def step(text):
                 'driver_dir': os.path.realpath(link),
                 'module': os.path.realpath(os.path.join(link, 'module')),
                 'new_entry': refused}
+    if kind == 'violations':
+        return protocol_violations(os.environ['SDSI_EMU'])
     if kind == 'ls':
         return sorted(os.listdir(ROOT))
     if kind == 'env':

@@ -17,6 +17,7 @@ import subprocess
 import time
 
 import sdsikit.layout as sdsi_layout
+from sdsikit.violations import assert_protocol_kept
 
 
 # The AKC and CAP (docs/formats.md sections 2 and 3) as laid out in
@@ -177,6 +178,12 @@ class Platform:
         if os.path.ismount(self.mnt):
             subprocess.run(['fusermount3', '-uz', self.mnt])
         return self.proc.returncode
+
+    def assert_protocol_kept(self):
+        """While it runs: no socket counted a mailbox protocol violation
+        (sdsikit.violations); a platform already stopped is not asked."""
+        if self.stderr is None and self.proc.poll() is None:
+            assert_protocol_kept(self.p.emu, '--ctl', self.ctl_path)
 
     def assert_clean_exit(self):
         """The emulator stopped by stop() exited 0 and reported no

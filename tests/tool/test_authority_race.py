@@ -15,7 +15,7 @@ import time
 import pytest
 
 from authority import Authority
-from sdsikit.hostile_user import hostile_user, playground
+from sdsikit.hostile_user import attacker, ground  # noqa: F401 (fixtures)
 from sdsikit.programs import EMU, TOOL
 from tool_runs import emu_missing
 
@@ -39,18 +39,6 @@ while not os.path.exists(stop) and time.monotonic() < end:
     n += 1
 print(n)
 '''
-
-
-@pytest.fixture
-def attacker():
-    with hostile_user() as user:
-        yield user
-
-
-@pytest.fixture
-def ground():
-    with playground() as path:
-        yield path
 
 
 def racing(attacker, parent, a, b):

@@ -10,16 +10,10 @@ import os
 import pytest
 
 from abi_bytes import registers
-from sdsikit.hostile_user import hostile_user
+from sdsikit.hostile_user import attacker  # noqa: F401 (a fixture)
 
 VICTIM = b"root's own file, not to be overwritten\n" * 8
 SECRET = bytes(range(80))      # a registers-sized secret: decoded as a PPIN if read
-
-
-@pytest.fixture
-def attacker():
-    with hostile_user() as user:
-        yield user
 
 
 @pytest.fixture

@@ -137,12 +137,12 @@ def test_guid_decides_the_layout(tmp_path):
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--guid", "v3"], "--guid: expected v1, v2, 0x006dd191 or 0xf210d9ef, got 'v3'"),
-    (["--guid", "0x1234"], "got '0x1234'"),
-    (["--guid", "0x"], "got '0x'"),
-    (["--guid", "0x-6dd191"], "got '0x-6dd191'"),
-    (["--guid", "6dd191"], "got '6dd191'"),
-    (["--guid", "0xf210d9efz"], "got '0xf210d9efz'"),
+    (["--guid", "v3"], "--guid: 'v3' is not v1, v2, 0x006dd191 or 0xf210d9ef"),
+    (["--guid", "0x1234"], "--guid: '0x1234' is not"),
+    (["--guid", "0x"], "--guid: '0x' is not"),
+    (["--guid", "0x-6dd191"], "--guid: '0x-6dd191' is not"),
+    (["--guid", "6dd191"], "--guid: '6dd191' is not"),
+    (["--guid", "0xf210d9efz"], "--guid: '0xf210d9efz' is not"),
 ])
 def test_guid_values(tmp_path, args, message):
     saved = tmp_path / "regs.bin"

@@ -286,7 +286,7 @@ def test_data_a_part_lacks_is_no_failure(tool, sysfs):
     (["-l", "--format", "prometheus"], "--format prometheus applies to"),
     (["-d", "0", "-a", "x", "--format", "prometheus"], "--format prometheus applies to"),
     (["--file", "x", "-s", "--format", "prometheus"], "--format prometheus applies to"),
-    (["-d", "0", "-i", "--format", "xml"], "--format: expected text, json or prometheus"),
+    (["-d", "0", "-i", "--format", "xml"], "--format: 'xml' is not text, json or prometheus"),
     (["-d", "0", "-a", "x", "--output", "f"], "--output applies to"),
 ])
 def test_usage_errors(tool, args, message):

@@ -7,8 +7,8 @@
  * 16 digits), NAME an entry of DIR (no '/'), separated by blanks; blank
  * lines and lines starting with '#' say nothing.
  */
-#ifndef INTEL_SDSI_CAP_MANIFEST_H
-#define INTEL_SDSI_CAP_MANIFEST_H
+#ifndef SDSI_TOOLS_INTEL_SDSI_CAP_MANIFEST_H
+#define SDSI_TOOLS_INTEL_SDSI_CAP_MANIFEST_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -44,4 +44,4 @@ void cap_manifest_free(struct cap_manifest *m);
 /* The entry of that file name, or NULL. */
 struct manifest_entry *cap_manifest_find(const struct cap_manifest *m, const char *name);
 
-#endif /* INTEL_SDSI_CAP_MANIFEST_H */
+#endif /* SDSI_TOOLS_INTEL_SDSI_CAP_MANIFEST_H */

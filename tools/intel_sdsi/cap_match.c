@@ -17,7 +17,6 @@
 #include "commands.h"
 #include "sdsi/le.h"
 #include "sdsi/license_type.h"
-#include "sdsi_lic.h"
 #include "tool_error.h"
 
 /*
@@ -28,24 +27,25 @@
  */
 static void not_a_licence(struct blob_file *f)
 {
-	struct sdsi_lic_error lerr = { .offset = 0, .reason = "" };
-	struct sdsi_lic_blob *lic = malloc(sizeof(*lic));
+	struct sdsi_error *why = sdsi_error_new();
+	size_t offset;
 
-	if (!lic) {
+	if (!why || sdsi_read_license_blob(f->bytes, f->len, why) == -ENOMEM) {
+		sdsi_error_free(why);
 		tool_error(f->err, ENOMEM, SDSI_ERR_INTERNAL, "out of memory reading %s", f->path);
 		return;
 	}
-	sdsi_lic_cap_read(f->bytes, f->len, lic, NULL, &lerr);
-	free(lic);
+	offset = sdsi_error_offset(why) < 0 ? 0 : (size_t)sdsi_error_offset(why);
 	if (f->len >= 4 && sdsi_license_type_name(sdsi_le32(f->bytes))) {
 		tool_error(f->err, EBADMSG, SDSI_ERR_MALFORMED, "%s: malformed CAP at offset %zu: %s",
-			   f->path, lerr.offset, lerr.reason);
-		return;
+			   f->path, offset, sdsi_error_message(why));
+	} else {
+		f->unread = true;
+		tool_error(f->err, EBADMSG, SDSI_ERR_MALFORMED,
+			   "%s: foreign: does not read as a licence blob (at offset %zu: %s), so no PPIN says which socket it is for; name it in the directory's " CAP_MANIFEST_NAME ", or provision it with -d N -c FILE",
+			   f->path, offset, sdsi_error_message(why));
 	}
-	f->unread = true;
-	tool_error(f->err, EBADMSG, SDSI_ERR_MALFORMED,
-		   "%s: foreign: does not read as a licence blob (at offset %zu: %s), so no PPIN says which socket it is for; name it in the directory's " CAP_MANIFEST_NAME ", or provision it with -d N -c FILE",
-		   f->path, lerr.offset, lerr.reason);
+	sdsi_error_free(why);
 }
 
 /*

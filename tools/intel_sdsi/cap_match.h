@@ -6,8 +6,8 @@
  * (docs/formats.md section 3), or, when it does not read as one, by the
  * line of DIR/MANIFEST that names it (cap_manifest.h).
  */
-#ifndef INTEL_SDSI_CAP_MATCH_H
-#define INTEL_SDSI_CAP_MATCH_H
+#ifndef SDSI_TOOLS_INTEL_SDSI_CAP_MATCH_H
+#define SDSI_TOOLS_INTEL_SDSI_CAP_MATCH_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -59,4 +59,4 @@ bool blob_set_matches(const struct blob_set *set, size_t i, uint64_t ppin);
 /* The NAME of DIR/NAME, or the path of a single file. */
 const char *blob_file_name(const struct blob_set *set, const struct blob_file *f);
 
-#endif /* INTEL_SDSI_CAP_MATCH_H */
+#endif /* SDSI_TOOLS_INTEL_SDSI_CAP_MATCH_H */

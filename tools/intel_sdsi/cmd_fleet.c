@@ -315,7 +315,7 @@ static void free_socket_result(struct socket_result *s)
 static enum sdsi_exit run(const struct cli *cli, struct output *out, const struct blob_set *set,
 			  const struct blob_set *akc)
 {
-	scoped_error err = tool_error_new();
+	util_scoped_error err = tool_error_new();
 	struct fleet_report report = { .cli = cli, .set = set };
 	struct fleet_jobs jobs = { .cli = cli, .set = set, .akc = akc };
 	enum sdsi_exit status = SDSI_EXIT_OK;
@@ -361,7 +361,7 @@ static enum sdsi_exit run(const struct cli *cli, struct output *out, const struc
 enum sdsi_exit cmd_fleet_provision(const struct cli *cli, struct output *out)
 {
 	const enum sdsi_blob_kind kind = cli->command == CMD_AKC ? SDSI_BLOB_AKC : SDSI_BLOB_CAP;
-	scoped_error err = tool_error_new();
+	util_scoped_error err = tool_error_new();
 	struct blob_set set, akc;
 	enum sdsi_exit status;
 

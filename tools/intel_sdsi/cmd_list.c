@@ -8,7 +8,7 @@
 enum sdsi_exit cmd_list(const struct cli *cli, struct output *out)
 {
 	struct sdsi_device **devs;
-	scoped_error err = tool_error_new();
+	util_scoped_error err = tool_error_new();
 	size_t count;
 
 	if (sdsi_device_list(cli->sysfs_root, &devs, &count, err))

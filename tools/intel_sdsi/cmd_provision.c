@@ -20,7 +20,7 @@
 static enum sdsi_exit load_blob(const struct cli *cli, struct output *out,
 				enum sdsi_blob_kind kind, uint8_t *buf, size_t *len)
 {
-	scoped_error err = tool_error_new();
+	util_scoped_error err = tool_error_new();
 
 	if (sdsi_read_file(cli->blob_path, buf, SDSI_READ_BUF_SIZE, len, err) == 0)
 		return SDSI_EXIT_OK;
@@ -168,10 +168,10 @@ enum sdsi_exit cmd_provision(const struct cli *cli, struct output *out)
 	struct sdsi_state_cert state = { 0 };
 	struct provision_report report;
 	struct sdsi_registers regs;
-	scoped_preflight pf = tool_preflight_new();
-	scoped_device dev = NULL;
-	scoped_error err = tool_error_new();
-	scoped_error why = tool_error_new();
+	util_scoped_preflight pf = tool_preflight_new();
+	util_scoped_device dev = NULL;
+	util_scoped_error err = tool_error_new();
+	util_scoped_error why = tool_error_new();
 	size_t regs_len, blob_len;
 	enum sdsi_exit status;
 	bool have_state;

@@ -56,7 +56,7 @@ static enum sdsi_exit decode_and_print(const struct cli *cli, struct output *out
 	struct sdsi_registers regs;
 	struct sdsi_state_cert state;
 	struct sdsi_meter_cert meter;
-	scoped_error err = tool_error_new();
+	util_scoped_error err = tool_error_new();
 
 	switch (cli->command) {
 	case CMD_INFO:
@@ -86,7 +86,7 @@ static enum sdsi_exit decode_and_print(const struct cli *cli, struct output *out
 static enum sdsi_exit refuse(struct output *out, const char *device, int errnum,
 			     const char *reason)
 {
-	scoped_error err = tool_error_new();
+	util_scoped_error err = tool_error_new();
 
 	sdsi_error_set(err, errnum, SDSI_ERR_REFUSED, -1, "%s: %s", device, reason);
 	return report_error(out, device, err);
@@ -154,7 +154,7 @@ static bool data_lacking(const struct device_read *r)
 static enum sdsi_exit render_device(const struct cli *cli, struct output *out,
 				    const struct sdsi_device *dev, const struct device_read *r)
 {
-	scoped_error err = tool_error_new();
+	util_scoped_error err = tool_error_new();
 
 	sdsi_error_copy(err, r->err);
 	if (!r->have_regs)
@@ -185,7 +185,7 @@ static enum sdsi_exit read_device(const struct cli *cli, struct output *out,
 				  struct sdsi_device **dev)
 {
 	struct device_read *r = calloc(1, sizeof(*r));
-	scoped_error err = tool_error_new();
+	util_scoped_error err = tool_error_new();
 	enum sdsi_exit status;
 
 	sdsi_error_set(err, ENOMEM, SDSI_ERR_INTERNAL, -1, "out of memory");
@@ -208,7 +208,7 @@ static enum sdsi_exit check_registers_size(const struct cli *cli, struct output 
 {
 	const unsigned int layout = sdsi_guid_layout_or_v1(cli->guid);
 	const size_t want = sdsi_layout_regs_size(layout);
-	scoped_error err = NULL;
+	util_scoped_error err = NULL;
 
 	if (!cli->guid || len == want)
 		return SDSI_EXIT_OK;
@@ -267,7 +267,7 @@ static int saved_file_kind(const struct cli *cli, const uint8_t *buf, size_t len
 static enum sdsi_exit read_saved_file(const struct cli *cli, struct output *out)
 {
 	uint8_t buf[SDSI_READ_BUF_SIZE];
-	scoped_error err = tool_error_new();
+	util_scoped_error err = tool_error_new();
 	enum sdsi_exit status;
 	size_t len;
 
@@ -304,7 +304,7 @@ static void read_all_job(void *ctx, size_t i)
  */
 static enum sdsi_exit read_all(const struct cli *cli, struct output *out)
 {
-	scoped_error err = tool_error_new();
+	util_scoped_error err = tool_error_new();
 	enum sdsi_exit status = SDSI_EXIT_OK, one;
 	struct read_all_jobs jobs = { .command = cli->command };
 	size_t count;
@@ -338,8 +338,8 @@ static enum sdsi_exit read_all(const struct cli *cli, struct output *out)
 
 enum sdsi_exit cmd_read(const struct cli *cli, struct output *out)
 {
-	scoped_device dev = NULL;
-	scoped_error err = tool_error_new();
+	util_scoped_device dev = NULL;
+	util_scoped_error err = tool_error_new();
 	char wanted[64];
 
 	if (cli->file)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The commands of intel_sdsi; each returns its exit status. */
-#ifndef INTEL_SDSI_COMMANDS_H
-#define INTEL_SDSI_COMMANDS_H
+#ifndef SDSI_TOOLS_INTEL_SDSI_COMMANDS_H
+#define SDSI_TOOLS_INTEL_SDSI_COMMANDS_H
 
 #include "exit_codes.h"
 #include "tool_options.h"
@@ -61,4 +61,4 @@ void name_implausible_file(struct sdsi_error *err, const struct sdsi_preflight *
 /* Report err through the output and return its exit status. */
 enum sdsi_exit report_error(struct output *out, const char *device, const struct sdsi_error *err);
 
-#endif /* INTEL_SDSI_COMMANDS_H */
+#endif /* SDSI_TOOLS_INTEL_SDSI_COMMANDS_H */

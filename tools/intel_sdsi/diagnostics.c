@@ -9,13 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "name_escape.h"
+#include "util/util_escape.h"
 #include "output.h"
 
 void out_error_message(const char *message)
 {
 	fputs("intel_sdsi: ", stderr);
-	fputs_text_name(message, stderr);
+	util_fputs_text_name(message, stderr);
 	fputc('\n', stderr);
 }
 

@@ -9,9 +9,10 @@
 #include "sdsi/json_contract.h"
 #include "docgen.h"
 #include "exit_codes.h"
-#include "fe_option.h"
+#include "cli/cli_option.h"
 #include "tool_options.h"
 #include "prom_metrics.h"
+#include "util/util_array.h"
 
 #define PROGRAM "intel_sdsi"
 
@@ -26,7 +27,7 @@ void print_usage(FILE *f)
 }
 
 /* Documented, and among the commands (else among their modifiers). */
-static bool in_group(const struct fe_option *opt, bool commands)
+static bool in_group(const struct cli_option *opt, bool commands)
 {
 	return opt->help && (option_command(opt->id) != CMD_NONE) == commands;
 }
@@ -39,9 +40,9 @@ static void help_group(FILE *f, const char *title, bool commands)
 	for (unsigned int i = 0; i < tool_option_count; i++) {
 		if (!in_group(&tool_options[i], commands))
 			continue;
-		fe_option_names(&tool_options[i], names, sizeof(names));
+		cli_option_names(&tool_options[i], names, sizeof(names));
 		fprintf(f, "  %-22s ", names);
-		fe_doc_wrap(f, tool_options[i].help, 25);	/* within 80 columns */
+		cli_doc_wrap(f, tool_options[i].help, 25);	/* within 80 columns */
 	}
 }
 
@@ -58,7 +59,7 @@ void print_help(FILE *f)
 	for (unsigned int i = 0; i < exit_code_doc_count; i++)
 	{
 		fprintf(f, "  %d  ", exit_code_docs[i].code);
-		fe_doc_wrap(f, exit_code_docs[i].meaning, 5);
+		cli_doc_wrap(f, exit_code_docs[i].meaning, 5);
 	}
 }
 
@@ -93,12 +94,12 @@ static void roff_help(FILE *f, const char *text)
 	while (*text && len + 1 < sizeof(buf)) {
 		size_t i, n = 0;
 
-		for (i = 0; i < sizeof(self_references) / sizeof(self_references[0]); i++) {
+		for (i = 0; i < UTIL_ARRAY_SIZE(self_references); i++) {
 			n = strlen(self_references[i].from);
 			if (strncmp(text, self_references[i].from, n) == 0)
 				break;
 		}
-		if (i < sizeof(self_references) / sizeof(self_references[0])) {
+		if (i < UTIL_ARRAY_SIZE(self_references)) {
 			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s",
 						self_references[i].to);
 			if (len >= sizeof(buf))
@@ -114,7 +115,7 @@ static void roff_help(FILE *f, const char *text)
 
 static void man_group(FILE *f, bool commands)
 {
-	const struct fe_option *opt;
+	const struct cli_option *opt;
 
 	for (unsigned int i = 0; i < tool_option_count; i++) {
 		opt = &tool_options[i];
@@ -269,7 +270,7 @@ void print_man_page(FILE *f)
 
 static void completion_words(FILE *f, bool with_args)
 {
-	const struct fe_option *opt;
+	const struct cli_option *opt;
 	const char *sep = "";
 
 	for (unsigned int i = 0; i < tool_option_count; i++) {
@@ -289,9 +290,9 @@ static void completion_words(FILE *f, bool with_args)
  * "\t-a|--akc|-akc|--cap|..." for a case label, the options whose argument
  * the shell completes as kind; one dash works too.
  */
-static void completion_case(FILE *f, enum fe_complete kind)
+static void completion_case(FILE *f, enum cli_complete kind)
 {
-	const struct fe_option *opt;
+	const struct cli_option *opt;
 	const char *sep = "\t";
 
 	for (unsigned int i = 0; i < tool_option_count; i++) {
@@ -310,10 +311,10 @@ static void completion_case(FILE *f, enum fe_complete kind)
 /* --format's words, the one option whose argument is a word of a list. */
 static const char *format_words(void)
 {
-	const struct fe_option *opt = NULL;
+	const struct cli_option *opt = NULL;
 
 	for (unsigned int i = 0; i < tool_option_count && !opt; i++)
-		if (tool_options[i].complete == FE_ARG_WORDS)
+		if (tool_options[i].complete == CLI_ARG_WORDS)
 			opt = &tool_options[i];
 	return opt ? opt->words : "";
 }
@@ -328,21 +329,21 @@ void print_bash_completion(FILE *f)
 		   "\tlocal prev=\"${COMP_WORDS[COMP_CWORD-1]}\"\n"
 		   "\tlocal root=\"${SDSI_SYSFS_ROOT:-%s}\"\n\n"
 		   "\tcase \"$prev\" in\n", PROGRAM, SDSI_DEFAULT_SYSFS_ROOT);
-	completion_case(f, FE_ARG_DEVICE);
+	completion_case(f, CLI_ARG_DEVICE);
 	fputs(")\n\t\tlocal d devnos=\n"
 	      "\t\tfor d in \"$root\"/" SDSI_DEVICE_PREFIX "*; do\n"
 	      "\t\t\t[ -e \"$d\" ] && devnos+=\" ${d##*.}\"\n"
 	      "\t\tdone\n"
 	      "\t\tCOMPREPLY=( $(compgen -W \"$devnos\" -- \"$cur\") )\n"
 	      "\t\treturn ;;\n", f);
-	completion_case(f, FE_ARG_FILE);
+	completion_case(f, CLI_ARG_FILE);
 	fputs(")\n\t\tcompopt -o filenames 2>/dev/null\n"
 	      "\t\tCOMPREPLY=( $(compgen -f -- \"$cur\") )\n"
 	      "\t\treturn ;;\n", f);
-	completion_case(f, FE_ARG_WORDS);
+	completion_case(f, CLI_ARG_WORDS);
 	fprintf(f, ")\n\t\tCOMPREPLY=( $(compgen -W \"%s\" -- \"$cur\") )\n"
 		   "\t\treturn ;;\n", format_words());
-	completion_case(f, FE_ARG_NONE);
+	completion_case(f, CLI_ARG_NONE);
 	fputs(")\n\t\treturn ;;\n\tesac\n\n\tCOMPREPLY=( $(compgen -W \"", f);
 	completion_words(f, false);
 	fputc(' ', f);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* --help, the man page and the bash completion, all from the option table. */
-#ifndef INTEL_SDSI_DOCGEN_H
-#define INTEL_SDSI_DOCGEN_H
+#ifndef SDSI_TOOLS_INTEL_SDSI_DOCGEN_H
+#define SDSI_TOOLS_INTEL_SDSI_DOCGEN_H
 
 #include <stdio.h>
 
@@ -10,4 +10,4 @@ void print_help(FILE *f);
 void print_man_page(FILE *f);
 void print_bash_completion(FILE *f);
 
-#endif /* INTEL_SDSI_DOCGEN_H */
+#endif /* SDSI_TOOLS_INTEL_SDSI_DOCGEN_H */

@@ -2,12 +2,13 @@
 /* Exit status: the mapping from libsdsi's error classes, and its documentation. */
 #include "commands.h"
 #include "exit_codes.h"
+#include "util/util_array.h"
 
 #define EXIT_CODE_DOC(code, meaning) { code, meaning },
 const struct exit_code_doc exit_code_docs[] = { SDSI_EXIT_STATUS_TABLE(EXIT_CODE_DOC) };
 #undef EXIT_CODE_DOC
 
-const unsigned int exit_code_doc_count = sizeof(exit_code_docs) / sizeof(exit_code_docs[0]);
+const unsigned int exit_code_doc_count = UTIL_ARRAY_SIZE(exit_code_docs);
 
 enum sdsi_exit exit_for_error(const struct sdsi_error *err)
 {

@@ -4,8 +4,8 @@
  * (include/sdsi/exit_status.h, docs/exit-codes.md), the same in text and
  * JSON mode, and the mapping from libsdsi's error classes to it.
  */
-#ifndef INTEL_SDSI_EXIT_CODES_H
-#define INTEL_SDSI_EXIT_CODES_H
+#ifndef SDSI_TOOLS_INTEL_SDSI_EXIT_CODES_H
+#define SDSI_TOOLS_INTEL_SDSI_EXIT_CODES_H
 
 #include "sdsi/exit_status.h"
 #include "sdsi/libsdsi.h"
@@ -21,4 +21,4 @@ extern const unsigned int exit_code_doc_count;
 
 enum sdsi_exit exit_for_error(const struct sdsi_error *err);
 
-#endif /* INTEL_SDSI_EXIT_CODES_H */
+#endif /* SDSI_TOOLS_INTEL_SDSI_EXIT_CODES_H */

@@ -4,8 +4,8 @@
  * the transactions of different sockets can overlap, as they do in the
  * kernel (the driver serialises per device only) and in sdsi-emu.
  */
-#ifndef INTEL_SDSI_FLEET_H
-#define INTEL_SDSI_FLEET_H
+#ifndef SDSI_TOOLS_INTEL_SDSI_FLEET_H
+#define SDSI_TOOLS_INTEL_SDSI_FLEET_H
 
 #include <stddef.h>
 
@@ -22,4 +22,4 @@
  */
 void fleet_run(size_t count, void (*job)(void *ctx, size_t i), void *ctx);
 
-#endif /* INTEL_SDSI_FLEET_H */
+#endif /* SDSI_TOOLS_INTEL_SDSI_FLEET_H */

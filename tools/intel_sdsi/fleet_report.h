@@ -6,8 +6,8 @@
  * fleet operation (output.h): output_fleet.c as text, output_json.c as one
  * JSON document.
  */
-#ifndef INTEL_SDSI_FLEET_REPORT_H
-#define INTEL_SDSI_FLEET_REPORT_H
+#ifndef SDSI_TOOLS_INTEL_SDSI_FLEET_REPORT_H
+#define SDSI_TOOLS_INTEL_SDSI_FLEET_REPORT_H
 
 #include "cap_match.h"
 #include "tool_options.h"
@@ -85,4 +85,4 @@ void fleet_diagnose(const struct output *out, const struct fleet_report *report)
 /* text_output_ops' fleet (output_fleet.c). */
 void print_fleet_text(struct output *out, const struct fleet_report *report);
 
-#endif /* INTEL_SDSI_FLEET_REPORT_H */
+#endif /* SDSI_TOOLS_INTEL_SDSI_FLEET_REPORT_H */

@@ -17,7 +17,7 @@
 
 static enum sdsi_exit usage_error(struct output *out, const char *msg, bool json)
 {
-	scoped_error err = tool_error_new();
+	util_scoped_error err = tool_error_new();
 
 	sdsi_error_set(err, EINVAL, SDSI_ERR_USAGE, -1, "%s", msg);
 	report_error(out, NULL, err);
@@ -92,7 +92,7 @@ int main(int argc, char **argv)
 {
 	struct output out = { .ops = &text_output_ops };
 	struct output_file file;
-	scoped_error err = tool_error_new();
+	util_scoped_error err = tool_error_new();
 	char msg[256];
 	struct cli cli;
 	enum sdsi_exit status;

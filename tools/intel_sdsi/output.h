@@ -3,8 +3,8 @@
  * One table of print operations per output format (text, JSON, Prometheus):
  * every command and every error goes through it, so --format covers everything.
  */
-#ifndef INTEL_SDSI_OUTPUT_H
-#define INTEL_SDSI_OUTPUT_H
+#ifndef SDSI_TOOLS_INTEL_SDSI_OUTPUT_H
+#define SDSI_TOOLS_INTEL_SDSI_OUTPUT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -95,7 +95,7 @@ void out_note(const struct output *out, const char *fmt, ...)
 
 /*
  * An error message on stderr, "intel_sdsi: MESSAGE", with the control
- * characters of the file names it holds escaped (name_escape.h).
+ * characters of the file names it holds escaped (util/util_escape.h).
  */
 void out_error_message(const char *message);
 
@@ -105,7 +105,5 @@ void out_error_message(const char *message);
  */
 const char *requested_device(const char *devno, char *buf, size_t size);
 
-/* The 48-byte key image as upstream orders it (last qword first), zero-padded. */
-void format_key_image(const uint8_t image[48], char text[2 + 96 + 1]);
 
-#endif /* INTEL_SDSI_OUTPUT_H */
+#endif /* SDSI_TOOLS_INTEL_SDSI_OUTPUT_H */

@@ -19,26 +19,11 @@
 #include <unistd.h>
 
 #include "sdsi/utf8.h"
-#include "sdsi_lic.h"
 #include "output_file.h"
 #include "tool_error.h"
 
 /* Larger than any output of ours: such a FILE was not written by intel_sdsi. */
 #define OUTPUT_JUDGE_MAX	(16u * 1024u * 1024u)
-
-static int fail(struct sdsi_error *err, int errnum, enum sdsi_error_class cls,
-		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static int fail(struct sdsi_error *err, int errnum, enum sdsi_error_class cls,
-		const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	tool_verror(err, errnum, cls, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* The class of a failure of sdsi_path.h: a safety refusal, or a file that cannot be written. */
 static enum sdsi_error_class path_class(int rc)
@@ -78,30 +63,30 @@ static int judge_existing(struct output_file *of, int fd, off_t size, bool force
 	ssize_t got;
 	int rc = 0;
 
-	if (sdsi_lic_fd_holds_key(fd))
-		return fail(err, EEXIST, SDSI_ERR_REFUSED,
+	if (sdsi_fd_holds_key(fd))
+		return tool_error(err, EEXIST, SDSI_ERR_REFUSED,
 			    "--output %s: holds a key (PEM or DER); refusing to replace it", of->path);
 	if (force)
 		return 0;
 	if (size > (off_t)OUTPUT_JUDGE_MAX)
-		return fail(err, EEXIST, SDSI_ERR_REFUSED,
+		return tool_error(err, EEXIST, SDSI_ERR_REFUSED,
 			    "--output %s: %lld bytes, larger than any output of intel_sdsi; refusing to replace it (--force replaces it)",
 			    of->path, (long long)size);
 	data = malloc((size_t)size + 1);
 	if (!data)
-		return fail(err, ENOMEM, SDSI_ERR_INTERNAL, "--output %s: out of memory", of->path);
+		return tool_error(err, ENOMEM, SDSI_ERR_INTERNAL, "--output %s: out of memory", of->path);
 	while (n <= (size_t)size && (got = pread(fd, data + n, (size_t)size + 1 - n, (off_t)n))) {
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
-			rc = fail(err, errno, SDSI_ERR_IO, "--output %s: reading what it holds: %s",
+			rc = tool_error(err, errno, SDSI_ERR_IO, "--output %s: reading what it holds: %s",
 				  of->path, strerror(errno));
 			break;
 		}
 		n += (size_t)got;
 	}
 	if (!rc && !is_our_text(data, n))
-		rc = fail(err, EEXIST, SDSI_ERR_REFUSED,
+		rc = tool_error(err, EEXIST, SDSI_ERR_REFUSED,
 			  "--output %s: holds binary data (an AKC, a CAP, a certificate?) that intel_sdsi did not write; refusing to replace it (--force replaces it)",
 			  of->path);
 	free(data);
@@ -123,7 +108,7 @@ int output_file_begin(struct output_file *of, const char *path, bool force,
 	if (rc) {
 		bool replaceable = rc == -ELOOP || rc == -EISDIR || rc == -ENXIO;
 
-		return fail(err, -rc, path_class(rc), "%s%s", msg,
+		return tool_error(err, -rc, path_class(rc), "%s%s", msg,
 			    replaceable ? "; refusing to replace it" : "");
 	}
 	if (of->target.existing_fd >= 0 &&
@@ -134,7 +119,7 @@ int output_file_begin(struct output_file *of, const char *path, bool force,
 	mem = open_memstream(&of->buf, &of->len);
 	if (!mem) {
 		sdsi_path_output_close(&of->target);
-		return fail(err, errno, SDSI_ERR_IO, "--output %s: collecting the output: %s", path,
+		return tool_error(err, errno, SDSI_ERR_IO, "--output %s: collecting the output: %s", path,
 			    strerror(errno));
 	}
 	/* glibc's stdout is a plain variable: everything printed lands in mem. */
@@ -167,14 +152,14 @@ int output_file_commit(struct output_file *of, struct sdsi_error *err)
 	int rc;
 
 	if (restore_stdout(of)) {
-		rc = fail(err, ENOMEM, SDSI_ERR_IO, "--output %s: collecting the output: %s",
+		rc = tool_error(err, ENOMEM, SDSI_ERR_IO, "--output %s: collecting the output: %s",
 			  of->path, strerror(ENOMEM));
 		goto out;
 	}
 	rc = sdsi_path_output_commit(&of->target, of->buf, of->len, creation_mode(), msg,
 				     sizeof(msg));
 	if (rc)
-		rc = fail(err, -rc, path_class(rc), "%s", msg);
+		rc = tool_error(err, -rc, path_class(rc), "%s", msg);
 out:
 	sdsi_path_output_close(&of->target);
 	free(of->buf);

@@ -8,15 +8,15 @@
  * end leaves FILE as it was and no temporary file, since none exists until
  * the output is complete.  A run that fails leaves FILE as it was too.
  */
-#ifndef INTEL_SDSI_OUTPUT_FILE_H
-#define INTEL_SDSI_OUTPUT_FILE_H
+#ifndef SDSI_TOOLS_INTEL_SDSI_OUTPUT_FILE_H
+#define SDSI_TOOLS_INTEL_SDSI_OUTPUT_FILE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include "sdsi/libsdsi.h"
-#include "sdsi_path.h"
+#include "paths/sdsi_path.h"
 
 struct output_file {
 	const char *path;
@@ -30,7 +30,7 @@ struct output_file {
  * Open FILE's directory and judge what FILE holds, then send stdout to
  * memory.  FILE must be missing or a regular file that intel_sdsi could
  * have written: text (UTF-8 without control characters but tab, CR and
- * newline), holding no key (sdsi_lic_fd_holds_key); a binary file (an
+ * newline), holding no key (sdsi_fd_holds_key); a binary file (an
  * AKC, a CAP, a DER certificate, any other) or a key is refused unless
  * force.  -1 with err otherwise, stdout untouched: class IO (exit 7) for
  * a FIFO, device, directory or a name that cannot be used (ENAMETOOLONG,
@@ -55,4 +55,4 @@ int output_file_commit(struct output_file *of, struct sdsi_error *err);
  */
 void output_file_discard(struct output_file *of);
 
-#endif /* INTEL_SDSI_OUTPUT_FILE_H */
+#endif /* SDSI_TOOLS_INTEL_SDSI_OUTPUT_FILE_H */

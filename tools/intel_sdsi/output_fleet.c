@@ -8,15 +8,15 @@
 #include <stdio.h>
 
 #include "fleet_report.h"
-#include "name_escape.h"
+#include "util/util_escape.h"
 
 static void text_blob_line(const struct fleet_report *r, const struct blob_result *b)
 {
 	const struct blob_file *f = &r->set->files[b->file];
 	const struct sdsi_blob_info *info = &f->info;
-	char code[5], name[TEXT_NAME_SIZE];
+	char code[5], name[UTIL_TEXT_NAME_SIZE];
 
-	printf("    %s: ", text_name(name, sizeof(name), blob_file_name(r->set, f)));
+	printf("    %s: ", util_text_name(name, sizeof(name), blob_file_name(r->set, f)));
 	if (info->format == SDSI_BLOB_FORMAT_CAP) {
 		printf("CAP licence 0x%016" PRIx64 " revision %u (", info->id, info->revision);
 		for (uint32_t k = 0; k < info->num_features; k++) {
@@ -85,7 +85,7 @@ static const char *text_outcome(const struct fleet_report *r, enum socket_outcom
 void print_fleet_text(struct output *out, const struct fleet_report *r)
 {
 	const struct blob_set *set = r->set;
-	char name[TEXT_NAME_SIZE];
+	char name[UTIL_TEXT_NAME_SIZE];
 	bool header = false;
 
 	fleet_diagnose(out, r);
@@ -96,7 +96,7 @@ void print_fleet_text(struct output *out, const struct fleet_report *r)
 
 		if (!s->have_regs) {
 			printf("%s: failed: %s\n", sdsi_device_name(s->dev),
-			       text_name(name, sizeof(name), sdsi_error_message(s->err)));
+			       util_text_name(name, sizeof(name), sdsi_error_message(s->err)));
 			continue;
 		}
 		printf("%s (PPIN 0x%016" PRIx64 "): %s\n", sdsi_device_name(s->dev), s->regs.ppin,
@@ -114,9 +114,9 @@ void print_fleet_text(struct output *out, const struct fleet_report *r)
 		header = true;
 		if (f->usable)
 			printf("    %s: CAP bound to PPIN 0x%016" PRIx64 ", which no socket here has\n",
-			       text_name(name, sizeof(name), blob_file_name(set, f)), f->info.ppin);
+			       util_text_name(name, sizeof(name), blob_file_name(set, f)), f->info.ppin);
 		else	/* the message names the file */
-			printf("    %s\n", text_name(name, sizeof(name), sdsi_error_message(f->err)));
+			printf("    %s\n", util_text_name(name, sizeof(name), sdsi_error_message(f->err)));
 	}
 	printf("%zu socket%s: %zu provisioned, %zu unchanged, ", r->count,
 	       r->count == 1 ? "" : "s", r->totals[SOCKET_PROVISIONED],

@@ -17,7 +17,8 @@
 #include "sdsi/blob_kind.h"
 #include "sdsi/license_type.h"
 #include "fleet_report.h"
-#include "name_escape.h"
+#include "util/util_escape.h"
+#include "util/util_hex.h"
 
 static json_object *hex64(uint64_t v)
 {
@@ -103,7 +104,7 @@ static void emit(struct output *out, json_object *obj)
 		json_object_array_add(out->json_all, obj);
 		return;
 	}
-	json_print_document(obj);
+	util_json_print_document(obj);
 	json_object_put(obj);
 }
 
@@ -223,7 +224,7 @@ static json_object *json_license(const struct sdsi_license *lic)
 static void json_state(struct output *out, const char *device, const struct sdsi_state_cert *c)
 {
 	json_object *obj = device_doc(out, device), *licenses = json_object_new_array();
-	char image[2 + 96 + 1];
+	char image[UTIL_KEY_IMAGE_HEX_SIZE(SDSI_KEY_IMAGE_SIZE)];
 
 	add(obj, "content_type", json_object_new_int64(c->content_type));
 	add(obj, "region_rev_id", json_object_new_int64(c->region_rev_id));
@@ -231,7 +232,7 @@ static void json_state(struct output *out, const char *device, const struct sdsi
 	add(obj, "total_size", json_object_new_int64(c->total_size));
 	add(obj, "key_size", json_object_new_int64((int64_t)c->key_size * 4));
 	add(obj, "key_revision", c->key_present ? json_object_new_int64(c->key_rev_id) : NULL);
-	format_key_image(c->key_image, image);
+	util_hex_key_image(image, c->key_image, sizeof(c->key_image));
 	add(obj, "key_image", c->key_present ? json_object_new_string(image) : NULL);
 	for (uint32_t i = 0; i < c->num_licenses; i++)
 		json_object_array_add(licenses, json_license(&c->licenses[i]));
@@ -264,7 +265,7 @@ static void json_meter(struct output *out, const char *device, const struct sdsi
 static json_object *json_blob(const struct sdsi_blob_info *b)
 {
 	json_object *obj, *part;
-	char image[2 + 96 + 1];
+	char image[UTIL_KEY_IMAGE_HEX_SIZE(SDSI_KEY_IMAGE_SIZE)];
 
 	if (b->format == SDSI_BLOB_FORMAT_FOREIGN)
 		return NULL;
@@ -272,7 +273,7 @@ static json_object *json_blob(const struct sdsi_blob_info *b)
 	part = json_object_new_object();
 	add(obj, "kind", json_object_new_string(format_name(b->format)));
 	if (b->format == SDSI_BLOB_FORMAT_AKC) {
-		format_key_image(b->key_image, image);
+		util_hex_key_image(image, b->key_image, sizeof(b->key_image));
 		add(part, "key_revision", json_object_new_int64(b->key_revision));
 		add(part, "key_image", json_object_new_string(image));
 		add(obj, "akc", part);
@@ -438,7 +439,7 @@ static void json_fleet(struct output *out, const struct fleet_report *r)
 	for (int o = SOCKET_PROVISIONED; o <= SOCKET_FAILED; o++)
 		add(totals, socket_outcome_name(o), json_object_new_int64((int64_t)r->totals[o]));
 	add(doc, "summary", totals);
-	json_print_document(doc);
+	util_json_print_document(doc);
 	json_object_put(doc);
 }
 

@@ -7,7 +7,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "name_escape.h"
+#include "util/util_escape.h"
+#include "util/util_hex.h"
 #include "output.h"
 #include "sdsi/license_type.h"
 #include "fleet_report.h"
@@ -24,12 +25,12 @@ static const char *enabled(bool v)
 
 static void header(const struct output *out, const char *what, const char *device)
 {
-	char name[TEXT_NAME_SIZE];
+	char name[UTIL_TEXT_NAME_SIZE];
 
 	if (device)
 		printf("\n%s for device %s\n\n", what, device);
 	else
-		printf("\n%s from file %s\n\n", what, text_name(name, sizeof(name), out->file));
+		printf("\n%s from file %s\n\n", what, util_text_name(name, sizeof(name), out->file));
 }
 
 #define INFO_FMT "%-32s"
@@ -116,7 +117,7 @@ static void text_license(const struct sdsi_license *lic)
 
 static void text_state(struct output *out, const char *device, const struct sdsi_state_cert *c)
 {
-	char image[2 + 96 + 1];
+	char image[UTIL_KEY_IMAGE_HEX_SIZE(SDSI_KEY_IMAGE_SIZE)];
 
 	header(out, "State certificate", device);
 	if (content_type_text(c->content_type))
@@ -133,7 +134,7 @@ static void text_state(struct output *out, const char *device, const struct sdsi
 		printf("    (no license key provisioned)\n");
 		return;
 	}
-	format_key_image(c->key_image, image);
+	util_hex_key_image(image, c->key_image, sizeof(c->key_image));
 	printf("    License Key Revision ID:    0x%x\n", c->key_rev_id);
 	printf("    License Key Image Content:  %s\n", image);
 	for (uint32_t i = 0; i < c->num_licenses; i++)
@@ -173,7 +174,7 @@ static void text_devices(struct output *out, struct sdsi_device *const *devs, si
 
 static void text_blob(FILE *f, const struct sdsi_blob_info *b)
 {
-	char image[2 + 96 + 1], code[5];
+	char image[UTIL_KEY_IMAGE_HEX_SIZE(SDSI_KEY_IMAGE_SIZE)], code[5];
 
 	if (b->format == SDSI_BLOB_FORMAT_FOREIGN) {
 		fprintf(f, "Blob: foreign (not the sdsi AKC/CAP format), %zu bytes: not decoded\n",
@@ -183,7 +184,7 @@ static void text_blob(FILE *f, const struct sdsi_blob_info *b)
 	fprintf(f, "Blob: %s (%s), %zu bytes\n", sdsi_blob_format_name(b->format),
 		b->format == SDSI_BLOB_FORMAT_AKC ? "sdsi format" : "licence blob layout", b->size);
 	if (b->format == SDSI_BLOB_FORMAT_AKC) {
-		format_key_image(b->key_image, image);
+		util_hex_key_image(image, b->key_image, sizeof(b->key_image));
 		fprintf(f, "    License Key Revision ID:    0x%x\n", b->key_revision);
 		fprintf(f, "    License Key Image Content:  %s\n", image);
 		return;
@@ -215,9 +216,9 @@ static void text_provisioned(struct output *out, const struct provision_report *
 {
 	const struct sdsi_preflight *pf = r->preflight;
 	const char *name = sdsi_blob_name(r->kind);
-	char path[TEXT_NAME_SIZE];
+	char path[UTIL_TEXT_NAME_SIZE];
 
-	text_name(path, sizeof(path), r->blob_path);
+	util_text_name(path, sizeof(path), r->blob_path);
 	if (sdsi_preflight_unchanged(pf) && !sdsi_preflight_forced(pf))
 		printf("%s%s file %s is already provisioned on %s: nothing %s (--force sends it anyway)\n",
 		       r->dry_run ? "Dry run: " : "", name, path, r->device,
@@ -269,18 +270,3 @@ const struct output_ops text_output_ops = {
 	.error = text_error,
 	.fleet = print_fleet_text,
 };
-
-void format_key_image(const uint8_t image[48], char text[2 + 96 + 1])
-{
-	static const char hex[] = "0123456789abcdef";
-	char *p = text;
-
-	*p++ = '0';
-	*p++ = 'x';
-	/* Little-endian qwords, the last one first: byte 47 leads. */
-	for (int i = 47; i >= 0; i--) {
-		*p++ = hex[image[i] >> 4];
-		*p++ = hex[image[i] & 0xf];
-	}
-	*p = '\0';
-}

@@ -4,8 +4,8 @@
  * the output module prints from and the man page documents, so the two
  * cannot disagree.  docs/prometheus.md gives each family's source field.
  */
-#ifndef INTEL_SDSI_PROM_METRICS_H
-#define INTEL_SDSI_PROM_METRICS_H
+#ifndef SDSI_TOOLS_INTEL_SDSI_PROM_METRICS_H
+#define SDSI_TOOLS_INTEL_SDSI_PROM_METRICS_H
 
 enum prom_family_id {
 	/* Every command: whether each device could be read. */
@@ -50,4 +50,4 @@ struct prom_family {
 
 extern const struct prom_family prom_families[PROM_FAMILY_COUNT];
 
-#endif /* INTEL_SDSI_PROM_METRICS_H */
+#endif /* SDSI_TOOLS_INTEL_SDSI_PROM_METRICS_H */

@@ -7,6 +7,7 @@
 
 #include "sysfs_root.h"
 #include "tool_error.h"
+#include "util/util_array.h"
 
 #define PROC_MODULES	"/proc/modules"
 #define DRIVER_NAME	"intel_sdsi"
@@ -39,7 +40,7 @@ enum sdsi_exit resolve_sysfs_root(struct cli *cli, struct output *out)
 	/* Resolved once per run; the commands only read it. */
 	static char resolved[SDSI_PATH_SIZE];
 	static const char *const below[] = { "devices", "bus/auxiliary/devices" };
-	scoped_error err = NULL;
+	util_scoped_error err = NULL;
 	const char *source, *dir = named_root(cli, &source);
 	struct stat st;
 	int n;
@@ -60,7 +61,7 @@ enum sdsi_exit resolve_sysfs_root(struct cli *cli, struct output *out)
 	 * devices directory (they are all intel_vsec.sdsi.N and the like), so
 	 * the first that exists says which of the three DIR is.
 	 */
-	for (size_t i = 0; i < sizeof(below) / sizeof(below[0]); i++) {
+	for (size_t i = 0; i < UTIL_ARRAY_SIZE(below); i++) {
 		n = snprintf(resolved, sizeof(resolved), "%s/%s", dir, below[i]);
 		if (n > 0 && (size_t)n < sizeof(resolved) && is_dir(resolved)) {
 			out_note(out, "%s %s: devices under %s", source, dir, resolved);

@@ -5,10 +5,11 @@
  * itself, the auxiliary bus directory above it (what sdsi-emu mount DIR
  * serves at DIR), or a sysfs root (DIR/bus/auxiliary/devices).
  */
-#ifndef INTEL_SDSI_SYSFS_ROOT_H
-#define INTEL_SDSI_SYSFS_ROOT_H
+#ifndef SDSI_TOOLS_INTEL_SDSI_SYSFS_ROOT_H
+#define SDSI_TOOLS_INTEL_SDSI_SYSFS_ROOT_H
 
 #include "commands.h"
+#include "util/util_cleanup.h"
 
 /*
  * For a command that reads devices: resolve the root the user named into
@@ -27,9 +28,6 @@ enum sdsi_exit resolve_sysfs_root(struct cli *cli, struct output *out);
  */
 int reopen_listed_device(struct sdsi_device **dev, struct sdsi_error *err);
 
-/* `scoped_device dev = NULL;` closes dev (if opened) when its scope ends. */
-#define scoped_device __attribute__((cleanup(sdsi_device_closep))) struct sdsi_device *
-
 /*
  * "No On Demand devices found." on stderr (unless -q), naming the
  * directory searched and what to check: the driver (from /proc/modules)
@@ -37,4 +35,4 @@ int reopen_listed_device(struct sdsi_device **dev, struct sdsi_error *err);
  */
 void warn_no_devices(const struct cli *cli, const struct output *out);
 
-#endif /* INTEL_SDSI_SYSFS_ROOT_H */
+#endif /* SDSI_TOOLS_INTEL_SDSI_SYSFS_ROOT_H */

@@ -4,12 +4,13 @@
  * will not replace), in libsdsi's struct sdsi_error, so that it is reported
  * and mapped to an exit status like any error of the library.
  */
-#ifndef INTEL_SDSI_TOOL_ERROR_H
-#define INTEL_SDSI_TOOL_ERROR_H
+#ifndef SDSI_TOOLS_INTEL_SDSI_TOOL_ERROR_H
+#define SDSI_TOOLS_INTEL_SDSI_TOOL_ERROR_H
 
 #include <stdarg.h>
 
 #include "sdsi/libsdsi.h"
+#include "util/util_cleanup.h"
 
 /*
  * A libsdsi error (an opaque handle) that is never NULL: running out of
@@ -21,12 +22,7 @@ struct sdsi_error *tool_error_new(void);
 /* The same for the pre-flight checks' results. */
 struct sdsi_preflight *tool_preflight_new(void);
 
-/*
- * `scoped_error err = tool_error_new();` frees err when its scope ends, so
- * that no early return leaks it; the same for the checks' results.
- */
-#define scoped_error __attribute__((cleanup(sdsi_error_freep))) struct sdsi_error *
-#define scoped_preflight __attribute__((cleanup(sdsi_preflight_freep))) struct sdsi_preflight *
+/* `util_scoped_error err = tool_error_new();`: util/util_cleanup.h. */
 
 /* Fill err with the message as given (no strerror() after it); returns -1. */
 int tool_error(struct sdsi_error *err, int errnum, enum sdsi_error_class cls,
@@ -34,4 +30,4 @@ int tool_error(struct sdsi_error *err, int errnum, enum sdsi_error_class cls,
 int tool_verror(struct sdsi_error *err, int errnum, enum sdsi_error_class cls,
 		const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
 
-#endif /* INTEL_SDSI_TOOL_ERROR_H */
+#endif /* SDSI_TOOLS_INTEL_SDSI_TOOL_ERROR_H */

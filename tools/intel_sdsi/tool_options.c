@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "sdsi/hw.h"
+#include "cli/cli_getopt.h"
 #include "tool_options.h"
+#include "util/util_array.h"
 
 enum long_only_ids {
 	OPT_JSON = 256,
@@ -29,58 +31,59 @@ enum long_only_ids {
 	OPT_DUMP_COMPLETION,
 };
 
-const struct fe_option tool_options[] = {
-	{ 'l', 'l', "list", NULL, FE_ARG_NONE, NULL,
+const struct cli_option tool_options[] = {
+	{ 'l', 'l', "list", NULL, CLI_ARG_NONE, NULL,
 	  "list available On Demand devices" },
-	{ 'i', 'i', "info", NULL, FE_ARG_NONE, NULL,
+	{ 'i', 'i', "info", NULL, CLI_ARG_NONE, NULL,
 	  "show socket information (the registers)" },
-	{ 's', 's', "state", NULL, FE_ARG_NONE, NULL,
+	{ 's', 's', "state", NULL, CLI_ARG_NONE, NULL,
 	  "show state certificate" },
-	{ 'm', 'm', "meter", NULL, FE_ARG_NONE, NULL,
+	{ 'm', 'm', "meter", NULL, CLI_ARG_NONE, NULL,
 	  "show meter certificate (attested, refreshed every 8 hours)" },
-	{ 'C', 'C', "meter_current", NULL, FE_ARG_NONE, NULL,
+	{ 'C', 'C', "meter_current", NULL, CLI_ARG_NONE, NULL,
 	  "show current meter values (live, not attested)" },
-	{ 'a', 'a', "akc", "FILE", FE_ARG_FILE, NULL,
+	{ 'a', 'a', "akc", "FILE", CLI_ARG_FILE, NULL,
 	  "provision socket with AKC FILE; --all -a FILE -c DIR --dry-run plans the CAPs as if the AKC were in place" },
-	{ 'c', 'c', "cap", "FILE", FE_ARG_FILE, NULL,
+	{ 'c', 'c', "cap", "FILE", CLI_ARG_FILE, NULL,
 	  "provision socket with CAP FILE; with --all, FILE may be a directory of CAPs" },
-	{ 'h', 'h', "help", NULL, FE_ARG_NONE, NULL,
+	{ 'h', 'h', "help", NULL, CLI_ARG_NONE, NULL,
 	  "show this help and exit" },
-	{ OPT_VERSION, 0, "version", NULL, FE_ARG_NONE, NULL,
+	{ OPT_VERSION, 0, "version", NULL, CLI_ARG_NONE, NULL,
 	  "show the version and exit" },
-	{ 'd', 'd', "devno", "DEVNO", FE_ARG_DEVICE, NULL,
+	{ 'd', 'd', "devno", "DEVNO", CLI_ARG_DEVICE, NULL,
 	  "On Demand device number N of intel_vsec.sdsi.N (not the socket ID)" },
-	{ OPT_ALL, 0, "all", NULL, FE_ARG_NONE, NULL,
+	{ OPT_ALL, 0, "all", NULL, CLI_ARG_NONE, NULL,
 	  "apply -i, -s, -m, -C, -a or -c to every On Demand device, all at once, printed in device order; with -c, each device gets the CAPs bound to its PPIN" },
-	{ OPT_FILE, 0, "file", "PATH", FE_ARG_FILE, NULL,
+	{ OPT_FILE, 0, "file", "PATH", CLI_ARG_FILE, NULL,
 	  "decode a saved registers file or certificate instead of a device" },
-	{ OPT_GUID, 0, "guid", "GUID", FE_ARG_NONE, NULL,
+	{ OPT_GUID, 0, "guid", "GUID", CLI_ARG_NONE, NULL,
 	  "with --file and -i: the GUID of the socket the registers come from, v1 (0x006dd191, 72 bytes) or v2 (0xf210d9ef, 80 bytes); default: the size tells" },
-	{ OPT_FORMAT, 0, "format", "FORMAT", FE_ARG_WORDS, "text json prometheus",
+	{ OPT_FORMAT, 0, "format", "FORMAT", CLI_ARG_WORDS, "text json prometheus",
 	  "output format: text (the default), json, or prometheus (the text exposition format, with -i, -s, -m or -C and -d or --all; its metrics are listed in intel_sdsi(1))" },
-	{ OPT_JSON, 0, "json", NULL, FE_ARG_NONE, NULL,
+	{ OPT_JSON, 0, "json", NULL, CLI_ARG_NONE, NULL,
 	  "the same as --format json: JSON on stdout, errors included; diagnostics go to stderr" },
-	{ OPT_OUTPUT, 0, "output", "FILE", FE_ARG_FILE, NULL,
+	{ OPT_OUTPUT, 0, "output", "FILE", CLI_ARG_FILE, NULL,
 	  "with -l, -i, -s, -m or -C: write the output to FILE atomically (a temporary file in its directory, fsync, rename), so a reader never sees a partial file; a failed command leaves FILE as it was (--all writes its document, which names each device that failed).  FILE must be missing or a regular file of text that holds no key (no PEM block, no key OpenSSL reads, encrypted or not); a binary file (an AKC, a CAP, a certificate) is replaced only with --force, a key or a symbolic link never; an existing FILE keeps its mode" },
-	{ OPT_DRY_RUN, 0, "dry-run", NULL, FE_ARG_NONE, NULL,
+	{ OPT_DRY_RUN, 0, "dry-run", NULL, CLI_ARG_NONE, NULL,
 	  "with -a or -c: run every pre-flight check, show the decoded blob and each check's result, write nothing" },
-	{ OPT_FORCE, 0, "force", NULL, FE_ARG_NONE, NULL,
+	{ OPT_FORCE, 0, "force", NULL, CLI_ARG_NONE, NULL,
 	  "with -a or -c: write even an AKC or CAP the state certificate shows is already provisioned; with --output: replace a FILE of binary data intel_sdsi did not write (never a key)" },
-	{ OPT_RETRY, 0, "retry", "N", FE_ARG_NONE, NULL,
+	{ OPT_RETRY, 0, "retry", "N", CLI_ARG_NONE, NULL,
 	  "with -a or -c: retry the write, and the state certificate read that decides it, up to N times, 500 ms apart, while the mailbox is busy (at most 20)" },
-	{ OPT_SYSFS_ROOT, 0, "sysfs-root", "DIR", FE_ARG_FILE, NULL,
+	{ OPT_SYSFS_ROOT, 0, "sysfs-root", "DIR", CLI_ARG_FILE, NULL,
 	  "look for devices under DIR: DIR/devices if it exists (DIR is then a bus directory, as sdsi-emu mount DIR serves), else DIR/bus/auxiliary/devices if it exists (a sysfs), else DIR itself; DIR must be a directory (else exit 2).  Outside /sys, no symbolic link is followed and every directory down to a device's must belong to root or you and be closed to others' writes (else exit 5); each attribute is opened in its device's directory, never through a link.  Default: $SDSI_SYSFS_ROOT, taken the same way, else /sys/bus/auxiliary/devices" },
-	{ 'v', 'v', "verbose", NULL, FE_ARG_NONE, NULL,
+	{ 'v', 'v', "verbose", NULL, CLI_ARG_NONE, NULL,
 	  "print what is read and checked on stderr" },
-	{ 'q', 'q', "quiet", NULL, FE_ARG_NONE, NULL,
+	{ 'q', 'q', "quiet", NULL, CLI_ARG_NONE, NULL,
 	  "print nothing on stderr but errors (not the note that no device was found, which names the directory searched and, from /proc/modules, whether the driver is loaded)" },
-	{ OPT_DUMP_MAN, 0, "dump-man", NULL, FE_ARG_NONE, NULL, NULL },
-	{ OPT_DUMP_COMPLETION, 0, "dump-bash-completion", NULL, FE_ARG_NONE, NULL, NULL },
+	{ OPT_DUMP_MAN, 0, "dump-man", NULL, CLI_ARG_NONE, NULL, NULL },
+	{ OPT_DUMP_COMPLETION, 0, "dump-bash-completion", NULL, CLI_ARG_NONE, NULL, NULL },
 };
 
 const char *const output_format_names[3] = { "text", "json", "prometheus" };
 
-const unsigned int tool_option_count = sizeof(tool_options) / sizeof(tool_options[0]);
+const unsigned int tool_option_count = UTIL_ARRAY_SIZE(tool_options);
+CLI_GETOPT_FITS(tool_options);
 
 /* The command an option gives; CMD_NONE: it modifies the command. */
 enum command option_command(int id)
@@ -158,7 +161,7 @@ static bool parse_format(const char *text, enum output_format *format)
 	return false;
 }
 
-static int apply_option(const struct fe_option *opt, const char *arg, struct cli *cli,
+static int apply_option(const struct cli_option *opt, const char *arg, struct cli *cli,
 			char *msg, unsigned long msglen)
 {
 	enum command command = option_command(opt->id);
@@ -185,8 +188,11 @@ static int apply_option(const struct fe_option *opt, const char *arg, struct cli
 		break;
 	case OPT_GUID:
 		if (!parse_guid(arg, &cli->guid)) {
-			snprintf(msg, msglen, "--guid: expected v1, v2, 0x%08x or 0x%08x, got '%s'",
-				 SDSI_GUID_V1, SDSI_GUID_V2, arg);
+			char expected[64];
+
+			snprintf(expected, sizeof(expected), "v1, v2, 0x%08x or 0x%08x",
+				 SDSI_GUID_V1, SDSI_GUID_V2);
+			cli_getopt_bad_value(msg, msglen, "--guid", arg, expected);
 			return -1;
 		}
 		break;
@@ -195,8 +201,7 @@ static int apply_option(const struct fe_option *opt, const char *arg, struct cli
 		break;
 	case OPT_FORMAT:
 		if (!parse_format(arg, &cli->format)) {
-			snprintf(msg, msglen, "--format: expected text, json or prometheus, got '%s'",
-				 arg);
+			cli_getopt_bad_value(msg, msglen, "--format", arg, "text, json or prometheus");
 			return -1;
 		}
 		break;
@@ -211,8 +216,10 @@ static int apply_option(const struct fe_option *opt, const char *arg, struct cli
 		break;
 	case OPT_RETRY:
 		if (!parse_count(arg, &cli->busy_retries)) {
-			snprintf(msg, msglen, "--retry: expected a count from 0 to %d, got '%s'",
-				 MAX_BUSY_RETRIES, arg);
+			char expected[64];
+
+			snprintf(expected, sizeof(expected), "a count from 0 to %d", MAX_BUSY_RETRIES);
+			cli_getopt_bad_value(msg, msglen, "--retry", arg, expected);
 			return -1;
 		}
 		break;
@@ -293,33 +300,17 @@ static int check_combination(const struct cli *cli, char *msg, unsigned long msg
 
 int parse_cli(int argc, char **argv, struct cli *cli, char *msg, unsigned long msglen)
 {
-	struct option longopts[sizeof(tool_options) / sizeof(tool_options[0]) + 1];
-	char shortopts[64];
-	const struct fe_option *opt;
+	/* As upstream: stop at the first argument, one or two dashes. */
+	const struct cli_getopt_spec spec = { tool_options, tool_option_count, true, true };
+	const struct cli_option *opt;
 	int id;
 
 	memset(cli, 0, sizeof(*cli));
-	/* Stop at the first argument ('+'); tell a missing value apart (':'). */
-	fe_getopt_table(tool_options, tool_option_count, "+:", longopts,
-			sizeof(longopts) / sizeof(longopts[0]), shortopts, sizeof(shortopts));
-
-	opterr = 0;
 	optind = 1;
-	while ((id = getopt_long_only(argc, argv, shortopts, longopts, NULL)) != -1) {
-		if (id == '?' || id == ':') {
-			const char *bad = argv[optind - 1];
-
-			if (id == ':')
-				snprintf(msg, msglen, "option '%s' needs an argument", bad);
-			else
-				snprintf(msg, msglen, "unknown option '%s'", bad);
+	while ((id = cli_getopt(&spec, argc, argv, msg, msglen)) != -1) {
+		if (id == CLI_GETOPT_ERROR)
 			return -1;
-		}
-		opt = fe_option_by_id(tool_options, tool_option_count, id);
-		if (!opt) {
-			snprintf(msg, msglen, "unknown option '%s'", argv[optind - 1]);
-			return -1;
-		}
+		opt = cli_option_by_id(tool_options, tool_option_count, id);
 		if (apply_option(opt, optarg, cli, msg, msglen))
 			return -1;
 	}

@@ -3,13 +3,13 @@
  * The option table of intel_sdsi.  --help, the man page and the bash
  * completion are all generated from it, so they cannot disagree.
  */
-#ifndef INTEL_SDSI_OPTIONS_H
-#define INTEL_SDSI_OPTIONS_H
+#ifndef SDSI_TOOLS_INTEL_SDSI_TOOL_OPTIONS_H
+#define SDSI_TOOLS_INTEL_SDSI_TOOL_OPTIONS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "fe_option.h"
+#include "cli/cli_option.h"
 
 enum command {
 	CMD_NONE,
@@ -32,10 +32,10 @@ enum output_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_PROMETHEUS };
 extern const char *const output_format_names[3];
 
 /*
- * The options in the front end's form (fe_option.h), commands first, then
+ * The options in the front end's form (cli_option.h), commands first, then
  * what modifies them, then the build's generators (hidden: no help).
  */
-extern const struct fe_option tool_options[];
+extern const struct cli_option tool_options[];
 extern const unsigned int tool_option_count;
 
 struct cli {
@@ -69,4 +69,4 @@ int parse_cli(int argc, char **argv, struct cli *cli, char *msg, unsigned long m
 /* The command an option gives; CMD_NONE: it modifies the command. */
 enum command option_command(int id);
 
-#endif /* INTEL_SDSI_OPTIONS_H */
+#endif /* SDSI_TOOLS_INTEL_SDSI_TOOL_OPTIONS_H */

@@ -5,14 +5,14 @@
  * holds what they share: exit statuses, the option tables that drive both
  * getopt and --help, and small parsing and file helpers.
  */
-#ifndef SDSI_AUTHORITY_H
-#define SDSI_AUTHORITY_H
+#ifndef SDSI_TOOLS_AUTHORITY_H
+#define SDSI_TOOLS_AUTHORITY_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sdsi_lic.h"
+#include "licensing/sdsi_lic.h"
 
 /*
  * Exit statuses: the table of every sdsi program (docs/exit-codes.md).  A key
@@ -20,7 +20,9 @@
  * output that cannot be written 7, existing keys 5, a bad signature 6.
  */
 #include "sdsi/exit_status.h"
-#include "fe_option.h"
+#include "cli/cli_option.h"
+#include "util/util_hex.h"
+#include "util/util_array.h"
 
 /* Key files of an authority directory. */
 #define AUTH_ROOT_KEY		"root.key"
@@ -33,19 +35,19 @@
 
 /* Every command's last option: auth_getopt answers it with the command's help. */
 #define AUTH_HELP_OPTION \
-	{ 'h', 'h', "help", NULL, FE_ARG_NONE, NULL, "show this help and exit" }
+	{ 'h', 'h', "help", NULL, CLI_ARG_NONE, NULL, "show this help and exit" }
 
 struct auth_command {
 	const char *name;
 	const char *synopsis;
 	const char *summary;
-	/* The front end's description (fe_option.h), AUTH_HELP_OPTION last. */
-	const struct fe_option *options;
+	/* The front end's description (cli_option.h), AUTH_HELP_OPTION last. */
+	const struct cli_option *options;
 	size_t count;
 	int (*run)(const struct auth_command *cmd, int argc, char **argv);
 };
 
-#define AUTH_OPTIONS(table)	.options = (table), .count = sizeof(table) / sizeof((table)[0])
+#define AUTH_OPTIONS(table)	.options = (table), .count = UTIL_ARRAY_SIZE(table)
 
 extern const struct auth_command auth_cmd_init;
 extern const struct auth_command auth_cmd_akc;
@@ -58,6 +60,9 @@ extern const struct auth_command auth_cmd_inspect;
  * printing a usage error.
  */
 int auth_getopt(const struct auth_command *cmd, int argc, char **argv);
+/* "--OPTION: 'VALUE' is not EXPECTED", the usage error of a bad value. */
+int auth_bad_value(const struct auth_command *cmd, const char *option, const char *value,
+		   const char *expected);
 void auth_print_help(const struct auth_command *cmd);
 /* --dump-bash-completion and --dump-options, from the commands' tables. */
 void auth_print_completion(const struct auth_command *const *cmds, size_t count);
@@ -87,6 +92,13 @@ int auth_key_exit(int rc);
  * -status after printing why.
  */
 int auth_open_dir(const char *dir);
+
+/*
+ * fd (DIR, opened) if DIR is closed to others' writes as sdsi_path.h
+ * wants a directory of keys; otherwise the reason printed, fd closed and
+ * -SDSI_EXIT_REFUSED.
+ */
+int auth_dir_closed(int fd, const char *dir);
 /* dir/name into buf; exits with a message when the path does not fit. */
 const char *auth_key_path(char *buf, size_t size, const char *dir,
 			  const char *name);
@@ -101,14 +113,11 @@ const char *auth_key_path(char *buf, size_t size, const char *dir,
  * or 7 (1 without memory).
  */
 int auth_write_output(int dirfd, const char *path, const void *data, size_t len);
-void auth_hex(char *out, const uint8_t *bytes, size_t len);
-
 /*
  * The License Key Image as intel_sdsi -s shows it (docs/schema/common.json
- * "key_image"): "0x", then byte 47 first, i.e. the 48 bytes read as one
- * little-endian number.  One order in both tools, text and JSON alike.
+ * "key_image"), util_hex_key_image(): one order in both tools, text and
+ * JSON alike.
  */
-#define AUTH_KEY_IMAGE_HEX (2 + 2 * SDSI_LICENSE_KEY_IMAGE_SIZE + 1)
-void auth_key_image_hex(char out[AUTH_KEY_IMAGE_HEX], const uint8_t image[SDSI_LICENSE_KEY_IMAGE_SIZE]);
+#define AUTH_KEY_IMAGE_HEX UTIL_KEY_IMAGE_HEX_SIZE(SDSI_LICENSE_KEY_IMAGE_SIZE)
 
-#endif /* SDSI_AUTHORITY_H */
+#endif /* SDSI_TOOLS_AUTHORITY_H */

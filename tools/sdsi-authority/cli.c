@@ -12,12 +12,10 @@
 #include <string.h>
 
 #include "authority.h"
-#include "fe_option.h"
-#include "name_escape.h"
+#include "cli/cli_getopt.h"
+#include "util/util_escape.h"
 
-#define MAX_OPTIONS	16
-
-static void print_option(const struct fe_option *opt)
+static void print_option(const struct cli_option *opt)
 {
 	char left[64];
 	int n;
@@ -29,14 +27,14 @@ static void print_option(const struct fe_option *opt)
 	if (opt->arg && n > 0 && (size_t)n < sizeof(left))
 		snprintf(left + n, sizeof(left) - (size_t)n, " %s", opt->arg);
 	printf("%-28s ", left);
-	fe_doc_wrap(stdout, opt->help, 29);	/* within 80 columns */
+	cli_doc_wrap(stdout, opt->help, 29);	/* within 80 columns */
 }
 
 void auth_print_help(const struct auth_command *cmd)
 {
 	int col = printf("Usage: sdsi-authority %s ", cmd->name);
 
-	fe_doc_wrap(stdout, cmd->synopsis, col);
+	cli_doc_wrap(stdout, cmd->synopsis, col);
 	printf("\n%s\n\nOptions:\n", cmd->summary);
 	for (size_t i = 0; i < cmd->count; i++)
 		print_option(&cmd->options[i]);
@@ -44,23 +42,18 @@ void auth_print_help(const struct auth_command *cmd)
 
 int auth_getopt(const struct auth_command *cmd, int argc, char **argv)
 {
-	struct option longopts[MAX_OPTIONS + 1];
-	char shortopts[2 * MAX_OPTIONS + 1];
-	int c;
+	const struct cli_getopt_spec spec = { cmd->options, cmd->count, false, false };
+	char msg[256];
+	int c = cli_getopt(&spec, argc, argv, msg, sizeof(msg));
 
-	/* No flags: getopt itself says what is wrong with an option. */
-	if (!fe_getopt_table(cmd->options, cmd->count, "", longopts, MAX_OPTIONS + 1,
-			     shortopts, sizeof(shortopts))) {
-		fprintf(stderr, "sdsi-authority %s: too many options\n", cmd->name);
-		return '?';
-	}
-	c = getopt_long(argc, argv, shortopts, longopts, NULL);
 	if (c == 'h') {
 		auth_print_help(cmd);
 		exit(SDSI_EXIT_OK);
 	}
-	if (c == '?' || c == ':')
-		fprintf(stderr, "Try 'sdsi-authority %s --help'.\n", cmd->name);
+	if (c == CLI_GETOPT_ERROR) {
+		auth_usage_error(cmd, "%s", msg);
+		return '?';
+	}
 	return c;
 }
 
@@ -76,6 +69,15 @@ int auth_usage_error(const struct auth_command *cmd, const char *fmt, ...)
 	return SDSI_EXIT_USAGE;
 }
 
+int auth_bad_value(const struct auth_command *cmd, const char *option, const char *value,
+		   const char *expected)
+{
+	char msg[512];
+
+	cli_getopt_bad_value(msg, sizeof(msg), option, value, expected);
+	return auth_usage_error(cmd, "%s", msg);
+}
+
 void auth_error(const char *fmt, ...)
 {
 	char *message;
@@ -86,11 +88,11 @@ void auth_error(const char *fmt, ...)
 	n = vasprintf(&message, fmt, ap);
 	va_end(ap);
 	fputs("sdsi-authority: ", stderr);
-	/* File names in the message: control characters escaped (name_escape.h). */
+	/* File names in the message: control characters escaped (util/util_escape.h). */
 	if (n < 0) {
 		fputs("out of memory", stderr);
 	} else {
-		fputs_text_name(message, stderr);
+		util_fputs_text_name(message, stderr);
 		free(message);
 	}
 	fputc('\n', stderr);

@@ -12,19 +12,19 @@
 #include <openssl/evp.h>
 
 #include "authority.h"
-#include "name_escape.h"
+#include "util/util_escape.h"
 
 enum { OPT_KEY_REV = 256 };
 
-static const struct fe_option akc_options[] = {
-	{ 'o', 'o', "output", "FILE", FE_ARG_FILE, NULL, "write the AKC to FILE (required)" },
-	{ OPT_KEY_REV, 0, "key-rev", "N", FE_ARG_NONE, NULL, "key revision recorded in the AKC (default 1)" },
+static const struct cli_option akc_options[] = {
+	{ 'o', 'o', "output", "FILE", CLI_ARG_FILE, NULL, "write the AKC to FILE (required)" },
+	{ OPT_KEY_REV, 0, "key-rev", "N", CLI_ARG_NONE, NULL, "key revision recorded in the AKC (default 1)" },
 	AUTH_HELP_OPTION,
 };
 
 static int issue_akc(const char *dir, uint32_t key_rev, const char *output)
 {
-	char shown[TEXT_NAME_SIZE];
+	char shown[UTIL_TEXT_NAME_SIZE];
 	struct sdsi_lic_error err = { 0 };
 	uint8_t image[SDSI_LICENSE_KEY_IMAGE_SIZE];
 	char hex[AUTH_KEY_IMAGE_HEX];
@@ -65,9 +65,9 @@ static int issue_akc(const char *dir, uint32_t key_rev, const char *output)
 	rc = auth_write_output(dirfd, output, blob, len);
 	if (rc)
 		goto out;
-	auth_key_image_hex(hex, image);
+	util_hex_key_image(hex, image, SDSI_LICENSE_KEY_IMAGE_SIZE);
 	printf("wrote AKC %s (%zu bytes, key revision %u)\nlicense key image: %s\n",
-	       text_name(shown, sizeof(shown), output), len, key_rev, hex);
+	       util_text_name(shown, sizeof(shown), output), len, key_rev, hex);
 out:
 	close(dirfd);
 	EVP_PKEY_free(root);
@@ -88,8 +88,8 @@ static int run_akc(const struct auth_command *cmd, int argc, char **argv)
 			break;
 		case OPT_KEY_REV:
 			if (auth_parse_u32(optarg, &key_rev))
-				return auth_usage_error(cmd, "--key-rev '%s': not a 32-bit unsigned number",
-							optarg);
+				return auth_bad_value(cmd, "--key-rev", optarg,
+						      "a 32-bit unsigned number");
 			break;
 		default:
 			return SDSI_EXIT_USAGE;

@@ -14,7 +14,7 @@
 #include <openssl/rand.h>
 
 #include "authority.h"
-#include "name_escape.h"
+#include "util/util_escape.h"
 
 enum {
 	OPT_PPIN = 256,
@@ -25,15 +25,15 @@ enum {
 	OPT_PREVIOUS_PPIN,
 };
 
-static const struct fe_option cap_options[] = {
-	{ 'o', 'o', "output", "FILE", FE_ARG_FILE, NULL, "write the CAP to FILE (required)" },
-	{ OPT_PPIN, 0, "ppin", "HEX", FE_ARG_NONE, NULL, "PPIN of the CPU the licence is bound to (required)" },
-	{ OPT_FEATURE, 0, "feature", "CODE", FE_ARG_NONE, NULL, "4-character feature code; repeat for each bundle (1 to 27)" },
-	{ OPT_TYPE, 0, "type", "TYPE", FE_ARG_WORDS, SDSI_LICENSE_WORD_ONE_TIME " " SDSI_LICENSE_WORD_METERED,
+static const struct cli_option cap_options[] = {
+	{ 'o', 'o', "output", "FILE", CLI_ARG_FILE, NULL, "write the CAP to FILE (required)" },
+	{ OPT_PPIN, 0, "ppin", "HEX", CLI_ARG_NONE, NULL, "PPIN of the CPU the licence is bound to (required)" },
+	{ OPT_FEATURE, 0, "feature", "CODE", CLI_ARG_NONE, NULL, "4-character feature code; repeat for each bundle (1 to 27)" },
+	{ OPT_TYPE, 0, "type", "TYPE", CLI_ARG_WORDS, SDSI_LICENSE_WORD_ONE_TIME " " SDSI_LICENSE_WORD_METERED,
 	  SDSI_LICENSE_WORD_ONE_TIME " (default) or " SDSI_LICENSE_WORD_METERED },
-	{ OPT_ID, 0, "id", "HEX", FE_ARG_NONE, NULL, "64-bit licence ID (default: random)" },
-	{ OPT_REVISION, 0, "revision", "N", FE_ARG_NONE, NULL, "licence revision (default 1)" },
-	{ OPT_PREVIOUS_PPIN, 0, "previous-ppin", "HEX", FE_ARG_NONE, NULL, "PPIN the licence moved from (default 0: none)" },
+	{ OPT_ID, 0, "id", "HEX", CLI_ARG_NONE, NULL, "64-bit licence ID (default: random)" },
+	{ OPT_REVISION, 0, "revision", "N", CLI_ARG_NONE, NULL, "licence revision (default 1)" },
+	{ OPT_PREVIOUS_PPIN, 0, "previous-ppin", "HEX", CLI_ARG_NONE, NULL, "PPIN the licence moved from (default 0: none)" },
 	AUTH_HELP_OPTION,
 };
 
@@ -51,8 +51,8 @@ static int add_feature(const struct auth_command *cmd, struct cap_request *req,
 	uint32_t code, i;
 
 	if (sdsi_lic_code_parse(text, &code))
-		return auth_usage_error(cmd, "--feature '%s': a feature code is exactly 4 printable ASCII characters, no spaces",
-					text);
+		return auth_bad_value(cmd, "--feature", text,
+				      "a feature code (exactly 4 printable ASCII characters, no spaces)");
 	for (i = 0; i < lic->bundle_count; i++)
 		if (lic->bundles[i].code == code)
 			return auth_usage_error(cmd, "--feature %s given twice", text);
@@ -62,14 +62,14 @@ static int add_feature(const struct auth_command *cmd, struct cap_request *req,
 	return SDSI_EXIT_OK;
 }
 
-#define PPIN_DIGITS "PPIN (1 to 16 hex digits, optional 0x)"
+#define PPIN_DIGITS "a hexadecimal PPIN (1 to 16 hex digits, optional 0x)"
 
 /* The hexadecimal value of OPTION, or a usage error that says it is not WHAT. */
 static int parse_hex64(const struct auth_command *cmd, const char *option, const char *what,
 		       const char *arg, uint64_t *value)
 {
 	if (auth_parse_hex64(arg, value))
-		return auth_usage_error(cmd, "%s '%s': not a hexadecimal %s", option, arg, what);
+		return auth_bad_value(cmd, option, arg, what);
 	return SDSI_EXIT_OK;
 }
 
@@ -89,17 +89,20 @@ static int parse_option(const struct auth_command *cmd, struct cap_request *req,
 		return parse_hex64(cmd, "--previous-ppin", PPIN_DIGITS, arg, &lic->previous_ppin);
 	case OPT_ID:
 		req->have_id = true;
-		return parse_hex64(cmd, "--id", "64-bit licence ID", arg, &lic->id);
+		return parse_hex64(cmd, "--id", "a hexadecimal 64-bit licence ID", arg, &lic->id);
 	case OPT_REVISION:
 		if (auth_parse_u32(arg, &lic->revision))
-			return auth_usage_error(cmd, "--revision '%s': not a 32-bit unsigned number",
-						arg);
+			return auth_bad_value(cmd, "--revision", arg, "a 32-bit unsigned number");
 		return SDSI_EXIT_OK;
 	case OPT_TYPE:
-		if (sdsi_license_type_parse(arg, &lic->type))
-			return auth_usage_error(cmd, "--type '%s': expected %s or %s", arg,
-						sdsi_license_type_name(SDSI_LICENSE_ONE_TIME),
-						sdsi_license_type_name(SDSI_LICENSE_METERED));
+		if (sdsi_license_type_parse(arg, &lic->type)) {
+			char expected[64];
+
+			snprintf(expected, sizeof(expected), "%s or %s",
+				 sdsi_license_type_name(SDSI_LICENSE_ONE_TIME),
+				 sdsi_license_type_name(SDSI_LICENSE_METERED));
+			return auth_bad_value(cmd, "--type", arg, expected);
+		}
 		return SDSI_EXIT_OK;
 	case OPT_FEATURE:
 		return add_feature(cmd, req, arg);
@@ -126,7 +129,7 @@ static int check_request(const struct auth_command *cmd,
 
 static int issue_cap(const char *dir, struct cap_request *req)
 {
-	char shown[TEXT_NAME_SIZE];
+	char shown[UTIL_TEXT_NAME_SIZE];
 	struct sdsi_lic_error err = { 0 };
 	struct sdsi_lic_blob *lic = &req->cap.license;
 	uint8_t blob[SDSI_LICENSE_BLOB_MAX];
@@ -154,7 +157,7 @@ static int issue_cap(const char *dir, struct cap_request *req)
 	rc = auth_write_output(dirfd, req->output, blob, len);
 	if (!rc)
 		printf("wrote CAP %s (%zu bytes): %s licence 0x%016llx revision %u for PPIN 0x%016llx, %u bundle%s\n",
-		       text_name(shown, sizeof(shown), req->output), len,
+		       util_text_name(shown, sizeof(shown), req->output), len,
 		       sdsi_lic_type_name(lic->type),
 		       (unsigned long long)lic->id, lic->revision,
 		       (unsigned long long)lic->ppin, lic->bundle_count,

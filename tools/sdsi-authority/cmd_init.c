@@ -18,10 +18,11 @@
 
 #include "sdsi/input_file.h"
 #include "authority.h"
-#include "name_escape.h"
-#include "sdsi_path.h"
+#include "util/util_escape.h"
+#include "paths/sdsi_path.h"
+#include "util/util_array.h"
 
-static const struct fe_option init_options[] = {
+static const struct cli_option init_options[] = {
 	AUTH_HELP_OPTION,
 };
 
@@ -32,7 +33,7 @@ static const char *const key_files[] = {
 static int make_pair(int dirfd, const char *dir, const char *private_name,
 		     const char *public_name)
 {
-	char shown[TEXT_NAME_SIZE];
+	char shown[UTIL_TEXT_NAME_SIZE];
 	struct sdsi_lic_error err = { 0 };
 	char path[4096];
 	EVP_PKEY *key;
@@ -46,13 +47,13 @@ static int make_pair(int dirfd, const char *dir, const char *private_name,
 					  auth_key_path(path, sizeof(path), dir, private_name),
 					  key, &err);
 	if (!rc)
-		printf("wrote %s\n", text_name(shown, sizeof(shown), path));
+		printf("wrote %s\n", util_text_name(shown, sizeof(shown), path));
 	if (!rc)
 		rc = sdsi_lic_key_save_public_at(dirfd, public_name,
 						 auth_key_path(path, sizeof(path), dir, public_name),
 						 key, &err);
 	if (!rc)
-		printf("wrote %s\n", text_name(shown, sizeof(shown), path));
+		printf("wrote %s\n", util_text_name(shown, sizeof(shown), path));
 	EVP_PKEY_free(key);
 	if (rc) {
 		/* Another init won the race to a key file: a refusal, as below. */
@@ -118,13 +119,7 @@ static int make_dir(const char *dir)
 	 * (sdsi-emu --authority) trust: a DIR open to others is refused as
 	 * sdsi-emu refuses it.
 	 */
-	if (fstat(fd, &st) < 0 ||
-	    sdsi_path_check_owner(&st, false, "authority directory", dir, dir, err, sizeof(err))) {
-		auth_error("%s", err);
-		close(fd);
-		return -SDSI_EXIT_REFUSED;
-	}
-	return fd;
+	return auth_dir_closed(fd, dir);
 }
 
 static int run_init(const struct auth_command *cmd, int argc, char **argv)
@@ -146,7 +141,7 @@ static int run_init(const struct auth_command *cmd, int argc, char **argv)
 	if (dirfd < 0)
 		return -dirfd;
 	/* Refuse before writing anything, so a refusal leaves DIR as it was. */
-	for (i = 0; i < sizeof(key_files) / sizeof(key_files[0]); i++) {
+	for (i = 0; i < UTIL_ARRAY_SIZE(key_files); i++) {
 		if (fstatat(dirfd, key_files[i], &st, AT_SYMLINK_NOFOLLOW) == 0) {
 			auth_error("%s already exists: refusing to overwrite an authority's keys",
 				   auth_key_path(path, sizeof(path), dir, key_files[i]));

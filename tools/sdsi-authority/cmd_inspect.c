@@ -19,9 +19,9 @@
 
 enum { OPT_DIR = 256, OPT_JSON };
 
-static const struct fe_option inspect_options[] = {
-	{ OPT_DIR, 0, "dir", "DIR", FE_ARG_DIR, NULL, "verify the signature with DIR/root.pub (AKC) or DIR/licensor.pub (CAP)" },
-	{ OPT_JSON, 0, "json", NULL, FE_ARG_NONE, NULL, "print one JSON object on stdout, errors included" },
+static const struct cli_option inspect_options[] = {
+	{ OPT_DIR, 0, "dir", "DIR", CLI_ARG_DIR, NULL, "verify the signature with DIR/root.pub (AKC) or DIR/licensor.pub (CAP)" },
+	{ OPT_JSON, 0, "json", NULL, CLI_ARG_NONE, NULL, "print one JSON object on stdout, errors included" },
 	AUTH_HELP_OPTION,
 };
 

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* What `sdsi-authority inspect` found, and its two printers (text, JSON). */
-#ifndef SDSI_AUTHORITY_INSPECT_H
-#define SDSI_AUTHORITY_INSPECT_H
+#ifndef SDSI_TOOLS_AUTHORITY_INSPECT_H
+#define SDSI_TOOLS_AUTHORITY_INSPECT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "sdsi_lic.h"
+#include "licensing/sdsi_lic.h"
 
 struct inspect_report {
 	const char *file;
@@ -29,4 +29,4 @@ void inspect_print_json(const struct inspect_report *rep);
 /* A usage error as an error document (error.json); the text still goes to stderr. */
 void inspect_print_usage_json(const char *message);
 
-#endif /* SDSI_AUTHORITY_INSPECT_H */
+#endif /* SDSI_TOOLS_AUTHORITY_INSPECT_H */

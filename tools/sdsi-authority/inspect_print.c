@@ -16,7 +16,7 @@
 #include "sdsi/json_contract.h"
 #include "authority.h"
 #include "inspect.h"
-#include "name_escape.h"
+#include "util/util_escape.h"
 
 #define PUBKEY_HEX	(2 * SDSI_LICENSE_PUBKEY_SIZE + 1)
 #define SIG_HEX		(2 * SDSI_LICENSE_SIG_SIZE + 1)
@@ -37,7 +37,7 @@ static bool reserved_set(const struct sdsi_lic_bundle *bundle)
 	return false;
 }
 
-/* The key image in the order intel_sdsi -s prints it (auth_key_image_hex). */
+/* The key image in the order intel_sdsi -s prints it (util_hex_key_image). */
 static bool image_hex(const struct sdsi_lic_akc *akc, char out[AUTH_KEY_IMAGE_HEX])
 {
 	uint8_t image[SDSI_LICENSE_KEY_IMAGE_SIZE];
@@ -46,7 +46,7 @@ static bool image_hex(const struct sdsi_lic_akc *akc, char out[AUTH_KEY_IMAGE_HE
 		strcpy(out, "unavailable");
 		return false;
 	}
-	auth_key_image_hex(out, image);
+	util_hex_key_image(out, image, SDSI_LICENSE_KEY_IMAGE_SIZE);
 	return true;
 }
 
@@ -55,9 +55,9 @@ static void print_akc_text(const struct sdsi_lic_akc *akc)
 	char hex[PUBKEY_HEX];
 
 	printf("key revision:      %u\n", akc->key_revision);
-	auth_hex(hex, akc->licensor_key, SDSI_LICENSE_PUBKEY_SIZE / 2);
+	util_hex(hex, akc->licensor_key, SDSI_LICENSE_PUBKEY_SIZE / 2);
 	printf("licensor key X:    %s\n", hex);
-	auth_hex(hex, akc->licensor_key + SDSI_LICENSE_PUBKEY_SIZE / 2,
+	util_hex(hex, akc->licensor_key + SDSI_LICENSE_PUBKEY_SIZE / 2,
 		 SDSI_LICENSE_PUBKEY_SIZE / 2);
 	printf("licensor key Y:    %s\n", hex);
 	image_hex(akc, hex);
@@ -81,7 +81,7 @@ static void print_license_text(const struct sdsi_lic_blob *lic)
 		sdsi_lic_code_format(lic->bundles[i].code, code);
 		printf("  bundle %-2u        %s", i, code);
 		if (reserved_set(&lic->bundles[i])) {
-			auth_hex(hex, lic->bundles[i].reserved,
+			util_hex(hex, lic->bundles[i].reserved,
 				 SDSI_BUNDLE_RESERVED_SIZE);
 			printf("  reserved %s", hex);
 		}
@@ -91,7 +91,7 @@ static void print_license_text(const struct sdsi_lic_blob *lic)
 
 void inspect_print_text(const struct inspect_report *rep)
 {
-	char shown[TEXT_NAME_SIZE];
+	char shown[UTIL_TEXT_NAME_SIZE];
 	const struct sdsi_lic_error *err;
 	char sig[SIG_HEX];
 
@@ -99,7 +99,7 @@ void inspect_print_text(const struct inspect_report *rep)
 		auth_error("%s", rep->failure);
 		return;
 	}
-	printf("file:              %s (%zu bytes)\n", text_name(shown, sizeof(shown), rep->file),
+	printf("file:              %s (%zu bytes)\n", util_text_name(shown, sizeof(shown), rep->file),
 	       rep->size);
 	printf("kind:              %s\n", kind_title(rep->kind));
 	if (!rep->decoded) {
@@ -118,7 +118,7 @@ void inspect_print_text(const struct inspect_report *rep)
 		print_akc_text(&rep->akc);
 	else
 		print_license_text(&rep->cap.license);
-	auth_hex(sig, rep->kind == SDSI_PAYLOAD_AKC ? rep->akc.signature :
+	util_hex(sig, rep->kind == SDSI_PAYLOAD_AKC ? rep->akc.signature :
 		 rep->cap.signature, SDSI_LICENSE_SIG_SIZE);
 	printf("signature (r||s):  %s\n", sig);
 	if (!rep->verified)
@@ -134,7 +134,7 @@ static json_object *hex_string(const uint8_t *bytes, size_t len)
 {
 	char hex[2 * SDSI_LICENSE_BLOB_MAX + 1];
 
-	auth_hex(hex, bytes, len);
+	util_hex(hex, bytes, len);
 	return json_object_new_string(hex);
 }
 
@@ -247,7 +247,7 @@ void inspect_print_json(const struct inspect_report *rep)
 		json_object_object_add(root, "verification", check);
 	}
 print:
-	json_print_document(root);
+	util_json_print_document(root);
 	json_object_put(root);
 }
 
@@ -260,6 +260,6 @@ void inspect_print_usage_json(const char *message)
 	add_errno(err, EINVAL);
 	json_object_object_add(err, "message", json_object_new_string(message));
 	json_object_object_add(root, "error", err);
-	json_print_document(root);
+	util_json_print_document(root);
 	json_object_put(root);
 }

@@ -9,7 +9,8 @@
 #include <string.h>
 
 #include "authority.h"
-#include "fe_option.h"
+#include "cli/cli_option.h"
+#include "util/util_array.h"
 
 static const struct auth_command *const commands[] = {
 	&auth_cmd_init,
@@ -18,7 +19,6 @@ static const struct auth_command *const commands[] = {
 	&auth_cmd_inspect,
 };
 
-#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 static void print_main_help(void)
 {
@@ -28,17 +28,17 @@ static void print_main_help(void)
 	       "Issue and inspect AKC and CAP files in the sdsi project's stand-in\n"
 	       "format (ECDSA P-384, SHA-384; see /usr/share/doc/sdsi-authority/formats.md,\n"
 	       "docs/formats.md in the sources).\n\nCommands:\n");
-	for (i = 0; i < N_COMMANDS; i++)
+	for (i = 0; i < UTIL_ARRAY_SIZE(commands); i++)
 	{
 		printf("  %-8s %s ", commands[i]->name, commands[i]->name);
-		fe_doc_wrap(stdout, commands[i]->synopsis, 13 + (int)strlen(commands[i]->name));
+		cli_doc_wrap(stdout, commands[i]->synopsis, 13 + (int)strlen(commands[i]->name));
 	}
 	printf("\nOptions:\n");
 	auth_print_top_options();
 	printf("\n'sdsi-authority COMMAND --help' describes one command.\n\n"
 	       "Exit status, shared by the sdsi programs (/usr/share/doc/sdsi-authority/\n"
 	       "exit-codes.md, docs/exit-codes.md in the sources):\n");
-#define PRINT_EXIT_STATUS(code, meaning) printf("  %d  ", code); fe_doc_wrap(stdout, meaning, 5);
+#define PRINT_EXIT_STATUS(code, meaning) printf("  %d  ", code); cli_doc_wrap(stdout, meaning, 5);
 	SDSI_EXIT_STATUS_TABLE(PRINT_EXIT_STATUS)
 #undef PRINT_EXIT_STATUS
 }
@@ -59,11 +59,11 @@ int main(int argc, char **argv)
 	}
 	/* The build makes the completion, the tests read the option list. */
 	if (!strcmp(argv[1], "--dump-bash-completion")) {
-		auth_print_completion(commands, N_COMMANDS);
+		auth_print_completion(commands, UTIL_ARRAY_SIZE(commands));
 		return SDSI_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--dump-options")) {
-		auth_print_option_list(commands, N_COMMANDS);
+		auth_print_option_list(commands, UTIL_ARRAY_SIZE(commands));
 		return SDSI_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {
@@ -71,7 +71,7 @@ int main(int argc, char **argv)
 		printf("sdsi-authority %s\n", SDSI_VERSION);
 		return SDSI_EXIT_OK;
 	}
-	for (i = 0; i < N_COMMANDS; i++) {
+	for (i = 0; i < UTIL_ARRAY_SIZE(commands); i++) {
 		if (strcmp(argv[1], commands[i]->name))
 			continue;
 		rc = commands[i]->run(commands[i], argc - 1, argv + 1);

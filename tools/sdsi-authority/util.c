@@ -10,7 +10,8 @@
 #include <unistd.h>
 
 #include "authority.h"
-#include "sdsi_path.h"
+#include "paths/sdsi_path.h"
+#include "util/util_array.h"
 
 int auth_parse_hex64(const char *text, uint64_t *value)
 {
@@ -68,7 +69,6 @@ int auth_key_exit(int rc)
 int auth_open_dir(const char *dir)
 {
 	char err[SDSI_PATH_ERR_SIZE];
-	struct stat st;
 	int fd = sdsi_path_open_dir(dir, "authority directory", err, sizeof(err));
 
 	if (fd < 0) {
@@ -79,6 +79,14 @@ int auth_open_dir(const char *dir)
 	 * DIR itself closed to others' writes even with the sticky bit: they
 	 * could add a key file that is missing.
 	 */
+	return auth_dir_closed(fd, dir);
+}
+
+int auth_dir_closed(int fd, const char *dir)
+{
+	char err[SDSI_PATH_ERR_SIZE];
+	struct stat st;
+
 	if (fstat(fd, &st) < 0 ||
 	    sdsi_path_check_owner(&st, false, "authority directory", dir, dir, err, sizeof(err))) {
 		auth_error("%s", err);
@@ -96,7 +104,7 @@ static const char *authority_key_at(int dirfd, const struct stat *out)
 	};
 	struct stat key;
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < UTIL_ARRAY_SIZE(names); i++)
 		if (fstatat(dirfd, names[i], &key, AT_SYMLINK_NOFOLLOW) == 0 &&
 		    key.st_dev == out->st_dev && key.st_ino == out->st_ino)
 			return names[i];
@@ -142,28 +150,4 @@ int auth_write_output(int dirfd, const char *path, const void *data, size_t len)
 		return output_exit(rc);
 	}
 	return SDSI_EXIT_OK;
-}
-
-void auth_hex(char *out, const uint8_t *bytes, size_t len)
-{
-	static const char digits[] = "0123456789abcdef";
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		out[2 * i] = digits[bytes[i] >> 4];
-		out[2 * i + 1] = digits[bytes[i] & 0xf];
-	}
-	out[2 * len] = '\0';
-}
-
-void auth_key_image_hex(char out[AUTH_KEY_IMAGE_HEX], const uint8_t image[SDSI_LICENSE_KEY_IMAGE_SIZE])
-{
-	uint8_t reversed[SDSI_LICENSE_KEY_IMAGE_SIZE];
-	size_t i;
-
-	for (i = 0; i < SDSI_LICENSE_KEY_IMAGE_SIZE; i++)
-		reversed[i] = image[SDSI_LICENSE_KEY_IMAGE_SIZE - 1 - i];
-	out[0] = '0';
-	out[1] = 'x';
-	auth_hex(out + 2, reversed, sizeof(reversed));
 }

@@ -338,6 +338,26 @@ const char *sdsi_blob_format_name(enum sdsi_blob_format format);
 int sdsi_decode_blob(const uint8_t *buf, size_t len, struct sdsi_blob_info *info,
 		     struct sdsi_error *err);
 
+/*
+ * Read buf as a licence blob, the published layout every CAP has, whatever
+ * its first bytes say (since 0.3): 0 when it reads; else -EBADMSG, class
+ * MALFORMED, the error's offset that of the first field that does not
+ * read and its message the reason alone, for the caller to name the file:
+ * why a blob sdsi_decode_blob() calls foreign is no CAP.
+ */
+int sdsi_read_license_blob(const uint8_t *buf, size_t len, struct sdsi_error *err);
+
+/*
+ * Whether the file behind fd holds a key or a certificate, in any form
+ * OpenSSL reads (since 0.3): a PEM block, or DER that reads as a private
+ * or public key, an encrypted key, a PKCS#12 bundle or an X.509
+ * certificate; no passphrase is asked for.  It reads from offset 0 with
+ * pread (fd's offset is kept); a file it cannot read into memory is judged
+ * to hold one.  For a program about to write over the file: a key is never
+ * to be replaced.
+ */
+bool sdsi_fd_holds_key(int fd);
+
 /* ---- provisioning ------------------------------------------------------ */
 
 enum sdsi_blob_kind { SDSI_BLOB_AKC, SDSI_BLOB_CAP };

@@ -49,8 +49,13 @@ def start(programs, authority, state_dir, tmp_path):
         return p
 
     yield _start
-    for p in started:
-        p.stop()
+    try:
+        # Provisioning that succeeded broke no rule of the mailbox on the way.
+        for p in started:
+            p.assert_protocol_kept()
+    finally:
+        for p in started:
+            p.stop()
     for p in started:
         p.assert_clean_exit()
 

@@ -13,7 +13,7 @@ from sdsikit import sockets
 from sdsikit.emu import start_mount
 
 SOCKETS = 2
-CLIENTS_MAX = 32        # cli/fe_ctl_clients.h (FE_CTL_CLIENTS_MAX)
+CLIENTS_MAX = 32        # cli/cli_ctl_clients.h (CLI_CTL_CLIENTS_MAX)
 # How long the test waits for ctl's answer.  Before connections were served
 # side by side, each idle one held the socket for its 5 s idle limit, so 20
 # of them delayed `ctl status` by at least 100 s: 30 s tells the two apart

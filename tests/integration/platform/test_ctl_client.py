@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """`sdsi-emu ctl` against a hostile server: whatever listens on the socket
 it is given may send an answer without end or terminal escape sequences.
-ctl reads at most the protocol's longest answer (FE_CTL_ANSWER_MAX) and
+ctl reads at most the protocol's longest answer (CLI_CTL_ANSWER_MAX) and
 escapes every byte that is not printable ASCII or a newline before it
 reaches standard output or standard error."""
 import socket
@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-ANSWER_MAX = 65536      # cli/fe_ctl_clients.h (FE_CTL_ANSWER_MAX)
+ANSWER_MAX = 65536      # cli/cli_ctl_clients.h (CLI_CTL_ANSWER_MAX)
 # Enough to tell a bounded reader from one that takes all it is given,
 # small enough that an unbounded one still ends (and fails) quickly.
 FLOOD_BYTES = 64 << 20
@@ -128,3 +128,26 @@ def test_our_answers_are_printed_unchanged(sdsi, hostile):
     done = ctl(sdsi, hostile(answer))
     assert done.returncode == 0, done.stderr
     assert done.stdout.encode() == answer
+
+
+# Every errno name the control server answers with (sdsi-emu(1), "CONTROL
+# SOCKET", and cli/'s replies), and the exit status docs/exit-codes.md
+# gives it: the class of that errno in a program's context.  Spelt out
+# here, not read from include/sdsi/errno_class.h, so that a wrong row there
+# (EBUSY in EINVAL's class: exit 2) fails.
+DOCUMENTED_ERRORS = [
+    ('EINVAL', 2),      # a malformed command
+    ('ENODEV', 3),      # no such socket
+    ('EBUSY', 7),       # one connection too many
+    ('EOPNOTSUPP', 7),  # a command the daemon does not serve
+    ('ETIMEDOUT', 7),   # a request line not sent in time
+    ('EMSGSIZE', 7),    # an answer longer than the protocol allows
+]
+
+
+@pytest.mark.parametrize('name,status', DOCUMENTED_ERRORS)
+def test_exit_status_of_each_documented_error(sdsi, hostile, name, status):
+    done = ctl(sdsi, hostile(f'error {name}: refused\n'.encode()))
+    assert done.returncode == status, (name, done.returncode, done.stderr)
+    assert done.stdout == ''
+    assert f'error {name}: refused' in done.stderr

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """sdsi-emu, sdsi-shmem and sdsi-authority each have one option table
-(cli/fe_option.h): --help shows every option of it as the table spells
+(cli/cli_option.h): --help shows every option of it as the table spells
 it, the man page names every one, and the bash completion the program
 writes from the table offers every one."""
 import os

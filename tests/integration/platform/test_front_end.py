@@ -23,7 +23,7 @@ from sdsikit.sockets import request
 
 SOCKETS = 2
 WITHIN_S = 30
-CLIENTS_MAX = 32        # cli/fe_ctl_clients.h (FE_CTL_CLIENTS_MAX)
+CLIENTS_MAX = 32        # cli/cli_ctl_clients.h (CLI_CTL_CLIENTS_MAX)
 COMMANDS = ('status', 'power-cycle', 'fault', 'clear', 'unbind', 'bind',
             'features', 'iblock', 'advance')
 
@@ -133,7 +133,7 @@ def reason(answer):
     return answer.split(':', 1)[1].strip()
 
 
-WORDS_MAX = 16     # cli/fe_ctl.h FE_CTL_MAX_WORDS
+WORDS_MAX = 16     # cli/cli_ctl.h CLI_CTL_MAX_WORDS
 REQUESTS = [
     # (request, True if it is carried out)
     ('iblock 1 on', True),

@@ -70,9 +70,33 @@ def _stop(proc):
 
 
 def _refused(proc):
-    _, err = proc.communicate(timeout=START_S)
+    """PROC's stderr once it refused to start (exit 1).  One still running
+    after START_S is killed and reaped before the test fails, so that no
+    daemon outlives the test that started it."""
+    try:
+        _, err = proc.communicate(timeout=START_S)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, err = proc.communicate()
+        pytest.fail(f'sdsi-shmem did not refuse within {START_S} s: it ran '
+                    f'until killed\n{err}')
     assert proc.returncode == 1, err
     return err
+
+
+def test_refused_kills_a_daemon_that_does_not_refuse(tmp_path, monkeypatch):
+    """The helper itself: a daemon that starts instead of refusing fails
+    the test, and is not left running (killed and reaped)."""
+    monkeypatch.setitem(globals(), 'START_S', 1)
+    proc = _start(tmp_path)
+    try:
+        with pytest.raises(pytest.fail.Exception, match='did not refuse'):
+            _refused(proc)
+        assert proc.returncode is not None and proc.returncode < 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
 
 
 @pytest.fixture

@@ -63,14 +63,20 @@ def _untouched(base):
     assert os.listdir(os.path.join(base, 'root-only')) == ['window']
 
 
-def test_shmem_refuses_a_window_below_a_link_another_user_planted(planted):
-    user, base = planted
-    window = os.path.join(base, 'users', 'swap', 'window')
+def _shmem_refused(window, user):
+    """sdsi-shmem --window WINDOW refused (exit 1) for a directory user owns."""
     done = subprocess.run([shmem_path(), '--window', window, '--sockets', '1'],
                           capture_output=True, text=True, timeout=REFUSED_WITHIN_S)
     assert done.returncode == 1, done
-    assert f'window {window}: ' in done.stderr, done.stderr
     assert f'owned by uid {user.uid}, not by root' in done.stderr, done.stderr
+    return done
+
+
+def test_shmem_refuses_a_window_below_a_link_another_user_planted(planted):
+    user, base = planted
+    window = os.path.join(base, 'users', 'swap', 'window')
+    done = _shmem_refused(window, user)
+    assert f'window {window}: ' in done.stderr, done.stderr
     _untouched(base)
 
 
@@ -79,10 +85,7 @@ def test_shmem_refuses_a_window_in_a_directory_another_user_owns(planted):
     at any time, so it is refused as such (every component)."""
     user, base = planted
     window = os.path.join(base, 'users', 'real', 'window')
-    done = subprocess.run([shmem_path(), '--window', window, '--sockets', '1'],
-                          capture_output=True, text=True, timeout=REFUSED_WITHIN_S)
-    assert done.returncode == 1, done
-    assert f'owned by uid {user.uid}, not by root' in done.stderr, done.stderr
+    _shmem_refused(window, user)
     assert not os.path.exists(window)
 
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The one control server of sdsi-emu and sdsi-shmem (fe_ctl_server.h), in
+ * The one control server of sdsi-emu and sdsi-shmem (cli_ctl_server.h), in
  * both reply styles over a real Unix socket: every guard holds for both,
  * each connection told what it broke in its daemon's words.  The deadlines
  * (5 s) are the platform suite's to wait for.
@@ -21,14 +21,14 @@
 
 #include <cmocka.h>
 
-#include "fe_ctl_server.h"
+#include "cli/cli_ctl_server.h"
 
 struct rig {
 	char dir[64];
 	char path[128];
-	struct fe_ctl_server srv;
-	struct fe_ctl_handler handler;
-	const struct fe_ctl_dialect *dialect;
+	struct cli_ctl_server srv;
+	struct cli_ctl_handler handler;
+	const struct cli_ctl_dialect *dialect;
 	unsigned int executed;
 };
 
@@ -55,7 +55,7 @@ static char *echo(void *ctx, const char *request)
 	return asprintf(&answer, "got [%s]\n", request) < 0 ? NULL : answer;
 }
 
-static int setup(void **state, enum fe_reply_style style)
+static int setup(void **state, enum cli_reply_style style)
 {
 	struct rig *r = calloc(1, sizeof(*r));
 	char err[256];
@@ -65,30 +65,30 @@ static int setup(void **state, enum fe_reply_style style)
 	assert_non_null(mkdtemp(r->dir));
 	snprintf(r->path, sizeof(r->path), "%s/ctl.sock", r->dir);
 	umask(0);	/* the socket is 0600 whatever the umask */
-	assert_int_equal(fe_ctl_server_listen(&r->srv, r->path, "the test", style, err,
+	assert_int_equal(cli_ctl_server_listen(&r->srv, r->path, "the test", style, err,
 					      sizeof(err)), 0);
 	umask(022);
-	r->handler = (struct fe_ctl_handler){ .ctx = r, .execute = echo };
-	r->dialect = fe_ctl_dialect(style);
+	r->handler = (struct cli_ctl_handler){ .ctx = r, .execute = echo };
+	r->dialect = cli_ctl_dialect(style);
 	*state = r;
 	return 0;
 }
 
 static int setup_errno(void **state)
 {
-	return setup(state, FE_REPLY_ERRNO);
+	return setup(state, CLI_REPLY_ERRNO);
 }
 
 static int setup_terse(void **state)
 {
-	return setup(state, FE_REPLY_TERSE);
+	return setup(state, CLI_REPLY_TERSE);
 }
 
 static int teardown(void **state)
 {
 	struct rig *r = *state;
 
-	fe_ctl_server_close(&r->srv);
+	cli_ctl_server_close(&r->srv);
 	assert_int_equal(access(r->path, F_OK), -1);	/* removed */
 	assert_int_equal(rmdir(r->dir), 0);
 	free(r);
@@ -106,20 +106,20 @@ static int client(struct rig *r, const char *send_text, size_t len)
 	if (len)
 		assert_int_equal(send(fd, send_text, len, MSG_NOSIGNAL), (ssize_t)len);
 	/* Taken now: the server accepts in the order of connection. */
-	assert_int_equal(fe_ctl_server_serve(&r->srv, &r->handler, -1, false), 0);
+	assert_int_equal(cli_ctl_server_serve(&r->srv, &r->handler, -1, false), 0);
 	return fd;
 }
 
 /* Serve, never waiting, until the server ends the connection: what it said. */
 static char *answer(struct rig *r, int fd)
 {
-	static char got[FE_CTL_ANSWER_MAX + 2];
+	static char got[CLI_CTL_ANSWER_MAX + 2];
 	size_t used = 0;
 
 	for (int round = 0; round < 5000; round++) {
 		ssize_t n;
 
-		assert_int_equal(fe_ctl_server_serve(&r->srv, &r->handler, -1, false), 0);
+		assert_int_equal(cli_ctl_server_serve(&r->srv, &r->handler, -1, false), 0);
 		n = recv(fd, got + used, sizeof(got) - 1 - used, MSG_DONTWAIT);
 		if (n == 0) {
 			close(fd);
@@ -149,13 +149,13 @@ static void test_socket_is_private(void **state)
 static void test_a_live_socket_is_not_taken_over(void **state)
 {
 	struct rig *r = *state;
-	struct fe_ctl_server other;
+	struct cli_ctl_server other;
 	char err[256];
 
-	assert_int_equal(fe_ctl_server_listen(&other, r->path, "the test", FE_REPLY_ERRNO, err,
+	assert_int_equal(cli_ctl_server_listen(&other, r->path, "the test", CLI_REPLY_ERRNO, err,
 					      sizeof(err)), -EADDRINUSE);
 	assert_non_null(strstr(err, "another the test is running on"));
-	fe_ctl_server_close(&other);
+	cli_ctl_server_close(&other);
 	assert_int_equal(access(r->path, F_OK), 0);	/* still ours */
 }
 
@@ -184,18 +184,18 @@ static void test_line_length_limit(void **state)
 	free(line);
 }
 
-/* An answer of FE_CTL_ANSWER_MAX bytes is sent whole; one byte more is not. */
+/* An answer of CLI_CTL_ANSWER_MAX bytes is sent whole; one byte more is not. */
 static void test_answer_length_limit(void **state)
 {
 	struct rig *r = *state;
 	char line[64];
 	const char *got;
 
-	snprintf(line, sizeof(line), "size %d\n", FE_CTL_ANSWER_MAX);
+	snprintf(line, sizeof(line), "size %d\n", CLI_CTL_ANSWER_MAX);
 	got = answer(r, client(r, line, strlen(line)));
-	assert_int_equal(strlen(got), FE_CTL_ANSWER_MAX);
-	assert_int_equal(got[FE_CTL_ANSWER_MAX - 1], '\n');
-	snprintf(line, sizeof(line), "size %d\n", FE_CTL_ANSWER_MAX + 1);
+	assert_int_equal(strlen(got), CLI_CTL_ANSWER_MAX);
+	assert_int_equal(got[CLI_CTL_ANSWER_MAX - 1], '\n');
+	snprintf(line, sizeof(line), "size %d\n", CLI_CTL_ANSWER_MAX + 1);
 	assert_string_equal(answer(r, client(r, line, strlen(line))), r->dialect->too_big);
 	assert_int_equal(r->executed, 2);
 }
@@ -219,7 +219,7 @@ static void test_oldest_gives_way(void **state)
 {
 	struct rig *r = *state;
 	unsigned int max = r->dialect->clients_max;
-	int idle[FE_CTL_CLIENTS_MAX] = { 0 };
+	int idle[CLI_CTL_CLIENTS_MAX] = { 0 };
 
 	for (unsigned int i = 0; i < max; i++)
 		idle[i] = client(r, NULL, 0);
@@ -232,8 +232,8 @@ static void test_oldest_gives_way(void **state)
 
 static void test_the_two_styles(void **state)
 {
-	const struct fe_ctl_dialect *full = fe_ctl_dialect(FE_REPLY_ERRNO);
-	const struct fe_ctl_dialect *terse = fe_ctl_dialect(FE_REPLY_TERSE);
+	const struct cli_ctl_dialect *full = cli_ctl_dialect(CLI_REPLY_ERRNO);
+	const struct cli_ctl_dialect *terse = cli_ctl_dialect(CLI_REPLY_TERSE);
 
 	(void)state;
 	assert_string_equal(full->busy,
@@ -246,10 +246,10 @@ static void test_the_two_styles(void **state)
 	assert_int_equal(terse->request_max, 256);
 	assert_string_equal(full->too_big, "error EMSGSIZE: answer longer than 65536 bytes\n");
 	assert_string_equal(terse->too_big, "error: answer longer than 65536 bytes\n");
-	assert_true(full->clients_max <= FE_CTL_CLIENTS_MAX &&
-		    terse->clients_max <= FE_CTL_CLIENTS_MAX);
-	assert_true(full->request_max <= FE_CTL_REQUEST_MAX &&
-		    terse->request_max <= FE_CTL_REQUEST_MAX);
+	assert_true(full->clients_max <= CLI_CTL_CLIENTS_MAX &&
+		    terse->clients_max <= CLI_CTL_CLIENTS_MAX);
+	assert_true(full->request_max <= CLI_CTL_REQUEST_MAX &&
+		    terse->request_max <= CLI_CTL_REQUEST_MAX);
 }
 
 #define BOTH(test) \

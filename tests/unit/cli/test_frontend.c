@@ -15,18 +15,19 @@
 #include <cmocka.h>
 
 #include "sdsi/hw.h"
-#include "fe_ctl.h"
-#include "fe_ctl_clients.h"
-#include "fe_platform.h"
+#include "cli/cli_ctl.h"
+#include "cli/cli_ctl_clients.h"
+#include "cli/cli_platform.h"
+#include "util/util_array.h"
 
 #define SOCKETS	2
 
 struct rig {
 	struct sdsi_model *models[SOCKETS];
-	struct fe_ctl_backend backend;
+	struct cli_ctl_sockets backend;
 };
 
-static int with_model(void *ctx, unsigned int s, bool reprobe, fe_model_fn fn, void *arg)
+static int with_model(void *ctx, unsigned int s, bool reprobe, cli_model_fn fn, void *arg)
 {
 	struct rig *r = ctx;
 
@@ -47,7 +48,7 @@ static int setup(void **state)
 
 		assert_int_equal(sdsi_model_create(&cfg, &r->models[n], err, sizeof(err)), 0);
 	}
-	r->backend = (struct fe_ctl_backend){
+	r->backend = (struct cli_ctl_sockets){
 		.daemon = "the test", .nsockets = SOCKETS, .ctx = r, .with_model = with_model,
 	};
 	*state = r;
@@ -67,10 +68,10 @@ static int teardown(void **state)
 /* The answer in sdsi-emu's spelling; *terse gets sdsi-shmem's. */
 static char *ask(struct rig *r, const char *line, char **terse)
 {
-	char *full = fe_ctl_execute(&r->backend, line, FE_REPLY_ERRNO);
+	char *full = cli_ctl_execute(&r->backend, line, CLI_REPLY_ERRNO);
 
 	assert_non_null(full);
-	*terse = fe_ctl_execute(&r->backend, line, FE_REPLY_TERSE);
+	*terse = cli_ctl_execute(&r->backend, line, CLI_REPLY_TERSE);
 	assert_non_null(*terse);
 	return full;
 }
@@ -138,7 +139,7 @@ static void test_word_limit(void **state)
 {
 	char line[128] = "clear 0";
 
-	for (int i = 2; i < FE_CTL_MAX_WORDS; i++)
+	for (int i = 2; i < CLI_CTL_MAX_WORDS; i++)
 		strcat(line, " x");
 	expect_error(*state, line, "EINVAL");	/* 16 words: parsed, a usage error */
 	strcat(line, " x");
@@ -217,7 +218,7 @@ static size_t digits(unsigned long long v)
 }
 
 /*
- * The longest answer the commands can give stays within FE_CTL_ANSWER_MAX
+ * The longest answer the commands can give stays within CLI_CTL_ANSWER_MAX
  * (and under the 40000 bytes man/sdsi-emu.1 names): `violations` on the
  * most sockets there can be, each with every kept violation as long as one
  * can be.  Measured on a real line of 8 kept violations, then widened by
@@ -252,11 +253,11 @@ static void test_longest_answer_fits(void **state)
 	       (strlen("0xffffffff") - strlen("0x8")) +
 	       (strlen("registers+0xffffffff") - strlen("control+0x8"));
 	/* Per socket: its number (2 digits) and count (19 digits). */
-	worst = FE_MAX_SOCKETS * (strlen(full) + 1 + digits(INT64_MAX) +
+	worst = CLI_MAX_SOCKETS * (strlen(full) + 1 + digits(INT64_MAX) +
 				  SDSI_MODEL_VIOLATIONS_KEPT * gain);
 	print_message("the longest answer: at most %zu bytes\n", worst);
 	assert_true(worst < 40000);
-	assert_true(worst <= FE_CTL_ANSWER_MAX);
+	assert_true(worst <= CLI_CTL_ANSWER_MAX);
 	free(full);
 	free(terse);
 }
@@ -273,12 +274,12 @@ static void test_unknown_command_keeps_each_wording(void **state)
 
 static int option(const char *name, const char *value)
 {
-	struct fe_platform p;
+	struct cli_platform p;
 
-	fe_platform_init(&p);
-	for (size_t i = 0; i < fe_platform_option_count; i++)
-		if (!strcmp(fe_platform_options[i].name, name))
-			return fe_platform_option("test", fe_platform_options[i].id, value, &p);
+	cli_platform_init(&p);
+	for (size_t i = 0; i < cli_platform_option_count; i++)
+		if (!strcmp(cli_platform_options[i].name, name))
+			return cli_platform_option("test", cli_platform_options[i].id, value, &p);
 	fail_msg("no option %s", name);
 	return -1;
 }
@@ -296,7 +297,7 @@ static void test_option_bounds(void **state)
 		{ "ppin", "1,2,3,4,5,6,7,8,9,a,b,c,d,e,f,10", "1,2,3,4,5,6,7,8,9,a,b,c,d,e,f,10,11" },
 	};
 
-	for (size_t i = 0; i < sizeof(bounds) / sizeof(bounds[0]); i++) {
+	for (size_t i = 0; i < UTIL_ARRAY_SIZE(bounds); i++) {
 		assert_int_equal(option(bounds[i].name, bounds[i].fits), 0);
 		assert_int_equal(option(bounds[i].name, bounds[i].too_many), 2);
 	}

@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 /* Its NVRAM and certificate builder: licences without a signing authority. */
-#include "model_priv.h"
+#include "model/model_priv.h"
 
 static uint64_t rig_clock_ns(void *ctx)
 {
@@ -198,7 +198,7 @@ void rig_install_license(struct core_rig *rig, size_t blob_len)
 	for (i = 0; i < blob_len; i++)
 		blob[i] = (unsigned char)(i * 7 + 1);
 	sdsi_lock_take(&rig->model->lock);
-	ret = nvram_append_license(rig->model, blob, blob_len);
+	ret = nvram_add_license(rig->model, blob, blob_len, false);
 	sdsi_lock_release(&rig->model->lock);
 	assert_int_equal(ret, 0);
 }

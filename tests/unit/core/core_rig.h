@@ -4,8 +4,8 @@
  * operations, a virtual clock shared by both (so timeouts and 500 ms retries
  * cost no wall time), and a log of every MMIO access the core makes.
  */
-#ifndef CORE_RIG_H
-#define CORE_RIG_H
+#ifndef SDSI_TESTS_UNIT_CORE_RIG_H
+#define SDSI_TESTS_UNIT_CORE_RIG_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -13,8 +13,8 @@
 
 #include <sdsi/hw.h>
 
-#include "sdsi_mbox.h"
-#include "sdsi_model.h"
+#include "drivers/core/sdsi_mbox.h"
+#include "model/sdsi_model.h"
 
 #define RIG_PPIN		0x1122334455667788ull
 #define RIG_SOCKET_ID		2u
@@ -116,4 +116,4 @@ int rig_teardown(void **state);
 #define RIG_TEST(fn, setup) \
 	cmocka_unit_test_setup_teardown(fn, setup, rig_teardown)
 
-#endif /* CORE_RIG_H */
+#endif /* SDSI_TESTS_UNIT_CORE_RIG_H */

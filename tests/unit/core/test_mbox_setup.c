@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "core_rig.h"
+#include "util/util_array.h"
 
 #define UNKNOWN_GUID	0x12345678u
 
@@ -82,7 +83,7 @@ static void test_early_uses_v1_layout_for_any_guid(void **state)
 	struct sdsi_mbox mb;
 	size_t i;
 
-	for (i = 0; i < sizeof(guids) / sizeof(guids[0]); i++) {
+	for (i = 0; i < UTIL_ARRAY_SIZE(guids); i++) {
 		assert_int_equal(init_flavor(&mb, guids[i], SDSI_ABI_EARLY),
 				 0);
 		assert_layout(&mb, guids[i], 8, 72);

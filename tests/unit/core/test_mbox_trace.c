@@ -18,7 +18,8 @@
 #include <sdsi/le.h>
 
 #include "core_rig.h"
-#include "test_authority.h"
+#include "tests/unit/model/test_authority.h"
+#include "util/util_array.h"
 
 #define OWN		((uint64_t)SDSI_OWNER_INBAND << SDSI_CTRL_OWNER_SHIFT)
 #define STATUS(s)	((uint64_t)(s) << SDSI_CTRL_STATUS_SHIFT)
@@ -177,7 +178,7 @@ static void test_poll_sleep_bounds(void **state)
 	unsigned int c, i, sleeps;
 	size_t len;
 
-	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+	for (c = 0; c < UTIL_ARRAY_SIZE(cases); c++) {
 		sdsi_mbox_default_params(&p);
 		p.poll_us = cases[c].poll_us;
 		assert_int_equal(sdsi_mbox_init(&rig->mb, rig->guid, &rig_ops,
@@ -317,7 +318,7 @@ static void test_error_paths_write_one_cpl(void **state)
 	unsigned int i;
 
 	(void)state;
-	for (i = 0; i < sizeof(error_paths) / sizeof(error_paths[0]); i++) {
+	for (i = 0; i < UTIL_ARRAY_SIZE(error_paths); i++) {
 		const struct error_path *e = &error_paths[i];
 		struct core_rig *rig = rig_new(SDSI_GUID_V2,
 					       SDSI_ABI_CURRENT);

@@ -15,6 +15,7 @@
 #include <sdsi/le.h>
 
 #include "core_rig.h"
+#include "util/util_array.h"
 
 #define CANARY		0xeeu
 #define READ_REQUEST	(SDSI_CTRL_EOM | SDSI_CTRL_SOM | SDSI_CTRL_RUN_BUSY | \
@@ -111,7 +112,7 @@ static void test_state_certificate_packets(void **state)
 	static unsigned char expected[SDSI_READ_MSG_MAX];
 	unsigned int c, i;
 
-	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+	for (c = 0; c < UTIL_ARRAY_SIZE(cases); c++) {
 		struct core_rig *rig = rig_new(SDSI_GUID_V2,
 					       SDSI_ABI_CURRENT);
 		size_t len;

@@ -29,9 +29,9 @@
 #include <cmocka.h>
 #include <linux/fuse.h>
 
-#include "fusedrv_internal.h"
+#include "drivers/fuse/fusedrv_internal.h"
 #include "sdsi/hw.h"
-#include "model_backend.h"
+#include "backends/inproc/inproc_backend.h"
 
 #define DEV	"/devices/intel_vsec.sdsi.0/"
 
@@ -54,7 +54,7 @@ static void rig_up(struct rig *r, enum sdsi_abi abi)
 	strcpy(r->mnt, "/tmp/sdsi-fusedrv-files-XXXXXX");
 	assert_non_null(mkdtemp(r->mnt));
 	assert_int_equal(sdsi_model_create(&mcfg, &r->model, err, sizeof(err)), 0);
-	backend = emu_model_backend(r->model);
+	backend = inproc_backend_for(r->model);
 	if (sdsi_fusedrv_mount(&cfg, r->mnt, &r->drv, err, sizeof(err)))
 		fail_msg("mount: %s", err);
 }

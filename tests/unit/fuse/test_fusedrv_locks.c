@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "fusedrv_internal.h"
-#include "lock_violations.h"
+#include "drivers/fuse/fusedrv_internal.h"
+#include "tests/unit/lock/lock_violations.h"
 
 static void test_attr_visible_needs_a_socket_lock(void **state)
 {
@@ -25,16 +25,16 @@ static void test_attr_visible_needs_a_socket_lock(void **state)
 	sdsi_lock_init(&s.state_lock);
 	lock_violations_count();
 
-	assert_true(fusedrv_attr_visible(&drv, &s, FUSEDRV_ATTR_GUID));
+	assert_true(fusedrv_attr_visible(&drv, &s, SDSI_FILE_GUID));
 	assert_int_equal(lock_violations, 1);
 	assert_non_null(strstr(lock_last_violation, "fusedrv_attr_visible() called without holding "
 				   "&s->state_lock or &s->mbox_lock"));
 
 	sdsi_lock_take(&s.state_lock);
-	assert_true(fusedrv_attr_visible(&drv, &s, FUSEDRV_ATTR_GUID));
+	assert_true(fusedrv_attr_visible(&drv, &s, SDSI_FILE_GUID));
 	sdsi_lock_release(&s.state_lock);
 	sdsi_lock_take(&s.mbox_lock);
-	assert_true(fusedrv_attr_visible(&drv, &s, FUSEDRV_ATTR_GUID));
+	assert_true(fusedrv_attr_visible(&drv, &s, SDSI_FILE_GUID));
 	sdsi_lock_release(&s.mbox_lock);
 	assert_int_equal(lock_violations, 1);
 

@@ -17,7 +17,8 @@
 
 #include <cmocka.h>
 
-#include "fusedrv_internal.h"
+#include "drivers/fuse/fusedrv_internal.h"
+#include "util/util_array.h"
 
 static int parse(const char *text, unsigned int *socket)
 {
@@ -75,7 +76,7 @@ static void test_parse_refuses_other_names(void **state)
 	};
 	unsigned int socket = 77;
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < UTIL_ARRAY_SIZE(bad); i++) {
 		if (parse(bad[i], &socket) != -ENODEV)
 			fail_msg("accepted \"%s\"", bad[i]);
 	}
@@ -130,8 +131,8 @@ static void test_inode_numbers_round_trip(void **state)
 		node.socket = s;
 		for (int k = FUSEDRV_NODE_DEVICE_DIR; k <= FUSEDRV_NODE_ATTR; k++) {
 			node.kind = (enum fusedrv_node_kind)k;
-			for (int a = 0; a < (k == FUSEDRV_NODE_ATTR ? FUSEDRV_ATTR_COUNT : 1); a++) {
-				node.attr = (enum fusedrv_attr)a;
+			for (int a = 0; a < (k == FUSEDRV_NODE_ATTR ? SDSI_FILE_COUNT : 1); a++) {
+				node.attr = (enum sdsi_sysfs_file)a;
 				check_round_trip(drv, node);
 				seen[nseen++] = fusedrv_node_ino(&node);
 			}
@@ -160,7 +161,7 @@ static void test_inode_numbers_outside_the_tree(void **state)
 	/* the spare slots after the last attribute of socket 1 */
 	node.socket = 1;
 	node.kind = FUSEDRV_NODE_ATTR;
-	node.attr = FUSEDRV_ATTR_PROVISION_CAP;
+	node.attr = SDSI_FILE_PROVISION_CAP;
 	for (fuse_ino_t ino = fusedrv_node_ino(&node) + 1; ino < beyond; ino++)
 		assert_false(fusedrv_node_from_ino(drv, ino, &out));
 	free_drv(drv);
@@ -206,8 +207,8 @@ static unsigned int visible_set(enum sdsi_abi abi, bool bound, uint64_t features
 	/* fusedrv_attr_visible's rule: the caller holds a socket lock. */
 	sdsi_lock_init(&drv->sockets[0].state_lock);
 	sdsi_lock_take(&drv->sockets[0].state_lock);
-	for (int a = 0; a < FUSEDRV_ATTR_COUNT; a++)
-		if (fusedrv_attr_visible(drv, &drv->sockets[0], (enum fusedrv_attr)a))
+	for (int a = 0; a < SDSI_FILE_COUNT; a++)
+		if (fusedrv_attr_visible(drv, &drv->sockets[0], (enum sdsi_sysfs_file)a))
 			set |= 1u << a;
 	sdsi_lock_release(&drv->sockets[0].state_lock);
 	sdsi_lock_destroy(&drv->sockets[0].state_lock);
@@ -215,7 +216,7 @@ static unsigned int visible_set(enum sdsi_abi abi, bool bound, uint64_t features
 	return set;
 }
 
-#define BIT(a)	(1u << FUSEDRV_ATTR_##a)
+#define BIT(a)	(1u << SDSI_FILE_##a)
 #define ALWAYS	(BIT(GUID) | BIT(REGISTERS))
 #define ON_DEMAND_FILES	(BIT(STATE_CERT) | BIT(PROVISION_AKC) | BIT(PROVISION_CAP))
 #define METER_FILES	(BIT(METER_CERT) | BIT(METER_CURRENT))
@@ -244,16 +245,26 @@ static void test_visibility_early_abi(void **state)
 
 static void test_attribute_names_and_modes(void **state)
 {
-	static const struct { const char *name; mode_t mode; } want[FUSEDRV_ATTR_COUNT] = {
+	static const struct { const char *name; mode_t mode; } want[SDSI_FILE_COUNT] = {
 		{ "guid", 0444 }, { "registers", 0400 }, { "state_certificate", 0400 },
 		{ "meter_certificate", 0400 }, { "meter_current", 0400 },
 		{ "provision_akc", 0200 }, { "provision_cap", 0200 },
 	};
 
-	for (int a = 0; a < FUSEDRV_ATTR_COUNT; a++) {
-		assert_string_equal(fusedrv_attr_name((enum fusedrv_attr)a), want[a].name);
-		assert_int_equal(fusedrv_attr_mode((enum fusedrv_attr)a), want[a].mode);
+	struct sdsi_fusedrv *drv = fake_drv(SDSI_ABI_CURRENT, 1);
+	struct fusedrv_node node = { .kind = FUSEDRV_NODE_ATTR };
+	char name[64];
+	struct stat st;
+
+	/* as the tree lists and stats them, each from its sysfs_files.h row */
+	for (int a = 0; a < SDSI_FILE_COUNT; a++) {
+		node.attr = (enum sdsi_sysfs_file)a;
+		fusedrv_node_name(&node, name, sizeof(name));
+		fusedrv_node_stat(drv, &node, &st);
+		assert_string_equal(name, want[a].name);
+		assert_int_equal(st.st_mode, S_IFREG | want[a].mode);
 	}
+	free_drv(drv);
 }
 
 static void test_mount_refuses_bad_configuration(void **state)

@@ -12,7 +12,8 @@
 
 #include <cmocka.h>
 
-#include "fusedrv_internal.h"
+#include "drivers/fuse/fusedrv_internal.h"
+#include "util/util_array.h"
 
 #define UUID	"0123abcd-ABCD-4ef0-89ab-0123456789aF"
 
@@ -42,7 +43,7 @@ static void test_accepted(void **state)
 		"change " UUID " KEY=value x9=Z0\n",
 	};
 
-	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+	for (size_t i = 0; i < UTIL_ARRAY_SIZE(good); i++)
 		if (check_str(good[i]) != 0)
 			fail_msg("refused \"%s\"", good[i]);
 	/* one trailing NUL counts as a newline */
@@ -65,7 +66,7 @@ static void test_refused(void **state)
 		"change " UUID " A=1=2", "change " UUID "\n\n",
 	};
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+	for (size_t i = 0; i < UTIL_ARRAY_SIZE(bad); i++)
 		if (check_str(bad[i]) != -EINVAL)
 			fail_msg("accepted \"%s\"", bad[i]);
 	assert_int_equal(check("change\0\0", 8), -EINVAL);

@@ -3,8 +3,8 @@
  * What every libsdsi decoder's refusal of malformed bytes must say, for the
  * tests of each decoder (include <cmocka.h> first).
  */
-#ifndef ASSERT_MALFORMED_H
-#define ASSERT_MALFORMED_H
+#ifndef SDSI_TESTS_UNIT_LIB_ASSERT_MALFORMED_H
+#define SDSI_TESTS_UNIT_LIB_ASSERT_MALFORMED_H
 
 #include <errno.h>
 #include <string.h>
@@ -22,4 +22,4 @@ static inline void assert_malformed(int ret, const struct sdsi_error *err, long 
 	assert_non_null(strstr(sdsi_error_message(err), needle));
 }
 
-#endif /* ASSERT_MALFORMED_H */
+#endif /* SDSI_TESTS_UNIT_LIB_ASSERT_MALFORMED_H */

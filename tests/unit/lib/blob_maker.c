@@ -9,7 +9,7 @@
 #include <openssl/evp.h>
 
 #include "blob_maker.h"
-#include "sdsi_lic.h"
+#include "licensing/sdsi_lic.h"
 
 static EVP_PKEY *root, *licensors[2];
 

@@ -3,8 +3,8 @@
  * AKCs and CAPs for the libsdsi tests, issued by the licensing library with
  * keys generated for the test run (the keys stay inside blob_maker.c).
  */
-#ifndef BLOB_MAKER_H
-#define BLOB_MAKER_H
+#ifndef SDSI_TESTS_UNIT_LIB_BLOB_MAKER_H
+#define SDSI_TESTS_UNIT_LIB_BLOB_MAKER_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -26,4 +26,4 @@ size_t maker_akc(unsigned int licensor, uint32_t key_revision, uint8_t *buf, siz
 size_t maker_cap(uint32_t type, uint64_t id, uint64_t ppin, uint32_t revision,
 		 uint32_t features, uint8_t *buf, size_t size);
 
-#endif /* BLOB_MAKER_H */
+#endif /* SDSI_TESTS_UNIT_LIB_BLOB_MAKER_H */

@@ -4,8 +4,8 @@
  * out field by field at the offsets of docs/interface.md §2.7, §3.1 and §3.2,
  * independently of the decoders under test.
  */
-#ifndef CERT_BYTES_H
-#define CERT_BYTES_H
+#ifndef SDSI_TESTS_UNIT_LIB_CERT_BYTES_H
+#define SDSI_TESTS_UNIT_LIB_CERT_BYTES_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -58,4 +58,4 @@ static inline size_t put_blob(uint8_t *p, size_t off, uint32_t type, uint64_t id
 	return SDSI_BLOB_HEADER_SIZE + SDSI_BUNDLE_SIZE * (size_t)nfeatures;
 }
 
-#endif /* CERT_BYTES_H */
+#endif /* SDSI_TESTS_UNIT_LIB_CERT_BYTES_H */

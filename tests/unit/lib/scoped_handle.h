@@ -4,15 +4,13 @@
  * declare one, allocated, and free it when the test's scope ends, so that no
  * early return leaks it (the sanitizer build checks leaks).
  */
-#ifndef SCOPED_HANDLE_H
-#define SCOPED_HANDLE_H
+#ifndef SDSI_TESTS_UNIT_LIB_SCOPED_HANDLE_H
+#define SDSI_TESTS_UNIT_LIB_SCOPED_HANDLE_H
 
 #include "sdsi/libsdsi.h"
+#include "util/util_cleanup.h"
 
-#define SCOPED_ERROR(name) \
-	__attribute__((cleanup(sdsi_error_freep))) struct sdsi_error *name = sdsi_error_new()
-#define SCOPED_PREFLIGHT(name) \
-	__attribute__((cleanup(sdsi_preflight_freep))) struct sdsi_preflight *name = \
-		sdsi_preflight_new()
+#define SCOPED_ERROR(name)	util_scoped_error name = sdsi_error_new()
+#define SCOPED_PREFLIGHT(name)	util_scoped_preflight name = sdsi_preflight_new()
 
-#endif /* SCOPED_HANDLE_H */
+#endif /* SDSI_TESTS_UNIT_LIB_SCOPED_HANDLE_H */

@@ -18,6 +18,7 @@
 
 #include "sdsi/libsdsi.h"
 #include "scoped_handle.h"
+#include "util/util_array.h"
 
 struct tree {
 	char root[256];
@@ -118,7 +119,7 @@ static void test_devno_validation(void **state)
 	SCOPED_ERROR(err);
 	unsigned int n;
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < UTIL_ARRAY_SIZE(bad); i++) {
 		assert_int_equal(sdsi_device_open(t->root, bad[i], &dev, err), -EINVAL);
 		assert_int_equal(sdsi_error_class(err), SDSI_ERR_USAGE);
 	}

@@ -11,7 +11,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -179,6 +181,45 @@ static void test_foreign_blobs(void **state)
 	put32(blob, 4, 2);		/* a later format version is not ours to read */
 	assert_int_equal(sdsi_decode_blob(blob, len, &info, err), 0);
 	assert_int_equal(info.format, SDSI_BLOB_FORMAT_FOREIGN);
+}
+
+/* Why a blob is no licence blob: the offset and the reason, alone. */
+static void test_read_license_blob(void **state)
+{
+	static const uint8_t intel[] = { 0x01, 0x00, 0x00, 0x00, 0x30, 0x00, 0x00, 0x00, 0xff };
+	SCOPED_ERROR(err);
+	uint8_t image[48];
+	size_t len;
+
+	len = maker_cap(SDSI_BLOB_TYPE_METERED, 7, PPIN, 1, 2, blob, sizeof(blob));
+	assert_int_equal(sdsi_read_license_blob(blob, len, err), 0);
+	assert_int_equal(sdsi_error_errno(err), 0);
+	assert_int_equal(sdsi_read_license_blob(intel, sizeof(intel), err), -EBADMSG);
+	assert_int_equal(sdsi_error_class(err), SDSI_ERR_MALFORMED);
+	assert_true(sdsi_error_offset(err) >= 0);
+	assert_string_not_equal(sdsi_error_message(err), "");
+	assert_null(strstr(sdsi_error_message(err), "malformed"));
+	len = maker_akc(0, 1, blob, sizeof(blob), image);
+	assert_int_equal(sdsi_read_license_blob(blob, len, err), -EBADMSG);
+	assert_int_equal(sdsi_read_license_blob(blob, 0, NULL), -EBADMSG);
+}
+
+/* The key guard a program asks before it writes over a file. */
+static void test_fd_holds_key(void **state)
+{
+	static const char pem[] = "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIA==\n"
+				  "-----END PRIVATE KEY-----\n";
+	static const char text[] = "{\"socket\": 0}\n";
+	FILE *f = tmpfile();
+	int fd;
+
+	assert_non_null(f);
+	fd = fileno(f);
+	assert_int_equal(pwrite(fd, text, strlen(text), 0), (ssize_t)strlen(text));
+	assert_false(sdsi_fd_holds_key(fd));
+	assert_int_equal(pwrite(fd, pem, strlen(pem), 0), (ssize_t)strlen(pem));
+	assert_true(sdsi_fd_holds_key(fd));
+	fclose(f);
 }
 
 static int preflight(const struct sdsi_registers *r, const uint8_t *cert, size_t cert_len,
@@ -534,6 +575,8 @@ int main(void)
 		cmocka_unit_test(test_decode_akc_and_cap),
 		cmocka_unit_test(test_every_truncation_is_malformed_or_foreign),
 		cmocka_unit_test(test_foreign_blobs),
+		cmocka_unit_test(test_read_license_blob),
+		cmocka_unit_test(test_fd_holds_key),
 		cmocka_unit_test(test_wrong_kind_ppin_and_missing_akc),
 		cmocka_unit_test(test_every_check_runs_after_a_refusal),
 		cmocka_unit_test(test_akc_against_the_state_certificate),

@@ -12,7 +12,8 @@
 
 #include <cmocka.h>
 
-#include "sdsi_lic.h"
+#include "licensing/sdsi_lic.h"
+#include "util/util_array.h"
 
 static uint8_t buf[2048];
 
@@ -260,18 +261,14 @@ static void test_oversized_and_trailing_bytes(void **state)
 
 static void test_bundle_count_past_end(void **state)
 {
+	/* Counts the blob cannot hold, and none at all. */
+	static const uint32_t counts[] = { 3, 27, 28, 0xffffffffu, 0 };
 	size_t len = encode_cap(2);
 
-	put32(0x20, 3);
-	assert_cap_rejected_at(len, 0x20);
-	put32(0x20, 27);
-	assert_cap_rejected_at(len, 0x20);
-	put32(0x20, 28);
-	assert_cap_rejected_at(len, 0x20);
-	put32(0x20, 0xffffffffu);
-	assert_cap_rejected_at(len, 0x20);
-	put32(0x20, 0);
-	assert_cap_rejected_at(len, 0x20);
+	for (size_t i = 0; i < UTIL_ARRAY_SIZE(counts); i++) {
+		put32(0x20, counts[i]);
+		assert_cap_rejected_at(len, 0x20);
+	}
 	put32(0x20, 1);		/* fits, with a 128-byte signature: ours has 96 */
 	assert_cap_rejected_at(len, 36 + 32);
 }

@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "sdsi_lic.h"
+#include "licensing/sdsi_lic.h"
 
 static void fill_license(struct sdsi_lic_blob *lic, uint32_t bundles)
 {

@@ -19,7 +19,7 @@
 #include <openssl/ec.h>
 #include <openssl/evp.h>
 
-#include "sdsi_lic.h"
+#include "licensing/sdsi_lic.h"
 
 static char dir[] = "/tmp/sdsi-license-keyfile-XXXXXX";
 

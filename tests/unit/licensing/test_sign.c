@@ -15,7 +15,7 @@
 #include <openssl/ec.h>
 #include <openssl/evp.h>
 
-#include "sdsi_lic.h"
+#include "licensing/sdsi_lic.h"
 
 struct keys {
 	EVP_PKEY *root;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <string.h>
 
-#include "sdsi_lock.h"
+#include "lock/sdsi_lock.h"
 #include "lock_violations.h"
 
 unsigned int lock_violations;

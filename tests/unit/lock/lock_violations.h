@@ -3,8 +3,8 @@
  * The lock checks' reports counted, not aborting the test: for the tests of
  * the lock wrapper and of every rule written with it (sdsi_lock.h).
  */
-#ifndef LOCK_VIOLATIONS_H
-#define LOCK_VIOLATIONS_H
+#ifndef SDSI_TESTS_UNIT_LOCK_VIOLATIONS_H
+#define SDSI_TESTS_UNIT_LOCK_VIOLATIONS_H
 
 #define LOCK_VIOLATION_TEXT 256
 
@@ -19,4 +19,4 @@ extern char lock_last_violation[LOCK_VIOLATION_TEXT];
  */
 void lock_violations_count(void);
 
-#endif /* LOCK_VIOLATIONS_H */
+#endif /* SDSI_TESTS_UNIT_LOCK_VIOLATIONS_H */

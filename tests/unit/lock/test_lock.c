@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "sdsi_lock.h"
+#include "lock/sdsi_lock.h"
 #include "lock_violations.h"
 
 static int use_counting_hook(void **state)

@@ -5,8 +5,8 @@
  * the tests see the model exactly as Linux would without depending on the
  * driver core.
  */
-#ifndef LINUX_MMIO_H
-#define LINUX_MMIO_H
+#ifndef SDSI_TESTS_UNIT_MODEL_LINUX_MMIO_H
+#define SDSI_TESTS_UNIT_MODEL_LINUX_MMIO_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -14,7 +14,7 @@
 
 #include <sdsi/hw.h>
 
-#include "sdsi_model.h"
+#include "model/sdsi_model.h"
 
 struct tsock {
 	struct sdsi_model *m;
@@ -81,4 +81,4 @@ unsigned int akc_failures(struct tsock *ts);
 unsigned int cap_failures(struct tsock *ts);
 unsigned int updates_available(struct tsock *ts);
 
-#endif /* LINUX_MMIO_H */
+#endif /* SDSI_TESTS_UNIT_MODEL_LINUX_MMIO_H */

@@ -5,12 +5,12 @@
  * oracle for every test; test_nvram_bounds checks it on the standard check
  * value, and each file it seals loading proves the model's CRC agrees.
  */
-#ifndef TEST_NVRAM_CRC_H
-#define TEST_NVRAM_CRC_H
+#ifndef SDSI_TESTS_UNIT_MODEL_NVRAM_CRC_H
+#define SDSI_TESTS_UNIT_MODEL_NVRAM_CRC_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 uint32_t crc32_ieee(const uint8_t *p, size_t len);
 
-#endif /* TEST_NVRAM_CRC_H */
+#endif /* SDSI_TESTS_UNIT_MODEL_NVRAM_CRC_H */

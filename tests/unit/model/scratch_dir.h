@@ -3,10 +3,10 @@
  * The temporary directories the model tests keep keys and NVRAM files in:
  * flat, so removing one is removing its files, then itself.
  */
-#ifndef SCRATCH_DIR_H
-#define SCRATCH_DIR_H
+#ifndef SDSI_TESTS_UNIT_MODEL_SCRATCH_DIR_H
+#define SDSI_TESTS_UNIT_MODEL_SCRATCH_DIR_H
 
 /* Best effort: a test's teardown must go on whatever is left. */
 void scratch_dir_remove(const char *dir);
 
-#endif /* SCRATCH_DIR_H */
+#endif /* SDSI_TESTS_UNIT_MODEL_SCRATCH_DIR_H */

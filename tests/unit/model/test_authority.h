@@ -4,8 +4,8 @@
  * generated per test, the root public key in a temporary directory for the
  * model's config, and AKCs and CAPs signed with the licensing library.
  */
-#ifndef TEST_AUTHORITY_H
-#define TEST_AUTHORITY_H
+#ifndef SDSI_TESTS_UNIT_MODEL_TEST_AUTHORITY_H
+#define SDSI_TESTS_UNIT_MODEL_TEST_AUTHORITY_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -13,7 +13,7 @@
 #include <openssl/types.h>
 
 #include "linux_mmio.h"
-#include "sdsi_lic.h"
+#include "licensing/sdsi_lic.h"
 
 struct test_authority {
 	char dir[64];		/* holds root.pub; also usable as a state dir */
@@ -62,4 +62,4 @@ struct test_license {
 size_t authority_cap(EVP_PKEY *licensor, const struct test_license *lic,
 		     uint8_t *buf, size_t size);
 
-#endif /* TEST_AUTHORITY_H */
+#endif /* SDSI_TESTS_UNIT_MODEL_TEST_AUTHORITY_H */

@@ -13,8 +13,8 @@
 #include <cmocka.h>
 
 #include "linux_mmio.h"
-#include "model_priv.h"
-#include "sdsi_lic.h"
+#include "model/model_priv.h"
+#include "licensing/sdsi_lic.h"
 
 #define PPIN		0x0123456789abcdefull
 #define BUNDLE_MAX	32u
@@ -94,10 +94,10 @@ static void test_licenses_in_state_certificate(void **state)
 	uint32_t body;
 
 	assert_int_equal(nvram_install_key(ts->m, 1, key), 0);
-	assert_int_equal(nvram_append_license(ts->m, blob, a), 0);
+	assert_int_equal(nvram_add_license(ts->m, blob, a, false), 0);
 	b = make_blob(blob + a, SDSI_BLOB_TYPE_METERED, 0x2222, codes, 1);
 	/* An odd length is padded to whole dwords. */
-	assert_int_equal(nvram_append_license(ts->m, blob + a, b + 2), 0);
+	assert_int_equal(nvram_add_license(ts->m, blob + a, b + 2, false), 0);
 	b += 4;
 
 	read_cert(ts, SDSI_CMD_READ_STATE, false, buf);
@@ -127,7 +127,7 @@ static void test_multi_packet_state_certificate(void **state)
 
 	for (i = 0; i < 6; i++) {
 		sdsi_put_le64(blob + 4, i);
-		assert_int_equal(nvram_append_license(ts->m, blob, len), 0);
+		assert_int_equal(nvram_add_license(ts->m, blob, len, false), 0);
 	}
 	/* 24 + 24 + 52 + 6 * 548 = 3388, padded to 3392: four packets. */
 	got = read_cert(ts, SDSI_CMD_READ_STATE, false, buf);
@@ -148,7 +148,7 @@ static void test_packets_one_by_one(void **state)
 	size_t len = make_blob(blob, SDSI_BLOB_TYPE_ONE_TIME, 9, codes, 30);
 	uint64_t ctrl;
 
-	assert_int_equal(nvram_append_license(ts->m, blob, len), 0);
+	assert_int_equal(nvram_add_license(ts->m, blob, len, false), 0);
 	/* 24 + 4 + 52 + 996 = 1076, padded to 1088: two packets. */
 	ctrl = lx_request_state(ts);
 	assert_true(ctrl & SDSI_CTRL_SOM);
@@ -175,13 +175,13 @@ static void test_certificate_limited_to_4k(void **state)
 	unsigned int i;
 
 	for (i = 0; i < 3; i++)
-		assert_int_equal(nvram_append_license(ts->m, blob, len), 0);
+		assert_int_equal(nvram_add_license(ts->m, blob, len, false), 0);
 	/* 24 + 16 + 52 + 4 * 996 = 4076; a 5th licence may add 20 bytes. */
-	assert_int_equal(nvram_append_license(ts->m, blob, len), 0);
-	assert_int_equal(nvram_append_license(ts->m, blob, 17), -ENOSPC);
-	assert_int_equal(nvram_append_license(ts->m, blob, 0), -EINVAL);
+	assert_int_equal(nvram_add_license(ts->m, blob, len, false), 0);
+	assert_int_equal(nvram_add_license(ts->m, blob, 17, false), -ENOSPC);
+	assert_int_equal(nvram_add_license(ts->m, blob, 0, false), -EINVAL);
 	assert_int_equal(ts->m->nv.num_licenses, 4);
-	assert_int_equal(nvram_append_license(ts->m, blob, 16), 0);
+	assert_int_equal(nvram_add_license(ts->m, blob, 16, false), 0);
 	assert_int_equal(ts->m->nv.wear, 5);
 	/* Exactly 4 KiB: four full packets, EOM on the last. */
 	assert_int_equal(read_cert(ts, SDSI_CMD_READ_STATE, false, buf),
@@ -240,9 +240,9 @@ static void test_metered_licenses_counted_after_power_cycle(void **state)
 	size_t len;
 
 	len = make_blob(blob, SDSI_BLOB_TYPE_ONE_TIME, 1, codes, 2);
-	assert_int_equal(nvram_append_license(ts->m, blob, len), 0);
+	assert_int_equal(nvram_add_license(ts->m, blob, len, false), 0);
 	len = make_blob(blob, SDSI_BLOB_TYPE_METERED, 2, codes, 2);
-	assert_int_equal(nvram_append_license(ts->m, blob, len), 0);
+	assert_int_equal(nvram_add_license(ts->m, blob, len, false), 0);
 	/* Provisioned licences take effect at the next power cycle. */
 	tsock_advance(ts, MS(3000));
 	assert_int_equal(read_cert(ts, SDSI_CMD_READ_METER, true, buf), 40);

@@ -12,7 +12,8 @@
 #include <cmocka.h>
 
 #include "linux_mmio.h"
-#include "model_priv.h"
+#include "model/model_priv.h"
+#include "util/util_array.h"
 
 static int read_state(struct tsock *ts)
 {
@@ -44,7 +45,7 @@ static void add_license(struct tsock *ts, size_t bytes)
 	static uint8_t blob[SDSI_READ_MSG_MAX];
 
 	memset(blob, 0x5a, bytes);
-	assert_int_equal(nvram_append_license(ts->m, blob, bytes), 0);
+	assert_int_equal(nvram_add_license(ts->m, blob, bytes, false), 0);
 }
 
 static void test_fault_names(void **state)
@@ -57,7 +58,7 @@ static void test_fault_names(void **state)
 	enum sdsi_fault_kind kind;
 	unsigned int i;
 
-	assert_int_equal(sizeof(names) / sizeof(names[0]),
+	assert_int_equal(UTIL_ARRAY_SIZE(names),
 			 SDSI_FAULT_KIND_COUNT);
 	for (i = 0; i < SDSI_FAULT_KIND_COUNT; i++) {
 		assert_string_equal(sdsi_fault_name((enum sdsi_fault_kind)i),

@@ -16,7 +16,7 @@
 #include <openssl/evp.h>
 
 #include "linux_mmio.h"
-#include "model_priv.h"
+#include "model/model_priv.h"
 #include "test_authority.h"
 
 #define PPIN		0x0123456789abcdefull

@@ -14,8 +14,8 @@
 #include <cmocka.h>
 
 #include "linux_mmio.h"
-#include "lock_violations.h"
-#include "model_priv.h"
+#include "tests/unit/lock/lock_violations.h"
+#include "model/model_priv.h"
 
 /* The call reports, first of all (callees may report too) for itself. */
 #define EXPECT_REPORT(fn, ...)	do {					\

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "linux_mmio.h"
+#include "util/util_array.h"
 
 static void test_ownership_request_grant_release(void **state)
 {
@@ -144,7 +145,7 @@ static void test_write_bad_packet_sizes(void **state)
 	static const uint64_t sizes[] = { 0, 12, 1032 };
 	unsigned int i;
 
-	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+	for (i = 0; i < UTIL_ARRAY_SIZE(sizes); i++) {
 		start_write(ts, SDSI_CTRL_EOM | SDSI_CTRL_SOM |
 				SDSI_CTRL_RUN_BUSY | SDSI_CTRL_READ_WRITE |
 				sizes[i] << SDSI_CTRL_PACKET_SIZE_SHIFT);

@@ -18,7 +18,7 @@
 #include "linux_mmio.h"
 #include <sdsi/nvram_file.h>
 
-#include "model_priv.h"
+#include "model/model_priv.h"
 #include "nvram_crc.h"
 #include "test_authority.h"
 

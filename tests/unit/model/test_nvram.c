@@ -22,7 +22,7 @@
 
 #include "linux_mmio.h"
 #include "scratch_dir.h"
-#include "model_priv.h"
+#include "model/model_priv.h"
 
 struct fixture {
 	char dir[64];
@@ -102,7 +102,7 @@ static void provision(struct fixture *f)
 	sdsi_put_le32(blob + SDSI_BLOB_HEADER_SIZE, SDSI_FOURCC('C', 'C', '0', '2'));
 	tsock_open(&f->ts, &f->cfg);
 	assert_int_equal(nvram_install_key(f->ts.m, 3, key), 0);
-	assert_int_equal(nvram_append_license(f->ts.m, blob, sizeof(blob)), 0);
+	assert_int_equal(nvram_add_license(f->ts.m, blob, sizeof(blob), false), 0);
 	tsock_close(&f->ts);
 }
 

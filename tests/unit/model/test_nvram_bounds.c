@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Every bound of the NVRAM file loader (backends/model/nvram_file.c, docs/model.md),
+ * Every bound of the NVRAM file loader (model/nvram_file.c, docs/model.md),
  * on both sides: files written byte by byte, independently of the encoder,
  * loaded by creating a socket on them.  The side that fits loads; the side a
  * unit too large is refused by that bound, with its message, and the file
@@ -22,7 +22,7 @@
 
 #include <sdsi/nvram_file.h>
 
-#include "model_priv.h"
+#include "model/model_priv.h"
 #include "nvram_crc.h"
 
 #define LATCH		MODEL_LATCH_PERIOD_NS

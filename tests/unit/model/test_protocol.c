@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The protocol rules (backends/model/protocol_rules.c, docs/protocol-rules.md): for
+ * The protocol rules (model/protocol_rules.c, docs/protocol-rules.md): for
  * each rule, one access sequence that breaks it, recorded against that rule
  * with the access that broke it, and the nearest sequence that keeps every
  * rule, recorded as nothing.  Then the record itself (the count goes on,
@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "linux_mmio.h"
+#include "util/util_array.h"
 
 enum op { END, W_CTRL, W_MBOX, R_MBOX, W_RAW, R_RAW };
 
@@ -191,7 +192,7 @@ RULE_TEST(mbox_read_past_packet, 16)
 static void test_every_rule_has_a_case(void **state)
 {
 	(void)state;
-	assert_int_equal(sizeof(cases) / sizeof(cases[0]), SDSI_RULE_COUNT);
+	assert_int_equal(UTIL_ARRAY_SIZE(cases), SDSI_RULE_COUNT);
 	for (int r = 0; r < SDSI_RULE_COUNT; r++)
 		assert_int_equal(cases[r].rule, r);
 	assert_string_equal(sdsi_rule_id(SDSI_RULE_COUNT), "unknown");
@@ -331,7 +332,7 @@ static void test_linux_flows_break_nothing(void **state)
 	assert_int_equal(lx_read(ts, SDSI_CMD_READ_METER, true, buf, &len), 0);
 	assert_int_not_equal(lx_write(ts, SDSI_CMD_PROVISION_AKC, blob, sizeof(blob), true), 0);
 	assert_int_not_equal(lx_write(ts, SDSI_CMD_PROVISION_CAP, blob, 8, false), 0);
-	for (size_t i = 0; i < sizeof(faulted_reads) / sizeof(faulted_reads[0]); i++) {
+	for (size_t i = 0; i < UTIL_ARRAY_SIZE(faulted_reads); i++) {
 		const struct faulted_read *f = &faulted_reads[i];
 
 		assert_int_equal(sdsi_model_fault_set(ts->m, f->fault, f->arg, 1), 0);

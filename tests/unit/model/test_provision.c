@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "linux_mmio.h"
-#include "model_priv.h"
+#include "model/model_priv.h"
 
 static void test_defaults(void **state)
 {

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The scratch directory of the sdsi_path.h tests (path_scratch.c). */
-#ifndef PATH_SCRATCH_H
-#define PATH_SCRATCH_H
+#ifndef SDSI_TESTS_UNIT_PATHS_PATH_SCRATCH_H
+#define SDSI_TESTS_UNIT_PATHS_PATH_SCRATCH_H
 
 #include <limits.h>
 #include <sys/types.h>
 
-#include "sdsi_path.h"
+#include "paths/sdsi_path.h"
 
 /* Nobody's: owns nothing on a test machine. */
 #define OTHER_UID	65534
@@ -24,4 +24,7 @@ void need_root(void);			/* skip: another owner needs chown */
 void assert_file(const char *name, const char *text, mode_t mode);
 void assert_entries(int n);
 
-#endif /* PATH_SCRATCH_H */
+/* A test in its own fresh directory: every test of these files is one. */
+#define SCRATCH_TEST(f)	cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+#endif /* SDSI_TESTS_UNIT_PATHS_PATH_SCRATCH_H */

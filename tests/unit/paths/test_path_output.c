@@ -138,11 +138,11 @@ static void test_output_in_an_open_directory(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_output_new_and_kept_mode, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_output_refusals, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_output_name_changed_meanwhile, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_output_longest_name, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_output_in_an_open_directory, setup, teardown),
+		SCRATCH_TEST(test_output_new_and_kept_mode),
+		SCRATCH_TEST(test_output_refusals),
+		SCRATCH_TEST(test_output_name_changed_meanwhile),
+		SCRATCH_TEST(test_output_longest_name),
+		SCRATCH_TEST(test_output_in_an_open_directory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

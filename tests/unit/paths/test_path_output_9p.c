@@ -26,6 +26,7 @@
 #include <cmocka.h>
 
 #include "path_scratch.h"
+#include "util/util_array.h"
 
 #if defined(__x86_64__)
 #define THIS_AUDIT_ARCH	AUDIT_ARCH_X86_64
@@ -51,7 +52,7 @@ static void refuse_rename_flags(void)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EINVAL),
 	};
-	struct sock_fprog prog = { .len = sizeof(code) / sizeof(code[0]), .filter = code };
+	struct sock_fprog prog = { .len = UTIL_ARRAY_SIZE(code), .filter = code };
 
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
 	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0) {
@@ -112,10 +113,10 @@ static void test_existing_file_replaced(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_filter_answers_as_9p, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_new_file_placed, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_name_taken_meanwhile_kept, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_existing_file_replaced, setup, teardown),
+		SCRATCH_TEST(test_filter_answers_as_9p),
+		SCRATCH_TEST(test_new_file_placed),
+		SCRATCH_TEST(test_name_taken_meanwhile_kept),
+		SCRATCH_TEST(test_existing_file_replaced),
 	};
 
 	refuse_rename_flags();

@@ -224,15 +224,15 @@ static void test_read_size_bounds(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_dir_and_file_open, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_links_refused, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_owner_of_a_directory, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_writable_directory, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_owned_file, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_kinds_of_file, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_path_length_bounds, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_name_length_bounds, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_read_size_bounds, setup, teardown),
+		SCRATCH_TEST(test_dir_and_file_open),
+		SCRATCH_TEST(test_links_refused),
+		SCRATCH_TEST(test_owner_of_a_directory),
+		SCRATCH_TEST(test_writable_directory),
+		SCRATCH_TEST(test_owned_file),
+		SCRATCH_TEST(test_kinds_of_file),
+		SCRATCH_TEST(test_path_length_bounds),
+		SCRATCH_TEST(test_name_length_bounds),
+		SCRATCH_TEST(test_read_size_bounds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

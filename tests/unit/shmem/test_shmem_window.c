@@ -31,17 +31,18 @@
 
 #include <cmocka.h>
 
-#include "control.h"
-#include "sdsi_mbox.h"
-#include "sdsi_shmem.h"
-#include "window_file.h"
+#include "shmem/control.h"
+#include "drivers/core/sdsi_mbox.h"
+#include "shmem/sdsi_shmem.h"
+#include "tests/unit/window/window_memfd.h"
+#include "util/util_time.h"
 
 struct window_rig {
 	int fd;
 	char *poller_view;		/* the model's side of the window */
 	char *driver_view;		/* the driver's side, mapped apart */
 	struct sdsi_model *model;
-	struct sdsi_shmem_port port;
+	struct shmem_port port;
 	struct shmem_machine machine;
 	struct sdsi_mbox mb;
 	pthread_t thread;
@@ -68,14 +69,6 @@ static void drv_write64(void *ctx, uint32_t off, uint64_t v)
 			 off), v, __ATOMIC_RELEASE);
 }
 
-static uint64_t real_now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000;
-}
-
 /* One model pass done, as the poller thread or the child process counts it. */
 static void count_pass(uint64_t *passes)
 {
@@ -97,9 +90,9 @@ static void drv_sleep_us(void *ctx, uint32_t us)
 
 	nanosleep(&ts, NULL);
 	start = __atomic_load_n(r->passes, __ATOMIC_ACQUIRE);
-	cap = real_now_us() + 30000000u;
+	cap = util_now_us() + 30000000u;
 	while (__atomic_load_n(r->passes, __ATOMIC_ACQUIRE) < start + 2 &&
-	       real_now_us() < cap)
+	       util_now_us() < cap)
 		sched_yield();
 	r->virt_us += us;
 }
@@ -121,10 +114,10 @@ static void *poller(void *arg)
 	struct window_rig *r = arg;
 
 	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
-		bool worked = sdsi_shmem_poll(&r->port);
+		bool worked = shmem_port_poll(&r->port);
 
 		count_pass(r->passes);
-		if (!worked && !sdsi_shmem_busy(&r->port))
+		if (!worked && !shmem_port_busy(&r->port))
 			sched_yield();
 	}
 	return NULL;
@@ -189,7 +182,7 @@ static int setup(void **state)
 	assert_true(r->passes != MAP_FAILED);
 	assert_int_equal(sdsi_model_create(&cfg, &r->model, err, sizeof(err)),
 			 0);
-	assert_int_equal(sdsi_shmem_attach(&r->port, r->model, r->poller_view),
+	assert_int_equal(shmem_port_attach(&r->port, r->model, r->poller_view),
 			 0);
 	r->machine = (struct shmem_machine){ .sockets = 1,
 		.models = &r->model, .ports = &r->port };
@@ -351,10 +344,10 @@ static void test_owner_delay_retried(void **state)
 	size_t len;
 
 	control_ok(r, "fault 0 owner-delay 1 50000");
-	start = real_now_us();
+	start = util_now_us();
 	assert_int_equal(sdsi_mbox_read(&r->mb, SDSI_CMD_READ_STATE, false,
 					r->buf, &len), 0);
-	assert_true(real_now_us() - start >= 50000);
+	assert_true(util_now_us() - start >= 50000);
 }
 
 static void test_bad_requests(void **state)
@@ -389,7 +382,7 @@ static void test_model_in_child_process(void **state)
 		if (getppid() == 1)
 			_exit(4);
 		for (;;) {
-			sdsi_shmem_poll(&r->port);
+			shmem_port_poll(&r->port);
 			count_pass(r->passes);
 		}
 	}
