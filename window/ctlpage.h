@@ -103,7 +103,8 @@ bool window_ctlpage_serve(struct window_ctlpage *page,
 
 /*
  * test seam: the client side, for processes that share the window; only
- * tests/unit/shmem/ calls it (docs/testing.md, "Test seams").  It sends one request line and wait up to timeout_ms for the reply, which is
+ * tests/unit/window/ calls it (docs/testing.md, "Test seams").  It sends
+ * one request line and waits up to timeout_ms for the reply, which is
  * copied to reply.  A request still unanswered (an earlier client's that
  * timed out) is waited for first, within the same timeout.  0, -ENODEV if
  * no server announced the page, -EBUSY if the earlier request was not

@@ -56,6 +56,15 @@ def check(tmp_path, files=CLEAN, compiles=COMPILES):
     return run.returncode, run.stdout + run.stderr
 
 
+def assert_fails(root, changes, *named, compiles=COMPILES):
+    """The clean tree with CHANGES (path: text) fails, its output naming each
+    of NAMED: every broken rule below is checked this one way."""
+    status, out = check(root, dict(CLEAN, **changes), compiles)
+    assert status == 1, out
+    for text in named:
+        assert text in out, out
+
+
 def test_clean_tree_passes(tmp_path):
     status, out = check(tmp_path)
     assert status == 0, out
@@ -64,12 +73,9 @@ def test_clean_tree_passes(tmp_path):
 
 
 def test_forbidden_include_between_folders_fails(tmp_path):
-    files = dict(CLEAN)
-    files['model/model.c'] = '#include "sdsi_model.h"\n#include "emu/platform.h"\n'
-    status, out = check(tmp_path, files)
-    assert status == 1, out
-    assert 'forbidden edge model -> emu' in out
-    assert 'model/model.c includes emu/platform.h' in out
+    assert_fails(tmp_path,
+                 {'model/model.c': '#include "sdsi_model.h"\n#include "emu/platform.h"\n'},
+                 'forbidden edge model -> emu', 'model/model.c includes emu/platform.h')
 
 
 def test_library_compiling_another_folders_source_fails(tmp_path):
@@ -78,63 +84,46 @@ def test_library_compiling_another_folders_source_fails(tmp_path):
     status, out = check(tmp_path, compiles=compiles)
     assert status == 0, out
     compiles['model/model.c'] = 'lib/libsdsi.so.p'	# lib -> model: not
-    status, out = check(tmp_path / 'lib', compiles=compiles)
-    assert status == 1, out
-    assert 'forbidden edge lib -> model' in out
-    assert 'lib/meson.build compiles model/model.c' in out
+    assert_fails(tmp_path / 'lib', {}, 'forbidden edge lib -> model',
+                 'lib/meson.build compiles model/model.c', compiles=compiles)
 
 
 def test_window_on_shmem_is_forbidden(tmp_path):
-    files = dict(CLEAN)
-    files['shmem/control.h'] = ('#ifndef SDSI_SHMEM_CONTROL_H\n#define SDSI_SHMEM_CONTROL_H\n'
-                                '#endif\n')
-    files['window/ctlpage.c'] = '#include "shmem/control.h"\n'
+    files = {'shmem/control.h': ('#ifndef SDSI_SHMEM_CONTROL_H\n#define SDSI_SHMEM_CONTROL_H\n'
+                                 '#endif\n'),
+             'window/ctlpage.c': '#include "shmem/control.h"\n'}
     compiles = dict(COMPILES, **{'window/ctlpage.c': 'shmem/libsdsi_shmem.a.p'})
-    status, out = check(tmp_path, files, compiles)
-    assert status == 1, out
-    assert 'forbidden edge window -> shmem' in out
-    assert 'window/ctlpage.c' in out
+    assert_fails(tmp_path, files, 'forbidden edge window -> shmem', 'window/ctlpage.c',
+                 compiles=compiles)
 
 
 def test_include_guard_not_its_path_fails(tmp_path):
-    files = dict(CLEAN)
-    files['emu/platform.h'] = files['emu/platform.h'].replace(
-        'SDSI_EMU_PLATFORM_H', 'EMU_PLATFORM_H')
-    status, out = check(tmp_path, files)
-    assert status == 1, out
-    assert 'emu/platform.h: include guard EMU_PLATFORM_H, not SDSI_EMU_PLATFORM_H' in out
+    guard = CLEAN['emu/platform.h'].replace('SDSI_EMU_PLATFORM_H', 'EMU_PLATFORM_H')
+    assert_fails(tmp_path, {'emu/platform.h': guard},
+                 'emu/platform.h: include guard EMU_PLATFORM_H, not SDSI_EMU_PLATFORM_H')
 
 
 def test_emu_name_defined_outside_emu_fails(tmp_path):
     for decl, name in (('int emu_model_backend(void);\n', 'emu_model_backend'),
                        ('struct emu_window {\n\tint n;\n};\n', 'emu_window'),
                        ('#define EMU_WINDOW_MAX 8\n', 'EMU_WINDOW_MAX')):
-        files = dict(CLEAN)
-        files['model/sdsi_model.h'] = files['model/sdsi_model.h'].replace(
-            '#endif', decl + '#endif')
-        root = tmp_path / name
-        status, out = check(root, files)
-        assert status == 1, out
-        assert f'model/sdsi_model.h: {name}: an emu_ name defined outside emu/' in out
+        header = CLEAN['model/sdsi_model.h'].replace('#endif', decl + '#endif')
+        assert_fails(tmp_path / name, {'model/sdsi_model.h': header},
+                     f'model/sdsi_model.h: {name}: an emu_ name defined outside emu/')
     # A call of an emu_ function outside emu/ (cli_value.c above) is no
     # definition, and emu/'s own are its own.
 
 
 def test_fe_prefix_fails(tmp_path):
-    files = dict(CLEAN)
-    files['cli/cli_value.c'] = '#include "cli_value.h"\nstatic int FE_MAX = fe_parse(1);\n'
-    status, out = check(tmp_path, files)
-    assert status == 1, out
-    assert 'cli/cli_value.c: FE_MAX: the fe_ prefix' in out
-    assert 'cli/cli_value.c: fe_parse: the fe_ prefix' in out
+    assert_fails(tmp_path,
+                 {'cli/cli_value.c': '#include "cli_value.h"\nstatic int FE_MAX = fe_parse(1);\n'},
+                 'cli/cli_value.c: FE_MAX: the fe_ prefix',
+                 'cli/cli_value.c: fe_parse: the fe_ prefix')
 
 
 def test_circle_fails(tmp_path):
-    files = dict(CLEAN)
-    files['model/model_priv.h'] = ('#ifndef SDSI_MODEL_PRIV_H\n#define SDSI_MODEL_PRIV_H\n'
-                                   '#include "sdsi_model.h"\n#endif\n')
-    files['model/sdsi_model.h'] = files['model/sdsi_model.h'].replace(
-        '#include <sdsi/hw.h>', '#include <sdsi/hw.h>\n#include "model_priv.h"')
-    status, out = check(tmp_path, files)
-    assert status == 1, out
-    assert 'includes circle' in out
+    files = {'model/model_priv.h': ('#ifndef SDSI_MODEL_PRIV_H\n#define SDSI_MODEL_PRIV_H\n'
+                                    '#include "sdsi_model.h"\n#endif\n'),
+             'model/sdsi_model.h': CLEAN['model/sdsi_model.h'].replace(
+                 '#include <sdsi/hw.h>', '#include <sdsi/hw.h>\n#include "model_priv.h"')}
+    assert_fails(tmp_path, files, 'includes circle')

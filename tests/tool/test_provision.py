@@ -22,6 +22,23 @@ def written(dev, name="provision_akc"):
         return f.read()
 
 
+def refused(tool, sysfs, kind, path, extra, rc, name, reason):
+    """Provisioning path as kind (akc or cap) with the extra options is refused
+    with exit rc, plain and --json alike: the plain run names the reason, the
+    JSON error the device, the file, the errno name and the reason.  Returns
+    the plain run's stdout and the JSON document, for what each test adds."""
+    flag = "-a" if kind == "akc" else "-c"
+    r = tool("-d", "0", flag, path, *extra, root=sysfs.root)
+    assert r.rc == rc, r.err
+    assert reason in r.err
+    j = tool("-d", "0", flag, path, "--json", *extra, root=sysfs.root)
+    assert j.rc == rc
+    doc = j.json()
+    assert (doc["device"], doc["file"]) == ("intel_vsec.sdsi.0", path)
+    assert doc["error"]["name"] == name and reason in doc["error"]["message"]
+    return r.out, doc
+
+
 def test_provision_writes_the_blob_once(tool, sysfs, tmp_path):
     dev = sysfs.add(0)
     akc = blob_file(tmp_path, 1016)
@@ -71,22 +88,14 @@ def test_preflight_refusals_exit_5_and_write_nothing(tool, sysfs, tmp_path, kind
                                                      size, name, reason):
     dev = sysfs.add(0, regs=registers(**regs))
     path = blob_file(tmp_path, size)
-    flag = "-a" if kind == "akc" else "-c"
     for extra in ([], ["--dry-run"]):
-        r = tool("-d", "0", flag, path, *extra, root=sysfs.root)
-        assert r.rc == 5, r.err
-        assert reason in r.err
+        out, doc = refused(tool, sysfs, kind, path, extra, 5, name, reason)
         if extra and size <= 4096:  # the dry run shows every check, the failed one too
-            assert "refused by the pre-flight checks" in r.out and " fail " in r.out
+            assert "refused by the pre-flight checks" in out and " fail " in out
         else:
-            assert r.out == ""
-        r = tool("-d", "0", flag, path, "--json", *extra, root=sysfs.root)
-        assert r.rc == 5
-        doc = r.json()
+            assert out == ""
         assert set(doc) == {"schema_version", "device", "file", "error"}
-        assert (doc["device"], doc["file"]) == ("intel_vsec.sdsi.0", path)
         err = doc["error"]
-        assert err["name"] == name and reason in err["message"]
         if size > 4096:     # refused while reading the file, before any check
             assert "preflight" not in err
             continue
@@ -110,16 +119,8 @@ def test_blob_of_no_possible_size_exits_8_naming_file_size_and_device(tool, sysf
                                                                       kind, size, name, reason):
     dev = sysfs.add(0, regs=registers(akc_provisioned=True))
     path = blob_file(tmp_path, size)
-    flag = "-a" if kind == "akc" else "-c"
     for extra in ([], ["--dry-run"]):
-        r = tool("-d", "0", flag, path, *extra, root=sysfs.root)
-        assert r.rc == 8, r.err
-        assert reason in r.err
-        r = tool("-d", "0", flag, path, "--json", *extra, root=sysfs.root)
-        assert r.rc == 8
-        doc = r.json()
-        assert (doc["device"], doc["file"]) == ("intel_vsec.sdsi.0", path)
-        assert doc["error"]["name"] == name and reason in doc["error"]["message"]
+        refused(tool, sysfs, kind, path, extra, 8, name, reason)
     assert written(dev, f"provision_{kind}") == b""
     # sdsi-authority inspect gives the same file the same status.
     if size:

@@ -60,6 +60,18 @@ struct output_ops {
 	void (*data_available)(struct output *out, const char *device, bool available);
 };
 
+/*
+ * The nine callbacks every output has, from functions named PREFIX_begin_all
+ * ... PREFIX_error: an output that forgets one fails to compile, and the
+ * three tables cannot drift apart.  The optional ones follow it by hand.
+ */
+#define OUTPUT_OPS_REQUIRED(prefix)				\
+	.begin_all = prefix##_begin_all, .end_all = prefix##_end_all,	\
+	.devices = prefix##_devices, .info = prefix##_info,		\
+	.state = prefix##_state, .meter = prefix##_meter,		\
+	.provisioned = prefix##_provisioned,				\
+	.refused = prefix##_refused, .error = prefix##_error
+
 struct output {
 	const struct output_ops *ops;
 	bool quiet;

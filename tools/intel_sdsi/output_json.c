@@ -444,14 +444,6 @@ static void json_fleet(struct output *out, const struct fleet_report *r)
 }
 
 const struct output_ops json_output_ops = {
-	.begin_all = json_begin_all,
-	.end_all = json_end_all,
-	.devices = json_devices,
-	.info = json_info,
-	.state = json_state,
-	.meter = json_meter,
-	.provisioned = json_provisioned,
-	.refused = json_refused,
-	.error = json_error,
+	OUTPUT_OPS_REQUIRED(json),
 	.fleet = json_fleet,
 };

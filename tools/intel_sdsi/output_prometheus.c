@@ -408,15 +408,7 @@ static void prom_refused(struct output *out, const struct provision_report *r,
 }
 
 const struct output_ops prometheus_output_ops = {
-	.begin_all = prom_begin_all,
-	.end_all = prom_end_all,
-	.devices = prom_devices,
-	.info = prom_info,
-	.state = prom_state,
-	.meter = prom_meter,
-	.provisioned = prom_provisioned,
-	.refused = prom_refused,
-	.error = prom_error,
+	OUTPUT_OPS_REQUIRED(prom),
 	.registers = prom_registers,
 	.data_available = prom_data_available,
 };

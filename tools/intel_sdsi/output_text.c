@@ -253,20 +253,18 @@ static void text_error(struct output *out, const char *device, const struct sdsi
 	(void)device;
 }
 
-static void text_nothing(struct output *out)
+/* Text output has no frame around --all's results. */
+static void text_begin_all(struct output *out)
+{
+	(void)out;
+}
+
+static void text_end_all(struct output *out)
 {
 	(void)out;
 }
 
 const struct output_ops text_output_ops = {
-	.begin_all = text_nothing,
-	.end_all = text_nothing,
-	.devices = text_devices,
-	.info = text_info,
-	.state = text_state,
-	.meter = text_meter,
-	.provisioned = text_provisioned,
-	.refused = text_refused,
-	.error = text_error,
+	OUTPUT_OPS_REQUIRED(text),
 	.fleet = print_fleet_text,
 };

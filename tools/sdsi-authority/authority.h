@@ -103,6 +103,14 @@ int auth_dir_closed(int fd, const char *dir);
 const char *auth_key_path(char *buf, size_t size, const char *dir,
 			  const char *name);
 /*
+ * The authority's key NAME, in DIR opened as dirfd (never a link, judged
+ * by its descriptor: sdsi_lic.h's *_at loaders), named DIR/NAME in err.
+ */
+int auth_load_private(int dirfd, const char *dir, const char *name, EVP_PKEY **key,
+		      struct sdsi_lic_error *err);
+int auth_load_public(int dirfd, const char *dir, const char *name, EVP_PKEY **key,
+		     struct sdsi_lic_error *err);
+/*
  * Write a blob crash-safely to path (paths/sdsi_path.h's output: its
  * directory walked and checked, a temporary file there, renamed over the
  * name), with mode 0644 or the existing file's.  path must be missing or

@@ -31,20 +31,14 @@ static int issue_akc(const char *dir, uint32_t key_rev, const char *output)
 	EVP_PKEY *root = NULL, *licensor = NULL;
 	uint8_t blob[SDSI_AKC_SIZE];
 	struct sdsi_lic_akc akc = { .key_revision = key_rev };
-	char path[4096];
 	size_t len;
 	int rc, dirfd = auth_open_dir(dir);
 
 	if (dirfd < 0)
 		return -dirfd;
-	rc = sdsi_lic_key_load_private_at(dirfd, AUTH_ROOT_KEY,
-					  auth_key_path(path, sizeof(path), dir, AUTH_ROOT_KEY),
-					  &root, &err);
+	rc = auth_load_private(dirfd, dir, AUTH_ROOT_KEY, &root, &err);
 	if (!rc)
-		rc = sdsi_lic_key_load_public_at(dirfd, AUTH_LICENSOR_PUB,
-						 auth_key_path(path, sizeof(path), dir,
-							       AUTH_LICENSOR_PUB),
-						 &licensor, &err);
+		rc = auth_load_public(dirfd, dir, AUTH_LICENSOR_PUB, &licensor, &err);
 	if (rc) {
 		auth_error("%s", err.reason);
 		rc = auth_key_exit(rc);

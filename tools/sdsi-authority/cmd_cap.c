@@ -134,15 +134,12 @@ static int issue_cap(const char *dir, struct cap_request *req)
 	struct sdsi_lic_blob *lic = &req->cap.license;
 	uint8_t blob[SDSI_LICENSE_BLOB_MAX];
 	EVP_PKEY *licensor = NULL;
-	char path[4096];
 	size_t len;
 	int rc, dirfd = auth_open_dir(dir);
 
 	if (dirfd < 0)
 		return -dirfd;
-	rc = sdsi_lic_key_load_private_at(dirfd, AUTH_LICENSOR_KEY,
-					  auth_key_path(path, sizeof(path), dir, AUTH_LICENSOR_KEY),
-					  &licensor, &err);
+	rc = auth_load_private(dirfd, dir, AUTH_LICENSOR_KEY, &licensor, &err);
 	if (rc) {
 		auth_error("%s", err.reason);
 		rc = auth_key_exit(rc);

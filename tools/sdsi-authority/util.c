@@ -58,6 +58,24 @@ const char *auth_key_path(char *buf, size_t size, const char *dir,
 	return buf;
 }
 
+int auth_load_private(int dirfd, const char *dir, const char *name, EVP_PKEY **key,
+		      struct sdsi_lic_error *err)
+{
+	char path[4096];
+
+	auth_key_path(path, sizeof(path), dir, name);
+	return sdsi_lic_key_load_private_at(dirfd, name, path, key, err);
+}
+
+int auth_load_public(int dirfd, const char *dir, const char *name, EVP_PKEY **key,
+		     struct sdsi_lic_error *err)
+{
+	char path[4096];
+
+	auth_key_path(path, sizeof(path), dir, name);
+	return sdsi_lic_key_load_public_at(dirfd, name, path, key, err);
+}
+
 int auth_key_exit(int rc)
 {
 	/* A link or a file or directory another user could change: a safety refusal. */

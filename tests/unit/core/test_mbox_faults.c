@@ -48,6 +48,18 @@ static void arm(struct core_rig *rig, enum sdsi_fault_kind kind,
 	rig_clear_log(rig);
 }
 
+/* One fault of kind armed, op returns expected; how long it took, in virtual us. */
+static uint64_t timed(struct core_rig *rig, enum sdsi_fault_kind kind, uint32_t param,
+		      int (*op)(struct core_rig *), int expected)
+{
+	uint64_t start;
+
+	arm(rig, kind, param, 1);
+	start = rig->now_ns;
+	assert_int_equal(op(rig), expected);
+	return elapsed_us(rig, start);
+}
+
 /* The error left the mailbox free and usable for the next transaction. */
 static void assert_released_and_usable(struct core_rig *rig)
 {
@@ -78,12 +90,7 @@ static void test_oob_owner_is_ebusy_without_touching(void **state)
 static void assert_no_rdy_times_out(struct core_rig *rig,
 				    int (*op)(struct core_rig *))
 {
-	uint64_t start;
-
-	arm(rig, SDSI_FAULT_NO_RDY, 0, 1);
-	start = rig->now_ns;
-	assert_int_equal(op(rig), -ETIMEDOUT);
-	assert_in_range(elapsed_us(rig, start), RDY_TIMEOUT_US,
+	assert_in_range(timed(rig, SDSI_FAULT_NO_RDY, 0, op, -ETIMEDOUT), RDY_TIMEOUT_US,
 			RDY_TIMEOUT_US + 10 * MS);
 	assert_int_equal(rig->retry_sleeps, 0);
 	assert_released_and_usable(rig);
@@ -149,12 +156,9 @@ static void test_too_many_packets_is_eproto(void **state)
 static void test_rdy_latency_against_timeout(void **state)
 {
 	struct core_rig *rig = *state;
-	uint64_t start;
 
-	arm(rig, SDSI_FAULT_RDY_LATENCY, 400000, 1);
-	start = rig->now_ns;
-	assert_int_equal(do_read(rig), 0);
-	assert_in_range(elapsed_us(rig, start), 400 * MS, 401 * MS);
+	assert_in_range(timed(rig, SDSI_FAULT_RDY_LATENCY, 400000, do_read, 0), 400 * MS,
+			401 * MS);
 
 	arm(rig, SDSI_FAULT_RDY_LATENCY, 600000, 1);
 	assert_int_equal(do_read(rig), -ETIMEDOUT);
@@ -168,16 +172,31 @@ static void test_rdy_latency_against_timeout(void **state)
 static void test_acquire_succeeds_after_retries(void **state)
 {
 	struct core_rig *rig = *state;
-	uint64_t start;
 
-	arm(rig, SDSI_FAULT_OWNER_DELAY, 700000, 1);
-	start = rig->now_ns;
-	assert_int_equal(do_read(rig), 0);
+	assert_in_range(timed(rig, SDSI_FAULT_OWNER_DELAY, 700000, do_read, 0),
+			2 * RETRY_DELAY_US, 2 * RETRY_DELAY_US + 10 * MS);
 	assert_int_equal(rig->retry_sleeps, 2);
 	assert_int_equal(rig->requests, 3);
-	assert_in_range(elapsed_us(rig, start), 2 * RETRY_DELAY_US,
-			2 * RETRY_DELAY_US + 10 * MS);
 	assert_int_equal(rig_owner(rig), SDSI_OWNER_NONE);
+}
+
+/*
+ * The mailbox was never granted: op gave up with ETIMEDOUT after asking
+ * requests times, with retry_sleeps whole retry delays between.
+ */
+static void assert_acquire_times_out(struct core_rig *rig, int (*op)(struct core_rig *),
+				     unsigned int requests, unsigned int retry_sleeps)
+{
+	assert_int_equal(op(rig), -ETIMEDOUT);
+	assert_int_equal(rig->requests, requests);
+	assert_int_equal(rig->retry_sleeps, retry_sleeps);
+}
+
+/* Never granted, so never released either: no control write, owner left as it is. */
+static void assert_never_released(struct core_rig *rig, unsigned int owner)
+{
+	assert_int_equal(rig->ctrl_writes, 0);
+	assert_int_equal(rig_owner(rig), owner);
 }
 
 /* Linux tries once and retries five times, then gives up with ETIMEDOUT. */
@@ -186,12 +205,8 @@ static void test_acquire_gives_up_after_all_retries(void **state)
 	struct core_rig *rig = *state;
 
 	arm(rig, SDSI_FAULT_OWNER_DELAY, 10000000, 1);
-	assert_int_equal(do_write(rig), -ETIMEDOUT);
-	assert_int_equal(rig->retry_sleeps, 5);
-	assert_int_equal(rig->requests, 6);
-	/* Never granted, so never released either, and nothing left held. */
-	assert_int_equal(rig->ctrl_writes, 0);
-	assert_int_equal(rig_owner(rig), SDSI_OWNER_NONE);
+	assert_acquire_times_out(rig, do_write, 6, 5);
+	assert_never_released(rig, SDSI_OWNER_NONE);	/* and nothing left held */
 }
 
 /* Once another agent owns the mailbox, asking again is pointless. */
@@ -201,11 +216,8 @@ static void test_acquire_lost_to_oob_agent(void **state)
 
 	arm(rig, SDSI_FAULT_OWNER_DELAY, 10000000, 1);
 	rig->oob_after_request = true;
-	assert_int_equal(do_read(rig), -ETIMEDOUT);
-	assert_int_equal(rig->requests, 1);
-	assert_int_equal(rig->retry_sleeps, 0);
-	assert_int_equal(rig->ctrl_writes, 0);
-	assert_int_equal(rig_owner(rig), SDSI_OWNER_OUT_OF_BAND);
+	assert_acquire_times_out(rig, do_read, 1, 0);
+	assert_never_released(rig, SDSI_OWNER_OUT_OF_BAND);
 }
 
 static void test_acquire_retries_follow_params(void **state)
@@ -218,9 +230,7 @@ static void test_acquire_retries_follow_params(void **state)
 	assert_int_equal(sdsi_mbox_init(&rig->mb, rig->guid, &rig_ops, rig,
 					&p), 0);
 	arm(rig, SDSI_FAULT_OWNER_DELAY, 700000, 1);
-	assert_int_equal(do_read(rig), -ETIMEDOUT);
-	assert_int_equal(rig->requests, 1);
-	assert_int_equal(rig->retry_sleeps, 0);
+	assert_acquire_times_out(rig, do_read, 1, 0);
 	/*
 	 * Sleeps of 50 us (at most 100 us each in the kernel's fsleep, as in
 	 * readq_poll_timeout) up to the 1 ms deadline, then one past it.

@@ -30,20 +30,30 @@ static uint8_t *exact(const uint8_t *src, size_t len)
 	return p;
 }
 
-static int state(const uint8_t *src, size_t len, struct sdsi_state_cert *cert,
-		 struct sdsi_error *err)
+/* The certificate is read and freed here: the tests judge only ret and err. */
+static int state(const uint8_t *src, size_t len, struct sdsi_error *err)
 {
+	struct sdsi_state_cert cert;
 	uint8_t *buf = exact(src, len);
-	int ret = sdsi_decode_state_cert(buf, len, cert, err);
+	int ret = sdsi_decode_state_cert(buf, len, &cert, err);
 
 	/* Read every feature the decoder vouched for, inside the buffer. */
-	for (uint32_t i = 0; !ret && i < cert->num_licenses; i++)
-		for (uint32_t k = 0; k < cert->licenses[i].num_features; k++)
-			sdsi_license_feature(&cert->licenses[i], k);
+	for (uint32_t i = 0; !ret && i < cert.num_licenses; i++)
+		for (uint32_t k = 0; k < cert.licenses[i].num_features; k++)
+			sdsi_license_feature(&cert.licenses[i], k);
 	if (!ret)
-		sdsi_state_cert_free(cert);
+		sdsi_state_cert_free(&cert);
 	free(buf);
 	return ret;
+}
+
+/* The first len bytes of c decode; one byte fewer are refused, pointing at offset. */
+static void assert_state_fits(const uint8_t *c, size_t len, long offset)
+{
+	SCOPED_ERROR(err);
+
+	assert_int_equal(state(c, len, err), 0);
+	assert_malformed(state(c, len - 1, err), err, offset, "");
 }
 
 /* Header of a state certificate with n size words; returns the key offset. */
@@ -61,52 +71,44 @@ static size_t state_header(uint8_t *p, uint32_t content, uint32_t n)
 static void test_state_header(void **unused)
 {
 	uint8_t c[64] = { 0 };
-	struct sdsi_state_cert cert;
-	SCOPED_ERROR(err);
 
 	state_header(c, SDSI_STATE_CONTENT_EMPTY, 0);
-	assert_int_equal(state(c, 24, &cert, err), 0);
-	assert_malformed(state(c, 23, &cert, err), err, 23, "");
+	assert_state_fits(c, 24, 23);
 }
 
 static void test_state_size_words(void **unused)
 {
 	uint8_t c[64] = { 0 };
-	struct sdsi_state_cert cert;
 	SCOPED_ERROR(err);
 
 	/* Two size words fit in 32 bytes; the key info after them does not. */
 	state_header(c, SDSI_STATE_CONTENT_KEY_BLOBS, 2);
-	assert_malformed(state(c, 32, &cert, err), err, 32, "");
-	assert_malformed(state(c, 31, &cert, err), err, 0x14, "");
+	assert_malformed(state(c, 32, err), err, 32, "");
+	assert_malformed(state(c, 31, err), err, 0x14, "");
 }
 
 /* The header size field: at least the header and size words, at most the bytes there. */
 static void test_state_header_size(void **unused)
 {
 	uint8_t c[128] = { 0 };
-	struct sdsi_state_cert cert;
 	SCOPED_ERROR(err);
 
 	state_header(c, SDSI_STATE_CONTENT_KEY, 0);
-	assert_int_equal(state(c, 76, &cert, err), 0);
+	assert_int_equal(state(c, 76, err), 0);
 	put32(c, 0x08, 5);
-	assert_malformed(state(c, 76, &cert, err), err, 0x08, "");
+	assert_malformed(state(c, 76, err), err, 0x08, "");
 	put32(c, 0x08, 76 / 4);
-	assert_int_equal(state(c, 76, &cert, err), 0);
+	assert_int_equal(state(c, 76, err), 0);
 	put32(c, 0x08, 76 / 4 + 1);
-	assert_malformed(state(c, 76, &cert, err), err, 0x08, "runs past the end");
+	assert_malformed(state(c, 76, err), err, 0x08, "runs past the end");
 }
 
 static void test_state_key_info(void **unused)
 {
 	uint8_t c[128] = { 0 };
-	struct sdsi_state_cert cert;
-	SCOPED_ERROR(err);
 
 	state_header(c, SDSI_STATE_CONTENT_KEY, 0);
-	assert_int_equal(state(c, 24 + 52, &cert, err), 0);
-	assert_malformed(state(c, 24 + 51, &cert, err), err, 24, "");
+	assert_state_fits(c, 24 + 52, 24);
 }
 
 /* One licence of size_dwords whose blob announces bundles; returns the length. */
@@ -125,25 +127,23 @@ static size_t one_license(uint8_t *c, uint32_t size_dwords, uint32_t bundles)
 static void test_state_blob_header(void **unused)
 {
 	uint8_t c[512] = { 0 };
-	struct sdsi_state_cert cert;
 	SCOPED_ERROR(err);
 	size_t len;
 
 	len = one_license(c, 9, 0);		/* 36 bytes: the header alone */
-	assert_int_equal(state(c, len, &cert, err), 0);
+	assert_int_equal(state(c, len, err), 0);
 	len = one_license(c, 8, 0);		/* 32 bytes */
-	assert_malformed(state(c, len + 4, &cert, err), err, 24, "smaller than the 36-byte blob header");
+	assert_malformed(state(c, len + 4, err), err, 24, "smaller than the 36-byte blob header");
 }
 
 static void test_state_blob_runs_past_end(void **unused)
 {
 	uint8_t c[512] = { 0 };
-	struct sdsi_state_cert cert;
 	SCOPED_ERROR(err);
 	size_t len = one_license(c, 17, 1);	/* 68 bytes: one bundle */
 
-	assert_int_equal(state(c, len, &cert, err), 0);
-	assert_int_equal(state(c, len - 1, &cert, err), -EBADMSG);
+	assert_int_equal(state(c, len, err), 0);
+	assert_int_equal(state(c, len - 1, err), -EBADMSG);
 	assert_non_null(strstr(sdsi_error_message(err), "runs past the end"));
 }
 
@@ -155,14 +155,13 @@ static void test_state_blob_runs_past_end(void **unused)
 static void test_state_bundle_count(void **unused)
 {
 	uint8_t c[512] = { 0 };
-	struct sdsi_state_cert cert;
 	SCOPED_ERROR(err);
 	size_t len;
 
 	len = one_license(c, 25, 2);		/* 100 bytes: 36 + 2 * 32 */
-	assert_int_equal(state(c, len, &cert, err), 0);
+	assert_int_equal(state(c, len, err), 0);
 	len = one_license(c, 25, 3);
-	assert_malformed(state(c, len, &cert, err), err, 24 + 4 + 52 + 0x20,
+	assert_malformed(state(c, len, err), err, 24 + 4 + 52 + 0x20,
 			 "3 feature bundles need 132 bytes");
 }
 

@@ -104,24 +104,36 @@ static void assert_status(const struct sdsi_preflight *pf, const char *name,
 			 sdsi_preflight_check_detail(pf, i), sdsi_check_status_name(status));
 }
 
+/*
+ * The first len bytes of b decode (into info, or a local one when NULL);
+ * the format they were read as.
+ */
+static enum sdsi_blob_format format_of(const uint8_t *b, size_t len, struct sdsi_blob_info *info)
+{
+	struct sdsi_blob_info local;
+	SCOPED_ERROR(err);
+
+	if (!info)
+		info = &local;
+	assert_int_equal(sdsi_decode_blob(b, len, info, err), 0);
+	return info->format;
+}
+
 static void test_decode_akc_and_cap(void **state)
 {
 	struct sdsi_blob_info info;
-	SCOPED_ERROR(err);
 	uint8_t image[48];
 	size_t len;
 
 	len = maker_akc(0, 7, blob, sizeof(blob), image);
-	assert_int_equal(sdsi_decode_blob(blob, len, &info, err), 0);
-	assert_int_equal(info.format, SDSI_BLOB_FORMAT_AKC);
+	assert_int_equal(format_of(blob, len, &info), SDSI_BLOB_FORMAT_AKC);
 	assert_int_equal(info.size, 208);
 	assert_int_equal(info.key_revision, 7);
 	assert_memory_equal(info.key_image, image, 48);
 
 	len = maker_cap(SDSI_BLOB_TYPE_METERED, 0xabcdef, PPIN, 9, 27, blob, sizeof(blob));
 	assert_int_equal(len, 996);
-	assert_int_equal(sdsi_decode_blob(blob, len, &info, err), 0);
-	assert_int_equal(info.format, SDSI_BLOB_FORMAT_CAP);
+	assert_int_equal(format_of(blob, len, &info), SDSI_BLOB_FORMAT_CAP);
 	assert_int_equal(info.type, SDSI_BLOB_TYPE_METERED);
 	assert_int_equal(info.id, 0xabcdef);
 	assert_int_equal(info.ppin, PPIN);
@@ -153,34 +165,26 @@ static void test_every_truncation_is_malformed_or_foreign(void **state)
 		assert_non_null(strstr(sdsi_error_message(err), "malformed"));
 	}
 	size = maker_cap(SDSI_BLOB_TYPE_ONE_TIME, 1, PPIN, 1, 3, blob, sizeof(blob));
-	for (size_t len = 0; len < size; len++) {
-		assert_int_equal(sdsi_decode_blob(blob, len, &info, err), 0);
-		assert_int_equal(info.format, SDSI_BLOB_FORMAT_FOREIGN);
-	}
-	assert_int_equal(sdsi_decode_blob(blob, size, &info, err), 0);
-	assert_int_equal(info.format, SDSI_BLOB_FORMAT_CAP);
+	for (size_t len = 0; len < size; len++)
+		assert_int_equal(format_of(blob, len, NULL), SDSI_BLOB_FORMAT_FOREIGN);
+	assert_int_equal(format_of(blob, size, NULL), SDSI_BLOB_FORMAT_CAP);
 	put32(blob, 0, 3);
-	assert_int_equal(sdsi_decode_blob(blob, size, &info, err), 0);
-	assert_int_equal(info.format, SDSI_BLOB_FORMAT_FOREIGN);
+	assert_int_equal(format_of(blob, size, NULL), SDSI_BLOB_FORMAT_FOREIGN);
 }
 
 static void test_foreign_blobs(void **state)
 {
 	static const uint8_t intel[] = { 0x01, 0x00, 0x00, 0x00, 0x30, 0x00, 0x00, 0x00, 0xff };
 	struct sdsi_blob_info info;
-	SCOPED_ERROR(err);
 	uint8_t image[48];
 	size_t len;
 
-	assert_int_equal(sdsi_decode_blob(intel, sizeof(intel), &info, err), 0);
-	assert_int_equal(info.format, SDSI_BLOB_FORMAT_FOREIGN);
+	assert_int_equal(format_of(intel, sizeof(intel), &info), SDSI_BLOB_FORMAT_FOREIGN);
 	assert_string_equal(sdsi_blob_format_name(info.format), "foreign");
 	len = maker_akc(0, 1, blob, sizeof(blob), image);
-	assert_int_equal(sdsi_decode_blob(blob, 7, &info, err), 0);
-	assert_int_equal(info.format, SDSI_BLOB_FORMAT_FOREIGN);
+	assert_int_equal(format_of(blob, 7, NULL), SDSI_BLOB_FORMAT_FOREIGN);
 	put32(blob, 4, 2);		/* a later format version is not ours to read */
-	assert_int_equal(sdsi_decode_blob(blob, len, &info, err), 0);
-	assert_int_equal(info.format, SDSI_BLOB_FORMAT_FOREIGN);
+	assert_int_equal(format_of(blob, len, NULL), SDSI_BLOB_FORMAT_FOREIGN);
 }
 
 /* Why a blob is no licence blob: the offset and the reason, alone. */

@@ -30,6 +30,14 @@ static void assert_recovers(struct tsock *ts)
 	assert_int_equal(read_state(ts), 0);
 }
 
+/* One fault armed (the model must accept it), then a read of the state certificate. */
+static int read_with_fault(struct tsock *ts, enum sdsi_fault_kind kind, uint32_t param,
+			   unsigned int count)
+{
+	assert_int_equal(sdsi_model_fault_set(ts->m, kind, param, count), 0);
+	return read_state(ts);
+}
+
 /* A read of the state certificate that succeeds: how long it took, by the model's clock. */
 static uint64_t read_state_ns(struct tsock *ts)
 {
@@ -105,8 +113,7 @@ static void test_no_rdy(void **state)
 	struct tsock *ts = *state;
 	uint64_t start = ts->now_ns;
 
-	sdsi_model_fault_set(ts->m, SDSI_FAULT_NO_RDY, 0, 1);
-	assert_int_equal(read_state(ts), -ETIMEDOUT);
+	assert_int_equal(read_with_fault(ts, SDSI_FAULT_NO_RDY, 0, 1), -ETIMEDOUT);
 	assert_true(ts->now_ns - start >= MS(500));
 	assert_true(ts->cpl_sent);
 	assert_recovers(ts);
@@ -121,11 +128,9 @@ static void test_status_faults(void **state)
 {
 	struct tsock *ts = *state;
 
-	sdsi_model_fault_set(ts->m, SDSI_FAULT_STATUS_TIMEOUT, 0, 1);
-	assert_int_equal(read_state(ts), -ETIMEDOUT);
+	assert_int_equal(read_with_fault(ts, SDSI_FAULT_STATUS_TIMEOUT, 0, 1), -ETIMEDOUT);
 	assert_recovers(ts);
-	sdsi_model_fault_set(ts->m, SDSI_FAULT_STATUS_FAILURE, 0, 2);
-	assert_int_equal(read_state(ts), -EIO);
+	assert_int_equal(read_with_fault(ts, SDSI_FAULT_STATUS_FAILURE, 0, 2), -EIO);
 	/* The failed command never ran: no authentication was counted. */
 	assert_int_equal(lx_write(ts, SDSI_CMD_PROVISION_AKC, "k", 1, true),
 			 -EIO);
@@ -146,8 +151,7 @@ static void test_bad_packet_size(void **state)
 
 	/* Also on the first packet of a longer message. */
 	add_license(ts, 2000);
-	sdsi_model_fault_set(ts->m, SDSI_FAULT_BAD_PACKET_SIZE, 0, 1);
-	assert_int_equal(read_state(ts), -EPROTO);
+	assert_int_equal(read_with_fault(ts, SDSI_FAULT_BAD_PACKET_SIZE, 0, 1), -EPROTO);
 	assert_recovers(ts);
 }
 
@@ -166,8 +170,7 @@ static void test_no_eom_short_message(void **state)
 {
 	struct tsock *ts = *state;
 
-	sdsi_model_fault_set(ts->m, SDSI_FAULT_NO_EOM, 0, 1);
-	assert_int_equal(read_state(ts), -EPROTO);
+	assert_int_equal(read_with_fault(ts, SDSI_FAULT_NO_EOM, 0, 1), -EPROTO);
 	assert_recovers(ts);
 }
 
@@ -177,8 +180,7 @@ static void test_no_eom_full_packets(void **state)
 
 	/* 24 + 4 + 52 + 1968 = 2048: two full packets, then filler. */
 	add_license(ts, 1968);
-	sdsi_model_fault_set(ts->m, SDSI_FAULT_NO_EOM, 0, 1);
-	assert_int_equal(read_state(ts), -EPROTO);
+	assert_int_equal(read_with_fault(ts, SDSI_FAULT_NO_EOM, 0, 1), -EPROTO);
 	assert_int_equal(ts->packets, SDSI_MBOX_MAX_PACKETS);
 	assert_recovers(ts);
 	assert_int_equal(ts->packets, 2);
@@ -188,8 +190,7 @@ static void test_too_many_packets(void **state)
 {
 	struct tsock *ts = *state;
 
-	sdsi_model_fault_set(ts->m, SDSI_FAULT_TOO_MANY_PACKETS, 0, 1);
-	assert_int_equal(read_state(ts), -EPROTO);
+	assert_int_equal(read_with_fault(ts, SDSI_FAULT_TOO_MANY_PACKETS, 0, 1), -EPROTO);
 	assert_int_equal(ts->packets, SDSI_MBOX_MAX_PACKETS);
 	assert_int_equal(ts->msg_size, 5 * SDSI_MBOX_SIZE);
 	assert_recovers(ts);
@@ -209,8 +210,7 @@ static void test_rdy_latency(void **state)
 	assert_int_equal(ts->packets, 2);
 	assert_true(ts->now_ns - start >= MS(600));
 	/* Beyond it, Linux times out and the mailbox is released. */
-	sdsi_model_fault_set(ts->m, SDSI_FAULT_RDY_LATENCY, 600000, 1);
-	assert_int_equal(read_state(ts), -ETIMEDOUT);
+	assert_int_equal(read_with_fault(ts, SDSI_FAULT_RDY_LATENCY, 600000, 1), -ETIMEDOUT);
 	assert_recovers(ts);
 }
 
@@ -263,8 +263,7 @@ static void test_owner_delay_beyond_retries(void **state)
 	struct tsock *ts = *state;
 
 	/* Linux gives up after about 2.5 s; nobody is left owning it. */
-	sdsi_model_fault_set(ts->m, SDSI_FAULT_OWNER_DELAY, 3000000, 1);
-	assert_int_equal(read_state(ts), -ETIMEDOUT);
+	assert_int_equal(read_with_fault(ts, SDSI_FAULT_OWNER_DELAY, 3000000, 1), -ETIMEDOUT);
 	assert_int_equal(ctrl_read(ts), 0);
 	tsock_advance(ts, MS(600));
 	assert_recovers(ts);
@@ -274,8 +273,7 @@ static void test_clearing_owner_delay_drains_bucket(void **state)
 {
 	struct tsock *ts = *state;
 
-	sdsi_model_fault_set(ts->m, SDSI_FAULT_OWNER_DELAY, 10000000, 0);
-	assert_int_equal(read_state(ts), -ETIMEDOUT);
+	assert_int_equal(read_with_fault(ts, SDSI_FAULT_OWNER_DELAY, 10000000, 0), -ETIMEDOUT);
 	sdsi_model_fault_clear(ts->m, SDSI_FAULT_OWNER_DELAY);
 	assert_true(read_state_ns(ts) < MS(1));
 }
@@ -284,8 +282,7 @@ static void test_fault_survives_power_cycle_until_cleared(void **state)
 {
 	struct tsock *ts = *state;
 
-	sdsi_model_fault_set(ts->m, SDSI_FAULT_STATUS_FAILURE, 0, 0);
-	assert_int_equal(read_state(ts), -EIO);
+	assert_int_equal(read_with_fault(ts, SDSI_FAULT_STATUS_FAILURE, 0, 0), -EIO);
 	assert_int_equal(sdsi_model_power_cycle(ts->m), 0);
 	assert_int_equal(read_state(ts), -EIO);
 	sdsi_model_fault_clear_all(ts->m);

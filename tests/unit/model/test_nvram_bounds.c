@@ -244,24 +244,30 @@ static size_t license(uint8_t *p, uint32_t len, uint32_t bundles)
 	return 4 + len;
 }
 
+/* The image with one licence entry in lic (len bytes announcing bundles), loaded. */
+static int load_one_license(struct image *im, uint8_t *lic, uint32_t len, uint32_t bundles,
+			    const char *want)
+{
+	im->num_licenses = 1;
+	im->licenses_len = license(lic, len, bundles);
+	return load(build(im), want);
+}
+
 static void test_license_entries(void **unused)
 {
 	uint8_t lic[8192];
 	struct image im = { .version = 2, .num_licenses = 1, .licenses = lic };
 
-	im.licenses_len = license(lic, 36, 0);
-	assert_int_equal(load(build(&im), NULL), 0);
+	assert_int_equal(load_one_license(&im, lic, 36, 0, NULL), 0);
 	/* 32 bytes, then a licence whose size word (9) would read as 9 bundles. */
 	im.licenses_len = license(lic, 32, 0);
 	im.licenses_len += license(lic + im.licenses_len, 36, 0);
 	sdsi_put_le32(lic + 36, 9);
 	im.num_licenses = 2;
 	assert_int_equal(load(build(&im), "licence 0 of 32 bytes is not a licence"), -EPROTO);
-	im.num_licenses = 1;
-	im.licenses_len = license(lic, 68, 1);
-	assert_int_equal(load(build(&im), NULL), 0);
-	im.licenses_len = license(lic, 68, 2);
-	assert_int_equal(load(build(&im), "licence 0 of 68 bytes is not a licence"), -EPROTO);
+	assert_int_equal(load_one_license(&im, lic, 68, 1, NULL), 0);
+	assert_int_equal(load_one_license(&im, lic, 68, 2,
+					  "licence 0 of 68 bytes is not a licence"), -EPROTO);
 	/* The size word one dword past the bytes there. */
 	im.licenses_len = license(lic, 68, 1);
 	sdsi_put_le32(lic, 18 | SDSI_BLOB_VALID);
@@ -274,11 +280,9 @@ static void test_license_entries(void **unused)
 	im.licenses_len++;
 	assert_int_equal(load(build(&im), "licence 1 has a bad size"), -EPROTO);
 	/* The blobs may take 4096 bytes (the certificate around them may not). */
-	im.num_licenses = 1;
-	im.licenses_len = license(lic, 4096, 124);
-	assert_int_equal(load(build(&im), "does not match its size"), -EPROTO);
-	im.licenses_len = license(lic, 4100, 124);
-	assert_int_equal(load(build(&im), "licence 0 has a bad size"), -EPROTO);
+	assert_int_equal(load_one_license(&im, lic, 4096, 124, "does not match its size"), -EPROTO);
+	assert_int_equal(load_one_license(&im, lic, 4100, 124, "licence 0 has a bad size"),
+			 -EPROTO);
 }
 
 static void test_license_count(void **unused)
@@ -303,12 +307,10 @@ static void test_license_count(void **unused)
 static void test_state_certificate_size(void **unused)
 {
 	uint8_t lic[8192];
-	struct image im = { .version = 2, .num_licenses = 1, .licenses = lic };
+	struct image im = { .version = 2, .licenses = lic };
 
-	im.licenses_len = license(lic, 4016, 124);
-	assert_int_equal(load(build(&im), NULL), 0);
-	im.licenses_len = license(lic, 4020, 124);
-	assert_int_equal(load(build(&im), "does not match its size"), -EPROTO);
+	assert_int_equal(load_one_license(&im, lic, 4016, 124, NULL), 0);
+	assert_int_equal(load_one_license(&im, lic, 4020, 124, "does not match its size"), -EPROTO);
 }
 
 /* The read stops one byte past the largest image the format allows. */
