@@ -92,6 +92,26 @@ static void present_message(struct model_mailbox *mb, uint32_t len)
 }
 
 /*
+ * The faults of an answer read back packet by packet, taken when the
+ * answer is made, a certificate's or an SPDM response's alike: each
+ * transaction that answers with data takes them, so none outlives the
+ * answer it was armed for.  Returns the answer's length (too-many-packets
+ * pads it with zero filler to the most a read holds).
+ */
+static uint32_t take_answer_faults(struct sdsi_model *m, uint32_t len)
+{
+	struct model_mailbox *mb = &m->mbox;
+
+	mb->bad_packet_size = fault_take(m, SDSI_FAULT_BAD_PACKET_SIZE, NULL);
+	mb->no_eom = fault_take(m, SDSI_FAULT_NO_EOM, NULL);
+	if (fault_take(m, SDSI_FAULT_TOO_MANY_PACKETS, NULL)) {
+		memset(mb->message + len, 0, MODEL_MSG_MAX - len);
+		len = MODEL_MSG_MAX;
+	}
+	return len;
+}
+
+/*
  * A write packet: payload, then the command in its last qword.  Multi-packet
  * writes (SOM without EOM) are not something this firmware accepts; MSG_SIZE
  * is 0 from the early driver and equal to PACKET_SIZE from the current one.
@@ -120,7 +140,7 @@ static void run_write(struct sdsi_model *m)
 	    (m->features & SDSI_FEATURE_ATTESTATION)) {
 		len = attest_execute(m, packet, size, msg, mb->message);
 		if (len)
-			present_message(mb, len);
+			present_message(mb, take_answer_faults(m, len));
 		else
 			finish_without_data(mb, SDSI_STATUS_FAILURE);
 		return;
@@ -158,13 +178,7 @@ static void run_read(struct sdsi_model *m, uint64_t now)
 		finish_without_data(mb, SDSI_STATUS_FAILURE);
 		return;
 	}
-	mb->bad_packet_size = fault_take(m, SDSI_FAULT_BAD_PACKET_SIZE, NULL);
-	mb->no_eom = fault_take(m, SDSI_FAULT_NO_EOM, NULL);
-	if (fault_take(m, SDSI_FAULT_TOO_MANY_PACKETS, NULL)) {
-		memset(mb->message + len, 0, MODEL_MSG_MAX - len);
-		len = MODEL_MSG_MAX;
-	}
-	present_message(mb, len);
+	present_message(mb, take_answer_faults(m, len));
 }
 
 static void start_command(struct sdsi_model *m, uint64_t request, uint64_t now)

@@ -100,7 +100,29 @@ run_config() {
 		|| status=1
 	/usr/bin/python3 -m pytest -q -p no:cacheprovider --basetemp=/tmp/pytest \
 		rig/tests --ignore=rig/tests/test_machine.py \
+		--ignore=rig/tests/test_attestation.py \
 		--junitxml="$dir/tool.xml" || status=1
+	# The attestation transport on its own, since its outcome is the
+	# configuration's attest= word: ok once the flow verified (the test
+	# leaves attest-ok), none where the driver has no transport and said
+	# so, fail if any of its tests failed.
+	local attest=none
+	rm -f "$dir/attest-ok"
+	export SDSI_ATTEST_EXPECT SDSI_ATTEST_OUT="$dir/attest-ok"
+	if /usr/bin/python3 -m pytest -q -p no:cacheprovider \
+		rig/tests/test_attestation.py --junitxml="$dir/attest.xml"; then
+		[ -f "$dir/attest-ok" ] && attest=ok
+	else
+		attest=fail status=1
+	fi
+	echo "$attest" >"$dir/attest"
+	# The user's script (SDSI_RIG_GUEST_SCRIPT) last, on the machine the
+	# suites leave, with the configuration in its environment.
+	if [ -n "${SDSI_GUEST_SCRIPT-}" ]; then
+		export SDSI_CONFIG=$k SDSI_DRIVER SDSI_GUID SDSI_KERNEL SDSI_REPO
+		"$SDSI_REPO/rig/guest-script.sh" "$SDSI_GUEST_SCRIPT" "$dir"
+		echo "guest: $k: the guest script says $(cat "$dir/script")"
+	fi
 	echo "exit $status" >"$dir/verdict"
 }
 

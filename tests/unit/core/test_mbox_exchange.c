@@ -120,6 +120,29 @@ static void test_answer_frame(void **state)
 	assert_int_equal(len, 8);
 }
 
+/*
+ * The faults of an answer read back strike an SPDM answer as they strike a
+ * certificate, and end with the exchange they were armed for: cleared, the
+ * next exchange is whole again.
+ */
+static void test_answer_faults(void **state)
+{
+	struct core_rig *rig = *state;
+	static const enum sdsi_fault_kind kinds[] = {
+		SDSI_FAULT_BAD_PACKET_SIZE, SDSI_FAULT_NO_EOM, SDSI_FAULT_TOO_MANY_PACKETS,
+	};
+	size_t len;
+
+	for (size_t i = 0; i < UTIL_ARRAY_SIZE(kinds); i++) {
+		assert_int_equal(sdsi_model_fault_set(rig->model, kinds[i], 0, 0), 0);
+		assert_int_equal(exchange(rig, get_version, 4, &len), -EPROTO);
+		assert_released(rig);
+		sdsi_model_fault_clear(rig->model, kinds[i]);
+		assert_int_equal(exchange(rig, get_version, 4, &len), 0);
+		assert_int_equal(len, 8);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -127,6 +150,7 @@ int main(void)
 		RIG_TEST(test_request_bounds, rig_setup_v2),
 		RIG_TEST(test_refused_without_bit12, rig_setup_v2),
 		RIG_TEST(test_answer_frame, rig_setup_v1),
+		RIG_TEST(test_answer_faults, rig_setup_v2),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
