@@ -3,9 +3,9 @@
 (docs/interface.md §2.10), run by rig/guest-run.sh after the suites and on
 its own, since its outcome is the configuration's `attest=` word.
 
-The requester is the transcript test's (tests/integration/platform/
-test_spdm_transcript.py, written from DSP0274 1.0 with Python's
-cryptography and sharing no code with the responder or the driver): it
+The requester is the tests' own (tests/sdsikit/spdm_requester.py, written
+from DSP0274 1.0 with Python's cryptography and sharing no code with the
+responder or the driver): it
 completes the owner's flow through the ioctl, and every signature and the
 chain are verified against the attestation-root.pem of the part's authority.
 Our driver (SDSI_ATTEST_EXPECT=ok) must give every part with bit 12 its
@@ -18,7 +18,6 @@ reads."""
 import errno
 import fcntl
 import hashlib
-import importlib.util
 import os
 import pathlib
 import stat
@@ -30,26 +29,11 @@ import pytest
 from guest import (ATTEST_EXPECT, DRIVER, ROOT, SOCKETS, driver_sees_feature,
                    transport_shown)
 from guest import isdsi_nodes as nodes
+from sdsikit import spdm_requester as spdm
 from sdsikit.isdsi_proxy import Libsdsi
 from sdsikit.layout import (FEATURE_ATTESTATION, FEATURES_KNOWN, REG_FEATURES,
                             SPDM_COMMAND_HDR, SPDM_MESSAGE_MAX,
                             SPDM_REQUEST_MAX, SPDM_RESPONSE_MAX)
-
-REPO = pathlib.Path(__file__).resolve().parents[2]
-
-
-def _transcript():
-    """The transcript test's requester, loaded from its file: it lives
-    beside the platform tests, which are not on this suite's path."""
-    path = REPO / 'tests/integration/platform/test_spdm_transcript.py'
-    spec = importlib.util.spec_from_file_location('spdm_transcript', path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-spdm = _transcript()
-
 
 def ioc(direction, nr, size):
     """Linux's _IOC() on x86: direction 2 bits, size 14, type 8, number 8."""

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The emulation's attestation transport, /dev/isdsiN inside `sdsi-emu
 run`: one write() of a struct sdsi_spdm_command, one read() of the answer
-on the same open file.  The DSP0274 1.0 requester of test_spdm_transcript
-(written from the specification with Python's cryptography) completes the
+on the same open file.  The tests' own DSP0274 1.0 requester (sdsikit/spdm_requester.py,
+written from the specification with Python's cryptography) completes the
 owner's flow through /dev/isdsi0, every signature verified against the
 attestation-root.pem `sdsi-authority init` wrote; the bounds, the misuses
 and the four attest-* faults are seen through the same file.  The program
@@ -21,10 +21,10 @@ from sdsikit.emu import with_kit
 from sdsikit.layout import SPDM_REQUEST_MAX as REQUEST_MAX
 from sdsikit.layout import SPDM_COMMAND_HDR, SPDM_MESSAGE_MAX, SPDM_RESPONSE_MAX
 from sdsikit.programs import authority_init, beside
-from test_spdm_transcript import (ERROR, V10, Pipe, check_busy_fault,
-                                  check_chain_fault, check_measurement_fault,
-                                  check_signature_fault, full_flow, sha384,
-                                  verify)
+from sdsikit.spdm_requester import (ERROR, V10, check_busy_fault, check_chain_fault,
+                                    check_measurement_fault, check_signature_fault,
+                                    full_flow, sha384, verify)
+from test_spdm_transcript import Pipe
 
 
 
