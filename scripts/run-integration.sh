@@ -5,8 +5,15 @@
 # sdsi-authority from BUILD_DIR), then the ABI conformance suite inside
 # `sdsi-emu run` for each configuration of the matrix, then again on the
 # window target (our FUSE driver over sdsi-shmem's window,
-# scripts/with-window.sh) for both GUIDs and both ABIs.  Every run writes a
-# JUnit file; the last line printed sums them:
+# scripts/with-window.sh) for both GUIDs and both ABIs.
+#
+# The runs share nothing (each has its own emulator, namespace, state and
+# pytest directory), and most of their time is spent waiting on the
+# emulated hardware's clocks, not computing: measured on 2 cores, the
+# serial matrix kept them 34 % busy.  So SDSI_INTEGRATION_JOBS runs (3 by
+# default) go at once.  Each run's output is kept and printed whole, in
+# the matrix's order, once all have ended.  Every run writes a JUnit file;
+# the last line printed sums them:
 #   integration: N passed, N failed, N skipped
 # Exit status is non-zero if any run failed or no test ran at all.
 set -uo pipefail
@@ -24,32 +31,42 @@ mkdir -p "$results"
 
 sdsi_emu_env "$build"
 sdsi_pytest_tmp "$build" integration || exit 2
-# One stuck run must not hang the matrix.
-run_limit=(timeout --kill-after=10 240)
+mkdir -p -m 0700 "$sdsi_tmp" || exit 2
+# One stuck run must not hang the matrix; the bound allows for the other
+# runs going at the same time.
+run_limit=(timeout --kill-after=10 480)
+jobs=${SDSI_INTEGRATION_JOBS:-3}
+if ! [[ "$jobs" =~ ^[1-9][0-9]?$ ]]; then
+	echo "run-integration.sh: SDSI_INTEGRATION_JOBS=$jobs: not a count from 1 to 99" >&2
+	exit 2
+fi
 
-failed_runs=()
+runs=()
 
-run_pytest() {	# NAME CMD... : runs CMD, records the run as failed if it fails
-	local name=$1 status
+run_pytest() {	# NAME CMD... : starts CMD once fewer than $jobs runs go
+	local name=$1
 	shift
-	echo "=== $name"
-	"${run_limit[@]}" "$@"
-	status=$?
-	if [ $status -ne 0 ]; then
-		# pytest exits 5 when it collected nothing: a failure here too.
-		failed_runs+=("$name (exit $status)")
-	fi
-	[ -s "$results/$name.xml" ] || failed_runs+=("$name (no JUnit file)")
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+		wait -n
+	done
+	runs+=("$name")
+	(
+		"${run_limit[@]}" "$@" >"$results/$name.log" 2>&1
+		echo $? >"$results/$name.status"
+	) &
 }
 
-pytest_args=(-q -p no:cacheprovider --basetemp="$sdsi_tmp")
+# Each run has its own --basetemp (pytest empties it at its start), named
+# by the run's number so that the socket paths below it stay short
+# (scripts/lib.sh): "$sdsi_tmp/${#runs[@]}" where a run is started.
+pytest_args=(-q -p no:cacheprovider)
 
 run_pytest platform \
-	"$python" -m pytest "${pytest_args[@]}" tests/integration/platform \
+	"$python" -m pytest "${pytest_args[@]}" --basetemp="$sdsi_tmp/${#runs[@]}" tests/integration/platform \
 	--junitxml="$results/platform.xml"
 
 run_pytest licensing \
-	"$python" -m pytest "${pytest_args[@]}" tests/integration/licensing \
+	"$python" -m pytest "${pytest_args[@]}" --basetemp="$sdsi_tmp/${#runs[@]}" tests/integration/licensing \
 	--junitxml="$results/licensing.xml"
 
 # name | sdsi-emu options | environment the conformance suite checks against
@@ -73,7 +90,7 @@ for entry in "${matrix[@]}"; do
 	# shellcheck disable=SC2086
 	run_pytest "$name" env $envs SDSI_SOCKETS="$sockets" \
 		"$emu" run $opts -- \
-		"$python" -m pytest "${pytest_args[@]}" tests/integration/conformance \
+		"$python" -m pytest "${pytest_args[@]}" --basetemp="$sdsi_tmp/${#runs[@]}" tests/integration/conformance \
 		--junitxml="$results/$name.xml"
 done
 
@@ -90,8 +107,21 @@ for entry in "${window_matrix[@]}"; do
 	IFS='|' read -r name sockets abi shmem_opts <<<"$entry"
 	run_pytest "$name" env SDSI_ABI="$abi" \
 		scripts/with-window.sh "$build" "$sockets" "$abi" "$shmem_opts" -- \
-		"$python" -m pytest "${pytest_args[@]}" tests/integration/conformance \
+		"$python" -m pytest "${pytest_args[@]}" --basetemp="$sdsi_tmp/${#runs[@]}" tests/integration/conformance \
 		--junitxml="$results/$name.xml"
+done
+
+wait
+failed_runs=()
+for name in "${runs[@]}"; do
+	echo "=== $name"
+	cat "$results/$name.log"
+	status=$(cat "$results/$name.status" 2>/dev/null) || status='no status'
+	if [ "$status" != 0 ]; then
+		# pytest exits 5 when it collected nothing: a failure here too.
+		failed_runs+=("$name (exit $status)")
+	fi
+	[ -s "$results/$name.xml" ] || failed_runs+=("$name (no JUnit file)")
 done
 
 summary=$("$python" scripts/junit-sum.py "$results/*.xml") || summary="0 0 0"
