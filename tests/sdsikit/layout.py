@@ -28,6 +28,13 @@ CTRL_IBLOCK = 1 << 32
 REGS_SIZE = {GUID_V1: REGS_SIZE_V1, GUID_V2: REGS_SIZE_V2}
 REGS_ST_SIZE = {'current': REGS_SIZE_V2, 'early': REGS_SIZE_V1}
 
+# The control register's fields a device answer is made of (fuzz seeds).
+CTRL_EOM = 1 << 3
+CTRL_OWNER_SHIFT = 4
+CTRL_RDY = 1 << 7
+CTRL_PACKET_SIZE_SHIFT = 16
+OWNER_INBAND = 1
+
 # The register file, offsets from the PPIN (2.7)
 REG_PPIN = 0x00
 REG_AUTH_ERR = 0x08
