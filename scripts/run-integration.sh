@@ -8,12 +8,9 @@
 # scripts/with-window.sh) for both GUIDs and both ABIs.
 #
 # The runs share nothing (each has its own emulator, namespace, state and
-# pytest directory), and most of their time is spent waiting on the
-# emulated hardware's clocks, not computing: measured on 2 cores, the
-# serial matrix kept them 34 % busy.  So SDSI_INTEGRATION_JOBS runs (3 by
-# default) go at once.  Each run's output is kept and printed whole, in
-# the matrix's order, once all have ended.  Every run writes a JUnit file;
-# the last line printed sums them:
+# pytest directory), so SDSI_TEST_JOBS of them (3 by default) go at once
+# (scripts/lib.sh, sdsi_run).  Every run writes a JUnit file; the last line
+# printed sums them:
 #   integration: N passed, N failed, N skipped
 # Exit status is non-zero if any run failed or no test ran at all.
 set -uo pipefail
@@ -31,42 +28,29 @@ mkdir -p "$results"
 
 sdsi_emu_env "$build"
 sdsi_pytest_tmp "$build" integration || exit 2
-mkdir -p -m 0700 "$sdsi_tmp" || exit 2
+[ -d "$sdsi_tmp" ] || mkdir -m 0700 "$sdsi_tmp" || exit 2
 # One stuck run must not hang the matrix; the bound allows for the other
 # runs going at the same time.
 run_limit=(timeout --kill-after=10 480)
-jobs=${SDSI_INTEGRATION_JOBS:-3}
-if ! [[ "$jobs" =~ ^[1-9][0-9]?$ ]]; then
-	echo "run-integration.sh: SDSI_INTEGRATION_JOBS=$jobs: not a count from 1 to 99" >&2
-	exit 2
-fi
+sdsi_runs_init "$results" || exit 2
 
-runs=()
-
-run_pytest() {	# NAME CMD... : starts CMD once fewer than $jobs runs go
+run_pytest() {	# NAME CMD...
 	local name=$1
 	shift
-	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
-		wait -n
-	done
-	runs+=("$name")
-	(
-		"${run_limit[@]}" "$@" >"$results/$name.log" 2>&1
-		echo $? >"$results/$name.status"
-	) &
+	sdsi_run "$name" "${run_limit[@]}" "$@"
 }
 
 # Each run has its own --basetemp (pytest empties it at its start), named
 # by the run's number so that the socket paths below it stay short
-# (scripts/lib.sh): "$sdsi_tmp/${#runs[@]}" where a run is started.
+# (scripts/lib.sh): "$sdsi_tmp/${#sdsi_runs[@]}" where a run is started.
 pytest_args=(-q -p no:cacheprovider)
 
 run_pytest platform \
-	"$python" -m pytest "${pytest_args[@]}" --basetemp="$sdsi_tmp/${#runs[@]}" tests/integration/platform \
+	"$python" -m pytest "${pytest_args[@]}" --basetemp="$sdsi_tmp/${#sdsi_runs[@]}" tests/integration/platform \
 	--junitxml="$results/platform.xml"
 
 run_pytest licensing \
-	"$python" -m pytest "${pytest_args[@]}" --basetemp="$sdsi_tmp/${#runs[@]}" tests/integration/licensing \
+	"$python" -m pytest "${pytest_args[@]}" --basetemp="$sdsi_tmp/${#sdsi_runs[@]}" tests/integration/licensing \
 	--junitxml="$results/licensing.xml"
 
 # name | sdsi-emu options | environment the conformance suite checks against
@@ -90,7 +74,7 @@ for entry in "${matrix[@]}"; do
 	# shellcheck disable=SC2086
 	run_pytest "$name" env $envs SDSI_SOCKETS="$sockets" \
 		"$emu" run $opts -- \
-		"$python" -m pytest "${pytest_args[@]}" --basetemp="$sdsi_tmp/${#runs[@]}" tests/integration/conformance \
+		"$python" -m pytest "${pytest_args[@]}" --basetemp="$sdsi_tmp/${#sdsi_runs[@]}" tests/integration/conformance \
 		--junitxml="$results/$name.xml"
 done
 
@@ -107,20 +91,14 @@ for entry in "${window_matrix[@]}"; do
 	IFS='|' read -r name sockets abi shmem_opts <<<"$entry"
 	run_pytest "$name" env SDSI_ABI="$abi" \
 		scripts/with-window.sh "$build" "$sockets" "$abi" "$shmem_opts" -- \
-		"$python" -m pytest "${pytest_args[@]}" --basetemp="$sdsi_tmp/${#runs[@]}" tests/integration/conformance \
+		"$python" -m pytest "${pytest_args[@]}" --basetemp="$sdsi_tmp/${#sdsi_runs[@]}" tests/integration/conformance \
 		--junitxml="$results/$name.xml"
 done
 
-wait
-failed_runs=()
-for name in "${runs[@]}"; do
-	echo "=== $name"
-	cat "$results/$name.log"
-	status=$(cat "$results/$name.status" 2>/dev/null) || status='no status'
-	if [ "$status" != 0 ]; then
-		# pytest exits 5 when it collected nothing: a failure here too.
-		failed_runs+=("$name (exit $status)")
-	fi
+sdsi_runs_wait
+failed_runs=("${sdsi_runs_failed[@]}")
+for name in "${sdsi_runs[@]}"; do
+	# pytest exits 5 when it collected nothing: a failed run, above.
 	[ -s "$results/$name.xml" ] || failed_runs+=("$name (no JUnit file)")
 done
 
