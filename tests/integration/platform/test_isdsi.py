@@ -20,7 +20,7 @@ import pytest
 from sdsikit.emu import with_kit
 from sdsikit.layout import SPDM_REQUEST_MAX as REQUEST_MAX
 from sdsikit.layout import SPDM_COMMAND_HDR, SPDM_MESSAGE_MAX, SPDM_RESPONSE_MAX
-from sdsikit.programs import authority_init, beside
+from sdsikit.programs import authority_init, beside, sanitizer_preload
 from sdsikit.spdm_requester import (ERROR, V10, check_busy_fault, check_chain_fault,
                                     check_measurement_fault, check_signature_fault,
                                     full_flow, sha384, verify)
@@ -36,9 +36,16 @@ class DevPipe(Pipe):
         args = [emu, 'run', '--state', str(state)]
         if authority:
             args += ['--authority', str(authority)]
-        args += [*opts, '--', sys.executable, '-m', 'sdsikit.isdsi_proxy']
+        args += [*opts, '--']
         if libsdsi:
-            args += ['--libsdsi', beside(emu, 'lib', 'libsdsi.so.1')]
+            # Python loads the library: a sanitizer build's needs its
+            # runtime preloaded, in the proxy's environment alone.
+            library = beside(emu, 'lib', 'libsdsi.so.1')
+            preload = sanitizer_preload(library)
+            args += ['/usr/bin/env', *(f'{k}={v}' for k, v in preload.items())]
+        args += [sys.executable, '-m', 'sdsikit.isdsi_proxy']
+        if libsdsi:
+            args += ['--libsdsi', library]
         args.append(str(n))
         self.proc = subprocess.Popen(
             args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
