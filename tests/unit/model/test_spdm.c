@@ -159,7 +159,7 @@ static void test_errors(void **state)
 	expect_error(f, ((uint8_t[]){ 0x10, 0x05, 0, 0 }), 4, SDSI_SPDM_ERR_UNSUPPORTED_REQUEST);
 	expect_error(f, ((uint8_t[]){ 0x10, 0x84, 0, 0, 0 }), 5, SDSI_SPDM_ERR_INVALID_REQUEST);
 	xchg(f, spdm_get_version, 4, rsp);
-	expect_error(f, spdm_get_caps, 5, SDSI_SPDM_ERR_INVALID_REQUEST);
+	expect_error(f, ((uint8_t[]){ 0x10, 0xE1, 0, 0, 0 }), 5, SDSI_SPDM_ERR_INVALID_REQUEST);
 	xchg(f, spdm_get_caps, 4, rsp);
 	nego_request(nego);
 	nego[8] = 0x10;		/* P-256 alone */
