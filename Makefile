@@ -71,7 +71,10 @@ build-tsan: deps $(TSANBUILD)/build.ninja
 # drivers in QEMU, then the Debian packages: built, installed with apt, run
 # and purged, with intel-sdsi-dkms built by dkms against the kernel headers
 # check-kernel has just fetched.  check-kernel-build fetches those kernels
-# first (and builds our module against each), so the rig finds them there.
+# first (and builds our module against each), so the rig finds them there;
+# it needs nothing of the project's build and is mostly downloads and a
+# debootstrap, so it runs in the background from the build on, beside the
+# steps that compute, and is joined before the rig.
 # check-kernel skips (exit 77, loudly) only where QEMU cannot run at all.
 # The sanitizer build's tool tests reuse the promtool unpacked into the
 # plain build.  Each step is timed (scripts/check-step.sh); the last lines
@@ -79,9 +82,10 @@ build-tsan: deps $(TSANBUILD)/build.ninja
 TIMES = $(BUILD)/check-times.txt
 STEP  = scripts/check-step.sh $(TIMES)
 check:
-	@mkdir -p $(BUILD) && rm -f $(TIMES)
+	@mkdir -p $(BUILD) && rm -rf $(TIMES) $(TIMES).began $(TIMES).d
 	$(STEP) deps $(MAKE) --no-print-directory deps-kernel deps-deb
 	$(STEP) build $(MAKE) --no-print-directory build
+	$(STEP) --start kernel-build scripts/check-kernel-build.sh $(BUILD)
 	$(STEP) build-san $(MAKE) --no-print-directory build-san
 	$(STEP) lint $(MAKE) --no-print-directory lint
 	$(STEP) cycles /usr/bin/python3 scripts/check-cycles.py $(BUILD)
@@ -100,7 +104,7 @@ check:
 	$(STEP) san-integration scripts/run-integration.sh $(SANBUILD)
 	$(STEP) tsan $(MAKE) --no-print-directory check-tsan
 	$(STEP) fuzz $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=3
-	$(STEP) kernel-build scripts/check-kernel-build.sh $(BUILD)
+	$(STEP) --join kernel-build
 	$(STEP) kernel sh -c 'scripts/check-kernel.sh $(BUILD); s=$$?; [ $$s -eq 0 ] || [ $$s -eq 77 ]'
 	$(STEP) deb scripts/check-deb.sh $(BUILD)
 	@$(STEP) --summary

@@ -9,43 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "sdsi/hw.h"
+#include "backends/inproc/inproc_mbox.h"
 #include "drivers/core/sdsi_mbox.h"
 #include "model/sdsi_model.h"
 #include "util/util_time.h"
-
-static uint64_t op_read64(void *ctx, uint32_t off)
-{
-	return sdsi_model_read64(ctx, off);
-}
-
-static void op_write64(void *ctx, uint32_t off, uint64_t v)
-{
-	sdsi_model_write64(ctx, off, v);
-}
-
-static void op_sleep_us(void *ctx, uint32_t us)
-{
-	struct timespec ts = { us / 1000000, (long)(us % 1000000) * 1000 };
-
-	(void)ctx;
-	nanosleep(&ts, NULL);
-}
-
-static uint64_t op_now_us(void *ctx)
-{
-	(void)ctx;
-	return util_now_ns() / 1000;
-}
-
-static const struct sdsi_mbox_ops ops = {
-	.read64 = op_read64,
-	.write64 = op_write64,
-	.sleep_us = op_sleep_us,
-	.now_us = op_now_us,
-};
 
 enum bench_op { OP_STATE, OP_METER, OP_METER_CURRENT, OP_REGISTERS, OP_PROVISION };
 
@@ -117,7 +86,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	sdsi_mbox_default_params(&params);
-	if (sdsi_mbox_init(&mb, SDSI_GUID_V2, &ops, model, &params)) {
+	if (sdsi_mbox_init(&mb, SDSI_GUID_V2, &inproc_mbox_ops, model, &params)) {
 		fprintf(stderr, "bench: driver core refused the model's GUID\n");
 		return 1;
 	}

@@ -17,6 +17,8 @@ echo "== $(date -u +%FT%TZ) on $(nproc) cores, $(uname -r), load average $(cut -
 echo
 "$build/bench/bench_license" 500
 echo
+"$build/bench/bench_attest" 50
+echo
 echo "FUSE driver against the kernel's sysfs (sdsi-emu run, 2 sockets, GUID V2, current ABI)"
 stats=$(mktemp)
 out=$(mktemp)

@@ -19,6 +19,7 @@ struct socket_snapshot {
 	uint64_t ppin;
 	struct sdsi_fault_state faults[SDSI_FAULT_KIND_COUNT];
 	uint64_t violations;
+	uint64_t spdm_errors;
 };
 
 static int snapshot(struct sdsi_model *m, void *arg)
@@ -30,6 +31,7 @@ static int snapshot(struct sdsi_model *m, void *arg)
 	regs = sdsi_layout_regs_offset(sdsi_guid_layout_or_v1(snap->guid));
 	snap->ppin = sdsi_model_peek64(m, regs + SDSI_REG_PPIN);
 	snap->violations = sdsi_model_violation_count(m);
+	snap->spdm_errors = sdsi_model_spdm_errors(m);
 	for (int k = 0; k < SDSI_FAULT_KIND_COUNT; k++)
 		sdsi_model_fault_get(m, (enum sdsi_fault_kind)k, &snap->faults[k]);
 	return 0;
@@ -78,6 +80,9 @@ static json_object *socket_object(const struct cli_ctl_sockets *b, unsigned int 
 		json_object_object_add(o, "bound", json_object_new_boolean(b->bound(b->ctx, s) > 0));
 	json_object_object_add(o, "ppin", cli_json_hex(snap->ppin, 16));
 	json_object_object_add(o, "faults", faults_array(snap));
+	/* A requester's SPDM misuse, answered with an ERROR: not the mailbox's. */
+	json_object_object_add(o, "spdm_errors",
+			       json_object_new_int64((int64_t)snap->spdm_errors));
 	json_object_object_add(o, "protocol_violations",
 			       json_object_new_int64((int64_t)snap->violations));
 	return o;

@@ -7,7 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/x509.h>
 
 #include "sdsi/exit_status.h"
 #include "sdsi/hw.h"
@@ -188,6 +190,92 @@ static int load_root(const char *program, struct cli_platform *p, int fd, const 
 }
 
 /*
+ * One file of the attestation root, name in DIR's descriptor: opened as
+ * root.pub is (no link followed, checked by its descriptor), its
+ * descriptor in *fd; -ENOENT when DIR has none, 0, or a status printed.
+ */
+static int open_attest_file(const char *program, int dirfd, const char *name,
+			    const char *path, int *fd)
+{
+	char msg[SDSI_PATH_ERR_SIZE];
+
+	*fd = sdsi_path_openat_file(dirfd, name, path, "--authority", SDSI_PATH_OWNED, NULL,
+				    msg, sizeof(msg));
+	if (*fd == -ENOENT)
+		return -ENOENT;
+	if (*fd < 0)
+		return anchor_failed(program, *fd, msg);
+	return 0;
+}
+
+/*
+ * The attestation root beside the licence keys, when the authority has one
+ * (sdsi-authority init makes it): both files or neither, each opened in
+ * DIR's descriptor and loaded once, here; the models take the loaded
+ * certificate and key.  As the root key, one per process, kept for its
+ * whole life.
+ */
+static int load_attest_root(const char *program, struct cli_platform *p, int dirfd,
+			    const char *dir)
+{
+	static X509 *cert;
+	static EVP_PKEY *key;
+	struct sdsi_lic_error lerr;
+	char cert_path[PATH_MAX], key_path[PATH_MAX];
+	int cfd = -1, kfd = -1, crc, krc, rc;
+
+	X509_free(cert);
+	EVP_PKEY_free(key);
+	cert = NULL;
+	key = NULL;
+	p->attest_root = NULL;
+	p->attest_root_key = NULL;
+	if (snprintf(cert_path, sizeof(cert_path), "%s/attestation-root.pem", dir) >=
+	    (int)sizeof(cert_path) ||
+	    snprintf(key_path, sizeof(key_path), "%s/attestation-root.key", dir) >=
+	    (int)sizeof(key_path))
+		return cli_usage_error(program, "--authority %s: name too long", dir);
+	crc = open_attest_file(program, dirfd, "attestation-root.pem", cert_path, &cfd);
+	if (crc > 0)
+		return crc;
+	krc = open_attest_file(program, dirfd, "attestation-root.key", key_path, &kfd);
+	if (krc > 0) {
+		if (cfd >= 0)
+			close(cfd);
+		return krc;
+	}
+	if (crc && krc)
+		return 0;	/* an authority made before attestation */
+	if (crc || krc) {
+		close(crc ? kfd : cfd);
+		return cli_usage_error(program, "--authority %s: %s without %s: the attestation root needs both",
+				      dir, crc ? key_path : cert_path, crc ? cert_path : key_path);
+	}
+	rc = sdsi_lic_cert_load_fd(cfd, cert_path, &cert, &lerr) ?:
+	     sdsi_lic_key_load_private_fd(kfd, key_path, &key, &lerr);
+	close(cfd);
+	close(kfd);
+	if (!rc && X509_check_private_key(cert, key) != 1) {
+		ERR_clear_error();
+		fprintf(stderr, "%s: attestation root: %s is not the key of %s\n", program,
+			key_path, cert_path);
+		rc = -EBADMSG;
+	} else if (rc) {
+		fprintf(stderr, "%s: attestation root: %s\n", program, lerr.reason);
+	}
+	if (rc) {
+		X509_free(cert);
+		EVP_PKEY_free(key);
+		cert = NULL;
+		key = NULL;
+		return sdsi_exit_for_input_errno(rc);
+	}
+	p->attest_root = cert;
+	p->attest_root_key = key;
+	return 0;
+}
+
+/*
  * --authority names the directory 'sdsi-authority init' writes; a key file
  * given there instead is the common slip, so the message names both ways.
  * DIR is opened once (paths/sdsi_path.h: every component from "/", no
@@ -198,7 +286,7 @@ static int open_authority(const char *program, struct cli_platform *p, const cha
 {
 	char msg[SDSI_PATH_ERR_SIZE], pub[PATH_MAX];
 	struct stat st;
-	int dirfd, fd;
+	int dirfd, fd, rc;
 
 	dirfd = sdsi_path_open_dir(dir, "--authority", msg, sizeof(msg));
 	if (dirfd == -ENOENT || dirfd == -ENOTDIR)
@@ -215,14 +303,19 @@ static int open_authority(const char *program, struct cli_platform *p, const cha
 	snprintf(pub, sizeof(pub), "%s/root.pub", dir);
 	fd = sdsi_path_openat_file(dirfd, "root.pub", pub, "--authority", SDSI_PATH_OWNED, NULL,
 				   msg, sizeof(msg));
-	close(dirfd);
-	if (fd == -ENOENT)
+	if (fd == -ENOENT) {
+		close(dirfd);
 		return cli_usage_error(program, "--authority %s: no root.pub in it (%s): make it with "
 				      "'sdsi-authority init %s', or give a public key file with --root-key FILE",
 				      dir, strerror(ENOENT), dir);
-	if (fd < 0)
+	}
+	if (fd < 0) {
+		close(dirfd);
 		return anchor_failed(program, fd, msg);
-	return load_root(program, p, fd, pub);
+	}
+	rc = load_root(program, p, fd, pub) ?: load_attest_root(program, p, dirfd, dir);
+	close(dirfd);
+	return rc;
 }
 
 static int open_root_key(const char *program, struct cli_platform *p, const char *path)
@@ -280,6 +373,8 @@ void cli_platform_model_config(const struct cli_platform *p, unsigned int n,
 	cfg->updates_threshold = p->updates;
 	cfg->nvram_endurance = p->nvram_endurance;
 	cfg->root_key = p->root_pkey;
+	cfg->attest_root_cert = p->attest_root;
+	cfg->attest_root_key = p->attest_root_key;
 }
 
 int cli_platform_model_setup(const struct cli_platform *p, struct sdsi_model *m,

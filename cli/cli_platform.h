@@ -51,7 +51,7 @@ enum cli_platform_option_id {
 	{ CLI_OPT_RDY_LATENCY, 0, "rdy-latency-us", "N", CLI_ARG_NONE, NULL, \
 	  "latency before RDY on every mailbox transaction, in microseconds, 0..4294967295 (a permanent rdy-latency fault; default 0)" }, \
 	{ CLI_OPT_AUTHORITY, 0, "authority", "DIR", CLI_ARG_DIR, NULL, \
-	  "trust DIR/root.pub, as written by 'sdsi-authority init DIR', as every socket's fused root key: AKCs signed with DIR/root.key then authenticate" }, \
+	  "trust DIR/root.pub, as written by 'sdsi-authority init DIR', as every socket's fused root key: AKCs signed with DIR/root.key then authenticate; DIR/attestation-root.pem and its key, when there, issue each new part's attestation identity" }, \
 	{ CLI_OPT_ROOT_KEY, 0, "root-key", "FILE", CLI_ARG_FILE, NULL, \
 	  "the same with the PEM P-384 public key FILE.  With neither, no AKC or CAP ever authenticates" },
 
@@ -80,6 +80,14 @@ struct cli_platform {
 	 * (cli_platform_model_config), so the name is never looked up again.
 	 */
 	EVP_PKEY *root_pkey;
+	/*
+	 * With --authority: DIR/attestation-root.pem and its key, loaded from
+	 * DIR's descriptor by cli_platform_finish, which issue a part's
+	 * attestation identity the first time it starts; NULL when the
+	 * authority has none (made before attestation).
+	 */
+	X509 *attest_root;
+	EVP_PKEY *attest_root_key;
 };
 
 /* One socket, v2, every default. */
@@ -98,7 +106,10 @@ int cli_platform_finish(const char *program, struct cli_platform *p);
 /* The root key file the options name, "" for none; -ENAMETOOLONG. */
 int cli_platform_root_key(const struct cli_platform *p, char *path, size_t len);
 
-/* Socket n's model configuration, with the root key loaded (state_dir and clock unset). */
+/*
+ * Socket n's model configuration, with the root key and the attestation
+ * root loaded (state_dir and clock unset).
+ */
 void cli_platform_model_config(const struct cli_platform *p, unsigned int n,
 			      struct sdsi_model_config *cfg);
 

@@ -15,6 +15,7 @@
 #include "util/util_io.h"
 
 #define SYS_BUS		"/sys/bus"
+#define DEV_DIR		"/dev"
 #define SYS_MODULE	"/sys/module"
 #define SDSI_MODULE_DIR	SYS_MODULE "/intel_sdsi"
 /*
@@ -346,9 +347,39 @@ int emu_ns_prepare(struct emu_namespace *ns, const char *scratch_dir, bool quiet
 	return ret;
 }
 
+int emu_ns_add_device(struct emu_namespace *ns, const char *source, const char *name,
+		      char *err, size_t errlen)
+{
+	char dst[PATH_MAX];
+	int fd, ret;
+
+	if (!ns->dev_tmpfs) {
+		ret = cover_dir(DEV_DIR, &ns->dev_tmpfs, err, errlen);
+		if (ret)
+			return ret;
+		/* device nodes bound from the original keep their own mount's flags */
+	}
+	snprintf(dst, sizeof(dst), DEV_DIR "/%s", name);
+	fd = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot create %s: %s", dst, strerror(errno));
+		return ret;
+	}
+	close(fd);
+	if (mount(source, dst, NULL, MS_BIND, NULL) < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot bind %s at %s: %s", source, dst, strerror(errno));
+		return ret;
+	}
+	return 0;
+}
+
 void emu_ns_restore(struct emu_namespace *ns)
 {
 	/* Detaching a tmpfs takes the entries bound into it along. */
+	if (ns->dev_tmpfs && umount2(DEV_DIR, MNT_DETACH) < 0)
+		fprintf(stderr, "sdsi-emu: cannot unmount " DEV_DIR ": %s\n", strerror(errno));
 	if (ns->modules_bound && umount2(PROC_MODULES, MNT_DETACH) < 0)
 		fprintf(stderr, "sdsi-emu: cannot unmount " PROC_MODULES ": %s\n", strerror(errno));
 	if (ns->module_tmpfs && umount2(SYS_MODULE, MNT_DETACH) < 0)

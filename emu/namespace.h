@@ -16,6 +16,7 @@ struct emu_namespace {
 	bool bus_tmpfs;		/* a tmpfs covers /sys/bus (no auxiliary bus here) */
 	bool module_tmpfs;	/* a tmpfs covers /sys/module (to add intel_sdsi) */
 	bool modules_bound;	/* /proc/modules covered */
+	bool dev_tmpfs;		/* a tmpfs covers /dev (to add isdsiN) */
 };
 
 /*
@@ -46,6 +47,15 @@ int emu_ns_enter(char *err, size_t errlen);
  */
 int emu_ns_prepare(struct emu_namespace *ns, const char *scratch_dir, bool quiet,
 		   char *err, size_t errlen);
+
+/*
+ * Show the file at source (the tree's isdsiN) as /dev/name, mode 0600: the
+ * first call covers /dev with a tmpfs that shows every original entry
+ * again, as /sys/bus is covered, so nothing is created in the machine's
+ * /dev.  Returns 0 or -errno with a message in err.
+ */
+int emu_ns_add_device(struct emu_namespace *ns, const char *source, const char *name,
+		      char *err, size_t errlen);
 
 /* Undo emu_ns_prepare (after the tree is unmounted). */
 void emu_ns_restore(struct emu_namespace *ns);

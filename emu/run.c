@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -15,6 +16,28 @@
 static int namespace_failed(int ret)
 {
 	return ret == -ENOMEM ? SDSI_EXIT_INTERNAL : SDSI_EXIT_IO;
+}
+
+/*
+ * /dev/isdsiN for each part whose ENABLED_FEATURES has bit 12 at probe, as
+ * Linux's driver registers its misc device at probe: the tree's isdsiN,
+ * which only this thread can look up, bound there.
+ */
+static int bind_spdm_devices(struct emu_namespace *ns, const struct emu_session *session,
+			     char *err, size_t errlen)
+{
+	char name[32], source[PATH_MAX + 32];
+	int ret;
+
+	for (unsigned int i = 0; i < session->platform.nsockets; i++) {
+		if (sdsi_fusedrv_spdm_name(session->drv, i, name, sizeof(name)) < 0)
+			continue;
+		snprintf(source, sizeof(source), "%s/%s", session->tree, name);
+		ret = emu_ns_add_device(ns, source, name, err, errlen);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 int emu_run(const struct emu_options *opts, const sigset_t *exec_mask)
@@ -60,6 +83,15 @@ int emu_run(const struct emu_options *opts, const sigset_t *exec_mask)
 		emu_cpuinfo_unbind(&cpuinfo);
 		emu_ns_restore(&ns);
 		return sdsi_exit_for_errno(ret);
+	}
+
+	ret = bind_spdm_devices(&ns, &session, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "sdsi-emu: %s\n", err);
+		emu_session_close(&session, true);
+		emu_cpuinfo_unbind(&cpuinfo);
+		emu_ns_restore(&ns);
+		return namespace_failed(ret);
 	}
 
 	status = emu_child_run(opts->run_argv, session.control.path, session.state.path,

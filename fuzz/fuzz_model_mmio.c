@@ -29,48 +29,17 @@
 #include "cert_decode.h"
 #include "fuzz_blobs.h"
 #include "fuzz_check.h"
+#include "fuzz_model_ops.h"
 
 #define MAX_OPS		96
 
 static struct fuzz_authority auth;
-static uint64_t now_ns;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	fuzz_authority_init(&auth);
 	return 0;
 }
-
-static uint64_t fake_clock(void *ctx)
-{
-	return now_ns;
-}
-
-/* The driver core's transport: straight into the model, on model time. */
-static uint64_t op_read64(void *ctx, uint32_t off)
-{
-	return sdsi_model_read64(ctx, off);
-}
-
-static void op_write64(void *ctx, uint32_t off, uint64_t value)
-{
-	sdsi_model_write64(ctx, off, value);
-}
-
-static void op_sleep_us(void *ctx, uint32_t us)
-{
-	now_ns += (uint64_t)us * 1000u;
-}
-
-static uint64_t op_now_us(void *ctx)
-{
-	return now_ns / 1000u;
-}
-
-static const struct sdsi_mbox_ops core_ops = {
-	.read64 = op_read64, .write64 = op_write64,
-	.sleep_us = op_sleep_us, .now_us = op_now_us,
-};
 
 static bool provisioned_equal(const struct model_nvram *a, const struct model_nvram *b)
 {
@@ -177,7 +146,7 @@ static void check_invariants(struct sdsi_model *m, const struct model_nvram *bef
 	len = certs_state(m, cert);
 	FUZZ_CHECK(cert_decode_state(cert, len, why, sizeof(why)) == 0, "state: %s", why);
 	for (int current = 0; current < 2; current++) {
-		len = certs_meter(m, current, now_ns, cert);
+		len = certs_meter(m, current, fuzz_now_ns, cert);
 		FUZZ_CHECK(cert_decode_meter(cert, len, why, sizeof(why)) == 0, "meter: %s", why);
 	}
 }
@@ -255,10 +224,10 @@ static void run_op(struct sdsi_model *m, struct sdsi_mbox *mb, struct fuzz_input
 			    v & 0x80 ? SDSI_CMD_PROVISION_CAP : SDSI_CMD_PROVISION_AKC);
 		break;
 	case 4:
-		now_ns += fuzz_take(in, 4) * 1000u;
+		fuzz_now_ns += fuzz_take(in, 4) * 1000u;
 		break;
 	case 5:	/* minutes to weeks: the meters' 8-hour latch */
-		now_ns += fuzz_take(in, 2) * 60ull * 1000000000ull;
+		fuzz_now_ns += fuzz_take(in, 2) * 60ull * 1000000000ull;
 		break;
 	case 6:
 		sdsi_model_power_cycle(m);
@@ -299,13 +268,28 @@ static void run_op(struct sdsi_model *m, struct sdsi_mbox *mb, struct fuzz_input
 static struct sdsi_model *pristine[CONFIGS];
 #define START_NS	1000000000ull
 
+/* A copied identity made the copy's own: its key referenced, its chain copied. */
+static void own_identity(struct model_identity *id)
+{
+	uint8_t *chain = id->chain;
+
+	if (id->key && !EVP_PKEY_up_ref(id->key))
+		abort();
+	if (chain) {
+		id->chain = malloc(id->chain_len);
+		if (!id->chain)
+			abort();
+		memcpy(id->chain, chain, id->chain_len);
+	}
+}
+
 static struct sdsi_model *fresh_socket(uint8_t c0, uint8_t c1)
 {
 	const unsigned int k = (c0 & 0x7f) | (c1 & 7) << 7;
 	struct sdsi_model *m;
 	char err[256];
 
-	now_ns = START_NS;
+	fuzz_now_ns = START_NS;
 	if (!pristine[k]) {
 		struct sdsi_model_config cfg = {
 			.guid = k & 1 ? SDSI_GUID_V1 : SDSI_GUID_V2,
@@ -314,7 +298,7 @@ static struct sdsi_model *fresh_socket(uint8_t c0, uint8_t c1)
 			.akc_fail_threshold = (k >> 1) & 7,
 			.cap_fail_threshold = (k >> 4) & 7,
 			.updates_threshold = (k >> 7) & 7,
-			.clock = fake_clock,
+			.clock = fuzz_model_clock,
 			.root_key_path = auth.root_pub,
 		};
 
@@ -325,8 +309,20 @@ static struct sdsi_model *fresh_socket(uint8_t c0, uint8_t c1)
 	if (!m)
 		abort();
 	memcpy(m, pristine[k], sizeof(*m));
+	/*
+	 * What the copy shares with the pristine model and the model frees
+	 * when destroyed is made the copy's own: the lock, the root key's
+	 * reference, the SPDM transcripts' hash contexts (otherwise the first
+	 * copy destroyed frees the next copy's), the identities and the path.
+	 */
 	sdsi_lock_init(&m->lock);
 	if (m->root_key && !EVP_PKEY_up_ref(m->root_key))
+		abort();
+	if (spdm_init(&m->spdm))
+		abort();
+	own_identity(&m->identity);
+	own_identity(&m->foreign);
+	if (m->identity_path && !(m->identity_path = strdup(m->identity_path)))
 		abort();
 	/* The BIOS settings, as a boot with them would have them. */
 	sdsi_model_set_features(m, (c1 & 0x10 ? 0 : SDSI_FEATURE_ON_DEMAND) |
@@ -348,7 +344,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	sdsi_mbox_default_params(&params);
 	params.flavor = c1 & 0x40 ? SDSI_ABI_EARLY : SDSI_ABI_CURRENT;
-	if (sdsi_mbox_init(&mb, sdsi_model_guid(m), &core_ops, m, &params))
+	if (sdsi_mbox_init(&mb, sdsi_model_guid(m), &fuzz_model_ops, m, &params))
 		abort();
 	for (int n = 0; n < MAX_OPS && in.len; n++) {
 		before = m->nv;

@@ -234,10 +234,57 @@ def model_mmio():
     return s
 
 
+def spdm():
+    # fault byte, then requests: length, bytes, flag (fuzz/fuzz_spdm.c).
+    def req(*b):
+        return bytes([len(b)]) + bytes(b) + b'\0'
+    vca = (req(0x10, 0x84, 0, 0) + req(0x10, 0xE1, 0, 0)
+           + req(*([0x10, 0xE3, 0, 0, 32, 0, 1, 0, 0x80, 0, 0, 0, 2] + [0] * 19)))
+    cert = req(0x10, 0x81, 0, 0) + req(0x10, 0x82, 0, 0, 0, 0, 0xfc, 0x0f)
+    challenge = req(*([0x10, 0x83, 0, 0xff] + [7] * 32))
+    meas = req(0x10, 0xE0, 0, 0) + req(*([0x10, 0xE0, 1, 0xff] + [9] * 32))
+    s = {}
+    s['full-flow'] = b'\0' + vca + cert + challenge + meas
+    s['faults'] = b'\x0f' + vca + cert + challenge + meas
+    s['out-of-order'] = b'\0' + cert + challenge + req(0x11, 0x84, 0, 0) + req(0x10, 0x05)
+    s['request-255'] = b'\0' + bytes([255]) + bytes([0x10, 0x84]) + bytes(253) + b'\0'
+    return s
+
+
+def mbox_answer():
+    # mode, request length, then the device's reads, 8 bytes each
+    # (fuzz/fuzz_mbox_answer.c): the control register as the acquire finds
+    # it free, then ours; then per packet RDY with its size, and its qwords.
+    def q(*v):
+        return b''.join(struct.pack('<Q', x) for x in v)
+    owned = q(0, LAYOUT.OWNER_INBAND << LAYOUT.CTRL_OWNER_SHIFT)
+
+    def rdy(size, eom):
+        return q(LAYOUT.CTRL_RDY | (LAYOUT.CTRL_EOM if eom else 0)
+                 | size << LAYOUT.CTRL_PACKET_SIZE_SHIFT)
+    mbox = LAYOUT.MBOX_SIZE
+    version = b'\x10\x04\x00\x00\x00\x01\x00\x10'
+    s = {}
+    # GET_VERSION answered in one packet: 8 bytes of VERSION, its length.
+    s['exchange-one-packet'] = b'\0' + struct.pack('<H', 3) + owned + rdy(16, True) \
+        + version + q(8)
+    # Four full packets, the last one's length qword 4088: the largest answer.
+    four = b''.join(rdy(mbox, i == 3) + bytes([i]) * mbox for i in range(4))
+    s['exchange-four-packets'] = b'\0' + struct.pack('<H', 3) + owned \
+        + four[:-8] + q(LAYOUT.READ_MSG_MAX - 8)
+    s['read-state'] = b'\1\0\0' + owned + rdy(8, True) + q(0x0123456789abcdef)
+    s['read-meter-current-v1-early'] = b'\x0e\0\0' + owned + rdy(mbox, False) \
+        + bytes(mbox) + rdy(0, True)
+    s['write-cap'] = b'\3' + struct.pack('<H', LAYOUT.WRITE_PAYLOAD_MAX) + owned \
+        + rdy(0, True)
+    return s
+
+
 def main():
     for name, seeds in (('libsdsi', libsdsi()), ('license', license_()),
                         ('nvram_file', nvram_file()), ('control', control()),
-                        ('model_mmio', model_mmio())):
+                        ('model_mmio', model_mmio()), ('spdm', spdm()),
+                        ('mbox_answer', mbox_answer())):
         d = os.path.join(HERE, 'corpus', name)
         os.makedirs(d, exist_ok=True)
         for f in os.listdir(d):

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <sdsi/le.h>
 
@@ -35,5 +36,14 @@ void sdsi_lic_blob_put(const struct sdsi_lic_blob *lic, uint8_t *p);
 /* The rules kept, and need bytes of room in size (what: the message's noun). */
 int sdsi_lic_blob_encodable(const struct sdsi_lic_blob *lic, size_t base, size_t size,
 			    size_t need, const char *what, struct sdsi_lic_error *err);
+
+/*
+ * data into name in dirfd, never replacing a file (sdsi_path.h's output),
+ * as a file of mode; what names the kind of file in messages ("key file").
+ * The key files' writer (license_keyfile.c) and the certificates'
+ * (attest_x509.c).
+ */
+int sdsi_lic_write_new_at(int dirfd, const char *name, const char *path, const char *what,
+			  const void *data, size_t len, mode_t mode, struct sdsi_lic_error *err);
 
 #endif /* SDSI_LICENSING_LICENSE_INTERNAL_H */

@@ -152,13 +152,19 @@ int sdsi_lic_key_load_public_fd(int fd, const char *path, EVP_PKEY **key,
 	return load_key_fd(fd, path, false, key, err);
 }
 
-/* data into name in dirfd, never replacing a file (sdsi_path.h's output). */
-static int write_new_at(int dirfd, const char *name, const char *path, const void *data,
-			size_t len, mode_t mode, struct sdsi_lic_error *err)
+int sdsi_lic_key_load_private_fd(int fd, const char *path, EVP_PKEY **key,
+				 struct sdsi_lic_error *err)
+{
+	*key = NULL;
+	return load_key_fd(fd, path, true, key, err);
+}
+
+int sdsi_lic_write_new_at(int dirfd, const char *name, const char *path, const char *what,
+			  const void *data, size_t len, mode_t mode, struct sdsi_lic_error *err)
 {
 	char msg[SDSI_PATH_ERR_SIZE];
 	struct sdsi_path_output out;
-	int rc = sdsi_path_output_openat(&out, dirfd, name, path, "key file",
+	int rc = sdsi_path_output_openat(&out, dirfd, name, path, what,
 					 SDSI_PATH_NOREPLACE, msg, sizeof(msg));
 
 	if (!rc)
@@ -189,8 +195,8 @@ static int save_key(int dirfd, const char *name, const char *path, EVP_PKEY *key
 	if (ok != 1 || len <= 0)
 		rc = sdsi_lic_fail_openssl(err, -EINVAL, path);
 	else if (dirfd >= 0)
-		rc = write_new_at(dirfd, name, path, data, (size_t)len,
-				  private_key ? 0600 : 0644, err);
+		rc = sdsi_lic_write_new_at(dirfd, name, path, "key file", data, (size_t)len,
+					   private_key ? 0600 : 0644, err);
 	else
 		rc = sdsi_lic_write_file(path, data, (size_t)len,
 					 private_key ? 0600 : 0644, true,

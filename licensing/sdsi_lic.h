@@ -182,7 +182,7 @@ int sdsi_lic_key_save_private(const char *path, EVP_PKEY *key,
  * (paths/sdsi_path.h); path names the file in messages.  Loading opens the
  * file without following a link and refuses one another user owns or may
  * write (-EPERM, -ELOOP), as the path forms above do for every component
- * from "/" down; _fd reads a public key from a descriptor already so opened.
+ * from "/" down; _fd reads a key from a descriptor already so opened.
  */
 int sdsi_lic_key_load_private_at(int dirfd, const char *name, const char *path,
 				 EVP_PKEY **key, struct sdsi_lic_error *err);
@@ -190,6 +190,8 @@ int sdsi_lic_key_load_public_at(int dirfd, const char *name, const char *path,
 				EVP_PKEY **key, struct sdsi_lic_error *err);
 int sdsi_lic_key_load_public_fd(int fd, const char *path, EVP_PKEY **key,
 				struct sdsi_lic_error *err);
+int sdsi_lic_key_load_private_fd(int fd, const char *path, EVP_PKEY **key,
+				 struct sdsi_lic_error *err);
 int sdsi_lic_key_save_private_at(int dirfd, const char *name, const char *path, EVP_PKEY *key,
 				 struct sdsi_lic_error *err);
 int sdsi_lic_key_save_public_at(int dirfd, const char *name, const char *path, EVP_PKEY *key,
@@ -239,5 +241,30 @@ int sdsi_lic_write_file(const char *path, const void *data, size_t len,
  * 0 or -errno.
  */
 int sdsi_lic_sync_parent_dir(const char *path);
+
+/*
+ * Attestation X.509 (attest_x509.c): an attestation root (a self-signed
+ * P-384 CA certificate with a new key) and a device certificate it issues
+ * for a part's key; PEM certificate files, saved never over an existing
+ * file (-EEXIST), loaded from a regular file only (-EBADMSG: not PEM).
+ * The caller frees with X509_free() and EVP_PKEY_free(); PEM text with free().
+ */
+int sdsi_lic_attest_root_make(const char *cn, EVP_PKEY **key, X509 **cert,
+			      struct sdsi_lic_error *err);
+int sdsi_lic_attest_issue(EVP_PKEY *root_key, X509 *root, EVP_PKEY *leaf_key,
+			  const char *cn, X509 **out, struct sdsi_lic_error *err);
+int sdsi_lic_cert_to_pem(X509 *cert, char **pem, size_t *len,
+			 struct sdsi_lic_error *err);
+int sdsi_lic_cert_save(const char *path, X509 *cert, struct sdsi_lic_error *err);
+int sdsi_lic_cert_load(const char *path, X509 **cert, struct sdsi_lic_error *err);
+/*
+ * The same, saving name in dirfd, a directory opened and checked once
+ * (paths/sdsi_path.h), never replacing a file (-EEXIST); loading from a
+ * descriptor already so opened and checked (fd stays the caller's).  path
+ * names the file in messages.
+ */
+int sdsi_lic_cert_save_at(int dirfd, const char *name, const char *path, X509 *cert,
+			  struct sdsi_lic_error *err);
+int sdsi_lic_cert_load_fd(int fd, const char *path, X509 **cert, struct sdsi_lic_error *err);
 
 #endif /* SDSI_LICENSING_LIC_H */

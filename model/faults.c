@@ -18,6 +18,10 @@ static const char *const fault_names[SDSI_FAULT_KIND_COUNT] = {
 	[SDSI_FAULT_TOO_MANY_PACKETS] = "too-many-packets",
 	[SDSI_FAULT_RDY_LATENCY] = "rdy-latency",
 	[SDSI_FAULT_OWNER_DELAY] = "owner-delay",
+	[SDSI_FAULT_ATTEST_SIGNATURE] = "attest-signature",
+	[SDSI_FAULT_ATTEST_CHAIN] = "attest-chain",
+	[SDSI_FAULT_ATTEST_MEASUREMENT] = "attest-measurement",
+	[SDSI_FAULT_ATTEST_BUSY] = "attest-busy",
 };
 
 static bool valid_kind(enum sdsi_fault_kind kind)

@@ -82,28 +82,71 @@ static void mailbox_bytes(const struct model_mailbox *mb, uint8_t *out,
 		sdsi_put_le64(out + 8 * i, mb->data[i]);
 }
 
+/* The answer of a command is presented packet by packet from the first. */
+static void present_message(struct model_mailbox *mb, uint32_t len)
+{
+	mb->status = SDSI_STATUS_SUCCESS;
+	mb->message_len = len;
+	mb->packet = 0;
+	present_packet(mb);
+}
+
+/*
+ * The faults of an answer read back packet by packet, taken when the
+ * answer is made, a certificate's or an SPDM response's alike: each
+ * transaction that answers with data takes them, so none outlives the
+ * answer it was armed for.  Returns the answer's length (too-many-packets
+ * pads it with zero filler to the most a read holds).
+ */
+static uint32_t take_answer_faults(struct sdsi_model *m, uint32_t len)
+{
+	struct model_mailbox *mb = &m->mbox;
+
+	mb->bad_packet_size = fault_take(m, SDSI_FAULT_BAD_PACKET_SIZE, NULL);
+	mb->no_eom = fault_take(m, SDSI_FAULT_NO_EOM, NULL);
+	if (fault_take(m, SDSI_FAULT_TOO_MANY_PACKETS, NULL)) {
+		memset(mb->message + len, 0, MODEL_MSG_MAX - len);
+		len = MODEL_MSG_MAX;
+	}
+	return len;
+}
+
 /*
  * A write packet: payload, then the command in its last qword.  Multi-packet
  * writes (SOM without EOM) are not something this firmware accepts; MSG_SIZE
  * is 0 from the early driver and equal to PACKET_SIZE from the current one.
+ * Provisioning answers with its status alone; ATTESTATION (on a part with
+ * bit 12) with an SPDM response read back like a certificate.
  */
-static uint8_t run_write(struct sdsi_model *m)
+static void run_write(struct sdsi_model *m)
 {
 	struct model_mailbox *mb = &m->mbox;
 	uint32_t size = (uint32_t)SDSI_FIELD_GET(SDSI_CTRL_PACKET_SIZE_MASK, mb->request);
 	uint32_t msg = (uint32_t)SDSI_FIELD_GET(SDSI_CTRL_MSG_SIZE_MASK, mb->request);
 	uint8_t packet[SDSI_MBOX_SIZE];
+	uint64_t command;
+	uint32_t len;
 
 	if ((mb->request & (SDSI_CTRL_SOM | SDSI_CTRL_EOM)) !=
-	    (SDSI_CTRL_SOM | SDSI_CTRL_EOM))
-		return SDSI_STATUS_FAILURE;
-	if (size < SDSI_CMD_SIZE || size > SDSI_MBOX_SIZE || size % 8)
-		return SDSI_STATUS_FAILURE;
-	if (msg && msg != size)
-		return SDSI_STATUS_FAILURE;
+	    (SDSI_CTRL_SOM | SDSI_CTRL_EOM) ||
+	    size < SDSI_CMD_SIZE || size > SDSI_MBOX_SIZE || size % 8 ||
+	    (msg && msg != size)) {
+		finish_without_data(mb, SDSI_STATUS_FAILURE);
+		return;
+	}
 	mailbox_bytes(mb, packet, size);
-	return provision_execute(m, mb->data[size / 8 - 1], packet,
-				 size - SDSI_CMD_SIZE);
+	command = mb->data[size / 8 - 1];
+	if (command == SDSI_CMD_ATTESTATION &&
+	    (m->features & SDSI_FEATURE_ATTESTATION)) {
+		len = attest_execute(m, packet, size, msg, mb->message);
+		if (len)
+			present_message(mb, take_answer_faults(m, len));
+		else
+			finish_without_data(mb, SDSI_STATUS_FAILURE);
+		return;
+	}
+	finish_without_data(mb, provision_execute(m, command, packet,
+						  size - SDSI_CMD_SIZE));
 }
 
 static uint32_t build_answer(struct sdsi_model *m, uint64_t command,
@@ -135,16 +178,7 @@ static void run_read(struct sdsi_model *m, uint64_t now)
 		finish_without_data(mb, SDSI_STATUS_FAILURE);
 		return;
 	}
-	mb->bad_packet_size = fault_take(m, SDSI_FAULT_BAD_PACKET_SIZE, NULL);
-	mb->no_eom = fault_take(m, SDSI_FAULT_NO_EOM, NULL);
-	if (fault_take(m, SDSI_FAULT_TOO_MANY_PACKETS, NULL)) {
-		memset(mb->message + len, 0, MODEL_MSG_MAX - len);
-		len = MODEL_MSG_MAX;
-	}
-	mb->status = SDSI_STATUS_SUCCESS;
-	mb->message_len = len;
-	mb->packet = 0;
-	present_packet(mb);
+	present_message(mb, take_answer_faults(m, len));
 }
 
 static void start_command(struct sdsi_model *m, uint64_t request, uint64_t now)
@@ -166,7 +200,7 @@ static void start_command(struct sdsi_model *m, uint64_t request, uint64_t now)
 	else if (fault_take(m, SDSI_FAULT_STATUS_FAILURE, NULL))
 		finish_without_data(mb, SDSI_STATUS_FAILURE);
 	else if (request & SDSI_CTRL_READ_WRITE)
-		finish_without_data(mb, run_write(m));
+		run_write(m);
 	else
 		run_read(m, now);
 }
@@ -178,6 +212,7 @@ static void complete(struct model_mailbox *mb, uint64_t now)
 		mb->packet++;
 		present_packet(mb);
 		mb->advancing = true;
+		mb->rdy_seen = false;
 		mb->rdy_at = now + mb->rdy_latency_ns;
 		return;
 	}
@@ -203,6 +238,7 @@ uint64_t mailbox_read_control(struct sdsi_model *m, uint64_t now)
 
 	ctrl |= mb->request & SDSI_CTRL_READ_WRITE;
 	if (mailbox_packet_ready(mb, now)) {
+		mb->rdy_seen = true;
 		ctrl |= SDSI_CTRL_RDY | mb->packet_flags |
 			SDSI_FIELD_PREP(SDSI_CTRL_STATUS_MASK, mb->status) |
 			SDSI_FIELD_PREP(SDSI_CTRL_PACKET_SIZE_MASK, mb->packet_size) |

@@ -27,11 +27,6 @@ static uint64_t monotonic_ns(void *ctx)
 	return util_now_ns();
 }
 
-uint64_t model_now(const struct sdsi_model *m)
-{
-	return m->clock(m->clock_ctx);
-}
-
 static void reset_volatile(struct sdsi_model *m)
 {
 	m->akc_failures = 0;
@@ -41,6 +36,8 @@ static void reset_volatile(struct sdsi_model *m)
 	/* Licences provisioned before this power-on are now in effect. */
 	meter_power_on(m, model_now(m));
 	mailbox_reset(m);
+	/* No CACHE: a requester negotiates again after every reset. */
+	spdm_reset(&m->spdm);
 }
 
 static int pick_threshold(uint8_t configured, uint8_t fallback,
@@ -157,6 +154,17 @@ static int configure(struct sdsi_model *m, const struct sdsi_model_config *cfg,
 	return 0;
 }
 
+static void free_parts(struct sdsi_model *m)
+{
+	spdm_fini(&m->spdm);
+	identity_free(&m->identity);
+	identity_free(&m->foreign);
+	free(m->identity_path);
+	EVP_PKEY_free(m->root_key);
+	free(m->nvram_path);
+	free(m);
+}
+
 int sdsi_model_create(const struct sdsi_model_config *cfg,
 		      struct sdsi_model **out, char *err, size_t errlen)
 {
@@ -174,10 +182,14 @@ int sdsi_model_create(const struct sdsi_model_config *cfg,
 	ret = configure(m, cfg, err, errlen);
 	if (!ret)
 		ret = load_nvram(m, cfg, err, errlen);
+	if (!ret)
+		ret = identity_load(m, cfg, err, errlen);
+	if (!ret && spdm_init(&m->spdm)) {
+		snprintf(err, errlen, "out of memory");
+		ret = -ENOMEM;
+	}
 	if (ret) {
-		EVP_PKEY_free(m->root_key);
-		free(m->nvram_path);
-		free(m);
+		free_parts(m);
 		return ret;
 	}
 	sdsi_lock_init(&m->lock);
@@ -199,9 +211,7 @@ void sdsi_model_destroy(struct sdsi_model *m)
 	nvram_save_meters(m);
 	sdsi_lock_release(&m->lock);
 	sdsi_lock_destroy(&m->lock);
-	EVP_PKEY_free(m->root_key);
-	free(m->nvram_path);
-	free(m);
+	free_parts(m);
 }
 
 static uint64_t register_read(const struct sdsi_model *m, uint32_t offset)
@@ -301,7 +311,7 @@ void sdsi_model_write64(struct sdsi_model *m, uint32_t offset, uint64_t value)
 	} else {
 		meter_tick(m, now);
 		if (offset == 0) {
-			rule = protocol_check_control(&m->mbox, value);
+			rule = protocol_check_control(&m->mbox, value, now);
 			mailbox_write_control(m, value, now);
 		} else {
 			rule = protocol_check_mbox_write(&m->mbox,

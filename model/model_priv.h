@@ -21,6 +21,7 @@
 #include <sdsi/hw.h>
 #include <sdsi/le.h>
 #include <sdsi/license_blob.h>
+#include <sdsi/spdm.h>
 
 #include "lock/sdsi_lock.h"
 #include "sdsi_model.h"
@@ -85,6 +86,8 @@ struct model_mailbox {
 	uint64_t rdy_at;		/* ns */
 	bool no_rdy;			/* fault: RDY never comes */
 	bool advancing;			/* CPL taken, next packet not ready yet */
+	/* A control read has shown RDY for the packet presented now. */
+	bool rdy_seen;
 	uint64_t rdy_latency_ns;
 
 	/* The answer of a read command. */
@@ -104,6 +107,41 @@ struct model_mailbox {
 struct model_protocol {
 	uint64_t count;
 	struct sdsi_violation kept[SDSI_MODEL_VIOLATIONS_KEPT];	/* by seq - 1 */
+};
+
+/*
+ * The part's attestation identity (spdm_identity.c): its P-384 key and slot
+ * 0's certificate chain in SPDM form, with that chain's SHA-384.  key NULL:
+ * the part was made without an attestation root and has no identity.
+ */
+struct model_identity {
+	EVP_PKEY *key;
+	uint8_t *chain;
+	uint32_t chain_len;
+	uint8_t digest[SDSI_SPDM_HASH_SIZE];
+};
+
+/* Where an SPDM connection stands (spdm_responder.c); reset by a power cycle. */
+enum spdm_conn {
+	SPDM_CONN_NONE,		/* after a reset: GET_VERSION first */
+	SPDM_CONN_VERSION,	/* VERSION sent: GET_CAPABILITIES next */
+	SPDM_CONN_CAPS,		/* CAPABILITIES sent: NEGOTIATE_ALGORITHMS next */
+	SPDM_CONN_NEGOTIATED,	/* the rest may follow */
+};
+
+/*
+ * The SPDM 1.0 transcripts, as running SHA-384 contexts: vca is A (the
+ * version, capabilities and algorithms exchanges), m1 is A + B (digests and
+ * certificate exchanges since then or since the last CHALLENGE_AUTH), l1
+ * the measurement exchanges since L was last reset.
+ */
+struct model_spdm {
+	enum spdm_conn conn;
+	bool digests_sent;		/* GET_CERTIFICATE may follow */
+	EVP_MD_CTX *vca;
+	EVP_MD_CTX *m1;
+	EVP_MD_CTX *l1;
+	uint64_t errors;		/* ERRORs answering a requester's misuse */
 };
 
 struct model_fault {
@@ -149,10 +187,39 @@ struct sdsi_model {
 
 	struct model_nvram nv;
 	struct model_fault faults[SDSI_FAULT_KIND_COUNT];
+
+	/* Attestation (bit 12): the identity, and one from a foreign root. */
+	char *identity_path;		/* NULL: volatile NVRAM */
+	struct model_identity identity;
+	struct model_identity foreign;	/* made when attest-chain first strikes */
+	struct model_spdm spdm;
 };
 
-/* model.c */
-uint64_t model_now(const struct sdsi_model *m);
+/*
+ * The model's clock, now.  Inline, not in model.c: the SPDM answers read
+ * the meter certificate at the moment they answer, and calling into
+ * model.c would close a call circle (model.c -> spdm_responder.c ->
+ * spdm_measure.c -> model.c; scripts/check-cycles.py).
+ */
+static inline uint64_t model_now(const struct sdsi_model *m)
+{
+	return m->clock(m->clock_ctx);
+}
+
+/*
+ * One of the model's counters, read under its lock: the public getters of
+ * counts.  Inline, as model_now, so that a getter's file calls into no
+ * other.
+ */
+static inline uint64_t model_counter(struct sdsi_model *m, const uint64_t *counter)
+{
+	uint64_t n;
+
+	sdsi_lock_take(&m->lock);
+	n = *counter;
+	sdsi_lock_release(&m->lock);
+	return n;
+}
 
 /* mailbox.c: the control register and the mailbox window. */
 uint64_t mailbox_read_control(struct sdsi_model *m, uint64_t now);
@@ -168,7 +235,7 @@ bool mailbox_packet_ready(const struct model_mailbox *mb, uint64_t now);
  * mailbox's present state; SDSI_RULE_COUNT when it breaks none.
  */
 enum sdsi_rule protocol_check_control(const struct model_mailbox *mb,
-				      uint64_t value);
+				      uint64_t value, uint64_t now);
 enum sdsi_rule protocol_check_mbox_write(const struct model_mailbox *mb,
 					 uint32_t index);
 enum sdsi_rule protocol_check_mbox_read(const struct model_mailbox *mb,
@@ -243,6 +310,82 @@ int nvram_file_load(const struct sdsi_model *m, uint64_t cfg_ppin,
 		    struct model_nvram *nv, char *err, size_t errlen);
 int nvram_file_store(const struct sdsi_model *m, const struct model_nvram *nv,
 		     char *err, size_t errlen);
+
+/*
+ * spdm_transport.c: ATTESTATION (0x1012) with bit 12 set.  The packet of
+ * size bytes (command qword included) is checked against its frame and the
+ * SPDM request in it answered; the framed response goes to out.  Returns
+ * its length, or 0 for a frame the firmware refuses (status failure).
+ */
+uint32_t attest_execute(struct sdsi_model *m, const uint8_t *packet,
+			uint32_t size, uint32_t msg_size, uint8_t *out);
+/* Frame an SPDM response of len bytes (<= 4088) in out; returns the total. */
+uint32_t attest_frame_response(const uint8_t *rsp, uint32_t len, uint8_t *out);
+
+/*
+ * spdm_responder.c: the SPDM 1.0 responder.  respond answers one request
+ * (len bytes) into rsp (SDSI_ATTEST_RESPONSE_MAX bytes) and returns the
+ * response's length; every request gets a response, an ERROR if nothing
+ * else.  init/fini own the transcript contexts; reset is a power cycle's.
+ */
+int spdm_init(struct model_spdm *s);
+void spdm_fini(struct model_spdm *s);
+void spdm_reset(struct model_spdm *s);
+uint32_t spdm_respond(struct sdsi_model *m, const uint8_t *req, uint32_t len,
+		      uint8_t *rsp);
+
+/*
+ * spdm_auth.c: the answers that use the identity.  Each returns the
+ * response's length, or an SPDM error code ORed with SPDM_FAIL.
+ */
+#define SPDM_FAIL	0x80000000u
+uint32_t spdm_digests(struct sdsi_model *m, const uint8_t *req, uint32_t len,
+		      uint8_t *rsp);
+uint32_t spdm_certificate(struct sdsi_model *m, const uint8_t *req,
+			  uint32_t len, uint8_t *rsp);
+uint32_t spdm_challenge(struct sdsi_model *m, const uint8_t *req, uint32_t len,
+			uint8_t *rsp);
+/* spdm_measure.c: GET_MEASUREMENTS. */
+uint32_t spdm_measurements(struct sdsi_model *m, const uint8_t *req,
+			   uint32_t len, uint8_t *rsp);
+/* The measurement blocks of index (1..2, or 0xFF for all) into out; returns the count. */
+unsigned int spdm_measure_blocks(struct sdsi_model *m, uint8_t index,
+				 uint8_t *out, uint32_t *out_len);
+unsigned int spdm_measure_count(const struct sdsi_model *m);
+/* The portion of a chain of chain_len bytes one CERTIFICATE serves (0: none). */
+uint32_t spdm_cert_portion(uint32_t chain_len, uint32_t offset,
+			   uint32_t length, uint32_t max);
+/*
+ * spdm_transcript.c: a transcript context restarted, or extended by a
+ * message; ECDSA P-384 over SHA-384 of the transcript in ctx, raw r || s
+ * (0 or -1); and that signature with one bit flipped under the
+ * attest-signature fault.
+ */
+void spdm_hash_restart(EVP_MD_CTX *ctx);
+void spdm_hash_add(EVP_MD_CTX *ctx, const uint8_t *msg, uint32_t len);
+int spdm_sign(EVP_PKEY *key, EVP_MD_CTX *ctx, uint8_t sig[SDSI_SPDM_SIG_SIZE]);
+int spdm_sign_transcript(struct sdsi_model *m, EVP_PKEY *key, EVP_MD_CTX *ctx,
+			 uint8_t *sig);
+/*
+ * A signed answer's last field before its signature, the empty opaque data
+ * (OpaqueLength 0) at rsp + off, then the request and the answer so far
+ * into the transcript in ctx (CHALLENGE_AUTH's M1, MEASUREMENTS' L1).
+ * Returns the answer's length so far, where the signature goes.
+ */
+uint32_t spdm_end_unsigned(EVP_MD_CTX *ctx, const uint8_t *req, uint32_t len,
+			   uint8_t *rsp, uint32_t off);
+
+/*
+ * spdm_identity.c: the identity made at manufacture, kept in
+ * socket<N>.identity beside the NVRAM file (or in memory with volatile
+ * NVRAM).  load makes it when the file is missing and an attestation root
+ * is configured; a part without either has none.
+ */
+int identity_load(struct sdsi_model *m, const struct sdsi_model_config *cfg,
+		  char *err, size_t errlen);
+void identity_free(struct model_identity *id);
+/* The identity in use now: the foreign one under the attest-chain fault. */
+const struct model_identity *identity_current(struct sdsi_model *m);
 
 /* faults.c: consume one transaction of an armed fault. */
 bool fault_take(struct sdsi_model *m, enum sdsi_fault_kind kind,

@@ -13,7 +13,8 @@
 #define FIRMWARE_BITS	(SDSI_CTRL_OWNER_MASK | SDSI_CTRL_RDY | \
 			 SDSI_CTRL_STATUS_MASK | SDSI_CTRL_IBLOCK)
 
-static enum sdsi_rule check_cpl(const struct model_mailbox *mb, uint64_t value)
+static enum sdsi_rule check_cpl(const struct model_mailbox *mb, uint64_t value,
+			       uint64_t now)
 {
 	if (value != SDSI_CTRL_CPL)
 		return SDSI_RULE_CPL_NOT_ALONE;
@@ -27,7 +28,38 @@ static enum sdsi_rule check_cpl(const struct model_mailbox *mb, uint64_t value)
 		/* Before RDY too: Linux releases so when RDY never came. */
 		break;
 	}
+	/*
+	 * A packet presented by the previous CPL is taken only after a
+	 * control read showed its RDY; a CPL before that moves past it
+	 * unread.  (One not ready yet is a failed wait: its CPL releases.)
+	 */
+	if (mb->advancing && mailbox_packet_ready(mb, now) && !mb->rdy_seen)
+		return SDSI_RULE_CPL_SKIPS_PACKET;
 	return SDSI_RULE_COUNT;
+}
+
+/* The last qword of a write packet names one of the write commands. */
+static bool write_command(uint64_t command)
+{
+	return command == SDSI_CMD_PROVISION_AKC ||
+	       command == SDSI_CMD_PROVISION_CAP ||
+	       command == SDSI_CMD_ATTESTATION;
+}
+
+/*
+ * ATTESTATION's frame: the request, its length qword, the command qword;
+ * PACKET_SIZE the request rounded up to 8 plus those 16 bytes, MSG_SIZE
+ * the same (the attestation driver writes both).
+ */
+static bool attest_frame_ok(const struct model_mailbox *mb, uint32_t size,
+			    uint32_t msg)
+{
+	uint64_t len;
+
+	if (size < SDSI_ATTEST_FRAME_EXTRA + 8 || msg != size)
+		return false;
+	len = mb->data[size / 8 - 2];
+	return len && (len + 7) / 8 * 8 + SDSI_ATTEST_FRAME_EXTRA == size;
 }
 
 static enum sdsi_rule check_command(const struct model_mailbox *mb,
@@ -51,16 +83,23 @@ static enum sdsi_rule check_command(const struct model_mailbox *mb,
 	/* 0 from Linux up to 6.11 and on reads; the packet's size since. */
 	if (msg && msg != size)
 		return SDSI_RULE_MSG_SIZE;
+	if (!write)
+		return SDSI_RULE_COUNT;
+	if (!write_command(mb->data[size / 8 - 1]))
+		return SDSI_RULE_WRITE_NO_COMMAND;
+	if (mb->data[size / 8 - 1] == SDSI_CMD_ATTESTATION &&
+	    !attest_frame_ok(mb, size, msg))
+		return SDSI_RULE_ATTEST_FRAME;
 	return SDSI_RULE_COUNT;
 }
 
 enum sdsi_rule protocol_check_control(const struct model_mailbox *mb,
-				      uint64_t value)
+				      uint64_t value, uint64_t now)
 {
 	if (value & FIRMWARE_BITS)
 		return SDSI_RULE_FIRMWARE_BITS;
 	if (value & SDSI_CTRL_CPL)
-		return check_cpl(mb, value);
+		return check_cpl(mb, value, now);
 	if (value & SDSI_CTRL_RUN_BUSY)
 		return check_command(mb, value);
 	return SDSI_RULE_CTRL_NO_ACTION;
@@ -93,9 +132,13 @@ enum sdsi_rule protocol_check_mbox_read(const struct model_mailbox *mb,
 	 */
 	if (ctrl_size == SDSI_CTRL_SIZE_V2 && index == SDSI_MBOX_SIZE / 8 - 1)
 		return SDSI_RULE_COUNT;
-	/* A write's answer is its status: nothing to read from the window. */
+	/* After the CPL that took a read's last packet, nothing is left. */
+	if (mb->phase == MBOX_FREE && mb->released_by_cpl &&
+	    mb->message_len)
+		return SDSI_RULE_MBOX_READ_AFTER_LAST;
+	/* A provisioning write's answer is its status: nothing to read. */
 	if (!mailbox_packet_ready(mb, now) ||
-	    (mb->request & SDSI_CTRL_READ_WRITE))
+	    ((mb->request & SDSI_CTRL_READ_WRITE) && !mb->message_len))
 		return SDSI_RULE_MBOX_READ_NOT_READY;
 	if ((uint64_t)index * 8 >= ((uint64_t)mb->packet_size + 7) / 8 * 8)
 		return SDSI_RULE_MBOX_READ_PAST_PACKET;

@@ -46,6 +46,14 @@ static const struct {
 		"mailbox read while no packet is presented (before RDY, or no read command)" },
 	[SDSI_RULE_MBOX_READ_PAST_PACKET] = { "mbox-read-past-packet",
 		"mailbox read beyond the packet's PACKET_SIZE rounded up to a qword" },
+	[SDSI_RULE_WRITE_NO_COMMAND] = { "write-no-command",
+		"write whose last qword is no write command (PROVISION_AKC, PROVISION_CAP, ATTESTATION)" },
+	[SDSI_RULE_ATTEST_FRAME] = { "attest-frame",
+		"ATTESTATION request whose length qword or MSG_SIZE disagrees with its PACKET_SIZE" },
+	[SDSI_RULE_CPL_SKIPS_PACKET] = { "cpl-skips-packet",
+		"CPL during a multi-packet read before a control read showed the packet's RDY" },
+	[SDSI_RULE_MBOX_READ_AFTER_LAST] = { "mbox-read-after-last",
+		"mailbox read after the CPL that took a read's last packet" },
 };
 
 const char *sdsi_rule_id(enum sdsi_rule rule)
@@ -80,12 +88,7 @@ void protocol_record(struct sdsi_model *m, enum sdsi_rule rule,
 
 uint64_t sdsi_model_violation_count(struct sdsi_model *m)
 {
-	uint64_t count;
-
-	sdsi_lock_take(&m->lock);
-	count = m->protocol.count;
-	sdsi_lock_release(&m->lock);
-	return count;
+	return model_counter(m, &m->protocol.count);
 }
 
 unsigned int sdsi_model_violations(struct sdsi_model *m,

@@ -56,6 +56,25 @@ struct sdsi_model_config {
 	 * looked up again could lead elsewhere by then.
 	 */
 	EVP_PKEY *root_key;
+	/*
+	 * The attestation root (an authority's attestation-root.pem and
+	 * attestation-root.key) that issues the part's device certificate at
+	 * manufacture, the first time the part starts with one; after that
+	 * the identity is the part's own (socket<N>.identity beside the
+	 * NVRAM file).  NULL: a part not yet made keeps an empty slot 0.
+	 * The paths serve tests and tools that name files they made; the
+	 * daemons pass the two below instead.
+	 */
+	const char *attest_root_cert_path;
+	const char *attest_root_key_path;
+	/*
+	 * The same root, already loaded from DIR's descriptor opened once
+	 * (--authority: cli_platform_finish), so its files are never looked up
+	 * by name again; the model takes a reference while it makes the part.
+	 * When both are set, the paths above are not looked at.
+	 */
+	X509 *attest_root_cert;
+	EVP_PKEY *attest_root_key;
 };
 
 /* Documented defaults (docs/model.md). */
@@ -78,6 +97,10 @@ enum sdsi_fault_kind {
 	SDSI_FAULT_TOO_MANY_PACKETS,	/* message spans 5 packets: EPROTO */
 	SDSI_FAULT_RDY_LATENCY,		/* param = microseconds before RDY */
 	SDSI_FAULT_OWNER_DELAY,		/* param = microseconds before ownership (leaky bucket) */
+	SDSI_FAULT_ATTEST_SIGNATURE,	/* one bit of an SPDM signature flipped */
+	SDSI_FAULT_ATTEST_CHAIN,	/* slot 0 holds a chain from another root */
+	SDSI_FAULT_ATTEST_MEASUREMENT,	/* measurement 1 of a different certificate */
+	SDSI_FAULT_ATTEST_BUSY,		/* SPDM ERROR Busy, whatever was asked */
 	SDSI_FAULT_KIND_COUNT
 };
 
@@ -167,6 +190,10 @@ enum sdsi_rule {
 	SDSI_RULE_MBOX_WRITE_BUSY,	/* mailbox write while a command is under way */
 	SDSI_RULE_MBOX_READ_NOT_READY,	/* mailbox read with no packet presented */
 	SDSI_RULE_MBOX_READ_PAST_PACKET, /* mailbox read beyond PACKET_SIZE */
+	SDSI_RULE_WRITE_NO_COMMAND,	/* write whose last qword is no write command */
+	SDSI_RULE_ATTEST_FRAME,		/* 0x1012 length qword or MSG_SIZE disagrees */
+	SDSI_RULE_CPL_SKIPS_PACKET,	/* CPL past a packet whose RDY was never read */
+	SDSI_RULE_MBOX_READ_AFTER_LAST,	/* mailbox read after the last packet's CPL */
 	SDSI_RULE_COUNT
 };
 
@@ -196,6 +223,15 @@ unsigned int sdsi_model_violations(struct sdsi_model *m,
  * sdsi_model_read64, never checked against the protocol.
  */
 uint64_t sdsi_model_peek64(struct sdsi_model *m, uint32_t offset);
+
+/*
+ * SPDM ERRORs that answered a requester's misuse of the attestation service
+ * (out of order, malformed, unsupported, wrong version) since the model
+ * was created: counted apart from protocol violations, which are the
+ * mailbox's.  Busy under the attest-busy fault is not counted, nor is
+ * Unspecified, the responder's own failure.
+ */
+uint64_t sdsi_model_spdm_errors(struct sdsi_model *m);
 
 /* BIOS settings that tests change at run time. */
 void sdsi_model_set_features(struct sdsi_model *m, uint64_t features);

@@ -102,6 +102,12 @@ run_boot() {
 	printf '%s=%q\n' SDSI_REPO "$repo" SDSI_BUILD "$build" \
 		SDSI_PHYS "$phys" SDSI_SOCKETS "$sockets" SDSI_CONFIGS "${ks[*]}" \
 		>"$boot/config.env"
+	# The user's script goes with the results export: the guest's /tmp is
+	# its own, and the script may live in the host's.
+	if [ -n "$guest_script" ]; then
+		install -m 0755 "$guest_script" "$boot/guest-script" || return 1
+		echo "SDSI_GUEST_SCRIPT=/tmp/results/guest-script" >>"$boot/config.env"
+	fi
 	for k in "${ks[@]}"; do
 		rm -rf "$work/results-$k"
 		mkdir -p "$boot/$k"
@@ -141,7 +147,8 @@ run_boot() {
 		await_status "$dir" "$qemu" "$guest_limit" ||
 			log "$k: no status within ${guest_limit} s, or QEMU ended"
 		stop_shmem
-		log "$k: guest ran $((SECONDS - t0)) s, violations=$(protocol_violations "$dir")"
+		log "$k: guest ran $((SECONDS - t0)) s, violations=$(protocol_violations "$dir")," \
+			"attest=$(attest_of "$dir")${guest_script:+, script=$(script_of "$dir")}"
 		[ -f "$dir/status" ] || break
 		t0=$SECONDS
 		((i + 1 < n)) && start_config "${ks[i + 1]}"

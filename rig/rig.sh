@@ -35,6 +35,17 @@ mkdir -p "$work"
 # The download cache of the rig before its private apt.
 rm -rf "$work/debs"
 guest_limit=${SDSI_RIG_TIMEOUT:-600}
+# A user's own script, run as root in each guest after each
+# configuration's suites (rig/guest-script.sh); its verdict is the
+# configuration's script= word, and a failing script fails it.
+guest_script=
+if [ -n "${SDSI_RIG_GUEST_SCRIPT-}" ]; then
+	[ -f "$SDSI_RIG_GUEST_SCRIPT" ] && [ -r "$SDSI_RIG_GUEST_SCRIPT" ] || {
+		echo "kernel-rig: SDSI_RIG_GUEST_SCRIPT=$SDSI_RIG_GUEST_SCRIPT: no readable file" >&2
+		exit 2
+	}
+	guest_script=$(realpath "$SDSI_RIG_GUEST_SCRIPT") || exit 2
+fi
 # Debian's 6.12 crashed early in boot under QEMU 7.2's multi-threaded TCG
 # (an int3 Oops in sched_clock_cpu: code patched on one vCPU while another
 # ran it), so both vCPUs share one host thread (SDSI_RIG_TCG_OPTS
@@ -297,6 +308,30 @@ protocol_violations() {
 	echo "${n:-?}"
 }
 
+# The configuration's attestation transport as the guest found it
+# (rig/guest-run.sh): ok, none or fail; "?" if it wrote nothing.
+attest_of() {
+	cat "$1/attest" 2>/dev/null || echo '?'
+}
+
+# What it must be: ok for ours, none for the upstream drivers; a user's
+# driver may be either.
+expected_attest() {
+	local want
+	want=$(. "$1/config.env" && echo "$SDSI_ATTEST_EXPECT")
+	if [ "$want" = any ] && [ "$(attest_of "$1")" != fail ]; then
+		attest_of "$1"
+	else
+		echo "$want"
+	fi
+}
+
+# The user's script's verdict (rig/guest-script.sh): pass or fail; "?"
+# if it did not run.
+script_of() {
+	cat "$1/script" 2>/dev/null || echo '?'
+}
+
 # With the doorbell, a driver store that sdsi-shmem found with no ring for
 # it was met by polling after all: the run proves nothing about deadlines.
 doorbell_missed() {
@@ -361,6 +396,8 @@ user_config() {
 		kbuild="$work/img-$rel/usr/src/linux-headers-$rel"
 	fi
 	if [ -n "$driver_ko" ]; then driver=$(basename "$driver_ko"); else driver=user; fi
+	# A user's driver is held to the transport it shows.
+	attest_expect=any
 }
 
 # Our module and the initramfs (with the test module) depend only on the
@@ -396,6 +433,8 @@ for k in "${wanted[@]}"; do
 		"$repo/drivers/kernel/build.sh" "$work/img-$r/usr/src/linux-headers-$r" \
 			"$work/user-driver" || die "cannot build the user-driver module"
 		user_config '' '' '' "$work/user-driver/intel_sdsi.ko" ''
+		# It is ours: it has the transport.
+		attest_expect=ok
 		;;
 	user-kernel)
 		# Debian's 6.1 given as a local image and unpacked modules.
@@ -421,6 +460,9 @@ for k in "${wanted[@]}"; do
 			built_ours[$rel]=1
 		fi
 		[ "$driver" = sdsi ] && driver_ko="$work/sdsi-$rel/intel_sdsi.ko"
+		# Ours has the attestation transport; no upstream driver has.
+		attest_expect=none
+		[ "$driver" = upstream ] || attest_expect=ok
 		;;
 	esac
 	log "$k: kernel $kernel_label, driver=$driver abi=$abi guid=$guid sockets=$sockets rdy-deadline=${deadline}us tcg$tcg_opts sdsi-shmem $shmem_mode"
@@ -452,7 +494,7 @@ for k in "${wanted[@]}"; do
 		SDSI_AUTHORITY "/tmp/results/$k/authority" SDSI_DRIVER "$driver" \
 		SDSI_KERNEL "$rel" SDSI_KERNEL_LABEL "$kernel_label" \
 		SDSI_GUESTMODS "$work/guestmods-$k" SDSI_DRIVER_DIR "$driver_dir" \
-		SDSI_DRIVER_VERSION "$driver_version" \
+		SDSI_DRIVER_VERSION "$driver_version" SDSI_ATTEST_EXPECT "$attest_expect" \
 		>"$work/config-$k.env"
 	cfg_guid[$k]=$guid
 	add_to_boot "$k" "$image" "$work/initrd-$key.gz" "$sockets"
@@ -522,6 +564,10 @@ for b in "${boots[@]}"; do
 			failed+=("$k: violations=$(protocol_violations "$results") of the mailbox protocol (see $results/shmem.log)")
 		elif [ "$(cat "$results/status")" != "exit 0" ]; then
 			failed+=("$k: $(cat "$results/status") (see $results/guest.log)")
+		elif [ "$(attest_of "$results")" != "$(expected_attest "$results")" ]; then
+			failed+=("$k: attest=$(attest_of "$results"), expected $(expected_attest "$results") (see $results/guest.log)")
+		elif [ -n "$guest_script" ] && [ "$(script_of "$results")" != pass ]; then
+			failed+=("$k: script=$(script_of "$results"): $guest_script (see $results/script.log)")
 		fi
 	done
 done

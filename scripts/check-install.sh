@@ -18,7 +18,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 
 programs=(intel_sdsi sdsi-emu sdsi-authority sdsi-shmem)
 soname=libsdsi.so.1		# soversion '1' in lib/meson.build: the ABI promise
-headers=(sdsi/libsdsi.h sdsi/hw.h sdsi/license_blob.h sdsi/libsdsi_version.h)
+headers=(sdsi/libsdsi.h sdsi/hw.h sdsi/license_blob.h sdsi/spdm_ioctl.h sdsi/libsdsi_version.h)
 
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sdsi-check-install.XXXXXX")

@@ -77,7 +77,12 @@ for dir in "$build"/kernel-rig/results-*; do
 	line=$(. "$dir/config.env" && echo "linux ${SDSI_KERNEL_LABEL:-$SDSI_KERNEL}, part ${SDSI_GUID}, driver=$SDSI_DRIVER, abi=$SDSI_ABI")
 	read -r p f s <<<"$(/usr/bin/python3 scripts/junit-sum.py "$dir/*.xml" || echo "0 0 0")"
 	v=$(sed -n 's/^sdsi-shmem: protocol-violations=\([0-9]*\)$/\1/p' "$dir/shmem.log" 2>/dev/null)
-	echo "kernel ${dir##*/results-}: $line: $p passed, $f failed, $s skipped, violations=${v:-?}"
+	# attest: the attestation transport (ok, none, fail); script: the
+	# verdict of SDSI_RIG_GUEST_SCRIPT, where one was given.
+	a=$(cat "$dir/attest" 2>/dev/null) || a='?'
+	sv=''
+	[ -z "${SDSI_RIG_GUEST_SCRIPT-}" ] || sv=", script=$(cat "$dir/script" 2>/dev/null || echo '?')"
+	echo "kernel ${dir##*/results-}: $line: $p passed, $f failed, $s skipped, violations=${v:-?}, attest=$a$sv"
 done
 # The run of each configuration (results-*) is its verdict.
 summary=$(/usr/bin/python3 scripts/junit-sum.py "$build/kernel-rig/results-*/*.xml") || summary="0 0 0"

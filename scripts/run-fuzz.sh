@@ -19,7 +19,8 @@ shift 2
 here=$(cd "$(dirname "$0")/.." && pwd)
 harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] ||
-	harnesses=(fuzz_libsdsi fuzz_license fuzz_nvram_file fuzz_control fuzz_model_mmio)
+	harnesses=(fuzz_libsdsi fuzz_license fuzz_nvram_file fuzz_control fuzz_model_mmio fuzz_spdm
+		fuzz_mbox_answer)
 
 # The largest input each harness reads (docs/fuzzing.md).
 max_len() {
@@ -27,6 +28,7 @@ max_len() {
 	fuzz_libsdsi) echo 6144 ;;
 	fuzz_license) echo 1100 ;;
 	fuzz_nvram_file) echo 8192 ;;
+	fuzz_mbox_answer) echo 8192 ;;
 	*) echo 2048 ;;
 	esac
 }

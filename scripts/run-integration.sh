@@ -5,8 +5,12 @@
 # sdsi-authority from BUILD_DIR), then the ABI conformance suite inside
 # `sdsi-emu run` for each configuration of the matrix, then again on the
 # window target (our FUSE driver over sdsi-shmem's window,
-# scripts/with-window.sh) for both GUIDs and both ABIs.  Every run writes a
-# JUnit file; the last line printed sums them:
+# scripts/with-window.sh) for both GUIDs and both ABIs.
+#
+# The runs share nothing (each has its own emulator, namespace, state and
+# pytest directory), so SDSI_TEST_JOBS of them (3 by default) go at once
+# (scripts/lib.sh, sdsi_run).  Every run writes a JUnit file; the last line
+# printed sums them:
 #   integration: N passed, N failed, N skipped
 # Exit status is non-zero if any run failed or no test ran at all.
 set -uo pipefail
@@ -24,32 +28,29 @@ mkdir -p "$results"
 
 sdsi_emu_env "$build"
 sdsi_pytest_tmp "$build" integration || exit 2
-# One stuck run must not hang the matrix.
-run_limit=(timeout --kill-after=10 240)
+[ -d "$sdsi_tmp" ] || mkdir -m 0700 "$sdsi_tmp" || exit 2
+# One stuck run must not hang the matrix; the bound allows for the other
+# runs going at the same time.
+run_limit=(timeout --kill-after=10 480)
+sdsi_runs_init "$results" || exit 2
 
-failed_runs=()
-
-run_pytest() {	# NAME CMD... : runs CMD, records the run as failed if it fails
-	local name=$1 status
+run_pytest() {	# NAME CMD...
+	local name=$1
 	shift
-	echo "=== $name"
-	"${run_limit[@]}" "$@"
-	status=$?
-	if [ $status -ne 0 ]; then
-		# pytest exits 5 when it collected nothing: a failure here too.
-		failed_runs+=("$name (exit $status)")
-	fi
-	[ -s "$results/$name.xml" ] || failed_runs+=("$name (no JUnit file)")
+	sdsi_run "$name" "${run_limit[@]}" "$@"
 }
 
-pytest_args=(-q -p no:cacheprovider --basetemp="$sdsi_tmp")
+# Each run has its own --basetemp (pytest empties it at its start), named
+# by the run's number so that the socket paths below it stay short
+# (scripts/lib.sh): "$sdsi_tmp/${#sdsi_runs[@]}" where a run is started.
+pytest_args=(-q -p no:cacheprovider)
 
 run_pytest platform \
-	"$python" -m pytest "${pytest_args[@]}" tests/integration/platform \
+	"$python" -m pytest "${pytest_args[@]}" --basetemp="$sdsi_tmp/${#sdsi_runs[@]}" tests/integration/platform \
 	--junitxml="$results/platform.xml"
 
 run_pytest licensing \
-	"$python" -m pytest "${pytest_args[@]}" tests/integration/licensing \
+	"$python" -m pytest "${pytest_args[@]}" --basetemp="$sdsi_tmp/${#sdsi_runs[@]}" tests/integration/licensing \
 	--junitxml="$results/licensing.xml"
 
 # name | sdsi-emu options | environment the conformance suite checks against
@@ -73,7 +74,7 @@ for entry in "${matrix[@]}"; do
 	# shellcheck disable=SC2086
 	run_pytest "$name" env $envs SDSI_SOCKETS="$sockets" \
 		"$emu" run $opts -- \
-		"$python" -m pytest "${pytest_args[@]}" tests/integration/conformance \
+		"$python" -m pytest "${pytest_args[@]}" --basetemp="$sdsi_tmp/${#sdsi_runs[@]}" tests/integration/conformance \
 		--junitxml="$results/$name.xml"
 done
 
@@ -90,8 +91,15 @@ for entry in "${window_matrix[@]}"; do
 	IFS='|' read -r name sockets abi shmem_opts <<<"$entry"
 	run_pytest "$name" env SDSI_ABI="$abi" \
 		scripts/with-window.sh "$build" "$sockets" "$abi" "$shmem_opts" -- \
-		"$python" -m pytest "${pytest_args[@]}" tests/integration/conformance \
+		"$python" -m pytest "${pytest_args[@]}" --basetemp="$sdsi_tmp/${#sdsi_runs[@]}" tests/integration/conformance \
 		--junitxml="$results/$name.xml"
+done
+
+sdsi_runs_wait
+failed_runs=("${sdsi_runs_failed[@]}")
+for name in "${sdsi_runs[@]}"; do
+	# pytest exits 5 when it collected nothing: a failed run, above.
+	[ -s "$results/$name.xml" ] || failed_runs+=("$name (no JUnit file)")
 done
 
 summary=$("$python" scripts/junit-sum.py "$results/*.xml") || summary="0 0 0"

@@ -6,7 +6,8 @@
 # workers, bind/unbind, faults) once inside `sdsi-emu run` and once on the
 # window backend (scripts/with-window.sh), and the platform suite (the
 # control socket's poll loop beside the FUSE workers).  One configuration
-# each: the others differ in layout and ABI, not in threads.  The QEMU
+# each: the others differ in layout and ABI, not in threads.  The three
+# suites run at once (scripts/lib.sh, sdsi_run).  The QEMU
 # plugin's tests are left out: QEMU is not instrumented, and libtsan cannot
 # be loaded into it afterwards.
 #
@@ -30,28 +31,34 @@ mkdir -p "$reports"
 export TSAN_OPTIONS="log_path=$reports/tsan second_deadlock_stack=1 handle_sigbus=0 ${TSAN_OPTIONS:-}"
 sdsi_emu_env "$build"
 sdsi_pytest_tmp "$build" tsan || exit 2
-run_limit=(timeout --kill-after=10 300)
-pytest_args=(-q -p no:cacheprovider --basetemp="$sdsi_tmp")
+# The three suites go at once (scripts/lib.sh, sdsi_run), each with its
+# own pytest directory; the bound allows for the others.
+run_limit=(timeout --kill-after=10 480)
+pytest_args=(-q -p no:cacheprovider)
+[ -d "$sdsi_tmp" ] || mkdir -m 0700 "$sdsi_tmp" || exit 2
+sdsi_runs_init "$build/tsan-runs" || exit 2
 failed=()
 
 echo "=== tsan: unit tests"
 meson test -C "$build" --print-errorlogs || failed+=(unit)
 
-echo "=== tsan: conformance, current ABI, GUID v2, 3 sockets"
-SDSI_ABI=current SDSI_SOCKETS=3 "${run_limit[@]}" \
+# conformance: current ABI, GUID v2, 3 sockets
+SDSI_ABI=current SDSI_SOCKETS=3 sdsi_run conformance "${run_limit[@]}" \
 	"$emu" run --abi current --guid v2 --sockets 3 -- \
-	"$python" -m pytest "${pytest_args[@]}" tests/integration/conformance ||
-	failed+=(conformance)
+	"$python" -m pytest "${pytest_args[@]}" --basetemp="$sdsi_tmp/1" tests/integration/conformance
 
-echo "=== tsan: conformance on the window backend, current ABI, GUID v2, 3 sockets"
-SDSI_ABI=current "${run_limit[@]}" \
+# conformance on the window backend, current ABI, GUID v2, 3 sockets
+SDSI_ABI=current sdsi_run window "${run_limit[@]}" \
 	scripts/with-window.sh "$build" 3 current "--guid v2" -- \
-	"$python" -m pytest "${pytest_args[@]}" tests/integration/conformance ||
-	failed+=(window)
+	"$python" -m pytest "${pytest_args[@]}" --basetemp="$sdsi_tmp/2" tests/integration/conformance
 
-echo "=== tsan: platform (without the QEMU plugin)"
-"${run_limit[@]}" "$python" -m pytest "${pytest_args[@]}" tests/integration/platform \
-	--ignore=tests/integration/platform/test_doorbell_plugin.py || failed+=(platform)
+# platform, without the QEMU plugin
+sdsi_run platform "${run_limit[@]}" \
+	"$python" -m pytest "${pytest_args[@]}" --basetemp="$sdsi_tmp/3" tests/integration/platform \
+	--ignore=tests/integration/platform/test_doorbell_plugin.py
+
+sdsi_runs_wait
+failed+=("${sdsi_runs_failed[@]}")
 
 status=0
 for f in "$reports"/tsan.*; do

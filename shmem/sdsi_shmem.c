@@ -160,8 +160,16 @@ static bool show_model(struct shmem_port *port, bool driver_wrote)
 			copy_registers(port);
 		}
 	} else {
-		if (was_engaged)
+		/*
+		 * The mailbox as the silicon left it: an answer the driver
+		 * never saw (no RDY) still overwrote it, and a driver store
+		 * equal to the port's stale copy would otherwise never reach
+		 * the model (an SPDM request repeated after a timeout).
+		 */
+		if (was_engaged) {
+			copy_mailbox(port);
 			copy_registers(port);
+		}
 		/* Turned away or done: the driver's next request must show. */
 		if (was_engaged || port->requested)
 			plant_sentinel(port);

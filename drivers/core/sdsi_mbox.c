@@ -9,6 +9,7 @@
 
 #include <sdsi/bitfield.h>
 #include <sdsi/hw.h>
+#include <sdsi/le.h>
 
 #ifdef __KERNEL__
 #include <linux/errno.h>
@@ -424,6 +425,66 @@ int sdsi_mbox_write(struct sdsi_mbox *mb, uint64_t command,
 
 	/* The transfer writes the transaction's one CPL, on every path. */
 	return mbox_transfer(mb, NULL, &answered);
+}
+
+/*
+ * Qword number index of an ATTESTATION packet: the request zero-padded to
+ * 8 bytes, its unpadded length, the command.
+ */
+static uint64_t attest_packet_qword(const unsigned char *req, size_t len,
+				    uint32_t index)
+{
+	uint32_t body = (uint32_t)(qword_align(len) / MBOX_QWORD);
+
+	if (index < body)
+		return write_packet_qword(req, len, 0, index);
+	return index == body ? (uint64_t)len : SDSI_CMD_ATTESTATION;
+}
+
+int sdsi_mbox_exchange(struct sdsi_mbox *mb, const void *req, size_t len,
+		       void *rsp, size_t *rsp_len)
+{
+	unsigned char *answer = rsp;
+	uint32_t qwords, index;
+	uint64_t ctrl, size, unpadded;
+	size_t total;
+	int ret;
+
+	if (!req || !len || !rsp || !rsp_len)
+		return -EINVAL;
+	if (len > SDSI_ATTEST_REQUEST_MAX)
+		return -EOVERFLOW;
+	*rsp_len = 0;
+
+	qwords = (uint32_t)(qword_align(len) / MBOX_QWORD) + 2;
+	size = (uint64_t)qwords * MBOX_QWORD;
+	ret = mbox_acquire(mb, attest_packet_qword(req, len, 0));
+	if (ret)
+		return ret;
+	for (index = 1; index < qwords; index++)
+		mbox_write_qword(mb, index, attest_packet_qword(req, len, index));
+	/* attestation.rst: PACKET_SIZE and MSG_SIZE both the total. */
+	ctrl = SDSI_CTRL_EOM | SDSI_CTRL_SOM | SDSI_CTRL_RUN_BUSY |
+	       SDSI_CTRL_READ_WRITE | SDSI_FIELD_PREP(SDSI_CTRL_PACKET_SIZE_MASK, size) |
+	       SDSI_FIELD_PREP(SDSI_CTRL_MSG_SIZE_MASK, size);
+	ctrl_write(mb, ctrl);
+
+	/* The answer comes back as a read's does; the transfer ends it. */
+	ret = mbox_transfer(mb, answer, &total);
+	if (ret)
+		return ret;
+	/*
+	 * The response padded to 8, then its unpadded length; Intel's driver
+	 * refuses anything else as malformed, and so do we.
+	 */
+	if (total < MBOX_QWORD || total % MBOX_QWORD)
+		return -EIO;
+	unpadded = sdsi_le64(answer + total - MBOX_QWORD);
+	if (unpadded > total - MBOX_QWORD ||
+	    total - MBOX_QWORD - unpadded >= MBOX_QWORD)
+		return -EIO;
+	*rsp_len = (size_t)unpadded;
+	return 0;
 }
 
 void sdsi_mbox_read_registers(const struct sdsi_mbox *mb, void *buf)

@@ -104,6 +104,21 @@ int sdsi_mbox_read(struct sdsi_mbox *mb, uint64_t command, bool meter_current,
 int sdsi_mbox_write(struct sdsi_mbox *mb, uint64_t command,
 		    const void *payload, size_t len);
 
+/*
+ * ATTESTATION (0x1012): one SPDM exchange.  The request (1..1008 bytes) is
+ * written as attestation.rst frames it (padded to 8, its length, the
+ * command; PACKET_SIZE = MSG_SIZE = the total) and the answer read back in
+ * up to four packets into rsp, which must hold SDSI_READ_MSG_MAX bytes;
+ * on success *rsp_len is the SPDM response's length (its bytes at rsp).
+ * -EOVERFLOW for a request over 1008 bytes and -EINVAL for an empty or NULL
+ * one, before any device access; -EIO for an answer whose frame is wrong
+ * (not a multiple of 8, shorter than 8, or a length qword that exceeds it
+ * or leaves 8 or more bytes of padding); else the mailbox errors of
+ * sdsi_mbox_read.
+ */
+int sdsi_mbox_exchange(struct sdsi_mbox *mb, const void *req, size_t len,
+		       void *rsp, size_t *rsp_len);
+
 /* Copy the register file (regs_size bytes) with 64-bit reads. */
 void sdsi_mbox_read_registers(const struct sdsi_mbox *mb, void *buf);
 

@@ -85,7 +85,7 @@ static const struct sdsi_mbox_ops mbox_ops = {
 static unsigned int socket_set_state(struct sdsi_fusedrv *drv, struct fusedrv_socket *s,
 				     bool bound, uint64_t features)
 {
-	bool was[SDSI_FILE_COUNT];
+	bool was[SDSI_FILE_COUNT], was_spdm = fusedrv_spdm_visible(drv, s);
 	unsigned int hidden = s->bound && !bound ? FUSEDRV_HIDDEN_LINKS : 0;
 
 	sdsi_assert_held(&s->mbox_lock);
@@ -100,6 +100,9 @@ static unsigned int socket_set_state(struct sdsi_fusedrv *drv, struct fusedrv_so
 			hidden |= FUSEDRV_HIDDEN_ATTR(a);
 		}
 	}
+	/* handles open on isdsiN fail with ENODEV from now on, as after a misc_deregister */
+	if (was_spdm && !fusedrv_spdm_visible(drv, s))
+		s->spdm_gen++;
 	return hidden;
 }
 
@@ -140,12 +143,11 @@ int fusedrv_socket_probe(struct sdsi_fusedrv *drv, struct fusedrv_socket *s)
 
 int sdsi_fusedrv_bind(struct sdsi_fusedrv *drv, unsigned int socket)
 {
-	struct fusedrv_socket *s;
+	struct fusedrv_socket *s = fusedrv_socket_at(drv, socket);
 	int ret;
 
-	if (!drv || socket >= drv->nsockets)
+	if (!s)
 		return -ENODEV;
-	s = &drv->sockets[socket];
 	sdsi_lock_take(&s->mbox_lock);
 	ret = s->bound ? -EBUSY : fusedrv_socket_probe(drv, s);
 	sdsi_lock_release(&s->mbox_lock);
@@ -155,13 +157,12 @@ int sdsi_fusedrv_bind(struct sdsi_fusedrv *drv, unsigned int socket)
 /* Waits for a transaction in flight, as the kernel drains active files. */
 int sdsi_fusedrv_unbind(struct sdsi_fusedrv *drv, unsigned int socket)
 {
-	struct fusedrv_socket *s;
+	struct fusedrv_socket *s = fusedrv_socket_at(drv, socket);
 	unsigned int hidden = 0;
 	int ret = 0;
 
-	if (!drv || socket >= drv->nsockets)
+	if (!s)
 		return -ENODEV;
-	s = &drv->sockets[socket];
 	sdsi_lock_take(&s->mbox_lock);
 	if (!s->bound) {
 		ret = -ENODEV;
@@ -179,13 +180,12 @@ int sdsi_fusedrv_with_socket(struct sdsi_fusedrv *drv, unsigned int socket,
 			     bool reprobe, int (*fn)(void *ctx, void *arg),
 			     void *arg)
 {
-	struct fusedrv_socket *s;
+	struct fusedrv_socket *s = fusedrv_socket_at(drv, socket);
 	unsigned int hidden = 0;
 	int ret;
 
-	if (!drv || socket >= drv->nsockets || !fn)
+	if (!s || !fn)
 		return -ENODEV;
-	s = &drv->sockets[socket];
 	sdsi_lock_take(&s->mbox_lock);
 	ret = fn(s->backend.ctx, arg);
 	if (reprobe && s->bound) {
@@ -201,7 +201,7 @@ int sdsi_fusedrv_with_socket(struct sdsi_fusedrv *drv, unsigned int socket,
 const struct sdsi_lock *sdsi_fusedrv_socket_lock(const struct sdsi_fusedrv *drv,
 						 unsigned int socket)
 {
-	if (!drv || socket >= drv->nsockets)
-		return NULL;
-	return &drv->sockets[socket].mbox_lock;
+	const struct fusedrv_socket *s = fusedrv_socket_at(drv, socket);
+
+	return s ? &s->mbox_lock : NULL;
 }

@@ -80,6 +80,8 @@ void fusedrv_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		mode = 0200;
 	else if (node.kind == FUSEDRV_NODE_ATTR)
 		mode = sdsi_sysfs_file(node.attr)->mode;
+	else if (node.kind == FUSEDRV_NODE_SPDM)
+		mode = 0600;
 	else {
 		fuse_reply_err(req, EISDIR);
 		return;
@@ -88,12 +90,29 @@ void fusedrv_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, EACCES);
 		return;
 	}
-	h = calloc(1, sizeof(*h));
+	/* isdsiN's transaction state comes with the handle, and goes with it */
+	h = calloc(1, sizeof(*h) + (node.kind == FUSEDRV_NODE_SPDM ?
+				    fusedrv_spdm_txn_size() : 0));
 	if (!h) {
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
 	h->node = node;
+	if (node.kind == FUSEDRV_NODE_SPDM) {
+		s = &drv->sockets[node.socket];
+		h->spdm = (struct fusedrv_spdm_txn *)(h + 1);
+		sdsi_lock_take(&s->state_lock);
+		if (!fusedrv_spdm_visible(drv, s)) {
+			sdsi_lock_release(&s->state_lock);
+			free(h);
+			fuse_reply_err(req, ENODEV);
+			return;
+		}
+		h->gen = s->spdm_gen;
+		sdsi_lock_release(&s->state_lock);
+		/* a character device's file: no position, pread and pwrite refused */
+		fi->nonseekable = 1;
+	}
 	if (node.kind == FUSEDRV_NODE_ATTR) {
 		s = &drv->sockets[node.socket];
 		sdsi_lock_take(&s->state_lock);
@@ -211,8 +230,12 @@ void fusedrv_op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		     struct fuse_file_info *fi)
 {
 	struct sdsi_fusedrv *drv = fuse_req_userdata(req);
-	const struct fusedrv_handle *h = handle_of(fi);
+	struct fusedrv_handle *h = handle_of(fi);
 
+	if (h->node.kind == FUSEDRV_NODE_SPDM) {
+		fusedrv_spdm_read(req, drv, h, size);
+		return;
+	}
 	if (h->node.kind != FUSEDRV_NODE_ATTR || off < 0) {
 		fuse_reply_err(req, EINVAL);
 		return;
@@ -333,9 +356,17 @@ void fusedrv_op_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 		      size_t size, off_t off, struct fuse_file_info *fi)
 {
 	struct sdsi_fusedrv *drv = fuse_req_userdata(req);
-	const struct fusedrv_handle *h = handle_of(fi);
+	struct fusedrv_handle *h = handle_of(fi);
 	long ret;
 
+	if (h->node.kind == FUSEDRV_NODE_SPDM) {
+		ret = fusedrv_spdm_write(drv, h, buf, size);
+		if (ret < 0)
+			fuse_reply_err(req, (int)-ret);
+		else
+			fuse_reply_write(req, (size_t)ret);
+		return;
+	}
 	if (off < 0) {
 		fuse_reply_err(req, EINVAL);
 		return;

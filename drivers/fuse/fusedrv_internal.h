@@ -41,6 +41,11 @@ enum fusedrv_node_kind {
 	FUSEDRV_NODE_DRIVER_DEVICE,	/* drivers/intel_sdsi/intel_vsec.sdsi.N */
 	FUSEDRV_NODE_ATTR,		/* devices/intel_vsec.sdsi.N/<attr>: the
 					   sysfs_files.h row in attr */
+	/*
+	 * isdsiN: the attestation transport, bound at /dev/isdsiN by sdsi-emu
+	 * run; only the driver's own process finds it (fusedrv_spdm.c).
+	 */
+	FUSEDRV_NODE_SPDM,
 };
 
 struct fusedrv_node {
@@ -56,7 +61,8 @@ struct fusedrv_node {
  */
 struct fusedrv_handle {
 	struct fusedrv_node node;
-	uint64_t gen;			/* attr_gen at open (attributes only) */
+	uint64_t gen;			/* attr_gen (spdm_gen) at open */
+	struct fusedrv_spdm_txn *spdm;	/* isdsiN only, freed with the handle */
 	struct fusedrv_handle *prev, *next;
 };
 
@@ -77,6 +83,7 @@ struct fusedrv_socket {
 	 * if the file comes back.
 	 */
 	uint64_t attr_gen[SDSI_FILE_COUNT];
+	uint64_t spdm_gen;		/* the same for isdsiN */
 };
 
 struct sdsi_fusedrv {
@@ -116,6 +123,17 @@ struct sdsi_fusedrv {
 int fusedrv_session_start(struct sdsi_fusedrv *drv, const char *mountpoint,
 			  bool allow_other, char *err, size_t errlen);
 void fusedrv_session_stop(struct sdsi_fusedrv *drv);
+
+/*
+ * Socket number socket of drv, or NULL where drv has none: the public
+ * calls answer that -ENODEV.  Inline, so that a file taking a socket by
+ * number calls into no other for it.
+ */
+static inline struct fusedrv_socket *fusedrv_socket_at(const struct sdsi_fusedrv *drv,
+							unsigned int socket)
+{
+	return drv && socket < drv->nsockets ? &drv->sockets[socket] : NULL;
+}
 
 /*
  * Probe a socket as the Linux driver does at bind: discover, initialise the
@@ -177,6 +195,19 @@ int fusedrv_parse_device_name(const char *buf, size_t len, unsigned int *socket)
  * Returns 0 or -EINVAL.  Nothing is sent: there is no uevent socket here.
  */
 int fusedrv_check_uevent(const char *buf, size_t len);
+
+/*
+ * The attestation transport, isdsiN (fusedrv_spdm.c).  Visible while the
+ * socket is bound with ENABLED_FEATURES bit 12, under the current ABI only
+ * (the early driver never had one); caller holds a socket lock.
+ */
+bool fusedrv_spdm_visible(const struct sdsi_fusedrv *drv, const struct fusedrv_socket *s);
+/* The per-open transaction state allocated with the handle. */
+size_t fusedrv_spdm_txn_size(void);
+void fusedrv_spdm_read(fuse_req_t req, struct sdsi_fusedrv *drv,
+		       struct fusedrv_handle *h, size_t size);
+long fusedrv_spdm_write(struct sdsi_fusedrv *drv, struct fusedrv_handle *h,
+			const char *buf, size_t size);
 
 /* Request handlers. */
 void fusedrv_op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name);

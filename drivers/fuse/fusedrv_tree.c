@@ -24,8 +24,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fusedrv_internal.h"
+#include "sdsi/spdm_ioctl.h"
 
 #define INO_ROOT		1u
 #define INO_DEVICES		2u
@@ -42,6 +44,7 @@
 #define SLOT_DEVICE_DRIVER	1u
 #define SLOT_DRIVER_DEVICE	2u
 #define SLOT_ATTR0		3u
+#define SLOT_SPDM		(SLOT_ATTR0 + SDSI_FILE_COUNT)	/* isdsiN */
 /* drivers/intel_sdsi/ lists its own files first, then one link per bound device */
 #define DRIVER_DIR_OWN_FILES	4u
 
@@ -71,6 +74,7 @@ fuse_ino_t fusedrv_node_ino(const struct fusedrv_node *node)
 	case FUSEDRV_NODE_DEVICE_DRIVER: return base + SLOT_DEVICE_DRIVER;
 	case FUSEDRV_NODE_DRIVER_DEVICE: return base + SLOT_DRIVER_DEVICE;
 	case FUSEDRV_NODE_ATTR:		return base + SLOT_ATTR0 + node->attr;
+	case FUSEDRV_NODE_SPDM:		return base + SLOT_SPDM;
 	}
 	return 0;
 }
@@ -107,6 +111,8 @@ bool fusedrv_node_from_ino(const struct sdsi_fusedrv *drv, fuse_ino_t ino,
 		node->kind = FUSEDRV_NODE_DEVICE_DRIVER;
 	} else if (slot == SLOT_DRIVER_DEVICE) {
 		node->kind = FUSEDRV_NODE_DRIVER_DEVICE;
+	} else if (slot == SLOT_SPDM) {
+		node->kind = FUSEDRV_NODE_SPDM;
 	} else if (slot - SLOT_ATTR0 < SDSI_FILE_COUNT) {
 		node->kind = FUSEDRV_NODE_ATTR;
 		node->attr = (enum sdsi_sysfs_file)(slot - SLOT_ATTR0);
@@ -135,13 +141,16 @@ bool fusedrv_node_present(struct sdsi_fusedrv *drv, const struct fusedrv_node *n
 	case FUSEDRV_NODE_DEVICE_DRIVER:
 	case FUSEDRV_NODE_DRIVER_DEVICE:
 	case FUSEDRV_NODE_ATTR:
+	case FUSEDRV_NODE_SPDM:
 		break;
 	default:
 		return true;
 	}
 	s = &drv->sockets[node->socket];
 	sdsi_lock_take(&s->state_lock);
-	if (node->kind == FUSEDRV_NODE_ATTR)
+	if (node->kind == FUSEDRV_NODE_SPDM)
+		present = fusedrv_spdm_visible(drv, s);
+	else if (node->kind == FUSEDRV_NODE_ATTR)
 		present = fusedrv_attr_visible(drv, s, node->attr);
 	else
 		present = s->bound;
@@ -167,6 +176,9 @@ void fusedrv_node_name(const struct fusedrv_node *node, char *buf, size_t len)
 		break;
 	case FUSEDRV_NODE_ATTR:
 		snprintf(buf, len, "%s", sdsi_sysfs_file_name(node->attr));
+		break;
+	case FUSEDRV_NODE_SPDM:
+		snprintf(buf, len, SDSI_SPDM_DEVICE_PREFIX "%u", node->socket);
 		break;
 	}
 }
@@ -267,7 +279,73 @@ void fusedrv_node_stat(const struct sdsi_fusedrv *drv, const struct fusedrv_node
 		st->st_mode = S_IFREG | sdsi_sysfs_file(node->attr)->mode;
 		st->st_size = sdsi_sysfs_file_size(node->attr, drv->abi);
 		break;
+	case FUSEDRV_NODE_SPDM:
+		/* root's alone, as Intel's misc device is */
+		st->st_mode = S_IFREG | 0600;
+		break;
 	}
+}
+
+/* "isdsiN" in canonical decimal, N a socket of this driver. */
+static bool spdm_parse_name(const struct sdsi_fusedrv *drv, const char *name,
+			    unsigned int *socket)
+{
+	const size_t plen = strlen(SDSI_SPDM_DEVICE_PREFIX);
+	unsigned long n = 0;
+	const char *p;
+
+	if (strncmp(name, SDSI_SPDM_DEVICE_PREFIX, plen) != 0 || !name[plen])
+		return false;
+	p = name + plen;
+	if (p[0] == '0' && p[1])
+		return false;
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return false;
+		n = n * 10 + (unsigned long)(*p - '0');
+		if (n >= drv->nsockets)
+			return false;
+	}
+	*socket = (unsigned int)n;
+	return true;
+}
+
+/*
+ * isdsiN in the root: the attestation transport (fusedrv_spdm.c), found only
+ * by the driver's own process, so that sdsi-emu run can bind it at
+ * /dev/isdsiN and the sysfs tree shows nothing more than Linux's.  Its
+ * lookups are never cached, so once it is bound nobody else reaches it by
+ * that name.  True once req was answered.
+ */
+static bool spdm_lookup(fuse_req_t req, struct sdsi_fusedrv *drv, const char *name)
+{
+	struct fusedrv_node node = { .kind = FUSEDRV_NODE_SPDM };
+	struct fusedrv_socket *s;
+	struct fuse_entry_param e;
+	bool visible;
+
+	if (!spdm_parse_name(drv, name, &node.socket))
+		return false;
+	/* the main thread's id is the process's: sdsi-emu binds from there */
+	if (fuse_req_ctx(req)->pid != getpid()) {
+		fuse_reply_err(req, ENOENT);
+		return true;
+	}
+	s = &drv->sockets[node.socket];
+	sdsi_lock_take(&s->state_lock);
+	visible = fusedrv_spdm_visible(drv, s);
+	sdsi_lock_release(&s->state_lock);
+	if (!visible) {
+		fuse_reply_err(req, ENOENT);
+		return true;
+	}
+	memset(&e, 0, sizeof(e));
+	e.ino = fusedrv_node_ino(&node);
+	e.entry_timeout = 0;	/* never cached: the next lookup is asked again */
+	e.attr_timeout = FUSEDRV_CACHE_S;
+	fusedrv_node_stat(drv, &node, &e.attr);
+	fuse_reply_entry(req, &e);
+	return true;
 }
 
 void fusedrv_op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
@@ -278,6 +356,8 @@ void fusedrv_op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	char child_name[64];
 
 	if (!fusedrv_req_node(req, drv, parent, &dir))
+		return;
+	if (dir.kind == FUSEDRV_NODE_ROOT && spdm_lookup(req, drv, name))
 		return;
 	for (size_t idx = 0; fusedrv_dir_child(drv, &dir, idx, &child); idx++) {
 		fusedrv_node_name(&child, child_name, sizeof(child_name));

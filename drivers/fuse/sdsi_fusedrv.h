@@ -102,6 +102,18 @@ int sdsi_fusedrv_with_socket(struct sdsi_fusedrv *drv, unsigned int socket,
 			     void *arg);
 
 /*
+ * The attestation transport of a socket: the name of its file in the root
+ * of the mounted tree ("isdsiN"), which only this process can look up, so
+ * that sdsi-emu run can bind it at /dev/isdsiN and nobody finds it in the
+ * sysfs tree.  Writing one struct sdsi_spdm_command there, then reading
+ * one, is one SPDM exchange through sdsi_mbox_exchange()
+ * (<sdsi/spdm_ioctl.h>).  Returns 0, or -ENODEV when the socket is unbound
+ * or its ENABLED_FEATURES lacks bit 12 (no transport, as in Linux).
+ */
+int sdsi_fusedrv_spdm_name(struct sdsi_fusedrv *drv, unsigned int socket,
+			   char *buf, size_t len);
+
+/*
  * The lock sdsi_fusedrv_with_socket() runs fn under, for fn to check that it
  * does (sdsi_assert_held); NULL for a socket that does not exist.
  */

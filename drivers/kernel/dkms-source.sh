@@ -3,8 +3,9 @@
 # The source tree DKMS builds intel_sdsi from, and the one list of its
 # files: drivers/kernel's dkms.conf, Kbuild, glue and compile probes, the driver core
 # (drivers/core/sdsi_mbox.[ch]) and the headers of include/sdsi/ the module
-# includes: hw.h with the two it includes, sysfs_files.h, and window_vsec.h (the VSEC
-# device, shared with the rig's test module).
+# includes: hw.h with the two it includes, le.h (the core's byte order),
+# spdm_ioctl.h (the attestation transport's ABI), sysfs_files.h, and
+# window_vsec.h (the VSEC device, shared with the rig's test module).
 #   drivers/kernel/dkms-source.sh [--link] DEST
 # Copies them into DEST (made afresh), as the intel-sdsi-dkms package ships
 # them under /usr/src (debian/rules); --link makes symlinks into the
@@ -31,6 +32,8 @@ files=(
 	include/sdsi/abi.h:include/sdsi/abi.h
 	include/sdsi/bitfield.h:include/sdsi/bitfield.h
 	include/sdsi/hw.h:include/sdsi/hw.h
+	include/sdsi/le.h:include/sdsi/le.h
+	include/sdsi/spdm_ioctl.h:include/sdsi/spdm_ioctl.h
 	include/sdsi/sysfs_files.h:include/sdsi/sysfs_files.h
 	include/sdsi/window_vsec.h:include/sdsi/window_vsec.h
 )

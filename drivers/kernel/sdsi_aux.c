@@ -5,22 +5,30 @@
  * docs/interface.md §9.2, on any kernel it builds for.  Everything the
  * mailbox does is drivers/core/sdsi_mbox.c, compiled here unchanged; this file only
  * finds the MMIO region, serialises transactions with a mutex per device
- * and turns the core's answers into sysfs files.
+ * and turns the core's answers into sysfs files and, where ENABLED_FEATURES
+ * has bit 12, into the attestation transport /dev/isdsiN
+ * (docs/interface.md §2.10).
  */
 #include <linux/auxiliary_bus.h>
 #include <linux/bitfield.h>
+#include <linux/build_bug.h>
 #include <linux/delay.h>
 #include <linux/device.h>
+#include <linux/fs.h>
 #include <linux/io.h>
+#include <linux/kref.h>
 #include <linux/ktime.h>
+#include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
+#include <linux/uaccess.h>
 
 #include "sdsi_kcompat.h"
 #include "sdsi/hw.h"
+#include "sdsi/spdm_ioctl.h"
 #include "sdsi/sysfs_files.h"
 #include "sdsi/window_vsec.h"
 #include "sdsi_mbox.h"
@@ -60,12 +68,28 @@
 
 #define SDSI_DISC_DWORDS	3
 
+/* The ioctl ABI's limits are the mailbox's own. */
+static_assert(SDSI_SPDM_REQUEST_MAX == SDSI_ATTEST_REQUEST_MAX);
+static_assert(SDSI_SPDM_RESPONSE_MAX == SDSI_ATTEST_RESPONSE_MAX);
+static_assert(SDSI_SPDM_MESSAGE_MAX >= SDSI_READ_MSG_MAX);
+
+/*
+ * An open /dev/isdsiN outlives an unbind: the misc device goes, the file
+ * stays open.  So the structure is counted (the binding holds one
+ * reference, each open file one), and gone, set under the lock when the
+ * binding ends, keeps a late ioctl away from the unmapped registers.
+ */
 struct sdsi_dev {
 	struct device *dev;
 	void __iomem *mmio;
-	struct mutex lock;	/* one mailbox transaction at a time */
+	struct mutex lock;	/* one mailbox transaction at a time; gone */
 	struct sdsi_mbox mb;
 	u64 features;		/* ENABLED_FEATURES at probe: file visibility */
+	u32 id;			/* the auxiliary device's: N of /dev/isdsiN */
+	bool gone;		/* unbound: the registers are no longer ours */
+	struct kref ref;
+	struct miscdevice misc;
+	char misc_name[16];	/* "isdsiN" */
 };
 
 static u64 sdsi_read64(void *ctx, u32 offset)
@@ -301,6 +325,168 @@ static const struct attribute_group sdsi_group = {
 };
 __ATTRIBUTE_GROUPS(sdsi);
 
+static void sdsi_free(struct kref *ref)
+{
+	kfree(container_of(ref, struct sdsi_dev, ref));
+}
+
+static void sdsi_put(void *data)
+{
+	struct sdsi_dev *sd = data;
+
+	kref_put(&sd->ref, sdsi_free);
+}
+
+/* After this, no caller reaches the registers (devm unmaps them next). */
+static void sdsi_retire(void *data)
+{
+	struct sdsi_dev *sd = data;
+
+	mutex_lock(&sd->lock);
+	sd->gone = true;
+	mutex_unlock(&sd->lock);
+}
+
+static struct sdsi_dev *file_to_sdsi(struct file *file)
+{
+	/* misc_open() left the miscdevice there. */
+	return container_of(file->private_data, struct sdsi_dev, misc);
+}
+
+static int sdsi_spdm_open(struct inode *inode, struct file *file)
+{
+	/*
+	 * misc_open() calls this under the lock misc_deregister() takes,
+	 * so the binding's reference is still held here.
+	 */
+	kref_get(&file_to_sdsi(file)->ref);
+	return 0;
+}
+
+static int sdsi_spdm_release(struct inode *inode, struct file *file)
+{
+	sdsi_put(file_to_sdsi(file));
+	return 0;
+}
+
+static long sdsi_spdm_info(struct sdsi_dev *sd, void __user *arg)
+{
+	struct sdsi_spdm_info info = {
+		.api_version = sd->mb.guid,
+		.driver_version = SDSI_SPDM_DRIVER_VERSION,
+		.dev_no = sd->id,
+		.max_request_size = SDSI_SPDM_REQUEST_MAX,
+		.max_response_size = SDSI_SPDM_RESPONSE_MAX,
+	};
+
+	if (copy_to_user(arg, &info, sizeof(info)))
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * One SPDM exchange.  The size is checked before anything else is read,
+ * so a request too large for the mailbox is EOVERFLOW whatever follows
+ * it; the answer replaces the request in the caller's structure, its
+ * size first, then exactly its bytes.
+ */
+static long sdsi_spdm_command(struct sdsi_dev *sd,
+			      struct sdsi_spdm_command __user *arg)
+{
+	size_t rsp_len;
+	void *req, *rsp;
+	u32 size;
+	long ret;
+
+	if (get_user(size, &arg->size))
+		return -EFAULT;
+	if (size > SDSI_SPDM_REQUEST_MAX)
+		return -EOVERFLOW;
+	if (!size)
+		return -EINVAL;
+
+	req = memdup_user(arg->message, size);
+	if (IS_ERR(req))
+		return PTR_ERR(req);
+	rsp = kmalloc(SDSI_READ_MSG_MAX, GFP_KERNEL);
+	if (!rsp) {
+		kfree(req);
+		return -ENOMEM;
+	}
+
+	ret = mutex_lock_interruptible(&sd->lock);
+	if (!ret) {
+		if (sd->gone)
+			ret = -ENODEV;
+		else
+			ret = sdsi_mbox_exchange(&sd->mb, req, size, rsp,
+						 &rsp_len);
+		mutex_unlock(&sd->lock);
+	}
+	if (!ret && (put_user((u32)rsp_len, &arg->size) ||
+		     copy_to_user(arg->message, rsp, rsp_len)))
+		ret = -EFAULT;
+	kfree(rsp);
+	kfree(req);
+	return ret;
+}
+
+/*
+ * The numbers are those of Intel's posted series, whose size field is a
+ * pointer's; the structures are copied whole all the same.
+ */
+static long sdsi_spdm_ioctl(struct file *file, unsigned int cmd,
+			    unsigned long arg)
+{
+	struct sdsi_dev *sd = file_to_sdsi(file);
+
+	switch (cmd) {
+	case SDSI_IF_SPDM_INFO:
+		return sdsi_spdm_info(sd, (void __user *)arg);
+	case SDSI_IF_SPDM_COMMAND:
+		return sdsi_spdm_command(sd, (void __user *)arg);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static const struct file_operations sdsi_spdm_fops = {
+	.owner = THIS_MODULE,
+	.open = sdsi_spdm_open,
+	.release = sdsi_spdm_release,
+	.unlocked_ioctl = sdsi_spdm_ioctl,
+	.llseek = noop_llseek,
+};
+
+static void sdsi_spdm_remove(void *data)
+{
+	struct sdsi_dev *sd = data;
+
+	misc_deregister(&sd->misc);
+}
+
+/*
+ * /dev/isdsiN, root's alone, for a part whose BIOS enabled attestation
+ * (sampled at probe, as the sysfs files are).
+ */
+static int sdsi_spdm_add(struct sdsi_dev *sd)
+{
+	int ret;
+
+	if (!(sd->features & SDSI_FEATURE_ATTESTATION))
+		return 0;
+	snprintf(sd->misc_name, sizeof(sd->misc_name), "isdsi%u", sd->id);
+	sd->misc.minor = MISC_DYNAMIC_MINOR;
+	sd->misc.name = sd->misc_name;
+	sd->misc.fops = &sdsi_spdm_fops;
+	sd->misc.parent = sd->dev;
+	sd->misc.mode = 0600;
+	ret = misc_register(&sd->misc);
+	if (ret)
+		return ret;
+	return devm_add_action_or_reset(sd->dev, sdsi_spdm_remove, sd);
+}
+
 /*
  * The PCI device whose BAR an access type BARID names, or NULL: the device
  * used to be held as such (pcidev); from 7.x it is the parent struct
@@ -388,20 +574,30 @@ static int sdsi_probe(struct auxiliary_device *auxdev,
 	struct sdsi_dev *sd;
 	int ret;
 
-	sd = devm_kzalloc(&auxdev->dev, sizeof(*sd), GFP_KERNEL);
+	sd = kzalloc(sizeof(*sd), GFP_KERNEL);
 	if (!sd)
 		return -ENOMEM;
 	sd->dev = &auxdev->dev;
+	sd->id = auxdev->id;
 	mutex_init(&sd->lock);
+	kref_init(&sd->ref);
+	/* Registered first, so dropped last, after the registers go. */
+	ret = devm_add_action_or_reset(sd->dev, sdsi_put, sd);
+	if (ret)
+		return ret;
 
 	ret = sdsi_map(sd, vsec);
+	if (ret)
+		return ret;
+	/* Registered after the mapping, so run before it is undone. */
+	ret = devm_add_action_or_reset(sd->dev, sdsi_retire, sd);
 	if (ret)
 		return ret;
 
 	/* The one register the probe needs: which files to show. */
 	sd->features = readq(sd->mmio + sd->mb.regs_off + SDSI_REG_FEATURES);
 	auxiliary_set_drvdata(auxdev, sd);
-	return 0;
+	return sdsi_spdm_add(sd);
 }
 
 static const struct auxiliary_device_id sdsi_aux_ids[] = {

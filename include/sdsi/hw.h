@@ -57,6 +57,17 @@
 #define SDSI_CMD_PROVISION_CAP		0x0008ull
 #define SDSI_CMD_READ_STATE		0x0010ull
 #define SDSI_CMD_READ_METER		0x0014ull
+/*
+ * ATTESTATION (SPDM, include/sdsi/spdm.h): a write whose packet is the SPDM
+ * request padded to 8 bytes, a qword with its unpadded length and this
+ * command; PACKET_SIZE and MSG_SIZE both the total.  The answer is read back
+ * like a certificate: the response padded to 8, then a qword with its
+ * unpadded length.
+ */
+#define SDSI_CMD_ATTESTATION		0x1012ull
+#define SDSI_ATTEST_FRAME_EXTRA		16u	/* length and command qwords */
+#define SDSI_ATTEST_REQUEST_MAX		(SDSI_MBOX_SIZE - SDSI_ATTEST_FRAME_EXTRA) /* 1008 */
+#define SDSI_ATTEST_RESPONSE_MAX	(SDSI_READ_MSG_MAX - 8u)	/* 4088 */
 
 /* Control register, qword 0. */
 #define SDSI_CTRL_RUN_BUSY		(1ull << 0)

@@ -8,7 +8,7 @@ import pathlib
 
 import pytest
 
-from guest import SOCKETS, Tool, driver_sees_on_demand
+from guest import SOCKETS, Tool, driver_sees_on_demand, transport_shown
 from sdsikit.licplatform import Authority, Programs
 from sdsikit.targets import kernel
 
@@ -18,17 +18,23 @@ def pytest_configure(config):
                             'On Demand enabled on every socket')
     config.addinivalue_line('markers', 'no_mailbox: only where the driver '
                             'sees On Demand disabled')
+    config.addinivalue_line('markers', 'transport: needs the driver\'s '
+                            'attestation transport, /dev/isdsiN')
 
 
 def pytest_collection_modifyitems(config, items):
     """Tests that do not apply are deselected, not skipped (a skip would
     read as a test CI failed to run): mailbox tests where the driver sees
-    On Demand disabled (an early driver on a V2 part), and the reverse."""
+    On Demand disabled (an early driver on a V2 part), and the reverse;
+    the attestation transport's tests where the driver has none (the
+    upstream ones)."""
     seen = all(driver_sees_on_demand(n) for n in range(SOCKETS))
+    shown = transport_shown()
     keep, dropped = [], []
     for item in items:
         if item.get_closest_marker('mailbox') and not seen or \
-                item.get_closest_marker('no_mailbox') and seen:
+                item.get_closest_marker('no_mailbox') and seen or \
+                item.get_closest_marker('transport') and not shown:
             dropped.append(item)
         else:
             keep.append(item)

@@ -3,6 +3,7 @@
 the configuration guest-run.sh exports, intel_sdsi as an operator runs it.
 The layouts come from the test kit (tests/sdsikit, on the import path
 by the root pytest.ini)."""
+import glob
 import json
 import os
 import subprocess
@@ -16,6 +17,10 @@ ABI = os.environ.get('SDSI_ABI', 'current')
 # Every AKC the tests issue has this key revision: the silicon refuses one
 # lower than it holds, and intel_sdsi will not send it.
 KEY_REV = 3
+# What the driver's attestation transport must be (rig/rig.sh): ok, ours,
+# which has one; none, the upstream drivers, which have none; any, a
+# user's driver, held to what its nodes show.
+ATTEST_EXPECT = os.environ.get('SDSI_ATTEST_EXPECT', 'any')
 
 
 def driver_sees_feature(n, bit):
@@ -28,6 +33,17 @@ def driver_sees_feature(n, bit):
         regs = f.read()
     return bool(int.from_bytes(regs[REG_FEATURES:REG_FEATURES + 8], 'little')
                 & bit)
+
+
+def isdsi_nodes():
+    return sorted(glob.glob('/dev/isdsi*'))
+
+
+def transport_shown():
+    """Whether the driver under test has the attestation transport."""
+    if ATTEST_EXPECT == 'any':
+        return bool(isdsi_nodes())
+    return ATTEST_EXPECT == 'ok'
 
 
 def driver_sees_on_demand(n):

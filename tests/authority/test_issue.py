@@ -13,7 +13,8 @@ from authority_files import (AKC_MAGIC, EXIT_IO, EXIT_MALFORMED, EXIT_OK,
                              verify_signature)
 from sdsikit.paths import directory, linked_directory
 
-KEY_FILES = ["root.key", "root.pub", "licensor.key", "licensor.pub"]
+KEY_FILES = ["root.key", "root.pub", "licensor.key", "licensor.pub",
+             "attestation-root.key", "attestation-root.pem"]
 
 
 def cap_args(authority, out, *extra, ppin="0x2f1e3d4c5b6a7988", features=("CC02",)):
@@ -38,6 +39,25 @@ def test_init_writes_two_p384_pairs_with_private_modes(tmp_path):
     for name in ["root.pub", "licensor.pub"]:
         assert load_public(d / name).curve.name == "secp384r1"
     assert raw_point(load_public(d / "root.pub")) != raw_point(load_public(d / "licensor.pub"))
+
+
+def test_init_writes_a_self_signed_p384_attestation_root(tmp_path):
+    from cryptography import x509
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    d = tmp_path / "auth"
+    assert run("init", d).returncode == EXIT_OK
+    cert = x509.load_pem_x509_certificate((d / "attestation-root.pem").read_bytes())
+    key = serialization.load_pem_private_key((d / "attestation-root.key").read_bytes(), None)
+    assert cert.public_key().public_numbers() == key.public_key().public_numbers()
+    assert cert.public_key().curve.name == "secp384r1"
+    assert cert.issuer == cert.subject
+    cert.public_key().verify(cert.signature, cert.tbs_certificate_bytes,
+                             ec.ECDSA(cert.signature_hash_algorithm))
+    assert cert.extensions.get_extension_for_class(x509.BasicConstraints).value.ca
+    # Its own key, not the licensing root's.
+    assert raw_point(cert.public_key()) != raw_point(load_public(d / "root.pub"))
 
 
 def test_init_in_an_existing_empty_directory(tmp_path):
@@ -177,6 +197,7 @@ def test_akc_corrupt_key_names_the_file(authority, tmp_path, name, kind):
 
 def test_akc_refuses_a_key_of_another_curve(authority, tmp_path):
     from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
     from cryptography.hazmat.primitives.asymmetric import ec
     p256 = ec.generate_private_key(ec.SECP256R1())
     (authority / "root.key").write_bytes(p256.private_bytes(

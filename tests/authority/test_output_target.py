@@ -29,7 +29,8 @@ def kind(request):
     return request.param
 
 
-@pytest.mark.parametrize("name", ["root.key", "licensor.key", "root.pub", "licensor.pub"])
+@pytest.mark.parametrize("name", ["root.key", "licensor.key", "root.pub", "licensor.pub",
+                                  "attestation-root.key", "attestation-root.pem"])
 def test_never_over_the_authoritys_own_keys(kind, authority, name):
     key = authority / name
     before = key.read_bytes()

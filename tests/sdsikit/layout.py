@@ -28,6 +28,13 @@ CTRL_IBLOCK = 1 << 32
 REGS_SIZE = {GUID_V1: REGS_SIZE_V1, GUID_V2: REGS_SIZE_V2}
 REGS_ST_SIZE = {'current': REGS_SIZE_V2, 'early': REGS_SIZE_V1}
 
+# The control register's fields a device answer is made of (fuzz seeds).
+CTRL_EOM = 1 << 3
+CTRL_OWNER_SHIFT = 4
+CTRL_RDY = 1 << 7
+CTRL_PACKET_SIZE_SHIFT = 16
+OWNER_INBAND = 1
+
 # The register file, offsets from the PPIN (2.7)
 REG_PPIN = 0x00
 REG_AUTH_ERR = 0x08
@@ -136,6 +143,13 @@ CTLPAGE_OFF_REQUEST = 0x08
 CTLPAGE_OFF_REPLY = 0x0C
 CTLPAGE_OFF_REQUEST_TEXT = 0x40
 CTLPAGE_OFF_REPLY_TEXT = 0x140
+
+# The attestation transport's struct sdsi_spdm_command (spdm_ioctl.h): a
+# u32 size, then the message area; what the mailbox carries each way.
+SPDM_COMMAND_HDR = 4
+SPDM_MESSAGE_MAX = 4096
+SPDM_REQUEST_MAX = 1008
+SPDM_RESPONSE_MAX = 4088
 
 
 def fourcc_bytes(code):

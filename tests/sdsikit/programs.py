@@ -5,6 +5,7 @@ other daemons beside it in the same build tree; the tool suite takes all
 of them from the build directory $SDSI_BUILD_DIR (TOOL, EMU and AUTHORITY
 are None where one is not built)."""
 import os
+import subprocess
 
 import pytest
 
@@ -53,3 +54,32 @@ def authority_path():
     """sdsi-authority beside $SDSI_EMU."""
     return beside(os.environ.get('SDSI_EMU', ''), 'tools', 'sdsi-authority',
                   'sdsi-authority')
+
+
+def authority_init(directory):
+    """A fresh authority in DIRECTORY (`sdsi-authority init`, the one beside
+    $SDSI_EMU): its keys and attestation-root.pem.  Returns DIRECTORY."""
+    subprocess.run([authority_path(), 'init', str(directory)], check=True,
+                   capture_output=True)
+    return directory
+
+
+def sanitizer_preload(library):
+    """What a program built without sanitizers (Python, QEMU) needs in its
+    environment to load LIBRARY, a shared object of this project, as a dict
+    of variables: nothing for a plain build; for an ASan or TSan build, the
+    runtime LIBRARY names preloaded, since a sanitizer runtime must be
+    loaded before anything else (TSan's cannot be loaded later at all:
+    "cannot allocate memory in static TLS block"); with ASan, leak checking
+    off, since the program's own leaks are neither ours nor instrumented."""
+    needed = subprocess.run(['ldd', library], capture_output=True, text=True,
+                            check=True).stdout
+    env = {}
+    for line in needed.splitlines():
+        name, _, rest = line.strip().partition(' => ')
+        if name.startswith(('libasan.so', 'libtsan.so')):
+            env['LD_PRELOAD'] = rest.split(' (', 1)[0]
+        if name.startswith('libasan.so'):
+            env['ASAN_OPTIONS'] = ':'.join(
+                filter(None, [os.environ.get('ASAN_OPTIONS', ''), 'detect_leaks=0']))
+    return env

@@ -29,6 +29,9 @@
 #define AUTH_ROOT_PUB		"root.pub"
 #define AUTH_LICENSOR_KEY	"licensor.key"
 #define AUTH_LICENSOR_PUB	"licensor.pub"
+/* The attestation root: what an owner trusts, and the key that issues parts' identities. */
+#define AUTH_ATTEST_ROOT_CERT	"attestation-root.pem"
+#define AUTH_ATTEST_ROOT_KEY	"attestation-root.key"
 
 /* Largest file inspect reads; anything bigger is reported as oversized. */
 #define AUTH_INPUT_MAX		(64u * 1024u)

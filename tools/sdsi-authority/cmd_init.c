@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * `init DIR`: create the two key pairs of an authority.  The root key stands
- * for the key fused into the silicon; the licensor key is the one an AKC
- * certifies and CAPs are signed with.  Existing keys are never replaced:
+ * `init DIR`: create the two key pairs of an authority and its attestation
+ * root.  The root key stands for the key fused into the silicon; the
+ * licensor key is the one an AKC certifies and CAPs are signed with; the
+ * attestation root (a self-signed certificate and its key) issues each
+ * part's device certificate at manufacture, and is what an owner trusts.  Existing keys are never replaced:
  * losing a root key would orphan every AKC issued with it.
  */
 #include <errno.h>
@@ -15,6 +17,7 @@
 #include <unistd.h>
 
 #include <openssl/evp.h>
+#include <openssl/x509.h>
 
 #include "sdsi/input_file.h"
 #include "authority.h"
@@ -28,14 +31,54 @@ static const struct cli_option init_options[] = {
 
 static const char *const key_files[] = {
 	AUTH_ROOT_KEY, AUTH_ROOT_PUB, AUTH_LICENSOR_KEY, AUTH_LICENSOR_PUB,
+	AUTH_ATTEST_ROOT_KEY, AUTH_ATTEST_ROOT_CERT,
 };
+
+/* rc of writing the file at path, which is said when it was written. */
+static int wrote(int rc, const char *path)
+{
+	char shown[UTIL_TEXT_NAME_SIZE];
+
+	if (!rc)
+		printf("wrote %s\n", util_text_name(shown, sizeof(shown), path));
+	return rc;
+}
+
+/*
+ * A private key (0600) then the file that goes with it: the certificate
+ * that names the key, or (cert NULL) its public key; both written in the
+ * DIR descriptor make_dir checked (openat, never replacing a file).  The
+ * exit status: another init that won the race to a file is a refusal, as
+ * run_init's check before writing.
+ */
+static int write_pair(int dirfd, const char *dir, const char *private_name, EVP_PKEY *key,
+		      const char *second_name, X509 *cert)
+{
+	struct sdsi_lic_error err = { 0 };
+	char path[4096];
+	int rc;
+
+	rc = wrote(sdsi_lic_key_save_private_at(dirfd, private_name,
+						auth_key_path(path, sizeof(path), dir,
+							      private_name),
+						key, &err), path);
+	if (!rc) {
+		auth_key_path(path, sizeof(path), dir, second_name);
+		rc = wrote(cert ? sdsi_lic_cert_save_at(dirfd, second_name, path, cert, &err) :
+			   sdsi_lic_key_save_public_at(dirfd, second_name, path, key, &err),
+			   path);
+	}
+	if (!rc)
+		return SDSI_EXIT_OK;
+	auth_error("%s", err.reason);
+	return rc == -EEXIST ? SDSI_EXIT_REFUSED :
+	       rc == -ENOMEM ? SDSI_EXIT_INTERNAL : SDSI_EXIT_IO;
+}
 
 static int make_pair(int dirfd, const char *dir, const char *private_name,
 		     const char *public_name)
 {
-	char shown[UTIL_TEXT_NAME_SIZE];
 	struct sdsi_lic_error err = { 0 };
-	char path[4096];
 	EVP_PKEY *key;
 	int rc;
 
@@ -43,25 +86,9 @@ static int make_pair(int dirfd, const char *dir, const char *private_name,
 		auth_error("%s", err.reason);
 		return SDSI_EXIT_INTERNAL;
 	}
-	rc = sdsi_lic_key_save_private_at(dirfd, private_name,
-					  auth_key_path(path, sizeof(path), dir, private_name),
-					  key, &err);
-	if (!rc)
-		printf("wrote %s\n", util_text_name(shown, sizeof(shown), path));
-	if (!rc)
-		rc = sdsi_lic_key_save_public_at(dirfd, public_name,
-						 auth_key_path(path, sizeof(path), dir, public_name),
-						 key, &err);
-	if (!rc)
-		printf("wrote %s\n", util_text_name(shown, sizeof(shown), path));
+	rc = write_pair(dirfd, dir, private_name, key, public_name, NULL);
 	EVP_PKEY_free(key);
-	if (rc) {
-		/* Another init won the race to a key file: a refusal, as below. */
-		auth_error("%s", err.reason);
-		return rc == -EEXIST ? SDSI_EXIT_REFUSED :
-		       rc == -ENOMEM ? SDSI_EXIT_INTERNAL : SDSI_EXIT_IO;
-	}
-	return SDSI_EXIT_OK;
+	return rc;
 }
 
 /*
@@ -122,6 +149,24 @@ static int make_dir(const char *dir)
 	return auth_dir_closed(fd, dir);
 }
 
+/* The attestation root: its key, then its self-signed certificate. */
+static int make_attest_root(int dirfd, const char *dir)
+{
+	struct sdsi_lic_error err = { 0 };
+	EVP_PKEY *key;
+	X509 *cert;
+	int rc;
+
+	if (sdsi_lic_attest_root_make("sdsi attestation root", &key, &cert, &err)) {
+		auth_error("%s", err.reason);
+		return SDSI_EXIT_INTERNAL;
+	}
+	rc = write_pair(dirfd, dir, AUTH_ATTEST_ROOT_KEY, key, AUTH_ATTEST_ROOT_CERT, cert);
+	EVP_PKEY_free(key);
+	X509_free(cert);
+	return rc;
+}
+
 static int run_init(const struct auth_command *cmd, int argc, char **argv)
 {
 	char path[4096];
@@ -152,6 +197,8 @@ static int run_init(const struct auth_command *cmd, int argc, char **argv)
 	rc = make_pair(dirfd, dir, AUTH_ROOT_KEY, AUTH_ROOT_PUB);
 	if (!rc)
 		rc = make_pair(dirfd, dir, AUTH_LICENSOR_KEY, AUTH_LICENSOR_PUB);
+	if (!rc)
+		rc = make_attest_root(dirfd, dir);
 	close(dirfd);
 	return rc;
 }
@@ -161,8 +208,10 @@ const struct auth_command auth_cmd_init = {
 	.synopsis = "DIR",
 	.summary = "Create an authority in DIR (created if missing): a root key pair\n"
 		   "(root.key, root.pub) and a licensor key pair (licensor.key,\n"
-		   "licensor.pub), ECDSA P-384 in PEM.  Private keys get mode 0600.\n"
-		   "Existing keys are never overwritten.",
+		   "licensor.pub), ECDSA P-384 in PEM, and an attestation root\n"
+		   "(attestation-root.key, and attestation-root.pem, its self-signed\n"
+		   "certificate: what an owner trusts when attesting a part).\n"
+		   "Private keys get mode 0600.  Existing keys are never overwritten.",
 	AUTH_OPTIONS(init_options),
 	.run = run_init,
 };

@@ -114,11 +114,12 @@ int auth_dir_closed(int fd, const char *dir)
 	return fd;
 }
 
-/* Which of the authority's four key files the file of st is (the same inode), or NULL. */
+/* Which of the authority's key files the file of st is (the same inode), or NULL. */
 static const char *authority_key_at(int dirfd, const struct stat *out)
 {
 	static const char *const names[] = {
 		AUTH_ROOT_KEY, AUTH_ROOT_PUB, AUTH_LICENSOR_KEY, AUTH_LICENSOR_PUB,
+		AUTH_ATTEST_ROOT_KEY, AUTH_ATTEST_ROOT_CERT,
 	};
 	struct stat key;
 

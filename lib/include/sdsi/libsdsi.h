@@ -27,6 +27,7 @@
 #include <sdsi/hw.h>
 #include <sdsi/libsdsi_version.h>
 #include <sdsi/license_blob.h>
+#include <sdsi/spdm_ioctl.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -480,6 +481,28 @@ struct sdsi_provision_options {
 int sdsi_provision(const struct sdsi_device *dev, enum sdsi_blob_kind kind,
 		   const uint8_t *blob, size_t len, const struct sdsi_provision_options *opts,
 		   struct sdsi_error *err);
+
+/* ---- attestation transport -------------------------------------------- */
+
+/*
+ * One SPDM 1.0 request to the part's attestation service and its answer,
+ * through /dev/isdsiN (N the device's number; <sdsi/spdm_ioctl.h>): the
+ * SDSI_IF_SPDM_COMMAND ioctl on a kernel driver's character device, or
+ * the write-then-read transaction on the file sdsi-emu run serves there;
+ * the descriptor says which.  req holds 1..SDSI_SPDM_REQUEST_MAX bytes;
+ * the answer (at most SDSI_SPDM_RESPONSE_MAX) goes to rsp, its length to
+ * *rsp_len.  Each call opens the file once and closes it: SPDM's state is
+ * the part's, not the file's.  Errors: EINVAL (no request, class USAGE),
+ * EOVERFLOW (a request over SDSI_SPDM_REQUEST_MAX, USAGE), ENODEV (no such
+ * file: ENABLED_FEATURES bit 12 clear or a driver without the transport;
+ * or not a transport, NO_DEVICE), EMSGSIZE (an answer larger than
+ * rsp_cap, USAGE), EPROTO (an answer not in the structure's form, IO);
+ * else the driver's errno as a read's (EACCES, EBUSY, ETIMEDOUT, EIO).
+ * An SPDM ERROR answer is a success here: the caller reads its code.
+ * Since LIBSDSI_0.3.
+ */
+int sdsi_spdm_transact(const struct sdsi_device *dev, const uint8_t *req, size_t req_len,
+		       uint8_t *rsp, size_t rsp_cap, size_t *rsp_len, struct sdsi_error *err);
 
 #ifdef __cplusplus
 }

@@ -10,7 +10,8 @@ CTL_COMMANDS = ('status', 'power-cycle', 'fault', 'clear', 'unbind', 'bind',
                 'features', 'iblock', '--count', '--param')
 FAULTS = ('oob-owner', 'no-rdy', 'status-timeout', 'status-failure',
           'bad-packet-size', 'no-eom', 'too-many-packets', 'rdy-latency',
-          'owner-delay')
+          'owner-delay', 'attest-signature', 'attest-chain', 'attest-measurement',
+          'attest-busy')
 
 
 def test_help(sdsi):

@@ -15,7 +15,7 @@ import subprocess
 import pytest
 
 from sdsikit.daemon import wait_until
-from sdsikit.programs import build_of, shmem_path
+from sdsikit.programs import build_of, sanitizer_preload, shmem_path
 from sdsikit.targets.kernel import SLOT_SIZE, ControlPage
 from sdsikit.window import window_holds
 
@@ -43,21 +43,10 @@ def _qemu():
 
 
 def _qemu_env():
-    """The environment QEMU needs for the plugin of this build.  A plugin
-    of the ASan+UBSan build needs the ASan runtime loaded first, and QEMU
-    is not built with it: preload the runtime the plugin names, so that the
-    plugin really runs under the sanitizers, and leave QEMU's own leaks
-    (not ours, and not instrumented) out of the report."""
-    env = dict(os.environ)
-    needed = subprocess.run(['ldd', _plugin()], capture_output=True,
-                            text=True, check=True).stdout
-    for line in needed.splitlines():
-        name, _, rest = line.strip().partition(' => ')
-        if name.startswith('libasan.so'):
-            env['LD_PRELOAD'] = rest.split(' (', 1)[0]
-            env['ASAN_OPTIONS'] = ':'.join(
-                filter(None, [env.get('ASAN_OPTIONS', ''), 'detect_leaks=0']))
-    return env
+    """The environment QEMU needs for the plugin of this build: under the
+    sanitizers, their runtime preloaded (QEMU is not built with it), so
+    that the plugin really runs under them."""
+    return dict(os.environ, **sanitizer_preload(_plugin()))
 
 
 def run_qemu(args):

@@ -325,6 +325,78 @@ def test_trust_anchor_symlink_is_not_followed(sdsi, tmp_path, option):
     _both_refuse(sdsi, tmp_path, option, link, 'a symbolic link, not followed')
 
 
+# --- the attestation root beside root.pub: opened the same way ---------------
+
+@pytest.mark.parametrize('name', ['attestation-root.pem', 'attestation-root.key'])
+def test_attestation_root_symlink_is_not_followed(sdsi, tmp_path, name):
+    """A link in DIR to a copy of the real file: refused, never read."""
+    auth = _authority(sdsi, tmp_path)
+    real = tmp_path / ('copy-' + name)
+    shutil.copy2(auth / name, real)
+    (auth / name).unlink()
+    (auth / name).symlink_to(real)
+    said = f'--authority {auth / name}: a symbolic link, not followed'
+    emu = sdsi.run('run', '--authority', str(auth), '--', 'true')
+    assert emu.returncode == 5, emu.stderr
+    assert said in emu.stderr
+    shmem = subprocess.run([shmem_path(), '--window', str(tmp_path / 'w'),
+                            '--authority', str(auth)],
+                           capture_output=True, text=True, timeout=START_S)
+    assert shmem.returncode == 5, shmem.stderr
+    assert said in shmem.stderr
+    assert not (tmp_path / 'w').exists()
+
+
+@pytest.mark.parametrize('name, mode, status, reason', [
+    ('attestation-root.key', 0o660, 5, 'writable by its group (mode 0660)'),
+    ('attestation-root.pem', 0o646, 5, 'writable by others (mode 0646)'),
+    ('attestation-root.pem', 0o644, 0, None),
+    ('attestation-root.key', 0o600, 0, None),
+])
+def test_attestation_root_open_to_others_is_refused(sdsi, tmp_path, name, mode, status,
+                                                    reason):
+    """Both sides: a file others may write is refused; 0644 / 0600 are taken."""
+    auth = _authority(sdsi, tmp_path)
+    (auth / name).chmod(mode)
+    emu = sdsi.run('run', '--authority', str(auth), '--', 'true')
+    assert emu.returncode == status, emu.stderr
+    if reason:
+        assert f'--authority {auth / name}: {reason}' in emu.stderr
+
+
+@pytest.mark.parametrize('missing', ['attestation-root.pem', 'attestation-root.key'])
+def test_attestation_root_half_is_refused(sdsi, tmp_path, missing):
+    auth = _authority(sdsi, tmp_path)
+    (auth / missing).unlink()
+    other = ({'attestation-root.pem', 'attestation-root.key'} - {missing}).pop()
+    emu = sdsi.run('run', '--authority', str(auth), '--', 'true')
+    assert emu.returncode == 2, emu.stderr
+    assert (f'--authority {auth}: {auth / other} without {auth / missing}: '
+            'the attestation root needs both') in emu.stderr
+
+
+def test_attestation_root_key_of_another_root_is_refused(sdsi, tmp_path):
+    auth = _authority(sdsi, tmp_path)
+    other = tmp_path / 'other'
+    subprocess.run([sdsi.beside('tools', 'sdsi-authority', 'sdsi-authority'), 'init',
+                    str(other)], check=True, capture_output=True)
+    (auth / 'attestation-root.key').unlink()
+    shutil.copy2(other / 'attestation-root.key', auth / 'attestation-root.key')
+    emu = sdsi.run('run', '--authority', str(auth), '--', 'true')
+    assert emu.returncode == 8, emu.stderr
+    assert (f'attestation root: {auth / "attestation-root.key"} is not the key of '
+            f'{auth / "attestation-root.pem"}') in emu.stderr
+
+
+def test_authority_without_attestation_root_is_taken(sdsi, tmp_path):
+    """An authority made before attestation: neither file, no identity, runs."""
+    auth = _authority(sdsi, tmp_path)
+    (auth / 'attestation-root.pem').unlink()
+    (auth / 'attestation-root.key').unlink()
+    emu = sdsi.run('run', '--authority', str(auth), '--', 'true')
+    assert emu.returncode == 0, emu.stderr
+
+
 def test_root_key_group_writable_is_refused(sdsi, tmp_path):
     key = _authority(sdsi, tmp_path) / 'root.pub'
     key.chmod(0o664)

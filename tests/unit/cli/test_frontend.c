@@ -163,13 +163,44 @@ static void test_status_json(void **state)
 	full = ask(r, "status 1", &terse);
 	assert_string_equal(full, terse);	/* data: one spelling */
 	assert_non_null(strstr(full, "\"socket\":1,\"guid\":\"0xf210d9ef\","));
-	assert_non_null(strstr(full, "\"faults\":[{\"kind\":\"no-eom\",\"remaining\":3,\"param\":0}]"));
+	assert_non_null(strstr(full, "\"faults\":[{\"kind\":\"no-eom\",\"remaining\":3,\"param\":0}],"
+				     "\"spdm_errors\":0,\"protocol_violations\":0}"));
 	assert_null(strstr(full, "bound"));	/* no bound hook */
 	free(full);
 	free(terse);
 	full = ask(r, "status", &terse);
 	assert_non_null(strchr(full, '\n'));
 	assert_non_null(strchr(strchr(full, '\n') + 1, '\n'));	/* two lines */
+	free(full);
+	free(terse);
+}
+
+/*
+ * A requester's SPDM misuse (GET_DIGESTS before GET_VERSION, framed for
+ * 0x1012 on V2's mailbox at 16) is counted apart from protocol violations.
+ */
+static void test_spdm_errors(void **state)
+{
+	struct rig *r = *state;
+	uint64_t ctrl = SDSI_CTRL_SOM | SDSI_CTRL_EOM | SDSI_CTRL_RUN_BUSY |
+			SDSI_CTRL_READ_WRITE | 24ull << SDSI_CTRL_PACKET_SIZE_SHIFT |
+			24ull << SDSI_CTRL_MSG_SIZE_SHIFT;
+	char *terse, *full;
+
+	sdsi_model_write64(r->models[0], 16, 0x8110);
+	sdsi_model_write64(r->models[0], 24, 4);
+	sdsi_model_write64(r->models[0], 32, SDSI_CMD_ATTESTATION);
+	sdsi_model_write64(r->models[0], 0, ctrl);
+	sdsi_model_read64(r->models[0], 0);
+	sdsi_model_write64(r->models[0], 0, SDSI_CTRL_CPL);
+	full = ask(r, "status 0", &terse);
+	assert_non_null(strstr(full, "\"spdm_errors\":1,\"protocol_violations\":0}"));
+	free(full);
+	free(terse);
+	/* The attestation faults are armed like any other. */
+	expect_ok(r, "fault 0 attest-chain --count 2");
+	full = ask(r, "status 0", &terse);
+	assert_non_null(strstr(full, "{\"kind\":\"attest-chain\",\"remaining\":2,\"param\":0}"));
 	free(full);
 	free(terse);
 }
@@ -314,6 +345,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_status_json, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_protocol_violations, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_longest_answer_fits, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_spdm_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_command_keeps_each_wording, setup,
 						teardown),
 		cmocka_unit_test(test_option_bounds),

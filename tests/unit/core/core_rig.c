@@ -20,12 +20,12 @@ static uint64_t rig_clock_ns(void *ctx)
 static void rig_record(struct core_rig *rig, char op, uint32_t offset,
 		       uint64_t value)
 {
-	if (rig->trace_len < RIG_TRACE_MAX) {
-		rig->trace[rig->trace_len].op = op;
-		rig->trace[rig->trace_len].offset = offset;
-		rig->trace[rig->trace_len].value = value;
+	if (rig->log.trace_len < RIG_TRACE_MAX) {
+		rig->log.trace[rig->log.trace_len].op = op;
+		rig->log.trace[rig->log.trace_len].offset = offset;
+		rig->log.trace[rig->log.trace_len].value = value;
 	}
-	rig->trace_len++;
+	rig->log.trace_len++;
 }
 
 static uint64_t rig_read64(void *ctx, uint32_t offset)
@@ -34,11 +34,14 @@ static uint64_t rig_read64(void *ctx, uint32_t offset)
 
 	uint64_t value;
 
-	rig->mmio_accesses++;
+	rig->log.mmio_accesses++;
 	value = sdsi_model_read64(rig->model, offset);
 	if (offset == 0 && rig->msg_size_skew && (value & SDSI_CTRL_RDY))
 		value += (uint64_t)rig->msg_size_skew <<
 			 SDSI_CTRL_MSG_SIZE_SHIFT;
+	if (rig->mbox_override &&
+	    offset == rig->model_mbox_off + 8 * rig->mbox_override_index)
+		value = rig->mbox_override_value;
 	rig_record(rig, 'R', offset, value);
 	return value;
 }
@@ -47,20 +50,20 @@ static void rig_write64(void *ctx, uint32_t offset, uint64_t value)
 {
 	struct core_rig *rig = ctx;
 
-	rig->mmio_accesses++;
+	rig->log.mmio_accesses++;
 	rig_record(rig, 'W', offset, value);
 	if (offset == 0) {
-		if (rig->ctrl_writes < RIG_CTRL_LOG_MAX)
-			rig->ctrl_log[rig->ctrl_writes] = value;
-		rig->ctrl_writes++;
+		if (rig->log.ctrl_writes < RIG_CTRL_LOG_MAX)
+			rig->log.ctrl_log[rig->log.ctrl_writes] = value;
+		rig->log.ctrl_writes++;
 	} else if (offset >= rig->model_mbox_off &&
 		   offset < rig->model_mbox_off + SDSI_MBOX_SIZE) {
 		uint32_t index = (offset - rig->model_mbox_off) / 8u;
 
-		rig->mbox_written[index] = value;
-		rig->mbox_touched[index] = true;
+		rig->log.mbox_written[index] = value;
+		rig->log.mbox_touched[index] = true;
 		if (index == 0)
-			rig->requests++;
+			rig->log.requests++;
 	}
 	sdsi_model_write64(rig->model, offset, value);
 	if (offset == rig->model_mbox_off && rig->oob_after_request)
@@ -75,10 +78,10 @@ static void rig_sleep_us(void *ctx, uint32_t us)
 
 	/* A sleep of 0 would spin on a clock that only sleeps advance. */
 	assert_true(us > 0);
-	rig->sleeps++;
+	rig->log.sleeps++;
 	rig_record(rig, 'S', 0, us);
 	if (us >= rig->mb.params.acquire_retry_delay_ms * 1000u)
-		rig->retry_sleeps++;
+		rig->log.retry_sleeps++;
 	rig->now_ns += (uint64_t)us * 1000u;
 }
 
@@ -92,8 +95,8 @@ static void rig_warn(void *ctx, const char *msg)
 	struct core_rig *rig = ctx;
 
 	assert_non_null(msg);
-	rig->warnings++;
-	snprintf(rig->last_warning, sizeof(rig->last_warning), "%s", msg);
+	rig->log.warnings++;
+	snprintf(rig->log.last_warning, sizeof(rig->log.last_warning), "%s", msg);
 }
 
 const struct sdsi_mbox_ops rig_ops = {
@@ -152,16 +155,7 @@ void rig_free(struct core_rig *rig)
 
 void rig_clear_log(struct core_rig *rig)
 {
-	rig->sleeps = 0;
-	rig->retry_sleeps = 0;
-	rig->mmio_accesses = 0;
-	rig->ctrl_writes = 0;
-	rig->requests = 0;
-	rig->warnings = 0;
-	rig->last_warning[0] = '\0';
-	rig->trace_len = 0;
-	memset(rig->mbox_written, 0, sizeof(rig->mbox_written));
-	memset(rig->mbox_touched, 0, sizeof(rig->mbox_touched));
+	memset(&rig->log, 0, sizeof(rig->log));
 }
 
 uint64_t rig_ctrl(struct core_rig *rig)
@@ -183,9 +177,9 @@ uint64_t rig_register(struct core_rig *rig, uint32_t file_offset)
 
 uint64_t rig_last_ctrl_write(const struct core_rig *rig)
 {
-	assert_true(rig->ctrl_writes > 0);
-	assert_true(rig->ctrl_writes <= RIG_CTRL_LOG_MAX);
-	return rig->ctrl_log[rig->ctrl_writes - 1];
+	assert_true(rig->log.ctrl_writes > 0);
+	assert_true(rig->log.ctrl_writes <= RIG_CTRL_LOG_MAX);
+	return rig->log.ctrl_log[rig->log.ctrl_writes - 1];
 }
 
 void rig_install_license(struct core_rig *rig, size_t blob_len)
@@ -234,16 +228,16 @@ static bool same_access(const struct rig_access *a, const struct rig_access *b)
 void rig_assert_trace(const struct core_rig *rig,
 		      const struct rig_access *expected, unsigned int n)
 {
-	unsigned int i, len = rig->trace_len;
+	unsigned int i, len = rig->log.trace_len;
 
 	assert_true(len <= RIG_TRACE_MAX);
 	for (i = 0; i < len && i < n; i++)
-		if (!same_access(&rig->trace[i], &expected[i]))
+		if (!same_access(&rig->log.trace[i], &expected[i]))
 			break;
 	if (i == len && i == n)
 		return;
 	print_trace("expected", expected, n);
-	print_trace("recorded", rig->trace, len);
+	print_trace("recorded", rig->log.trace, len);
 	fail_msg("trace differs from step %u on (%u steps expected, %u made)",
 		 i, n, len);
 }
@@ -252,10 +246,10 @@ unsigned int rig_trace_cpls(const struct core_rig *rig)
 {
 	unsigned int i, cpls = 0;
 
-	assert_true(rig->trace_len <= RIG_TRACE_MAX);
-	for (i = 0; i < rig->trace_len; i++)
-		if (rig->trace[i].op == 'W' && rig->trace[i].offset == 0 &&
-		    rig->trace[i].value == SDSI_CTRL_CPL)
+	assert_true(rig->log.trace_len <= RIG_TRACE_MAX);
+	for (i = 0; i < rig->log.trace_len; i++)
+		if (rig->log.trace[i].op == 'W' && rig->log.trace[i].offset == 0 &&
+		    rig->log.trace[i].value == SDSI_CTRL_CPL)
 			cpls++;
 	return cpls;
 }

@@ -35,13 +35,8 @@ struct rig_access {
 	uint64_t value;		/* what was read or written; us slept */
 };
 
-struct core_rig {
-	struct sdsi_model *model;
-	struct sdsi_mbox mb;
-	uint32_t guid;
-	uint32_t model_mbox_off;	/* per the model, not the core */
-
-	uint64_t now_ns;		/* the virtual clock */
+/* What the core did: counts, the last values, the trace. */
+struct rig_log {
 	unsigned int sleeps;
 	unsigned int retry_sleeps;	/* sleeps of a whole retry delay */
 
@@ -54,9 +49,20 @@ struct core_rig {
 	unsigned int warnings;
 	char last_warning[RIG_WARNING_MAX];
 
-	/* Every access and sleep since the last rig_clear_log(). */
+	/* Every access and sleep, in order. */
 	struct rig_access trace[RIG_TRACE_MAX];
 	unsigned int trace_len;		/* may exceed RIG_TRACE_MAX */
+};
+
+struct core_rig {
+	struct sdsi_model *model;
+	struct sdsi_mbox mb;
+	uint32_t guid;
+	uint32_t model_mbox_off;	/* per the model, not the core */
+
+	uint64_t now_ns;		/* the virtual clock */
+	/* What the core did since the last rig_clear_log(), cleared as one. */
+	struct rig_log log;
 
 	/*
 	 * Behaviour the model has no fault for.  The first is a transport
@@ -66,6 +72,10 @@ struct core_rig {
 	 */
 	uint32_t msg_size_skew;
 	bool oob_after_request;
+	/* Firmware that frames an answer wrongly: mailbox qword I reads as V. */
+	bool mbox_override;
+	uint32_t mbox_override_index;
+	uint64_t mbox_override_value;
 
 	unsigned char buf[SDSI_READ_MSG_MAX + 8];
 };

@@ -78,10 +78,10 @@ static void test_oob_owner_is_ebusy_without_touching(void **state)
 	assert_int_equal(do_read(rig), -EBUSY);
 	assert_int_equal(do_write(rig), -EBUSY);
 	/* One look at the owner each; never ours, so no CPL either. */
-	assert_int_equal(rig->mmio_accesses, 2);
-	assert_int_equal(rig->ctrl_writes, 0);
-	assert_int_equal(rig->requests, 0);
-	assert_int_equal(rig->sleeps, 0);
+	assert_int_equal(rig->log.mmio_accesses, 2);
+	assert_int_equal(rig->log.ctrl_writes, 0);
+	assert_int_equal(rig->log.requests, 0);
+	assert_int_equal(rig->log.sleeps, 0);
 
 	sdsi_model_fault_clear(rig->model, SDSI_FAULT_OOB_OWNER);
 	assert_int_equal(do_read(rig), 0);
@@ -92,7 +92,7 @@ static void assert_no_rdy_times_out(struct core_rig *rig,
 {
 	assert_in_range(timed(rig, SDSI_FAULT_NO_RDY, 0, op, -ETIMEDOUT), RDY_TIMEOUT_US,
 			RDY_TIMEOUT_US + 10 * MS);
-	assert_int_equal(rig->retry_sleeps, 0);
+	assert_int_equal(rig->log.retry_sleeps, 0);
 	assert_released_and_usable(rig);
 }
 
@@ -147,9 +147,9 @@ static void test_too_many_packets_is_eproto(void **state)
 	/* Request, then four packets taken and acknowledged, then given up. */
 	arm(rig, SDSI_FAULT_TOO_MANY_PACKETS, 0, 1);
 	assert_int_equal(do_read(rig), -EPROTO);
-	assert_int_equal(rig->ctrl_writes, 5);
+	assert_int_equal(rig->log.ctrl_writes, 5);
 	for (i = 1; i < 5; i++)
-		assert_int_equal(rig->ctrl_log[i], SDSI_CTRL_CPL);
+		assert_int_equal(rig->log.ctrl_log[i], SDSI_CTRL_CPL);
 }
 
 /* RDY after 400 ms is inside Linux's 500 ms; after 600 ms it is not. */
@@ -175,8 +175,8 @@ static void test_acquire_succeeds_after_retries(void **state)
 
 	assert_in_range(timed(rig, SDSI_FAULT_OWNER_DELAY, 700000, do_read, 0),
 			2 * RETRY_DELAY_US, 2 * RETRY_DELAY_US + 10 * MS);
-	assert_int_equal(rig->retry_sleeps, 2);
-	assert_int_equal(rig->requests, 3);
+	assert_int_equal(rig->log.retry_sleeps, 2);
+	assert_int_equal(rig->log.requests, 3);
 	assert_int_equal(rig_owner(rig), SDSI_OWNER_NONE);
 }
 
@@ -188,14 +188,14 @@ static void assert_acquire_times_out(struct core_rig *rig, int (*op)(struct core
 				     unsigned int requests, unsigned int retry_sleeps)
 {
 	assert_int_equal(op(rig), -ETIMEDOUT);
-	assert_int_equal(rig->requests, requests);
-	assert_int_equal(rig->retry_sleeps, retry_sleeps);
+	assert_int_equal(rig->log.requests, requests);
+	assert_int_equal(rig->log.retry_sleeps, retry_sleeps);
 }
 
 /* Never granted, so never released either: no control write, owner left as it is. */
 static void assert_never_released(struct core_rig *rig, unsigned int owner)
 {
-	assert_int_equal(rig->ctrl_writes, 0);
+	assert_int_equal(rig->log.ctrl_writes, 0);
 	assert_int_equal(rig_owner(rig), owner);
 }
 
@@ -235,7 +235,7 @@ static void test_acquire_retries_follow_params(void **state)
 	 * Sleeps of 50 us (at most 100 us each in the kernel's fsleep, as in
 	 * readq_poll_timeout) up to the 1 ms deadline, then one past it.
 	 */
-	assert_int_equal(rig->sleeps, 21);
+	assert_int_equal(rig->log.sleeps, 21);
 }
 
 int main(void)

@@ -143,7 +143,7 @@ static void assert_registers_copied(struct core_rig *rig, size_t size)
 	rig_clear_log(rig);
 	sdsi_mbox_read_registers(&rig->mb, rig->buf);
 
-	assert_int_equal(rig->mmio_accesses, size / 8);
+	assert_int_equal(rig->log.mmio_accesses, size / 8);
 	for (off = 0; off < size; off += 8) {
 		memcpy(&qword, rig->buf + off, 8);
 		assert_int_equal(qword, rig_register(rig, (uint32_t)off));
@@ -188,7 +188,7 @@ static void test_iblocked_early_never_looks(void **state)
 	sdsi_model_set_iblock(rig->model, true);
 	rig_clear_log(rig);
 	assert_false(sdsi_mbox_iblocked(&rig->mb));
-	assert_int_equal(rig->mmio_accesses, 0);
+	assert_int_equal(rig->log.mmio_accesses, 0);
 }
 
 int main(void)

@@ -130,7 +130,7 @@ static void test_read_of_two_packets(void **state)
 	expect_packet(rig, cert + SDSI_MBOX_SIZE,
 		      (uint32_t)(cert_len - SDSI_MBOX_SIZE));
 	rig_assert_trace(rig, expected.steps, expected.n);
-	assert_int_equal(rig->warnings, 0);
+	assert_int_equal(rig->log.warnings, 0);
 	assert_int_equal(rig_owner(rig), SDSI_OWNER_NONE);
 }
 
@@ -187,10 +187,10 @@ static void test_poll_sleep_bounds(void **state)
 						      SDSI_FAULT_RDY_LATENCY,
 						      2, 1), 0);
 		read_state(rig, &len);
-		for (i = 0, sleeps = 0; i < rig->trace_len; i++) {
-			if (rig->trace[i].op != 'S')
+		for (i = 0, sleeps = 0; i < rig->log.trace_len; i++) {
+			if (rig->log.trace[i].op != 'S')
 				continue;
-			assert_int_equal(rig->trace[i].value,
+			assert_int_equal(rig->log.trace[i].value,
 					 cases[c].sleep_us);
 			sleeps++;
 		}
@@ -335,19 +335,19 @@ static void test_error_paths_write_one_cpl(void **state)
 
 		assert_int_equal(rig_trace_cpls(rig), e->cpls);
 		/* The CPL is the last access, right after a control read. */
-		assert_true(rig->trace_len >= 2 &&
-			    rig->trace_len <= RIG_TRACE_MAX);
-		last = &rig->trace[rig->trace_len - 1];
-		before = &rig->trace[rig->trace_len - 2];
+		assert_true(rig->log.trace_len >= 2 &&
+			    rig->log.trace_len <= RIG_TRACE_MAX);
+		last = &rig->log.trace[rig->log.trace_len - 1];
+		before = &rig->log.trace[rig->log.trace_len - 2];
 		assert_true(last->op == 'W' && last->offset == 0 &&
 			    last->value == SDSI_CTRL_CPL);
 		if (e->cpls == 1)
 			assert_true(before->op == 'R' && before->offset == 0);
 		if (e->warning) {
-			assert_int_equal(rig->warnings, 1);
-			assert_string_equal(rig->last_warning, e->warning);
+			assert_int_equal(rig->log.warnings, 1);
+			assert_string_equal(rig->log.last_warning, e->warning);
 		} else {
-			assert_int_equal(rig->warnings, 0);
+			assert_int_equal(rig->log.warnings, 0);
 		}
 
 		/* Free again, and the next transaction is whole. */

@@ -58,13 +58,13 @@ static void test_state_certificate_single_packet(void **state)
 	assert_in_range(len, SDSI_STATE_HEADER_SIZE, SDSI_MBOX_SIZE);
 
 	/* One request, one packet, one release; nothing to retry. */
-	assert_int_equal(rig->requests, 1);
-	assert_int_equal(rig->mbox_written[0], SDSI_CMD_READ_STATE);
-	assert_int_equal(rig->ctrl_writes, 2);
-	assert_int_equal(rig->ctrl_log[0], READ_REQUEST);
+	assert_int_equal(rig->log.requests, 1);
+	assert_int_equal(rig->log.mbox_written[0], SDSI_CMD_READ_STATE);
+	assert_int_equal(rig->log.ctrl_writes, 2);
+	assert_int_equal(rig->log.ctrl_log[0], READ_REQUEST);
 	assert_released(rig);
-	assert_int_equal(rig->retry_sleeps, 0);
-	assert_int_equal(rig->warnings, 0);
+	assert_int_equal(rig->log.retry_sleeps, 0);
+	assert_int_equal(rig->log.warnings, 0);
 
 	/* Whole qwords were copied, and not a byte more. */
 	copied = (len + 7) & ~(size_t)7;
@@ -81,15 +81,15 @@ static void test_meter_current_sets_bit_33(void **state)
 
 	len = read_cert(rig, SDSI_CMD_READ_METER, true);
 	assert_in_range(len, SDSI_METER_HEADER_SIZE, SDSI_READ_MSG_MAX);
-	assert_int_equal(rig->mbox_written[0], SDSI_CMD_READ_METER);
-	assert_int_equal(rig->ctrl_log[0],
+	assert_int_equal(rig->log.mbox_written[0], SDSI_CMD_READ_METER);
+	assert_int_equal(rig->log.ctrl_log[0],
 			 READ_REQUEST | SDSI_CTRL_METER_CURRENT);
 	assert_released(rig);
 	assert_int_equal(sdsi_le32(rig->buf), SDSI_METER_SIGNATURE);
 	assert_int_equal(sdsi_le64(rig->buf + 8), RIG_PPIN);
 
 	len = read_cert(rig, SDSI_CMD_READ_METER, false);
-	assert_int_equal(rig->ctrl_log[0], READ_REQUEST);
+	assert_int_equal(rig->log.ctrl_log[0], READ_REQUEST);
 	assert_int_equal(sdsi_le32(rig->buf), SDSI_METER_SIGNATURE);
 	assert_released(rig);
 }
@@ -128,11 +128,11 @@ static void test_state_certificate_packets(void **state)
 				 SDSI_STATE_CONTENT_KEY_BLOBS);
 
 		/* The request, then one CPL per packet; sizes agreed. */
-		assert_int_equal(rig->ctrl_writes, 1 + cases[c].packets);
+		assert_int_equal(rig->log.ctrl_writes, 1 + cases[c].packets);
 		for (i = 1; i <= cases[c].packets; i++)
-			assert_int_equal(rig->ctrl_log[i], SDSI_CTRL_CPL);
+			assert_int_equal(rig->log.ctrl_log[i], SDSI_CTRL_CPL);
 		assert_int_equal(rig_owner(rig), SDSI_OWNER_NONE);
-		assert_int_equal(rig->warnings, 0);
+		assert_int_equal(rig->log.warnings, 0);
 		rig_free(rig);
 	}
 }
@@ -148,20 +148,20 @@ static void test_msg_size_mismatch_warns(void **state)
 
 	rig->msg_size_skew = 8;
 	read_cert(rig, SDSI_CMD_READ_STATE, false);
-	assert_int_equal(rig->warnings, 0);
+	assert_int_equal(rig->log.warnings, 0);
 
 	rig_install_license(rig, 1500);
 	len = read_cert(rig, SDSI_CMD_READ_STATE, false);
 	assert_int_equal(len, 1584);
-	assert_int_equal(rig->warnings, 1);
+	assert_int_equal(rig->log.warnings, 1);
 	/* Linux's words and numbers: what was read, what firmware said. */
-	assert_string_equal(rig->last_warning,
+	assert_string_equal(rig->log.last_warning,
 			    "Read count 1584 differs from expected count 1592");
 	assert_released(rig);
 
 	rig->msg_size_skew = 0;
 	read_cert(rig, SDSI_CMD_READ_STATE, false);
-	assert_int_equal(rig->warnings, 0);
+	assert_int_equal(rig->log.warnings, 0);
 }
 
 static void test_read_rejects_missing_buffer(void **state)
@@ -174,7 +174,7 @@ static void test_read_rejects_missing_buffer(void **state)
 					NULL, &len), -EINVAL);
 	assert_int_equal(sdsi_mbox_read(&rig->mb, SDSI_CMD_READ_STATE, false,
 					rig->buf, NULL), -EINVAL);
-	assert_int_equal(rig->mmio_accesses, 0);
+	assert_int_equal(rig->log.mmio_accesses, 0);
 }
 
 /*
@@ -196,16 +196,16 @@ static void test_write_frames_payload_and_command(void **state)
 					 junk, sizeof(junk)), -EIO);
 	assert_int_equal(akc_failures(rig), 1);
 
-	assert_int_equal(rig->requests, 1);
-	assert_int_equal(rig->mbox_written[0], first);
-	assert_int_equal(rig->mbox_written[1], second);
-	assert_int_equal(rig->mbox_written[2], SDSI_CMD_PROVISION_AKC);
-	assert_false(rig->mbox_touched[3]);
-	assert_int_equal(rig->ctrl_log[0], WRITE_REQUEST |
+	assert_int_equal(rig->log.requests, 1);
+	assert_int_equal(rig->log.mbox_written[0], first);
+	assert_int_equal(rig->log.mbox_written[1], second);
+	assert_int_equal(rig->log.mbox_written[2], SDSI_CMD_PROVISION_AKC);
+	assert_false(rig->log.mbox_touched[3]);
+	assert_int_equal(rig->log.ctrl_log[0], WRITE_REQUEST |
 			 (24ull << SDSI_CTRL_PACKET_SIZE_SHIFT) |
 			 (24ull << SDSI_CTRL_MSG_SIZE_SHIFT));
 	/* The request, then the one CPL that answers the failed status. */
-	assert_int_equal(rig->ctrl_writes, 2);
+	assert_int_equal(rig->log.ctrl_writes, 2);
 	assert_released(rig);
 }
 
@@ -217,9 +217,9 @@ static void test_write_of_command_alone(void **state)
 	rig_clear_log(rig);
 	ret = sdsi_mbox_write(&rig->mb, SDSI_CMD_PROVISION_CAP, NULL, 0);
 	assert_int_equal(ret, -EIO);
-	assert_int_equal(rig->mbox_written[0], SDSI_CMD_PROVISION_CAP);
-	assert_false(rig->mbox_touched[1]);
-	assert_int_equal(rig->ctrl_log[0], WRITE_REQUEST |
+	assert_int_equal(rig->log.mbox_written[0], SDSI_CMD_PROVISION_CAP);
+	assert_false(rig->log.mbox_touched[1]);
+	assert_int_equal(rig->log.ctrl_log[0], WRITE_REQUEST |
 			 (8ull << SDSI_CTRL_PACKET_SIZE_SHIFT) |
 			 (8ull << SDSI_CTRL_MSG_SIZE_SHIFT));
 	assert_released(rig);
@@ -236,7 +236,7 @@ static void test_write_size_limit(void **state)
 	assert_int_equal(sdsi_mbox_write(&rig->mb, SDSI_CMD_PROVISION_AKC,
 					 payload, sizeof(payload)),
 			 -EOVERFLOW);
-	assert_int_equal(rig->mmio_accesses, 0);
+	assert_int_equal(rig->log.mmio_accesses, 0);
 	assert_int_equal(akc_failures(rig), 0);
 
 	assert_int_equal(sdsi_mbox_write(&rig->mb, SDSI_CMD_PROVISION_AKC,
@@ -244,12 +244,12 @@ static void test_write_size_limit(void **state)
 			 -EIO);
 	assert_int_equal(akc_failures(rig), 1);
 	for (i = 0; i < RIG_MBOX_QWORDS; i++)
-		assert_true(rig->mbox_touched[i]);
-	assert_int_equal(rig->mbox_written[RIG_MBOX_QWORDS - 2],
+		assert_true(rig->log.mbox_touched[i]);
+	assert_int_equal(rig->log.mbox_written[RIG_MBOX_QWORDS - 2],
 			 0x3c3c3c3c3c3c3c3cull);
-	assert_int_equal(rig->mbox_written[RIG_MBOX_QWORDS - 1],
+	assert_int_equal(rig->log.mbox_written[RIG_MBOX_QWORDS - 1],
 			 SDSI_CMD_PROVISION_AKC);
-	assert_int_equal(rig->ctrl_log[0], WRITE_REQUEST |
+	assert_int_equal(rig->log.ctrl_log[0], WRITE_REQUEST |
 			 (1024ull << SDSI_CTRL_PACKET_SIZE_SHIFT) |
 			 (1024ull << SDSI_CTRL_MSG_SIZE_SHIFT));
 	assert_released(rig);
@@ -262,7 +262,7 @@ static void test_write_rejects_missing_payload(void **state)
 	rig_clear_log(rig);
 	assert_int_equal(sdsi_mbox_write(&rig->mb, SDSI_CMD_PROVISION_AKC,
 					 NULL, 8), -EINVAL);
-	assert_int_equal(rig->mmio_accesses, 0);
+	assert_int_equal(rig->log.mmio_accesses, 0);
 }
 
 /* The 5.18-6.1 driver sends no MSG_SIZE; the model takes the command. */
@@ -275,7 +275,7 @@ static void test_early_write_leaves_msg_size_zero(void **state)
 	assert_int_equal(sdsi_mbox_write(&rig->mb, SDSI_CMD_PROVISION_AKC,
 					 junk, sizeof(junk)), -EIO);
 	assert_int_equal(akc_failures(rig), 1);
-	assert_int_equal(rig->ctrl_log[0], WRITE_REQUEST |
+	assert_int_equal(rig->log.ctrl_log[0], WRITE_REQUEST |
 			 (24ull << SDSI_CTRL_PACKET_SIZE_SHIFT));
 	assert_released(rig);
 }
@@ -285,7 +285,7 @@ static void test_early_read_is_unchanged(void **state)
 	struct core_rig *rig = *state;
 
 	read_cert(rig, SDSI_CMD_READ_STATE, false);
-	assert_int_equal(rig->ctrl_log[0], READ_REQUEST);
+	assert_int_equal(rig->log.ctrl_log[0], READ_REQUEST);
 	assert_released(rig);
 }
 

@@ -158,10 +158,14 @@ static void test_inode_numbers_outside_the_tree(void **state)
 	/* socket 2 does not exist with two sockets */
 	assert_false(fusedrv_node_from_ino(drv, beyond, &out));
 	assert_false(fusedrv_node_from_ino(drv, beyond + 3, &out));
-	/* the spare slots after the last attribute of socket 1 */
+	/* after the last attribute of socket 1 its isdsi1, then spare slots */
 	node.socket = 1;
 	node.kind = FUSEDRV_NODE_ATTR;
 	node.attr = SDSI_FILE_PROVISION_CAP;
+	assert_true(fusedrv_node_from_ino(drv, fusedrv_node_ino(&node) + 1, &out));
+	assert_int_equal(out.kind, FUSEDRV_NODE_SPDM);
+	assert_int_equal(out.socket, 1);
+	node.kind = FUSEDRV_NODE_SPDM;
 	for (fuse_ino_t ino = fusedrv_node_ino(&node) + 1; ino < beyond; ino++)
 		assert_false(fusedrv_node_from_ino(drv, ino, &out));
 	free_drv(drv);

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "linux_mmio.h"
+#include "sdsi/le.h"
 
 #define POLL_US			100u
 #define ACQUIRE_TIMEOUT_US	1000u
@@ -270,26 +271,26 @@ int lx_read(struct tsock *ts, uint64_t command, bool meter_current,
 	return lx_transfer(ts, buf, len);
 }
 
-int lx_write(struct tsock *ts, uint64_t command, const void *payload,
-	     size_t len, bool msg_size_equal)
+/*
+ * Linux's write of a whole packet of size bytes (a multiple of 8): the
+ * first qword with the mailbox's ownership, the rest into the mailbox,
+ * then RUN_BUSY with READ_WRITE (MSG_SIZE too when msg_size_equal), and
+ * the answer.
+ */
+static int lx_send(struct tsock *ts, const void *packet, size_t size, bool msg_size_equal,
+		   uint8_t *answer, size_t *got)
 {
-	uint8_t packet[SDSI_MBOX_SIZE] = { 0 };
-	uint8_t answer[SDSI_READ_MSG_MAX];
-	size_t size = (len + 7) / 8 * 8 + SDSI_CMD_SIZE, got, i;
 	uint64_t ctrl, qword;
+	size_t i;
 	int ret;
 
-	assert_true(size <= SDSI_MBOX_SIZE);
-	if (len)
-		memcpy(packet, payload, len);
-	memcpy(packet + size - SDSI_CMD_SIZE, &command, SDSI_CMD_SIZE);
 	ts->cpl_sent = false;
 	memcpy(&qword, packet, 8);
 	ret = lx_acquire(ts, qword);
 	if (ret)
 		return ret;
 	for (i = 1; i < size / 8; i++) {
-		memcpy(&qword, packet + 8 * i, 8);
+		memcpy(&qword, (const uint8_t *)packet + 8 * i, 8);
 		mbox_write(ts, (unsigned int)i, qword);
 	}
 	ctrl = SDSI_CTRL_EOM | SDSI_CTRL_SOM | SDSI_CTRL_RUN_BUSY |
@@ -298,7 +299,21 @@ int lx_write(struct tsock *ts, uint64_t command, const void *payload,
 	if (msg_size_equal)
 		ctrl |= (uint64_t)size << SDSI_CTRL_MSG_SIZE_SHIFT;
 	ctrl_write(ts, ctrl);
-	return lx_transfer(ts, answer, &got);
+	return lx_transfer(ts, answer, got);
+}
+
+int lx_write(struct tsock *ts, uint64_t command, const void *payload,
+	     size_t len, bool msg_size_equal)
+{
+	uint8_t packet[SDSI_MBOX_SIZE] = { 0 };
+	uint8_t answer[SDSI_READ_MSG_MAX];
+	size_t size = (len + 7) / 8 * 8 + SDSI_CMD_SIZE, got;
+
+	assert_true(size <= SDSI_MBOX_SIZE);
+	if (len)
+		memcpy(packet, payload, len);
+	memcpy(packet + size - SDSI_CMD_SIZE, &command, SDSI_CMD_SIZE);
+	return lx_send(ts, packet, size, msg_size_equal, answer, &got);
 }
 
 unsigned int akc_failures(struct tsock *ts)
@@ -317,4 +332,40 @@ unsigned int updates_available(struct tsock *ts)
 {
 	return (unsigned int)(reg_read(ts, SDSI_REG_AVAILABILITY) >>
 			      SDSI_AVAIL_UPDATES_SHIFT & SDSI_FIELD3_MASK);
+}
+
+int lx_attest_raw(struct tsock *ts, const void *packet, size_t size,
+		  uint8_t *answer, size_t *got)
+{
+	assert_true(size <= SDSI_MBOX_SIZE && size % 8 == 0 && size >= 8);
+	return lx_send(ts, packet, size, true, answer, got);
+}
+
+int lx_attest(struct tsock *ts, const void *req, size_t len, uint8_t *rsp,
+	      size_t *rsp_len)
+{
+	uint8_t packet[SDSI_MBOX_SIZE + 16] = { 0 };
+	uint8_t answer[SDSI_READ_MSG_MAX];
+	size_t size = (len + 7) / 8 * 8 + SDSI_ATTEST_FRAME_EXTRA, got;
+	uint64_t n;
+	int ret;
+
+	assert_true(size <= sizeof(packet));
+	memcpy(packet, req, len);
+	sdsi_put_le64(packet + size - 16, len);
+	sdsi_put_le64(packet + size - 8, SDSI_CMD_ATTESTATION);
+	if (size > SDSI_MBOX_SIZE)
+		return -EOVERFLOW;
+	ret = lx_attest_raw(ts, packet, size, answer, &got);
+	if (ret)
+		return ret;
+	/* The answer's frame, as Intel's driver checks it. */
+	if (got < 8 || got % 8)
+		return -EIO;
+	n = sdsi_le64(answer + got - 8);
+	if (n > got - 8 || got - 8 - n >= 8)
+		return -EIO;
+	memcpy(rsp, answer, n);
+	*rsp_len = n;
+	return 0;
 }

@@ -76,6 +76,19 @@ int lx_read(struct tsock *ts, uint64_t command, bool meter_current,
 int lx_write(struct tsock *ts, uint64_t command, const void *payload,
 	     size_t len, bool msg_size_equal);
 
+/*
+ * ATTESTATION (0x1012) as Intel's driver frames it: the request padded,
+ * its length, the command; PACKET_SIZE = MSG_SIZE = the total; the answer
+ * read back and unframed into rsp (SDSI_READ_MSG_MAX bytes).  -EIO for an
+ * answer whose frame is wrong, -EOVERFLOW for a request over 1008 bytes.
+ * lx_attest_raw writes a packet of size bytes as it is and returns the
+ * framed answer.
+ */
+int lx_attest(struct tsock *ts, const void *req, size_t len, uint8_t *rsp,
+	      size_t *rsp_len);
+int lx_attest_raw(struct tsock *ts, const void *packet, size_t size,
+		  uint8_t *answer, size_t *got);
+
 /* Fields of the register file. */
 unsigned int akc_failures(struct tsock *ts);
 unsigned int cap_failures(struct tsock *ts);

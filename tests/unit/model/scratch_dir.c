@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "linux_mmio.h"
 #include "scratch_dir.h"
 
 void scratch_dir_remove(const char *dir)
@@ -21,4 +22,11 @@ void scratch_dir_remove(const char *dir)
 	if (d)
 		closedir(d);
 	rmdir(dir);
+}
+
+void scratch_socket_remove(struct tsock *ts, const char *dir)
+{
+	if (ts->m)
+		tsock_close(ts);
+	scratch_dir_remove(dir);
 }

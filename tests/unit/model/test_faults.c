@@ -61,7 +61,8 @@ static void test_fault_names(void **state)
 	static const char *const names[] = {
 		"oob-owner", "no-rdy", "status-timeout", "status-failure",
 		"bad-packet-size", "no-eom", "too-many-packets", "rdy-latency",
-		"owner-delay",
+		"owner-delay", "attest-signature", "attest-chain",
+		"attest-measurement", "attest-busy",
 	};
 	enum sdsi_fault_kind kind;
 	unsigned int i;

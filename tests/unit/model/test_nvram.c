@@ -49,9 +49,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	if (f->ts.m)
-		tsock_close(&f->ts);
-	scratch_dir_remove(f->dir);
+	scratch_socket_remove(&f->ts, f->dir);
 	free(f);
 	return 0;
 }

@@ -18,11 +18,11 @@
 #include "linux_mmio.h"
 #include "util/util_array.h"
 
-enum op { END, W_CTRL, W_MBOX, R_MBOX, W_RAW, R_RAW };
+enum op { END, W_CTRL, W_MBOX, R_MBOX, W_RAW, R_RAW, FAULT };
 
 struct step {
 	enum op op;
-	uint32_t where;		/* mailbox qword, or byte offset for RAW */
+	uint32_t where;		/* mailbox qword, byte offset for RAW, fault kind */
 	uint64_t value;
 };
 
@@ -33,6 +33,11 @@ struct step {
 #define WRITE_CMD(n)	(FRAME | SDSI_CTRL_RUN_BUSY | SDSI_CTRL_READ_WRITE | PS(n))
 #define OWN	{ W_MBOX, 0, SDSI_CMD_READ_STATE }
 #define CPL	{ W_CTRL, 0, SDSI_CTRL_CPL }
+#define RDY	{ R_RAW, 0, 0 }
+#define AKC	SDSI_CMD_PROVISION_AKC
+#define ATTEST_CMD(n)	(WRITE_CMD(n) | MS_(n))
+/* GET_VERSION (10 84 00 00) padded to a qword, as qword 0 of a 0x1012 request. */
+#define GET_VERSION_QWORD	0x8410ull
 #define MAX_STEPS	8
 
 /* V1 layout: control 8 bytes, so the registers start at 8 + 1024. */
@@ -82,8 +87,8 @@ static const struct rule_case cases[] = {
 	  { OWN, { W_CTRL, 0, FRAME | SDSI_CTRL_RUN_BUSY | PS(16) } },
 	  { OWN, { W_MBOX, 1, SDSI_CMD_PROVISION_AKC }, { W_CTRL, 0, WRITE_CMD(16) } } },
 	{ SDSI_RULE_MSG_SIZE,
-	  { OWN, { W_MBOX, 1, 0 }, { W_CTRL, 0, WRITE_CMD(16) | MS_(24) } },
-	  { OWN, { W_MBOX, 1, 0 }, { W_CTRL, 0, WRITE_CMD(16) | MS_(16) } } },
+	  { OWN, { W_MBOX, 1, AKC }, { W_CTRL, 0, WRITE_CMD(16) | MS_(24) } },
+	  { OWN, { W_MBOX, 1, AKC }, { W_CTRL, 0, WRITE_CMD(16) | MS_(16) } } },
 	{ SDSI_RULE_MBOX_WRITE_UNOWNED,
 	  { { W_MBOX, 1, 7 } },
 	  { { W_MBOX, 0, 7 }, { W_MBOX, 1, 7 } } },
@@ -97,6 +102,26 @@ static const struct rule_case cases[] = {
 	{ SDSI_RULE_MBOX_READ_PAST_PACKET,
 	  { OWN, { W_CTRL, 0, READ_CMD }, { R_MBOX, 10, 0 } },
 	  { OWN, { W_CTRL, 0, READ_CMD }, { R_MBOX, 9, 0 }, CPL } },
+	/* The command qword left out: a 12-byte request's packet ends with its length. */
+	{ SDSI_RULE_WRITE_NO_COMMAND,
+	  { { W_MBOX, 0, GET_VERSION_QWORD }, { W_MBOX, 1, 0 }, { W_MBOX, 2, 12 },
+	    { W_CTRL, 0, ATTEST_CMD(24) } },
+	  { { W_MBOX, 0, GET_VERSION_QWORD }, { W_MBOX, 1, 4 },
+	    { W_MBOX, 2, SDSI_CMD_ATTESTATION }, { W_CTRL, 0, ATTEST_CMD(24) } } },
+	{ SDSI_RULE_ATTEST_FRAME,
+	  { { W_MBOX, 0, GET_VERSION_QWORD }, { W_MBOX, 1, 12 },
+	    { W_MBOX, 2, SDSI_CMD_ATTESTATION }, { W_CTRL, 0, ATTEST_CMD(24) } },
+	  { { W_MBOX, 0, GET_VERSION_QWORD }, { W_MBOX, 1, 8 },
+	    { W_MBOX, 2, SDSI_CMD_ATTESTATION }, { W_CTRL, 0, ATTEST_CMD(24) } } },
+	/* Five packets (the fault): the second CPL comes before packet 1's RDY was read. */
+	{ SDSI_RULE_CPL_SKIPS_PACKET,
+	  { { FAULT, SDSI_FAULT_TOO_MANY_PACKETS, 1 }, OWN, { W_CTRL, 0, READ_CMD }, RDY,
+	    CPL, CPL },
+	  { { FAULT, SDSI_FAULT_TOO_MANY_PACKETS, 1 }, OWN, { W_CTRL, 0, READ_CMD }, RDY,
+	    CPL, RDY, CPL } },
+	{ SDSI_RULE_MBOX_READ_AFTER_LAST,
+	  { OWN, { W_CTRL, 0, READ_CMD }, RDY, { R_MBOX, 0, 0 }, CPL, { R_MBOX, 0, 0 } },
+	  { OWN, { W_CTRL, 0, READ_CMD }, RDY, { R_MBOX, 0, 0 }, CPL, RDY } },
 };
 
 /* Run the steps; returns the byte offset of the last access. */
@@ -125,6 +150,10 @@ static uint32_t run(struct tsock *ts, const struct step *steps)
 		case R_RAW:
 			offset = steps->where;
 			sdsi_model_read64(ts->m, offset);
+			break;
+		case FAULT:
+			assert_int_equal(sdsi_model_fault_set(ts->m, steps->where,
+							      0, (unsigned int)steps->value), 0);
 			break;
 		case END:
 			break;
@@ -188,6 +217,10 @@ RULE_TEST(mbox_write_unowned, 13)
 RULE_TEST(mbox_write_busy, 14)
 RULE_TEST(mbox_read_not_ready, 15)
 RULE_TEST(mbox_read_past_packet, 16)
+RULE_TEST(write_no_command, 17)
+RULE_TEST(attest_frame, 18)
+RULE_TEST(cpl_skips_packet, 19)
+RULE_TEST(mbox_read_after_last, 20)
 
 static void test_every_rule_has_a_case(void **state)
 {
@@ -203,7 +236,9 @@ static uint64_t write_of(struct tsock *ts, uint32_t n)
 {
 	uint64_t before = sdsi_model_violation_count(ts->m);
 
-	mbox_write(ts, 0, 0);
+	mbox_write(ts, 0, AKC);
+	if (n >= SDSI_CMD_SIZE && n <= SDSI_MBOX_SIZE)
+		mbox_write(ts, n / 8 - 1, AKC);
 	ctrl_write(ts, WRITE_CMD(n));
 	ctrl_write(ts, SDSI_CTRL_CPL);
 	return sdsi_model_violation_count(ts->m) - before;
@@ -362,6 +397,10 @@ int main(void)
 		T(test_mbox_write_busy),
 		T(test_mbox_read_not_ready),
 		T(test_mbox_read_past_packet),
+		T(test_write_no_command),
+		T(test_attest_frame),
+		T(test_cpl_skips_packet),
+		T(test_mbox_read_after_last),
 		T(test_every_rule_has_a_case),
 		T(test_write_packet_size_bounds),
 		T(test_record_keeps_last_eight),

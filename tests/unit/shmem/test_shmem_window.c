@@ -325,6 +325,29 @@ static void test_faults(void **state)
 	check_fault(r, "too-many-packets", -EPROTO);
 }
 
+/*
+ * An SPDM answer the driver never saw (no RDY) still overwrote the mailbox
+ * in the silicon, so the next exchange's request, qword for qword the
+ * same, must reach the model again: the window's idea of what the mailbox
+ * holds follows the model's, not the driver's last stores.
+ */
+static void test_exchange_after_an_unseen_answer(void **state)
+{
+	struct window_rig *r = *state;
+	static const uint8_t get_version[] = { 0x10, 0x84, 0, 0 };
+	size_t len;
+
+	control_ok(r, "fault 0 no-rdy 0 0");
+	assert_int_equal(sdsi_mbox_exchange(&r->mb, get_version, sizeof(get_version),
+					    r->buf, &len), -ETIMEDOUT);
+	control_ok(r, "clear 0");
+	assert_int_equal(sdsi_mbox_exchange(&r->mb, get_version, sizeof(get_version),
+					    r->buf, &len), 0);
+	assert_int_equal(len, 8);
+	assert_int_equal(r->buf[1], 0x04);	/* VERSION */
+	assert_int_equal(sdsi_model_violation_count(r->model), 0);
+}
+
 static void test_iblock_shows(void **state)
 {
 	struct window_rig *r = *state;
@@ -408,6 +431,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_refused_akc_counts,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_faults, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_exchange_after_an_unseen_answer,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_iblock_shows,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_owner_delay_retried,
