@@ -61,6 +61,10 @@ sdsi_pytest_tmp() {
 	sdsi_tmp="$(cd "$1" && pwd -P)/pytest-$2"
 	if [ ${#sdsi_tmp} -gt 48 ]; then
 		sdsi_tmp=$(mktemp -d /tmp/sdsi-pt.XXXXXX) || return 1
+	else
+		# Made here, so that a runner may give each of its runs a
+		# directory below it (sdsi_run).
+		[ -d "$sdsi_tmp" ] || mkdir -m 0700 "$sdsi_tmp" || return 1
 	fi
 	trap 'rm -rf "$sdsi_tmp"' EXIT
 }

@@ -28,7 +28,6 @@ mkdir -p "$results"
 
 sdsi_emu_env "$build"
 sdsi_pytest_tmp "$build" integration || exit 2
-[ -d "$sdsi_tmp" ] || mkdir -m 0700 "$sdsi_tmp" || exit 2
 # One stuck run must not hang the matrix; the bound allows for the other
 # runs going at the same time.
 run_limit=(timeout --kill-after=10 480)

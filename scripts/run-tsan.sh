@@ -35,7 +35,6 @@ sdsi_pytest_tmp "$build" tsan || exit 2
 # own pytest directory; the bound allows for the others.
 run_limit=(timeout --kill-after=10 480)
 pytest_args=(-q -p no:cacheprovider)
-[ -d "$sdsi_tmp" ] || mkdir -m 0700 "$sdsi_tmp" || exit 2
 sdsi_runs_init "$build/tsan-runs" || exit 2
 failed=()
 
