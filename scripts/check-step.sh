@@ -55,12 +55,13 @@ start_background() {	# NAME COMMAND...
 	local name=$1 dir="$times.d" watched
 	shift
 	mkdir -p "$dir" || exit 2
-	rm -f "$dir/$name.status" "$dir/$name.log"
+	rm -f "$dir/$name.status" "$dir/$name.log" "$dir/$name.pid"
 	watched=$(make_pid)
 	# shellcheck disable=SC2016 # expanded by the inner shell
 	setsid bash -c '
 		times=$1 name=$2 dir=$3 watched=$4
 		shift 4
+		echo $$ >"$dir/$name.pid"
 		start=$SECONDS
 		"$@" >"$dir/$name.log" 2>&1 &
 		step=$!
@@ -82,11 +83,18 @@ start_background() {	# NAME COMMAND...
 join_background() {	# NAME
 	local name=$1 dir="$times.d" status
 	[ -f "$dir/$name.log" ] || { echo "$0: no background step $name" >&2; exit 2; }
+	# Until the step's supervisor writes its status; if it is gone
+	# without one (killed from outside), the step failed.
 	while [ ! -f "$dir/$name.status" ]; do
+		if [ -f "$dir/$name.pid" ] && ! kill -0 "$(cat "$dir/$name.pid")" 2>/dev/null; then
+			[ -f "$dir/$name.status" ] || echo "ended without a status" >"$dir/$name.status"
+			break
+		fi
 		sleep 1
 	done
 	cat "$dir/$name.log"
 	status=$(cat "$dir/$name.status")
+	[[ "$status" =~ ^[0-9]+$ ]] || { echo "check: $name: $status" >&2; status=1; }
 	if [ "$status" -ne 0 ]; then
 		summary "$times" >&2
 		echo "check: step $name FAILED (exit $status)" >&2

@@ -81,3 +81,16 @@ def test_background_step_killed_when_make_stops(tmp_path):
 def test_join_of_a_step_never_started(tmp_path):
     status, out = make(tmp_path, ["$(STEP) --join nothing"])
     assert status != 0 and 'no background step nothing' in out
+
+
+def test_join_fails_when_the_step_was_killed_from_outside(tmp_path):
+    pids = tmp_path / 'times.txt.d' / 'long.pid'
+    status, out = make(tmp_path, [
+        "$(STEP) --start long sleep 30",
+        "sleep 1",
+        # bash's kill: dash's takes no process group.
+        "bash -c 'kill -KILL -- -$$(cat %s)'" % pids,
+        "$(STEP) --join long"])
+    assert status != 0
+    assert 'check: long: ended without a status' in out
+    assert 'check: step long FAILED (exit 1)' in out
