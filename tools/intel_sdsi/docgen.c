@@ -58,7 +58,8 @@ void print_help(FILE *f)
 	fprintf(f, "\nExit status:\n");
 	for (unsigned int i = 0; i < exit_code_doc_count; i++)
 	{
-		fprintf(f, "  %d  ", exit_code_docs[i].code);
+		/* "  0  " and "  10 ": the meanings start in one column. */
+		fprintf(f, "  %-2d ", exit_code_docs[i].code);
 		cli_doc_wrap(f, exit_code_docs[i].meaning, 5);
 	}
 }
@@ -308,15 +309,18 @@ static void completion_case(FILE *f, enum cli_complete kind)
 	}
 }
 
-/* --format's words, the one option whose argument is a word of a list. */
-static const char *format_words(void)
+/* Each option whose argument is a word of its list (--format, --attest): a case of its own. */
+static void completion_words_cases(FILE *f)
 {
-	const struct cli_option *opt = NULL;
+	const struct cli_option *opt;
 
-	for (unsigned int i = 0; i < tool_option_count && !opt; i++)
-		if (tool_options[i].complete == CLI_ARG_WORDS)
-			opt = &tool_options[i];
-	return opt ? opt->words : "";
+	for (unsigned int i = 0; i < tool_option_count; i++) {
+		opt = &tool_options[i];
+		if (!opt->arg || opt->complete != CLI_ARG_WORDS)
+			continue;
+		fprintf(f, "\t--%s|-%s)\n\t\tCOMPREPLY=( $(compgen -W \"%s\" -- \"$cur\") )\n"
+			   "\t\treturn ;;\n", opt->name, opt->name, opt->words);
+	}
 }
 
 void print_bash_completion(FILE *f)
@@ -340,9 +344,7 @@ void print_bash_completion(FILE *f)
 	fputs(")\n\t\tcompopt -o filenames 2>/dev/null\n"
 	      "\t\tCOMPREPLY=( $(compgen -f -- \"$cur\") )\n"
 	      "\t\treturn ;;\n", f);
-	completion_case(f, CLI_ARG_WORDS);
-	fprintf(f, ")\n\t\tCOMPREPLY=( $(compgen -W \"%s\" -- \"$cur\") )\n"
-		   "\t\treturn ;;\n", format_words());
+	completion_words_cases(f);
 	completion_case(f, CLI_ARG_NONE);
 	fputs(")\n\t\treturn ;;\n\tesac\n\n\tCOMPREPLY=( $(compgen -W \"", f);
 	completion_words(f, false);

@@ -26,6 +26,13 @@ struct provision_report {
 	const struct sdsi_preflight *preflight;
 };
 
+/* --attest verify on one device: the verdict and what it was verified against. */
+struct attest_report {
+	const char *device;			/* intel_vsec.sdsi.N */
+	const char *trust;			/* --trust, or the default directory */
+	const struct sdsi_attest_verdict *verdict;
+};
+
 struct output_ops {
 	/* --all: results of several devices follow, in device order. */
 	void (*begin_all)(struct output *out);
@@ -46,6 +53,11 @@ struct output_ops {
 	 * for an output that provisioning refuses (Prometheus, tool_options.c).
 	 */
 	void (*fleet)(struct output *out, const struct fleet_report *report);
+	/*
+	 * --attest verify: one device's verdict, attested or not; NULL for an
+	 * output that attestation refuses (Prometheus, tool_options.c).
+	 */
+	void (*attestation)(struct output *out, const struct attest_report *report);
 	/*
 	 * Optional (NULL: not called): the registers -s, -m and -C read before
 	 * the certificate, for outputs that label every value with the socket.

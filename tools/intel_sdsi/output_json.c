@@ -14,6 +14,8 @@
 
 #include "sdsi/json_contract.h"
 #include "output.h"
+#include "output_json.h"
+#include "output_attest.h"
 #include "sdsi/blob_kind.h"
 #include "sdsi/license_type.h"
 #include "fleet_report.h"
@@ -86,7 +88,7 @@ static json_object *new_doc(void)
  * null); an error names the device -d asked for and the AKC or CAP of -a/-c
  * even when the failure came before they were opened.
  */
-static json_object *device_doc(const struct output *out, const char *device)
+json_object *json_device_doc(const struct output *out, const char *device)
 {
 	json_object *obj = new_doc();
 	const char *file = device || !out->file ? out->error_file : out->file;
@@ -98,7 +100,7 @@ static json_object *device_doc(const struct output *out, const char *device)
 	return obj;
 }
 
-static void emit(struct output *out, json_object *obj)
+void json_emit(struct output *out, json_object *obj)
 {
 	if (out->in_all) {
 		json_object_array_add(out->json_all, obj);
@@ -120,7 +122,7 @@ static void json_end_all(struct output *out)
 
 	out->in_all = false;
 	add(obj, "results", out->json_all);
-	emit(out, obj);
+	json_emit(out, obj);
 	out->json_all = NULL;
 }
 
@@ -137,12 +139,12 @@ static void json_devices(struct output *out, struct sdsi_device *const *devs, si
 		json_object_array_add(list, dev);
 	}
 	add(obj, "devices", list);
-	emit(out, obj);
+	json_emit(out, obj);
 }
 
 static void json_info(struct output *out, const char *device, const struct sdsi_registers *r)
 {
-	json_object *obj = device_doc(out, device), *nvram = json_object_new_object();
+	json_object *obj = json_device_doc(out, device), *nvram = json_object_new_object();
 	json_object *features = json_object_new_object();
 
 	add(obj, "guid", hex32(r->guid));
@@ -165,7 +167,7 @@ static void json_info(struct output *out, const char *device, const struct sdsi_
 	add(obj, "nvram_limits", nvram);
 	add(obj, "auth_errors", pair("content", json_object_new_boolean(r->content_auth_error),
 				     "metering", json_object_new_boolean(r->metering_auth_error)));
-	emit(out, obj);
+	json_emit(out, obj);
 }
 
 static json_object *bundles(uint32_t count, uint32_t (*code_of)(const void *, uint32_t),
@@ -223,7 +225,7 @@ static json_object *json_license(const struct sdsi_license *lic)
 
 static void json_state(struct output *out, const char *device, const struct sdsi_state_cert *c)
 {
-	json_object *obj = device_doc(out, device), *licenses = json_object_new_array();
+	json_object *obj = json_device_doc(out, device), *licenses = json_object_new_array();
 	char image[UTIL_KEY_IMAGE_HEX_SIZE(SDSI_KEY_IMAGE_SIZE)];
 
 	add(obj, "content_type", json_object_new_int64(c->content_type));
@@ -237,13 +239,13 @@ static void json_state(struct output *out, const char *device, const struct sdsi
 	for (uint32_t i = 0; i < c->num_licenses; i++)
 		json_object_array_add(licenses, json_license(&c->licenses[i]));
 	add(obj, "licenses", licenses);
-	emit(out, obj);
+	json_emit(out, obj);
 }
 
 static void json_meter(struct output *out, const char *device, const struct sdsi_meter_cert *c,
 		       bool current)
 {
-	json_object *obj = device_doc(out, device), *counters = json_object_new_array();
+	json_object *obj = json_device_doc(out, device), *counters = json_object_new_array();
 	uint32_t enc, count;
 
 	add(obj, "current", json_object_new_boolean(current));
@@ -259,7 +261,7 @@ static void json_meter(struct output *out, const char *device, const struct sdsi
 						     "count", json_object_new_int64(count)));
 	}
 	add(obj, "counters", counters);
-	emit(out, obj);
+	json_emit(out, obj);
 }
 
 static json_object *json_blob(const struct sdsi_blob_info *b)
@@ -323,7 +325,7 @@ static void json_provisioned(struct output *out, const struct provision_report *
 	add(obj, "unchanged", json_object_new_boolean(sdsi_preflight_unchanged(r->preflight)));
 	add(obj, "forced", json_object_new_boolean(sdsi_preflight_forced(r->preflight)));
 	json_add_preflight(obj, sdsi_preflight_blob_info(r->preflight), r->preflight);
-	emit(out, obj);
+	json_emit(out, obj);
 }
 
 static json_object *json_error_object(const struct sdsi_error *err)
@@ -345,7 +347,7 @@ static json_object *json_error_object(const struct sdsi_error *err)
 static void json_refused(struct output *out, const struct provision_report *r,
 			 const struct sdsi_error *err)
 {
-	json_object *obj = device_doc(out, r->device), *e = json_error_object(err);
+	json_object *obj = json_device_doc(out, r->device), *e = json_error_object(err);
 	json_object *preflight = json_object_new_object();
 
 	out_error_message(sdsi_error_message(err));
@@ -353,16 +355,16 @@ static void json_refused(struct output *out, const struct provision_report *r,
 	json_add_preflight(preflight, sdsi_preflight_blob_info(r->preflight), r->preflight);
 	add(e, "preflight", preflight);
 	add(obj, "error", e);
-	emit(out, obj);
+	json_emit(out, obj);
 }
 
 static void json_error(struct output *out, const char *device, const struct sdsi_error *err)
 {
-	json_object *obj = device_doc(out, device);
+	json_object *obj = json_device_doc(out, device);
 
 	out_error_message(sdsi_error_message(err));
 	add(obj, "error", json_error_object(err));
-	emit(out, obj);
+	json_emit(out, obj);
 }
 
 /* ---- the fleet provisioning document (--all -a / -c) -------------------- */
@@ -446,4 +448,5 @@ static void json_fleet(struct output *out, const struct fleet_report *r)
 const struct output_ops json_output_ops = {
 	OUTPUT_OPS_REQUIRED(json),
 	.fleet = json_fleet,
+	.attestation = json_attestation,
 };
