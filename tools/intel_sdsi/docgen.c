@@ -21,9 +21,11 @@ void print_usage(FILE *f)
 	fprintf(f, "Usage: %s [-l] [-d DEVNO [-i] [-s] [-m] [-C] [-a FILE] [-c FILE]]\n"
 		   "       %*s [--all | --file PATH [--guid GUID]]\n"
 		   "       %*s [--format FORMAT | --json] [--output FILE]\n"
-		   "       %*s [--dry-run] [--force] [--retry N] [-v | -q]\n",
+		   "       %*s [--dry-run] [--force] [--retry N] [-v | -q]\n"
+		   "       %s -d DEVNO | --all --attest verify [--trust FILE|DIR] [--json]\n"
+		   "       %s -d DEVNO --attest get_digests | get_certificate [--der]\n",
 		PROGRAM, (int)strlen(PROGRAM), "", (int)strlen(PROGRAM), "",
-		(int)strlen(PROGRAM), "");
+		(int)strlen(PROGRAM), "", PROGRAM, PROGRAM);
 }
 
 /* Documented, and among the commands (else among their modifiers). */
@@ -194,6 +196,15 @@ void print_man_page(FILE *f)
 		   " \\fB\\-a\\fR \\fIFILE\\fR | \\fB\\-c\\fR \\fIFILE\\fR|\\fIDIR\\fR"
 		   " [\\fB\\-\\-dry\\-run\\fR] [\\fB\\-\\-force\\fR] [\\fB\\-\\-retry\\fR \\fIN\\fR]"
 		   " [\\fB\\-\\-json\\fR]\n"
+		   ".br\n"
+		   ".B intel_sdsi\n"
+		   "\\fB\\-d\\fR \\fIDEVNO\\fR | \\fB\\-\\-all\\fR"
+		   " \\fB\\-\\-attest\\fR \\fIverify\\fR [\\fB\\-\\-trust\\fR \\fIFILE\\fR|\\fIDIR\\fR]"
+		   " [\\fB\\-\\-retry\\fR \\fIN\\fR] [\\fB\\-\\-json\\fR]\n"
+		   ".br\n"
+		   ".B intel_sdsi\n"
+		   "\\fB\\-d\\fR \\fIDEVNO\\fR"
+		   " \\fB\\-\\-attest\\fR \\fIget_digests\\fR|\\fIget_certificate\\fR [\\fB\\-\\-der\\fR]\n"
 		   ".SH DESCRIPTION\n"
 		   "\\fBintel_sdsi\\fR reads the registers, state certificate and meter certificates of\n"
 		   "Intel On Demand sockets through the sysfs files of the Linux \\fBintel_sdsi\\fR driver\n"
@@ -218,6 +229,14 @@ void print_man_page(FILE *f)
 		   "write neither there.  The exit status is that of the first socket that failed;\n"
 		   "else 5 when a socket was left without its CAP, a file of \\fIDIR\\fR unused, or\n"
 		   "\\fIDIR\\fR empty, each named; 0 otherwise.\n"
+		   ".PP\n"
+		   "\\fB\\-\\-attest verify\\fR checks, through the part's SPDM attestation service,\n"
+		   "that the state certificate is the silicon's: the certificate chain to a root\n"
+		   "the owner trusts (\\fB\\-\\-trust\\fR, never a root the part sends), a\n"
+		   "CHALLENGE and signed measurements with fresh nonces, and measurement 1 against\n"
+		   "the state certificate read in the same run.  It prints every check and the\n"
+		   "verdict; a part that fails a check exits 10, attestation that cannot run (no\n"
+		   "transport, busy, permission) exits as a read would.  Nothing is written.\n"
 		   ".PP\n"
 		   "Long options work with one or two dashes.  One command runs per invocation;\n"
 		   "when several are given the last one wins.  \\fIDEVNO\\fR is the \\fIN\\fR of\n"
@@ -252,6 +271,8 @@ void print_man_page(FILE *f)
 	      "intel_sdsi \\-s \\-\\-file state.bin\n"
 	      "intel_sdsi \\-d 1 \\-c socket1.cap \\-\\-dry\\-run\n"
 	      "intel_sdsi \\-\\-all \\-c caps/ \\-\\-dry\\-run\n"
+	      "intel_sdsi \\-\\-all \\-\\-attest verify \\-\\-json\n"
+	      "intel_sdsi \\-d 0 \\-\\-attest get_certificate \\-\\-der | openssl x509 \\-inform DER \\-noout \\-subject\n"
 	      ".fi\n"
 	      ".SH JSON\n"
 	      "With \\fB\\-\\-json\\fR every command prints one document on standard output,\n"
