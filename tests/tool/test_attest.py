@@ -215,7 +215,8 @@ def test_busy_is_retried_and_writes_nothing(roots):
             "--authority", roots["authority"])
     busy, busy_retried, once, once_retried = r[2], r[3], r[6], r[8]
     assert busy["rc"] == IO and doc(busy, "error.json")["error"]["name"] == "EBUSY"
-    assert busy_retried["rc"] == IO and "after 2 attempts" in busy_retried["err"]
+    assert "--retry N" in busy["err"]
+    assert busy_retried["rc"] == IO and "still busy after 2 attempts" in busy_retried["err"]
     assert once["rc"] == IO, once                       # busy once, no --retry
     assert once_retried["rc"] == 0 and doc(once_retried)["attested"] is True
     # Nothing of the flow spends a provisioning attempt or counts a failure.

@@ -48,10 +48,13 @@ static int attest_with_retry(const struct sdsi_device *dev, unsigned int retries
 			break;
 		nanosleep(&delay, NULL);
 	}
-	if (sdsi_error_errno(err) == EBUSY)
-		sdsi_error_set(err, EBUSY, sdsi_error_class(err), -1,
-			       "%s (after %u attempts; --retry N tries again while busy)",
+	if (sdsi_error_errno(err) == EBUSY && retries)
+		sdsi_error_set(err, EBUSY, sdsi_error_class(err), -1, "%s (still busy after %u attempts)",
 			       sdsi_error_message(err), retries + 1);
+	else if (sdsi_error_errno(err) == EBUSY)
+		sdsi_error_set(err, EBUSY, sdsi_error_class(err), -1,
+			       "%s (--retry N asks again up to N times while busy)",
+			       sdsi_error_message(err));
 	return -1;
 }
 
