@@ -3,7 +3,7 @@
  * Little-endian loads and stores on byte buffers.  Every layout of the
  * interface (registers, certificates, licence blobs, the AKC and CAP, the
  * NVRAM file, the shared window) is little-endian whatever the host is, so
- * every component reads and writes those bytes through these four helpers.
+ * every component reads and writes those bytes through these helpers.
  * Static inline on plain integer types: usable by the model, the licensing
  * library, libsdsi, the tools and the tests alike.
  */
@@ -15,6 +15,17 @@
 #else
 #include <stdint.h>
 #endif
+
+static inline uint16_t sdsi_le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static inline void sdsi_put_le16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
 
 static inline uint32_t sdsi_le32(const uint8_t *p)
 {
