@@ -27,11 +27,15 @@ static void text_checks(const struct sdsi_attest_verdict *v)
 	for (unsigned int i = 0; i < sdsi_attest_num_checks(); i++) {
 		const char *detail = sdsi_attest_verdict_detail(v, i);
 
-		printf("    %-28s%-8s", sdsi_attest_check_name(i),
-		       sdsi_attest_result_name(sdsi_attest_verdict_result(v, i)));
+		const char *result = sdsi_attest_result_name(sdsi_attest_verdict_result(v, i));
+
+		/* The details in one column, and no line ends in blanks. */
+		printf("    %-28s", sdsi_attest_check_name(i));
 		if (detail && *detail) {
-			putchar(' ');
+			printf("%-8s ", result);
 			util_fputs_text_name(detail, stdout);
+		} else {
+			fputs(result, stdout);
 		}
 		putchar('\n');
 	}
