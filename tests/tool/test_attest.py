@@ -320,3 +320,28 @@ def test_default_trust_directory_is_used_without_trust(roots, tool):
     r = run([verify("--json")], "--authority", roots["authority"])
     err = doc(r[0], "error.json")
     assert r[0]["rc"] == USAGE and default in err["error"]["message"], r
+
+
+def test_schema_rejects_a_verdict_that_drifts():
+    checks = [{"name": n, "result": "ok", "detail": ""} for n in CHECKS]
+    good = {"schema_version": "1.0", "device": "intel_vsec.sdsi.0", "file": None,
+            "attested": True, "summary": PROVES, "failed_check": None, "trust": "roots",
+            "anchor": "CN=root", "digest": "ab" * 48, "certificates": [{"subject": "CN=root"}],
+            "measurements": [{"index": 1, "value": "cd" * 48}], "checks": checks}
+    assert schemas.errors("attestation.json", good) == []
+    failed = dict(good, attested=False, failed_check="trust")
+    assert schemas.errors("attestation.json", failed) == []
+    for name, bad in [
+            ("attested without its failed check", dict(good, attested=False)),
+            ("a failed check on an attested part", dict(good, failed_check="trust")),
+            ("a check libsdsi does not have", dict(good, failed_check="vibes", attested=False)),
+            ("a check missing", dict(good, checks=checks[1:])),
+            ("a result not in the list", dict(good, checks=[dict(checks[0], result="maybe"),
+                                                            *checks[1:]])),
+            ("a digest of the wrong size", dict(good, digest="ab" * 32)),
+            ("an upper-case measurement", dict(good, measurements=[{"index": 1,
+                                                                   "value": "CD" * 48}])),
+            ("measurement index 0", dict(good, measurements=[{"index": 0, "value": ""}])),
+            ("an unknown field", dict(good, verdict="ok")),
+            ("no schema_version", {k: v for k, v in good.items() if k != "schema_version"})]:
+        assert schemas.errors("attestation.json", bad) != [], name
