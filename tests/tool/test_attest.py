@@ -22,6 +22,7 @@ from emu_steps import ctl, t
 from sdsikit import schemas
 from sdsikit.emu import run_commands
 from sdsikit.programs import AUTHORITY, EMU, TOOL
+from test_program_conventions import complete
 from tool_runs import emu_missing
 
 needs_emu = pytest.mark.skipif(emu_missing() is not None, reason=str(emu_missing()))
@@ -229,24 +230,27 @@ def test_busy_is_retried_and_writes_nothing(roots):
 
 @needs_emu
 def test_all_one_verdict_per_socket(roots):
+    ppins = ["5ca1ab1e00", "5ca1ab1e01", "5ca1ab1e02"]
     r = run([verify("--json", trust=roots["pem"], devno=None),
              verify(trust=roots["pem"], devno=None),
-             ctl("fault", "1", "attest-signature", "--count", "0"),
+             ctl("fault", "2", "attest-signature", "--count", "0"),
              verify("--json", trust=roots["pem"], devno=None),
              verify(trust=roots["pem"], devno=None)],
-            "--authority", roots["authority"], "--sockets", "3")
+            "--authority", roots["authority"], "--sockets", "3", "--ppin", ",".join(ppins))
     good, good_text, bad, bad_text = r[0], r[1], r[3], r[4]
     assert good["rc"] == 0, good
     results = doc(good, "all.json")["results"]
     assert [d["device"] for d in results] == [f"intel_vsec.sdsi.{n}" for n in range(3)]
     assert all(d["attested"] for d in results)
-    # Each part has its own identity: three leaves, three digests.
+    # Each verdict in its device's place: the part's own leaf, named by its PPIN.
+    for d, ppin in zip(results, ppins):
+        assert f"CN=sdsi part {int(ppin, 16):016x}" in d["certificates"][-1]["subject"], d
     assert len({d["digest"] for d in results}) == 3
     assert good_text["out"].count("Attestation of device") == 3
     assert bad["rc"] == NOT_ATTESTED and bad_text["rc"] == NOT_ATTESTED
     verdicts = [(d["attested"], d["failed_check"]) for d in doc(bad, "all.json")["results"]]
-    assert verdicts == [(True, None), (False, "challenge-signature"), (True, None)]
-    assert "intel_vsec.sdsi.1: not attested" in bad_text["err"]
+    assert verdicts == [(True, None), (True, None), (False, "challenge-signature")]
+    assert "intel_vsec.sdsi.2: not attested" in bad_text["err"]
     assert "intel_vsec.sdsi.0: not attested" not in bad_text["err"]
 
 
@@ -308,9 +312,14 @@ def test_help_man_and_completion_name_the_default_trust_directory(tool):
     default = re.search(r"Default:\s+(/\S+attestation-roots)", help_text).group(1)
     assert default.endswith("/sdsi/attestation-roots")
     assert default.replace("-", "\\-") in tool("--dump-man").out
+    assert complete("intel_sdsi", ["intel_sdsi", "--attest", ""]) == {
+        "get_digests", "get_certificate", "verify"}
+    assert complete("intel_sdsi", ["intel_sdsi", "-attest", "v"]) == {"verify"}
+    assert complete("intel_sdsi", ["intel_sdsi", "--format", ""]) == {"text", "json", "prometheus"}
+    assert {"--attest", "--trust", "--der"} <= complete("intel_sdsi", ["intel_sdsi", "--"])
+    # --trust takes a file or a directory: the shell completes paths.
     completion = tool("--dump-bash-completion").out
-    assert "get_digests get_certificate verify" in completion
-    assert re.search(r"--trust\|-trust", completion)
+    assert re.search(r"--trust\|-trust[|)][^;]*\n\t\tcompopt -o filenames", completion)
 
 
 @needs_emu

@@ -55,7 +55,7 @@ def help_table(text):
     (indented under it, within 80 columns) joined again."""
     tail = text.split("Exit status", 1)[1]
     return [(int(code), " ".join(meaning.split())) for code, meaning in
-            re.findall(r"^  (\d\d |\d  )(.+(?:\n {5}\S.*)*)$", tail, re.M)]
+            re.findall(r"^  (\d\d |\d  )(\S.*(?:\n {5}\S.*)*)$", tail, re.M)]
 
 
 def test_one_table_documented_once():
