@@ -46,7 +46,7 @@ echo "$((t1 - t0)) $((t2 - t1))"
 EOF
 
 round() {	# sockets, intel_sdsi's device option
-	"$emu" run --sockets "$1" --authority "$work/ca" --rdy-latency-us "$latency_us" -- \
+	"$emu" run -q --sockets "$1" --authority "$work/ca" --rdy-latency-us "$latency_us" -- \
 		sh "$work/round.sh" "$tool" "$pem" "$2"
 }
 
@@ -71,7 +71,7 @@ for col in 1 2; do
 	1) what="-s (state read)" ;;
 	2) what="--attest verify" ;;
 	esac
-	printf '  %-22s %8s ms %-8s %10s ms %-9s\n' "$what" \
+	printf "  %-22s %8s ms %-10s %10s ms %s\n" "$what" \
 		"$(median "$work/one" "$col")" "($(range "$work/one" "$col"))" \
 		"$(median "$work/eight" "$col")" "($(range "$work/eight" "$col"))"
 done
