@@ -304,7 +304,7 @@ static size_t answer(struct test_responder *r, const uint8_t *req, size_t len, u
 		sdsi_put_le16(rsp + off, 0);
 		off += SDSI_SPDM_OPAQUE_LEN_SIZE;
 		if (r->presign)
-			r->presign(r, rsp, off);
+			r->presign(r, req, rsp, off);
 		EVP_DigestUpdate(r->m1, req, len);
 		EVP_DigestUpdate(r->m1, rsp, off);
 		if (sign(r->leaf_key, r->m1, rsp + off))
@@ -332,7 +332,7 @@ static size_t answer(struct test_responder *r, const uint8_t *req, size_t len, u
 		sdsi_put_le16(rsp + off, 0);
 		off += SDSI_SPDM_OPAQUE_LEN_SIZE;
 		if (r->presign)
-			r->presign(r, rsp, off);
+			r->presign(r, req, rsp, off);
 		EVP_DigestUpdate(r->l1, req, len);
 		EVP_DigestUpdate(r->l1, rsp, off);
 		if (sign(r->leaf_key, r->l1, rsp + off))
@@ -380,7 +380,7 @@ int tr_read_attr(void *ctx, enum sdsi_attr attr, uint8_t *buf, size_t *len,
 		*len = r->state_len;
 		return 0;
 	}
-	if (attr == SDSI_ATTR_METER_CERT && r->meters) {
+	if (attr == SDSI_ATTR_METER_CERT && r->meters && !r->hide_meter_file) {
 		memcpy(buf, r->meter_read, r->meter_len);
 		*len = r->meter_len;
 		return 0;

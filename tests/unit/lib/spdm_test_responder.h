@@ -48,7 +48,8 @@ struct test_responder {
 	tr_tamper_fn tamper;
 	void *tamper_ctx;
 	/* rewrite a CHALLENGE_AUTH or MEASUREMENTS before it is signed (len: the signed part) */
-	void (*presign)(struct test_responder *r, uint8_t *rsp, size_t len);
+	void (*presign)(struct test_responder *r, const uint8_t *req, uint8_t *rsp, size_t len);
+	bool hide_meter_file;		/* meter_certificate absent, measurement 2 sent */
 	/* transcripts and counters */
 	EVP_MD_CTX *m1, *l1;
 	unsigned int requests;		/* every request seen */

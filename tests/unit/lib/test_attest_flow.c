@@ -272,6 +272,7 @@ static void test_replayed_challenge_auth(void **state)
 	r->tamper = save_auth;
 	r->tamper_ctx = old;
 	assert_failed_at(r, "challenge-signature", "does not verify");
+	r->tamper_ctx = NULL;
 }
 
 static void flip_signature(struct test_responder *r, const uint8_t *req, size_t req_len,
@@ -292,6 +293,7 @@ static void test_bad_signatures(void **state)
 	assert_failed_at(r, "challenge-signature", "does not verify");
 	code = SDSI_SPDM_GET_MEASUREMENTS;
 	assert_failed_at(r, "measurement-signature", "does not verify");
+	r->tamper_ctx = NULL;
 }
 
 static void test_wrong_measurements(void **state)
