@@ -101,10 +101,14 @@ static int build_chain(struct test_responder *r, bool garbage_cert)
 		return -1;
 	if (garbage_cert)
 		memset(leaf_der, 0xA5, (size_t)leaf_len);
+	/* a chain over 65535 bytes is built too (its Length wraps): a test sizes it down */
 	len = SDSI_SPDM_CHAIN_OFF_CERTS + (size_t)root_len + (size_t)leaf_len;
 	r->chain = calloc(1, len);
-	if (!r->chain || len > SDSI_SPDM_CHAIN_MAX)
+	if (!r->chain) {
+		OPENSSL_free(root_der);
+		OPENSSL_free(leaf_der);
 		return -1;
+	}
 	r->chain_len = len;
 	sdsi_put_le16(r->chain + SDSI_SPDM_CHAIN_OFF_LENGTH, (uint16_t)len);
 	sha384(root_der, (size_t)root_len, r->chain + SDSI_SPDM_CHAIN_OFF_ROOT_HASH);

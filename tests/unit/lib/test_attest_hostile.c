@@ -322,11 +322,12 @@ static void test_portion_loop_bound(void **state)
 static void over_ask(struct test_responder *r, const uint8_t *req, size_t req_len,
 		     uint8_t *rsp, size_t *rsp_len)
 {
-	size_t asked = sdsi_le16(req + SDSI_SPDM_GETCERT_OFF_LENGTH);
+	size_t asked;
 
 	(void)req_len;
 	if (req[1] != SDSI_SPDM_GET_CERTIFICATE || sdsi_le16(req + SDSI_SPDM_GETCERT_OFF_OFFSET) == 0)
 		return;
+	asked = sdsi_le16(req + SDSI_SPDM_GETCERT_OFF_LENGTH);
 	sdsi_put_le16(rsp + SDSI_SPDM_CERT_OFF_PORTION, (uint16_t)(asked + 1));
 	rsp[*rsp_len] = 0;
 	(*rsp_len)++;
