@@ -426,6 +426,20 @@ static void test_signed_but_wrong(void **state)
 	expect_failure(r, "measurement-meter", "no meter_certificate to compare");
 }
 
+/* The chain's own hashes: RootHash, and the digest DIGESTS gives for it. */
+static void test_chain_hashes(void **state)
+{
+	struct test_responder *r = *state;
+
+	r->chain[SDSI_SPDM_CHAIN_OFF_ROOT_HASH] ^= 1;
+	EVP_Digest(r->chain, r->chain_len, r->digest, NULL, EVP_sha384(), NULL);
+	expect_failure(r, "root-hash", "not the SHA-384 of the chain's root certificate");
+	r->chain[SDSI_SPDM_CHAIN_OFF_ROOT_HASH] ^= 1;
+	EVP_Digest(r->chain, r->chain_len, r->digest, NULL, EVP_sha384(), NULL);
+	run_edit(r, SDSI_SPDM_GET_DIGESTS, 0, SDSI_SPDM_DIGESTS_OFF_DIGEST + 7,
+		 (uint8_t)(r->digest[7] ^ 1), "slot-digest", "not the SHA-384 of the chain");
+}
+
 static void echo_nonce(struct test_responder *r, const uint8_t *req, uint8_t *rsp, size_t len)
 {
 	(void)r;
@@ -486,6 +500,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_answer_over_buffer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_signed_but_wrong, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_responder_nonce, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_chain_hashes, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
