@@ -53,7 +53,7 @@ enum attest_check { SDSI_ATTEST_CHECKS(SDSI_ATTEST_CHECK_ENUM) ATTEST_NUM_CHECKS
 #define ATTEST_DETAIL_SIZE		256u
 #define ATTEST_HEX_SIZE			(2u * SDSI_SPDM_HASH_SIZE + 1u)
 
-/* The test seam: the device's side of one exchange, and its two certificates. */
+/* The device's side for sdsi_attest_open_with(): one exchange, and its two certificates. */
 struct sdsi_attest_io {
 	/* sdsi_spdm_transact()'s contract: 0 and the answer, or -errno with err. */
 	int (*transact)(void *ctx, const uint8_t *req, size_t req_len, uint8_t *rsp,
@@ -100,7 +100,11 @@ struct sdsi_attest_verdict {
 	bool digest_read;
 };
 
-/* A session on io instead of a device's /dev/isdsiN: the test seam. */
+/*
+ * test seam: a session on io instead of a device's /dev/isdsiN, for the
+ * unit tests' SPDM responder and fuzz/fuzz_attest_answer.c; not exported
+ * (libsdsi.map), reached by linking the library's objects.
+ */
 SDSI_HIDDEN int sdsi_attest_open_with(const struct sdsi_attest_io *io, const char *name,
 				      struct sdsi_attest **att, struct sdsi_error *err);
 

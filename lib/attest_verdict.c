@@ -67,6 +67,10 @@ struct sdsi_attest_verdict *attest_verdict_new(void)
 
 static void record(struct sdsi_attest_verdict *v, enum attest_check c,
 		   enum sdsi_attest_result result, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+
+static void record(struct sdsi_attest_verdict *v, enum attest_check c,
+		   enum sdsi_attest_result result, const char *fmt, va_list ap)
 {
 	v->result[c] = result;
 	vsnprintf(v->detail[c], sizeof(v->detail[c]), fmt, ap);
