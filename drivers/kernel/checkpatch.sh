@@ -57,7 +57,7 @@ done < <(find "$src" -name '*.[ch]' | sort)
 # The checks argued in docs/conformance.md, FILE:TYPE,...: the X-macro
 # table of the sysfs files, which no parentheses can enclose.
 declare -A argued=(
-	[include/sdsi/sysfs_files.h]=COMPLEX_MACRO,MACRO_ARG_REUSE
+	[include/sdsi/sysfs_files.h]='COMPLEX_MACRO,MACRO_ARG_REUSE'
 )
 # --no-tree: no kernel tree around the files; the checks that need one
 # (a compatible string's binding, for one) do not concern this module.

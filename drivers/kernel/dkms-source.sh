@@ -27,6 +27,7 @@ files=(
 	drivers/kernel/Kbuild:Kbuild
 	drivers/kernel/sdsi_aux.c:sdsi_aux.c
 	drivers/kernel/kcompat.sh:kcompat.sh
+	drivers/kernel/kcompat-expected:kcompat-expected
 	drivers/core/sdsi_mbox.c:sdsi_mbox.c
 	drivers/core/sdsi_mbox.h:sdsi_mbox.h
 	include/sdsi/abi.h:include/sdsi/abi.h
