@@ -5,8 +5,8 @@
  * seam docs/testing.md lists: the unit tests and the fuzzer play the device
  * through sdsi_attest_open_with(), which the library does not export.
  */
-#ifndef SDSI_ATTEST_INTERNAL_H
-#define SDSI_ATTEST_INTERNAL_H
+#ifndef SDSI_LIB_ATTEST_INTERNAL_H
+#define SDSI_LIB_ATTEST_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -190,4 +190,4 @@ SDSI_HIDDEN int attest_check_signature(struct sdsi_attest *att,
 SDSI_HIDDEN void attest_sha384(const uint8_t *bytes, size_t len,
 			       uint8_t out[SDSI_SPDM_HASH_SIZE]);
 
-#endif /* SDSI_ATTEST_INTERNAL_H */
+#endif /* SDSI_LIB_ATTEST_INTERNAL_H */

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <json-c/json.h>
 
-#include "sdsi/json_contract.h"
 #include "output.h"
 #include "output_json.h"
 #include "output_attest.h"
@@ -74,42 +73,6 @@ static json_object *pair(const char *k1, json_object *v1, const char *k2, json_o
 	return obj;
 }
 
-/* Every document starts with the contract's version. */
-static json_object *new_doc(void)
-{
-	json_object *obj = json_object_new_object();
-
-	add(obj, "schema_version", json_object_new_string(SDSI_JSON_SCHEMA_VERSION));
-	return obj;
-}
-
-/*
- * A document about one device, or about the saved file of --file (device
- * null); an error names the device -d asked for and the AKC or CAP of -a/-c
- * even when the failure came before they were opened.
- */
-json_object *json_device_doc(const struct output *out, const char *device)
-{
-	json_object *obj = new_doc();
-	const char *file = device || !out->file ? out->error_file : out->file;
-
-	if (!device && !out->file)
-		device = out->error_device;
-	add(obj, "device", device ? json_object_new_string(device) : NULL);
-	add(obj, "file", file ? json_object_new_string(file) : NULL);
-	return obj;
-}
-
-void json_emit(struct output *out, json_object *obj)
-{
-	if (out->in_all) {
-		json_object_array_add(out->json_all, obj);
-		return;
-	}
-	util_json_print_document(obj);
-	json_object_put(obj);
-}
-
 static void json_begin_all(struct output *out)
 {
 	out->json_all = json_object_new_array();
@@ -118,7 +81,7 @@ static void json_begin_all(struct output *out)
 
 static void json_end_all(struct output *out)
 {
-	json_object *obj = new_doc();
+	json_object *obj = json_new_doc();
 
 	out->in_all = false;
 	add(obj, "results", out->json_all);
@@ -128,7 +91,7 @@ static void json_end_all(struct output *out)
 
 static void json_devices(struct output *out, struct sdsi_device *const *devs, size_t count)
 {
-	json_object *obj = new_doc(), *list = json_object_new_array();
+	json_object *obj = json_new_doc(), *list = json_object_new_array();
 
 	for (size_t i = 0; i < count; i++) {
 		json_object *dev = json_object_new_object();
@@ -314,7 +277,7 @@ static void json_add_preflight(json_object *obj, const struct sdsi_blob_info *bl
 
 static void json_provisioned(struct output *out, const struct provision_report *r)
 {
-	json_object *obj = new_doc();
+	json_object *obj = json_new_doc();
 
 	add(obj, "device", json_object_new_string(r->device));
 	add(obj, "blob", json_object_new_string(r->kind == SDSI_BLOB_AKC ? "akc" : "cap"));
@@ -424,7 +387,7 @@ static json_object *json_file(const struct fleet_report *r, size_t i)
 
 static void json_fleet(struct output *out, const struct fleet_report *r)
 {
-	json_object *doc = new_doc(), *devices = json_object_new_array();
+	json_object *doc = json_new_doc(), *devices = json_object_new_array();
 	json_object *files = json_object_new_array(), *totals = json_object_new_object();
 
 	fleet_diagnose(out, r);

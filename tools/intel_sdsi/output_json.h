@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* What the JSON printers of other files share with output_json.c. */
+/* The JSON documents' envelope (output_json_doc.c), shared by every printer. */
 #ifndef SDSI_TOOLS_INTEL_SDSI_OUTPUT_JSON_H
 #define SDSI_TOOLS_INTEL_SDSI_OUTPUT_JSON_H
 
 #include <json-c/json.h>
 
 #include "output.h"
+
+/* A new document, "schema_version" filled. */
+json_object *json_new_doc(void);
 
 /*
  * A new document about device (NULL: the saved file of --file, or the

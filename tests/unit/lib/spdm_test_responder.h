@@ -8,8 +8,8 @@
  * seam (struct sdsi_attest_io); a test makes it hostile by a hook that
  * rewrites any answer, and by the knobs below.
  */
-#ifndef SDSI_TESTS_SPDM_TEST_RESPONDER_H
-#define SDSI_TESTS_SPDM_TEST_RESPONDER_H
+#ifndef SDSI_TESTS_UNIT_LIB_SPDM_TEST_RESPONDER_H
+#define SDSI_TESTS_UNIT_LIB_SPDM_TEST_RESPONDER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -86,4 +86,4 @@ const char *tr_detail(const struct sdsi_attest_verdict *v, const char *name);
 /* Write a fresh self-signed P-384 root (another authority's) as PEM at path. */
 int tr_write_other_root(const char *path);
 
-#endif /* SDSI_TESTS_SPDM_TEST_RESPONDER_H */
+#endif /* SDSI_TESTS_UNIT_LIB_SPDM_TEST_RESPONDER_H */
