@@ -148,7 +148,7 @@ pass
 roots=$sysconfdir/sdsi/attestation-roots
 [ -d "$dest$roots" ] && [ ! -L "$dest$roots" ] || fail "trust anchor directory $roots not installed"
 [ -z "$(ls -A "$dest$roots")" ] ||
-	fail "trust anchor directory $roots is not empty: $(ls -A "$dest$roots" | xargs)"
+	fail "trust anchor directory $roots is not empty: $(ls -A "$dest$roots" | tr "\n" " ")"
 LD_LIBRARY_PATH="$dest$libdir" "$dest$bindir/intel_sdsi" --help >"$tmp/help.out" 2>&1 ||
 	{ cat "$tmp/help.out" >&2; fail "$bindir/intel_sdsi --help exits non-zero"; }
 tr -s ' \n' ' ' <"$tmp/help.out" | grep -qF "Default: $roots" ||
