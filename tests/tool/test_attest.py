@@ -291,6 +291,42 @@ def test_certificate_der_goes_to_openssl_and_digest_is_the_chains(roots):
     assert der[0] == 0x30 and len(der) < len(chain) - 52 and chain.endswith(der)
 
 
+@needs_emu
+def test_output_writes_the_verdict_and_the_digest(roots, tmp_path):
+    """--output FILE: the verdict (one device or --all, text or JSON) and
+    get_digests' line land in FILE, nothing on stdout; a part that failed
+    attestation is a verdict too, written (exit 10); attestation that could
+    not run (no transport on socket 1) leaves FILE as it was (exit 3)."""
+    files = {name: tmp_path / name for name in
+             ("verdict.json", "verdict.txt", "all.json", "digest", "untrusted.json", "kept")}
+    files["untrusted.json"].write_text("an older report\n")
+    files["kept"].write_text("an older report\n")
+    out = {name: str(path) for name, path in files.items()}
+    r = run([ctl("features", "1", "on-demand,metering"),
+             verify("--json", "--output", out["verdict.json"], trust=roots["pem"]),
+             verify("--output", out["verdict.txt"], trust=roots["pem"]),
+             verify("--json", "--output", out["all.json"], trust=roots["pem"], devno=None),
+             t("-d", "0", "--attest", "get_digests", "--output", out["digest"]),
+             t("-d", "0", "--attest", "get_digests"),
+             verify("--json", "--output", out["untrusted.json"], trust=roots["other"]),
+             verify("--json", "--output", out["kept"], trust=roots["pem"], devno="1")],
+            "--authority", roots["authority"], "--sockets", "2")[1:]
+    assert [x["rc"] for x in r] == [0, 0, NO_DEVICE, 0, 0, NOT_ATTESTED, NO_DEVICE], r
+    for x in r[:4] + r[5:6]:
+        assert x["out"] == "", x
+    d = schemas.check("attestation.json", files["verdict.json"].read_text())
+    assert d["attested"] is True and d["device"] == "intel_vsec.sdsi.0"
+    assert re.search(r"^Verdict: +attested$", files["verdict.txt"].read_text(), re.M)
+    # --all's document names socket 1, which has no transport, and is written.
+    first, second = schemas.check("all.json", files["all.json"].read_text())["results"]
+    assert first["attested"] is True and second["error"]["name"] == "ENODEV"
+    assert files["digest"].read_text() == r[4]["out"] == d["digest"] + "\n"
+    bad = schemas.check("attestation.json", files["untrusted.json"].read_text())
+    assert bad["attested"] is False and bad["failed_check"] == "trust"
+    assert files["kept"].read_text() == "an older report\n"
+    assert "left as it was" in r[6]["err"]
+
+
 def test_combinations_are_refused(tool):
     for args, said in [
             (["-d", "0", "--attest", "frob"], "--attest"),
@@ -300,7 +336,9 @@ def test_combinations_are_refused(tool):
             (["-d", "0", "--attest", "get_digests", "--json"], "--json applies"),
             (["--all", "--attest", "get_certificate"], "--all applies"),
             (["-d", "0", "--attest", "verify", "--format", "prometheus"], "prometheus"),
-            (["-d", "0", "--attest", "verify", "--output", "x"], "--output applies"),
+            (["-d", "0", "--attest", "get_certificate", "--output", "x"], "--output applies"),
+            (["-d", "0", "--attest", "get_certificate", "--der", "--output", "x"],
+             "--output applies"),
             (["-d", "0", "--attest", "verify", "--retry", "21"], "--retry"),
             (["--attest", "verify"], "No device specified")]:
         r = tool(*args)

@@ -125,6 +125,7 @@ static enum sdsi_exit verify_one(const struct cli *cli, struct output *out,
 	if (attest_with_retry(dev, cli->busy_retries, verify_step, &v, &att, err))
 		return report_error(out, sdsi_device_name(dev), err);
 	status = render_verdict(cli, out, sdsi_device_name(dev), v.verdict);
+	out->complete_document = true;
 	sdsi_attest_verdict_free(v.verdict);
 	sdsi_attest_free(att);
 	return status;
@@ -235,7 +236,7 @@ static enum sdsi_exit verify_all(const struct cli *cli, struct output *out)
 			status = one;
 	}
 	out->ops->end_all(out);
-	out->whole_fleet = true;
+	out->complete_document = true;
 	for (size_t i = 0; i < count; i++) {
 		sdsi_attest_verdict_free(jobs.results[i].verdict);
 		sdsi_error_free(jobs.results[i].err);

@@ -144,10 +144,11 @@ int main(int argc, char **argv)
 		return status;
 	/*
 	 * A failure leaves FILE exactly as it was, in every format; only --all's
-	 * document, which holds every device's result (failures included), is
-	 * written whatever its status: it is complete and says which failed.
+	 * document, which holds every device's result (failures included), and
+	 * an attestation verdict are written whatever the status: each is
+	 * complete and says what failed.
 	 */
-	if (status != SDSI_EXIT_OK && !out.whole_fleet) {
+	if (status != SDSI_EXIT_OK && !out.complete_document) {
 		output_file_discard(&file);
 		return status;
 	}

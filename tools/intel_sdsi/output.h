@@ -101,10 +101,12 @@ struct output {
 	const char *command;	/* "info", "state", ...: the long option run */
 	void *prom;		/* Prometheus mode: the samples collected so far */
 	/*
-	 * --all printed its whole document: every device's result, failures
-	 * included; --output writes it even when the status is not 0.
+	 * A complete document was printed although the status may not be 0:
+	 * --all's (every device's result, failures included) or an attestation
+	 * verdict (a part that failed attestation is a result, not a failure
+	 * to run); --output writes it whatever the status.
 	 */
-	bool whole_fleet;
+	bool complete_document;
 };
 
 extern const struct output_ops text_output_ops;

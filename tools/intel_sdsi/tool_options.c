@@ -68,7 +68,7 @@ const struct cli_option tool_options[] = {
 	{ OPT_JSON, 0, "json", NULL, CLI_ARG_NONE, NULL,
 	  "the same as --format json: JSON on stdout, errors included; diagnostics go to stderr" },
 	{ OPT_OUTPUT, 0, "output", "FILE", CLI_ARG_FILE, NULL,
-	  "with -l, -i, -s, -m or -C: write the output to FILE atomically (a temporary file in its directory, fsync, rename), so a reader never sees a partial file; a failed command leaves FILE as it was (--all writes its document, which names each device that failed).  FILE must be missing or a regular file of text that holds no key (no PEM block, no key OpenSSL reads, encrypted or not); a binary file (an AKC, a CAP, a certificate) is replaced only with --force, a key or a symbolic link never; an existing FILE keeps its mode" },
+	  "with -l, -i, -s, -m, -C, --attest verify or --attest get_digests: write the output to FILE atomically (a temporary file in its directory, fsync, rename), so a reader never sees a partial file; a failed command leaves FILE as it was (--all writes its document, which names each device that failed, and --attest verify its verdict, also when the part failed attestation).  FILE must be missing or a regular file of text that holds no key (no PEM block, no key OpenSSL reads, encrypted or not); a binary file (an AKC, a CAP, a certificate) is replaced only with --force, a key or a symbolic link never; an existing FILE keeps its mode" },
 	{ OPT_DRY_RUN, 0, "dry-run", NULL, CLI_ARG_NONE, NULL,
 	  "with -a or -c: run every pre-flight check, show the decoded blob and each check's result, write nothing" },
 	{ OPT_FORCE, 0, "force", NULL, CLI_ARG_NONE, NULL,
@@ -330,8 +330,14 @@ static int check_combination(const struct cli *cli, char *msg, unsigned long msg
 		snprintf(msg, msglen, "--all excludes -d");
 	else if (cli->format == FORMAT_PROMETHEUS && (!reading || cli->file))
 		snprintf(msg, msglen, "--format prometheus applies to -i, -s, -m and -C with -d or --all");
-	else if (cli->output && !reading && cli->command != CMD_LIST)
-		snprintf(msg, msglen, "--output applies to -l, -i, -s, -m and -C only");
+	else if (cli->output && !reading && cli->command != CMD_LIST &&
+		 !(attest && cli->attest != ATTEST_GET_CERTIFICATE))
+		/*
+		 * get_certificate's bytes are a certificate, which --output never
+		 * replaces, even with --force (output_file.c): a second run would
+		 * stop.  They go to stdout, for a redirection or a pipe.
+		 */
+		snprintf(msg, msglen, "--output applies to -l, -i, -s, -m, -C, --attest verify and --attest get_digests only");
 	else if (cli->command == CMD_NONE && cli->devno)
 		snprintf(msg, msglen, "No command specified");
 	else if (cli->command != CMD_LIST && !cli->devno && !cli->all && !cli->file)
