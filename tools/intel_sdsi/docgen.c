@@ -152,7 +152,9 @@ static void man_metrics(FILE *f)
 	      "the run goes on; the exit status is then that of the first failure, and the\n"
 	      "output (and \\fB\\-\\-output\\fR \\fIFILE\\fR) is still complete.  A socket that lacks\n"
 	      "the data (metering not enabled, as on V1 parts, or the attribute absent) is\n"
-	      "no failure: \\fBsdsi_up\\fR 1 and \\fBsdsi_data_available\\fR 0.  Meter counters are\n"
+	      "no failure: \\fBsdsi_up\\fR 1 and \\fBsdsi_data_available\\fR 0; so is a part\n"
+	      "without attestation (bit 12 clear) asked for \\fB\\-\\-attest verify\\fR, which\n"
+	      "then has no \\fBsdsi_attested\\fR sample.  Meter counters are\n"
 	      "converted to seconds with the certificate's counter unit.  The families, by\n"
 	      "the command that prints them (\\fIall\\fR: every command):\n", f);
 	for (unsigned int i = 0; i < PROM_FAMILY_COUNT; i++) {
@@ -168,7 +170,9 @@ static void man_metrics(FILE *f)
 	fputs(".PP\n"
 	      "The systemd timer \\fBsdsi\\-textfile.timer\\fR runs \\fBsdsi\\-textfile.service\\fR\n"
 	      "every minute, which writes \\fIsdsi_COMMAND.prom\\fR for each command of\n"
-	      "\\fBSDSI_TEXTFILE_COMMANDS\\fR (info state meter_current) with \\fB\\-\\-output\\fR\n"
+	      "\\fBSDSI_TEXTFILE_COMMANDS\\fR (info state meter_current; \\fIattest\\fR runs\n"
+	      "\\fB\\-\\-attest verify\\fR against \\fBSDSI_TEXTFILE_TRUST\\fR, with the device\n"
+	      "access docs/prometheus.md gives) with \\fB\\-\\-output\\fR\n"
 	      "into \\fBSDSI_TEXTFILE_DIR\\fR (/var/lib/prometheus/node\\-exporter), the directory\n"
 	      "of node_exporter's textfile collector; \\fBsystemctl edit\\fR changes either.\n", f);
 }

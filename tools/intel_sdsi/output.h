@@ -54,8 +54,7 @@ struct output_ops {
 	 */
 	void (*fleet)(struct output *out, const struct fleet_report *report);
 	/*
-	 * --attest verify: one device's verdict, attested or not; NULL for an
-	 * output that attestation refuses (Prometheus, tool_options.c).
+	 * --attest verify: one device's verdict, attested or not.
 	 */
 	void (*attestation)(struct output *out, const struct attest_report *report);
 	/*
@@ -102,7 +101,8 @@ struct output {
 	void *prom;		/* Prometheus mode: the samples collected so far */
 	/*
 	 * --all printed its whole document: every device's result, failures
-	 * included; --output writes it even when the status is not 0.
+	 * included (or --attest verify printed a verdict, attested or not);
+	 * --output writes it even when the status is not 0.
 	 */
 	bool whole_fleet;
 };

@@ -64,11 +64,11 @@ const struct cli_option tool_options[] = {
 	{ OPT_GUID, 0, "guid", "GUID", CLI_ARG_NONE, NULL,
 	  "with --file and -i: the GUID of the socket the registers come from, v1 (0x006dd191, 72 bytes) or v2 (0xf210d9ef, 80 bytes); default: the size tells" },
 	{ OPT_FORMAT, 0, "format", "FORMAT", CLI_ARG_WORDS, "text json prometheus",
-	  "output format: text (the default), json, or prometheus (the text exposition format, with -i, -s, -m or -C and -d or --all; its metrics are listed in intel_sdsi(1))" },
+	  "output format: text (the default), json, or prometheus (the text exposition format, with -i, -s, -m, -C or --attest verify and -d or --all; its metrics are listed in intel_sdsi(1))" },
 	{ OPT_JSON, 0, "json", NULL, CLI_ARG_NONE, NULL,
 	  "the same as --format json: JSON on stdout, errors included; diagnostics go to stderr" },
 	{ OPT_OUTPUT, 0, "output", "FILE", CLI_ARG_FILE, NULL,
-	  "with -l, -i, -s, -m or -C: write the output to FILE atomically (a temporary file in its directory, fsync, rename), so a reader never sees a partial file; a failed command leaves FILE as it was (--all writes its document, which names each device that failed).  FILE must be missing or a regular file of text that holds no key (no PEM block, no key OpenSSL reads, encrypted or not); a binary file (an AKC, a CAP, a certificate) is replaced only with --force, a key or a symbolic link never; an existing FILE keeps its mode" },
+	  "with -l, -i, -s, -m, -C or --attest verify: write the output to FILE atomically (a temporary file in its directory, fsync, rename), so a reader never sees a partial file; a failed command leaves FILE as it was (--all writes its document, which names each device that failed, and a verdict is written whether the part attested or not).  FILE must be missing or a regular file of text that holds no key (no PEM block, no key OpenSSL reads, encrypted or not); a binary file (an AKC, a CAP, a certificate) is replaced only with --force, a key or a symbolic link never; an existing FILE keeps its mode" },
 	{ OPT_DRY_RUN, 0, "dry-run", NULL, CLI_ARG_NONE, NULL,
 	  "with -a or -c: run every pre-flight check, show the decoded blob and each check's result, write nothing" },
 	{ OPT_FORCE, 0, "force", NULL, CLI_ARG_NONE, NULL,
@@ -328,10 +328,10 @@ static int check_combination(const struct cli *cli, char *msg, unsigned long msg
 		snprintf(msg, msglen, "--file excludes -d and --all");
 	else if (cli->all && cli->devno)
 		snprintf(msg, msglen, "--all excludes -d");
-	else if (cli->format == FORMAT_PROMETHEUS && (!reading || cli->file))
-		snprintf(msg, msglen, "--format prometheus applies to -i, -s, -m and -C with -d or --all");
-	else if (cli->output && !reading && cli->command != CMD_LIST)
-		snprintf(msg, msglen, "--output applies to -l, -i, -s, -m and -C only");
+	else if (cli->format == FORMAT_PROMETHEUS && (!(reading || verify) || cli->file))
+		snprintf(msg, msglen, "--format prometheus applies to -i, -s, -m, -C and --attest verify with -d or --all");
+	else if (cli->output && !reading && !verify && cli->command != CMD_LIST)
+		snprintf(msg, msglen, "--output applies to -l, -i, -s, -m, -C and --attest verify only");
 	else if (cli->command == CMD_NONE && cli->devno)
 		snprintf(msg, msglen, "No command specified");
 	else if (cli->command != CMD_LIST && !cli->devno && !cli->all && !cli->file)
