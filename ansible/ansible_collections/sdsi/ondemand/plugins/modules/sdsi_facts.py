@@ -49,7 +49,7 @@ options:
     default: true
   attest:
     description:
-      - Also verify each socket's attestation (intel_sdsi C(--attest verify)):
+      - Also verify each socket's attestation (intel_sdsi C(--attest verify)),
         the part's certificate chain against the trusted roots, a signed
         challenge with a fresh nonce, and the signed measurements of its state
         (and meter) certificate. The verdict is in I(attestation); a part that
