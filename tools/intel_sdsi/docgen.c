@@ -171,8 +171,8 @@ static void man_metrics(FILE *f)
 	      "The systemd timer \\fBsdsi\\-textfile.timer\\fR runs \\fBsdsi\\-textfile.service\\fR\n"
 	      "every minute, which writes \\fIsdsi_COMMAND.prom\\fR for each command of\n"
 	      "\\fBSDSI_TEXTFILE_COMMANDS\\fR (info state meter_current; \\fIattest\\fR runs\n"
-	      "\\fB\\-\\-attest verify\\fR against \\fBSDSI_TEXTFILE_TRUST\\fR, with the device\n"
-	      "access docs/prometheus.md gives) with \\fB\\-\\-output\\fR\n"
+	      "\\fB\\-\\-attest verify\\fR against \\fBSDSI_TEXTFILE_TRUST\\fR once a drop\\-in\n"
+	      "gives the service /dev/isdsi\\fIN\\fR) with \\fB\\-\\-output\\fR\n"
 	      "into \\fBSDSI_TEXTFILE_DIR\\fR (/var/lib/prometheus/node\\-exporter), the directory\n"
 	      "of node_exporter's textfile collector; \\fBsystemctl edit\\fR changes either.\n", f);
 }
@@ -276,7 +276,10 @@ void print_man_page(FILE *f)
 	      "intel_sdsi \\-d 1 \\-c socket1.cap \\-\\-dry\\-run\n"
 	      "intel_sdsi \\-\\-all \\-c caps/ \\-\\-dry\\-run\n"
 	      "intel_sdsi \\-\\-all \\-\\-attest verify \\-\\-json\n"
-	      "intel_sdsi \\-d 0 \\-\\-attest get_certificate \\-\\-der | openssl x509 \\-inform DER \\-noout \\-subject\n"
+	      "intel_sdsi \\-\\-all \\-\\-attest verify \\-\\-format prometheus \\e\n"
+	      "    \\-\\-output /var/lib/prometheus/node\\-exporter/sdsi_attest.prom\n"
+	      "intel_sdsi \\-d 0 \\-\\-attest get_certificate \\-\\-der | \\e\n"
+	      "    openssl x509 \\-inform DER \\-noout \\-subject\n"
 	      ".fi\n"
 	      ".SH JSON\n"
 	      "With \\fB\\-\\-json\\fR every command prints one document on standard output,\n"
