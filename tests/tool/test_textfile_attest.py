@@ -55,7 +55,8 @@ def test_dropin_verifies_and_rates_at_most_4(tmp_path):
                                                          "CAP_DAC_OVERRIDE"]
     assert setting(service, "DevicePolicy") == ["closed"]
     assert setting(service, "ReadOnlyPaths") == ["/dev"]
-    assert all(re.fullmatch(r"/dev/isdsi\d+ rw", d) for d in setting(service, "DeviceAllow"))
+    allowed = setting(service, "DeviceAllow")
+    assert allowed and all(re.fullmatch(r"/dev/isdsi\d+ rw", d) for d in allowed), allowed
     path = tmp_path / "sdsi-textfile.service"
     path.write_text(service)
     man1 = tmp_path / "man" / "man1"
