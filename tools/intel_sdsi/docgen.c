@@ -22,10 +22,11 @@ void print_usage(FILE *f)
 		   "       %*s [--all | --file PATH [--guid GUID]]\n"
 		   "       %*s [--format FORMAT | --json] [--output FILE]\n"
 		   "       %*s [--dry-run] [--force] [--retry N] [-v | -q]\n"
-		   "       %s -d DEVNO | --all --attest verify [--trust FILE|DIR] [--json]\n"
+		   "       %s -d DEVNO | --all --attest verify [--trust FILE|DIR]\n"
+		   "       %*s [--format FORMAT | --json] [--output FILE]\n"
 		   "       %s -d DEVNO --attest get_digests | get_certificate [--der]\n",
 		PROGRAM, (int)strlen(PROGRAM), "", (int)strlen(PROGRAM), "",
-		(int)strlen(PROGRAM), "", PROGRAM, PROGRAM);
+		(int)strlen(PROGRAM), "", PROGRAM, (int)strlen(PROGRAM), "", PROGRAM);
 }
 
 /* Documented, and among the commands (else among their modifiers). */
@@ -204,7 +205,9 @@ void print_man_page(FILE *f)
 		   ".B intel_sdsi\n"
 		   "\\fB\\-d\\fR \\fIDEVNO\\fR | \\fB\\-\\-all\\fR"
 		   " \\fB\\-\\-attest\\fR \\fIverify\\fR [\\fB\\-\\-trust\\fR \\fIFILE\\fR|\\fIDIR\\fR]"
-		   " [\\fB\\-\\-retry\\fR \\fIN\\fR] [\\fB\\-\\-json\\fR]\n"
+		   " [\\fB\\-\\-retry\\fR \\fIN\\fR]"
+		   " [\\fB\\-\\-format\\fR \\fIFORMAT\\fR | \\fB\\-\\-json\\fR]"
+		   " [\\fB\\-\\-output\\fR \\fIFILE\\fR]\n"
 		   ".br\n"
 		   ".B intel_sdsi\n"
 		   "\\fB\\-d\\fR \\fIDEVNO\\fR"
