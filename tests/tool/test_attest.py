@@ -335,7 +335,7 @@ def test_combinations_are_refused(tool):
             (["-d", "0", "--attest", "get_digests", "--trust", "x.pem"], "--trust applies"),
             (["-d", "0", "--attest", "get_digests", "--json"], "--json applies"),
             (["--all", "--attest", "get_certificate"], "--all applies"),
-            (["-d", "0", "--attest", "verify", "--format", "prometheus"], "prometheus"),
+            (["-d", "0", "--attest", "get_digests", "--format", "prometheus"], "prometheus"),
             (["-d", "0", "--attest", "get_certificate", "--output", "x"], "--output applies"),
             (["-d", "0", "--attest", "get_certificate", "--der", "--output", "x"],
              "--output applies"),

@@ -8,7 +8,9 @@
  * Two outcomes are kept apart: a verdict that is not ok (the part failed
  * attestation) exits SDSI_EXIT_NOT_ATTESTED; an error (attestation could
  * not run: no transport, busy, permission) exits with its class, as a read
- * does.  The flow sends SPDM requests and reads certificates only: nothing
+ * does.  With --format prometheus a part without attestation (bit 12
+ * clear) is a third outcome: it lacks the data, no failure (render_device).
+ * The flow sends SPDM requests and reads certificates only: nothing
  * here can spend a provisioning attempt.
  */
 #include <errno.h>
@@ -114,23 +116,6 @@ static enum sdsi_exit render_verdict(const struct cli *cli, struct output *out,
 	return SDSI_EXIT_NOT_ATTESTED;
 }
 
-static enum sdsi_exit verify_one(const struct cli *cli, struct output *out,
-				 const struct sdsi_device *dev)
-{
-	struct verify_ctx v = { trust_path(cli), NULL };
-	struct sdsi_attest *att = NULL;
-	util_scoped_error err = tool_error_new();
-	enum sdsi_exit status;
-
-	if (attest_with_retry(dev, cli->busy_retries, verify_step, &v, &att, err))
-		return report_error(out, sdsi_device_name(dev), err);
-	status = render_verdict(cli, out, sdsi_device_name(dev), v.verdict);
-	out->complete_document = true;
-	sdsi_attest_verdict_free(v.verdict);
-	sdsi_attest_free(att);
-	return status;
-}
-
 /* The bytes of the chain or of its leaf, as they are: data for a pipe. */
 static enum sdsi_exit print_bytes(struct output *out, const char *device,
 				  const struct chain_ctx *c)
@@ -171,14 +156,91 @@ static enum sdsi_exit fetch_one(const struct cli *cli, struct output *out,
 	return status;
 }
 
-/* --all: what one device gave, filled in a thread of its own (fleet.h). */
+/*
+ * What one device gave, filled where it may run in a thread of its own
+ * (fleet.h), so it prints nothing: the verdict, or why there is none.
+ * With an output that monitors a fleet of mixed parts (data_available,
+ * Prometheus), the registers are read first, as -s reads them before the
+ * certificate: a part whose ENABLED_FEATURES lacks bit 12 then lacks the
+ * data, which is no failure, while a part with the bit whose transport is
+ * missing still is one (ENODEV).
+ */
 struct device_verdict {
+	struct sdsi_registers regs;
+	bool regs_decoded;
+	bool lacking;			/* bit 12 clear: nothing to attest */
 	struct sdsi_attest_verdict *verdict;
-	struct sdsi_error *err;		/* when verdict is NULL */
+	struct sdsi_error *err;		/* when verdict is NULL and not lacking */
 };
+
+static int read_registers(const struct sdsi_device *dev, struct device_verdict *r)
+{
+	uint8_t buf[SDSI_READ_BUF_SIZE];
+	size_t len;
+
+	if (sdsi_read_attr(dev, SDSI_ATTR_REGISTERS, buf, &len, r->err) ||
+	    sdsi_decode_registers(buf, len, sdsi_device_guid(dev), &r->regs, r->err))
+		return -1;
+	r->regs_decoded = true;
+	return 0;
+}
+
+static void verify_device(const struct cli *cli, bool registers_first,
+			  const struct sdsi_device *dev, struct device_verdict *r)
+{
+	struct verify_ctx v = { trust_path(cli), NULL };
+	struct sdsi_attest *att = NULL;
+
+	if (registers_first) {
+		if (read_registers(dev, r))
+			return;
+		if (!r->regs.attestation) {
+			r->lacking = true;
+			return;
+		}
+	}
+	if (attest_with_retry(dev, cli->busy_retries, verify_step, &v, &att, r->err))
+		return;
+	r->verdict = v.verdict;
+	sdsi_attest_free(att);
+}
+
+static enum sdsi_exit render_device(const struct cli *cli, struct output *out,
+				    const char *device, const struct device_verdict *r)
+{
+	if (r->regs_decoded && out->ops->registers)
+		out->ops->registers(out, device, &r->regs);
+	if (r->lacking) {
+		out_warn(out, "%s: the part lacks this data: attestation is not enabled "
+			 "(ENABLED_FEATURES bit 12 clear)", device);
+		out->ops->data_available(out, device, false);
+		return SDSI_EXIT_OK;
+	}
+	if (!r->verdict)
+		return report_error(out, device, r->err);
+	if (out->ops->data_available)
+		out->ops->data_available(out, device, true);
+	return render_verdict(cli, out, device, r->verdict);
+}
+
+static enum sdsi_exit verify_one(const struct cli *cli, struct output *out,
+				 const struct sdsi_device *dev)
+{
+	struct device_verdict r = { .err = tool_error_new() };
+	enum sdsi_exit status;
+
+	verify_device(cli, out->ops->data_available != NULL, dev, &r);
+	status = render_device(cli, out, sdsi_device_name(dev), &r);
+	/* A verdict, attested or not, is a whole document: --output writes it. */
+	out->complete_document = r.verdict != NULL;
+	sdsi_attest_verdict_free(r.verdict);
+	sdsi_error_free(r.err);
+	return status;
+}
 
 struct verify_all_jobs {
 	const struct cli *cli;
+	bool registers_first;
 	struct sdsi_device **devs;
 	struct device_verdict *results;
 };
@@ -187,16 +249,10 @@ static void verify_all_job(void *ctx, size_t i)
 {
 	struct verify_all_jobs *jobs = ctx;
 	struct device_verdict *r = &jobs->results[i];
-	struct verify_ctx v = { trust_path(jobs->cli), NULL };
-	struct sdsi_attest *att = NULL;
 
 	if (!sdsi_device_guid_valid(jobs->devs[i]) && reopen_listed_device(&jobs->devs[i], r->err))
 		return;
-	if (attest_with_retry(jobs->devs[i], jobs->cli->busy_retries, verify_step, &v, &att,
-			      r->err))
-		return;
-	r->verdict = v.verdict;
-	sdsi_attest_free(att);
+	verify_device(jobs->cli, jobs->registers_first, jobs->devs[i], r);
 }
 
 /*
@@ -206,7 +262,8 @@ static void verify_all_job(void *ctx, size_t i)
 static enum sdsi_exit verify_all(const struct cli *cli, struct output *out)
 {
 	util_scoped_error err = tool_error_new();
-	struct verify_all_jobs jobs = { .cli = cli };
+	struct verify_all_jobs jobs = { .cli = cli,
+					.registers_first = out->ops->data_available != NULL };
 	enum sdsi_exit status = SDSI_EXIT_OK, one;
 	size_t count;
 
@@ -225,13 +282,7 @@ static enum sdsi_exit verify_all(const struct cli *cli, struct output *out)
 	fleet_run(count, verify_all_job, &jobs);
 	out->ops->begin_all(out);
 	for (size_t i = 0; i < count; i++) {
-		const char *device = sdsi_device_name(jobs.devs[i]);
-		struct device_verdict *r = &jobs.results[i];
-
-		if (r->verdict)
-			one = render_verdict(cli, out, device, r->verdict);
-		else
-			one = report_error(out, device, r->err);
+		one = render_device(cli, out, sdsi_device_name(jobs.devs[i]), &jobs.results[i]);
 		if (status == SDSI_EXIT_OK)
 			status = one;
 	}

@@ -22,10 +22,11 @@ void print_usage(FILE *f)
 		   "       %*s [--all | --file PATH [--guid GUID]]\n"
 		   "       %*s [--format FORMAT | --json] [--output FILE]\n"
 		   "       %*s [--dry-run] [--force] [--retry N] [-v | -q]\n"
-		   "       %s -d DEVNO | --all --attest verify [--trust FILE|DIR] [--json]\n"
+		   "       %s -d DEVNO | --all --attest verify [--trust FILE|DIR]\n"
+		   "       %*s [--format FORMAT | --json] [--output FILE]\n"
 		   "       %s -d DEVNO --attest get_digests | get_certificate [--der]\n",
 		PROGRAM, (int)strlen(PROGRAM), "", (int)strlen(PROGRAM), "",
-		(int)strlen(PROGRAM), "", PROGRAM, PROGRAM);
+		(int)strlen(PROGRAM), "", PROGRAM, (int)strlen(PROGRAM), "", PROGRAM);
 }
 
 /* Documented, and among the commands (else among their modifiers). */
@@ -152,7 +153,9 @@ static void man_metrics(FILE *f)
 	      "the run goes on; the exit status is then that of the first failure, and the\n"
 	      "output (and \\fB\\-\\-output\\fR \\fIFILE\\fR) is still complete.  A socket that lacks\n"
 	      "the data (metering not enabled, as on V1 parts, or the attribute absent) is\n"
-	      "no failure: \\fBsdsi_up\\fR 1 and \\fBsdsi_data_available\\fR 0.  Meter counters are\n"
+	      "no failure: \\fBsdsi_up\\fR 1 and \\fBsdsi_data_available\\fR 0; so is a part\n"
+	      "without attestation (bit 12 clear) asked for \\fB\\-\\-attest verify\\fR, which\n"
+	      "then has no \\fBsdsi_attested\\fR sample.  Meter counters are\n"
 	      "converted to seconds with the certificate's counter unit.  The families, by\n"
 	      "the command that prints them (\\fIall\\fR: every command):\n", f);
 	for (unsigned int i = 0; i < PROM_FAMILY_COUNT; i++) {
@@ -168,7 +171,9 @@ static void man_metrics(FILE *f)
 	fputs(".PP\n"
 	      "The systemd timer \\fBsdsi\\-textfile.timer\\fR runs \\fBsdsi\\-textfile.service\\fR\n"
 	      "every minute, which writes \\fIsdsi_COMMAND.prom\\fR for each command of\n"
-	      "\\fBSDSI_TEXTFILE_COMMANDS\\fR (info state meter_current) with \\fB\\-\\-output\\fR\n"
+	      "\\fBSDSI_TEXTFILE_COMMANDS\\fR (info state meter_current; \\fIattest\\fR runs\n"
+	      "\\fB\\-\\-attest verify\\fR against \\fBSDSI_TEXTFILE_TRUST\\fR once a drop\\-in\n"
+	      "gives the service /dev/isdsi\\fIN\\fR) with \\fB\\-\\-output\\fR\n"
 	      "into \\fBSDSI_TEXTFILE_DIR\\fR (/var/lib/prometheus/node\\-exporter), the directory\n"
 	      "of node_exporter's textfile collector; \\fBsystemctl edit\\fR changes either.\n", f);
 }
@@ -200,7 +205,9 @@ void print_man_page(FILE *f)
 		   ".B intel_sdsi\n"
 		   "\\fB\\-d\\fR \\fIDEVNO\\fR | \\fB\\-\\-all\\fR"
 		   " \\fB\\-\\-attest\\fR \\fIverify\\fR [\\fB\\-\\-trust\\fR \\fIFILE\\fR|\\fIDIR\\fR]"
-		   " [\\fB\\-\\-retry\\fR \\fIN\\fR] [\\fB\\-\\-json\\fR]\n"
+		   " [\\fB\\-\\-retry\\fR \\fIN\\fR]"
+		   " [\\fB\\-\\-format\\fR \\fIFORMAT\\fR | \\fB\\-\\-json\\fR]"
+		   " [\\fB\\-\\-output\\fR \\fIFILE\\fR]\n"
 		   ".br\n"
 		   ".B intel_sdsi\n"
 		   "\\fB\\-d\\fR \\fIDEVNO\\fR"
@@ -275,6 +282,8 @@ void print_man_page(FILE *f)
 	      "intel_sdsi \\-d 1 \\-c socket1.cap \\-\\-dry\\-run\n"
 	      "intel_sdsi \\-\\-all \\-c caps/ \\-\\-dry\\-run\n"
 	      "intel_sdsi \\-\\-all \\-\\-attest verify \\-\\-json\n"
+	      "intel_sdsi \\-\\-all \\-\\-attest verify \\-\\-format prometheus \\e\n"
+	      "    \\-\\-output /var/lib/prometheus/node\\-exporter/sdsi_attest.prom\n"
 	      "intel_sdsi \\-d 0 \\-\\-attest get_certificate \\-\\-der | \\e\n"
 	      "    openssl x509 \\-inform DER \\-noout \\-subject\n"
 	      ".fi\n"

@@ -54,8 +54,7 @@ struct output_ops {
 	 */
 	void (*fleet)(struct output *out, const struct fleet_report *report);
 	/*
-	 * --attest verify: one device's verdict, attested or not; NULL for an
-	 * output that attestation refuses (Prometheus, tool_options.c).
+	 * --attest verify: one device's verdict, attested or not.
 	 */
 	void (*attestation)(struct output *out, const struct attest_report *report);
 	/*

@@ -64,7 +64,7 @@ const struct cli_option tool_options[] = {
 	{ OPT_GUID, 0, "guid", "GUID", CLI_ARG_NONE, NULL,
 	  "with --file and -i: the GUID of the socket the registers come from, v1 (0x006dd191, 72 bytes) or v2 (0xf210d9ef, 80 bytes); default: the size tells" },
 	{ OPT_FORMAT, 0, "format", "FORMAT", CLI_ARG_WORDS, "text json prometheus",
-	  "output format: text (the default), json, or prometheus (the text exposition format, with -i, -s, -m or -C and -d or --all; its metrics are listed in intel_sdsi(1))" },
+	  "output format: text (the default), json, or prometheus (the text exposition format, with -i, -s, -m, -C or --attest verify and -d or --all; its metrics are listed in intel_sdsi(1))" },
 	{ OPT_JSON, 0, "json", NULL, CLI_ARG_NONE, NULL,
 	  "the same as --format json: JSON on stdout, errors included; diagnostics go to stderr" },
 	{ OPT_OUTPUT, 0, "output", "FILE", CLI_ARG_FILE, NULL,
@@ -328,8 +328,8 @@ static int check_combination(const struct cli *cli, char *msg, unsigned long msg
 		snprintf(msg, msglen, "--file excludes -d and --all");
 	else if (cli->all && cli->devno)
 		snprintf(msg, msglen, "--all excludes -d");
-	else if (cli->format == FORMAT_PROMETHEUS && (!reading || cli->file))
-		snprintf(msg, msglen, "--format prometheus applies to -i, -s, -m and -C with -d or --all");
+	else if (cli->format == FORMAT_PROMETHEUS && (!(reading || verify) || cli->file))
+		snprintf(msg, msglen, "--format prometheus applies to -i, -s, -m, -C and --attest verify with -d or --all");
 	else if (cli->output && !reading && cli->command != CMD_LIST &&
 		 !(attest && cli->attest != ATTEST_GET_CERTIFICATE))
 		/*
