@@ -41,3 +41,7 @@ echo "FUSE driver end to end, throughput"
 	"$build/bench/bench_sysfs" 4 500 "$dev/state_certificate"
 echo
 bench/bench_fleet.sh "$build"
+echo
+bench/bench_attest_cli.sh "$build"
+echo
+RDY_LATENCY_US=10000 bench/bench_attest_cli.sh "$build"

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sdsi/abi.h"
+#include "sdsi/abi_names.h"
 #include "sdsi/hw.h"
 #include "cli/cli_ctl.h"
 #include "cli/cli_getopt.h"
@@ -218,7 +218,7 @@ static int parse_time_scale(const char *text, double *scale)
 	return 0;
 }
 
-/* The names are the vocabulary's (include/sdsi/abi.h), not spelt again here. */
+/* The names are the vocabulary's (include/sdsi/abi_names.h), not spelt again here. */
 static int parse_abi(const char *arg, enum sdsi_abi *abi)
 {
 #define ABI_NAME(generation, name) { generation, name },

@@ -280,11 +280,60 @@ def mbox_answer():
     return s
 
 
+def attest_answer():
+    # mode, then each answer as u16 length and bytes (fuzz/fuzz_attest_answer.c);
+    # the chain is fuzz/attest_root.pem and attest_leaf.pem, the root the
+    # harness's anchor; the signatures are zeros (the harness has no key).
+    import base64
+    import hashlib
+
+    def der(name):
+        text = open(os.path.join(HERE, name)).read()
+        body = text.split('-----BEGIN CERTIFICATE-----')[1].split('-----END')[0]
+        return base64.b64decode(''.join(body.split()))
+
+    def answer(*parts):
+        body = b''.join(bytes(p) if isinstance(p, list) else p for p in parts)
+        return struct.pack('<H', len(body)) + body
+
+    root, leaf = der('attest_root.pem'), der('attest_leaf.pem')
+    chain_len = 4 + 48 + len(root) + len(leaf)
+    chain = struct.pack('<HH', chain_len, 0) + hashlib.sha384(root).digest() + root + leaf
+    digest = hashlib.sha384(chain).digest()
+    vca = (answer([0x10, 0x04, 0, 0, 0, 1, 0x00, 0x10])
+           + answer([0x10, 0x61, 0, 0, 0, 0, 0, 0], le32(0x16))
+           + answer([0x10, 0x63, 0, 0, 36, 0, 1, 0], le32(4, 0x80, 2), bytes(16)))
+    digests = answer([0x10, 0x01, 0, 1], digest)
+
+    def portions(size):
+        out = b''
+        for off in range(0, chain_len, size):
+            part = chain[off:off + size]
+            out += answer([0x10, 0x02, 0, 0], struct.pack('<HH', len(part),
+                                                           chain_len - off - len(part)), part)
+        return out
+    auth = answer([0x10, 0x03, 0, 1], digest, bytes(range(1, 33)), b'\0\0', bytes(96))
+    block = [1, 1, 51, 0, 2, 48, 0] + [7] * 48
+    meas = answer([0x10, 0x60, 0, 0, 1, 55, 0, 0], block, bytes(range(32)), b'\0\0', bytes(96))
+    s = {}
+    s['verify'] = b'\0' + vca + digests + portions(4080) + auth + meas
+    s['verify-meters-portions'] = b'\4' + vca + digests + portions(300) + auth + meas
+    s['busy'] = b'\0' + answer([0x10, 0x7f, 3, 0])
+    s['chain'] = b'\1' + vca + digests + portions(500)
+    s['leaf'] = b'\2' + vca + digests + portions(4080)
+    s['chain-one-over'] = b'\1' + vca + digests + answer(
+        [0x10, 0x02, 0, 0], struct.pack('<HH', 1, 0xffff), b'\0')
+    s['parse-measurements'] = b'\3' + meas[2:]
+    s['parse-auth'] = b'\3' + auth[2:]
+    return s
+
+
 def main():
     for name, seeds in (('libsdsi', libsdsi()), ('license', license_()),
                         ('nvram_file', nvram_file()), ('control', control()),
                         ('model_mmio', model_mmio()), ('spdm', spdm()),
-                        ('mbox_answer', mbox_answer())):
+                        ('mbox_answer', mbox_answer()),
+                        ('attest_answer', attest_answer())):
         d = os.path.join(HERE, 'corpus', name)
         os.makedirs(d, exist_ok=True)
         for f in os.listdir(d):

@@ -170,7 +170,8 @@ build_initrd() {
 	cp "$repo/rig/sdsi_window.c" "$repo/rig/Kbuild" "$work/mod-$key/"
 	mkdir -p "$work/mod-$key/sdsi"
 	cp "$repo/include/sdsi/hw.h" "$repo/include/sdsi/window.h" \
-		"$repo/include/sdsi/window_vsec.h" "$work/mod-$key/sdsi/"
+		"$repo/include/sdsi/window_vsec.h" "$repo/include/sdsi/vsec_device.h" \
+		"$work/mod-$key/sdsi/"
 	if [ "$kbuild" = sid ]; then
 		"$repo/rig/sid-kernel.sh" run "$work" "$work/mod-$key" -- \
 			make -s -C "/usr/src/linux-headers-$key" M="$work/mod-$key" modules >&2 ||

@@ -6,7 +6,9 @@
 # touched; then lintian on them, which must report no error and no warning
 # (each override in debian/*.lintian-overrides says why, and one lintian
 # no longer uses fails too); and the documents of debian/*.docs, which the
-# man pages and --help cite by path, in their packages, uncompressed.
+# man pages and --help cite by path, in their packages, uncompressed; and
+# the trust anchor directory in intel-sdsi-tools, empty, with no
+# certificate in any package.
 #   scripts/build-deb.sh [OUT_DIR]        (default build/deb)
 # The last line printed is
 #   deb: N packages in OUT_DIR, lintian clean
@@ -57,6 +59,28 @@ for docs in "$repo"/debian/*.docs; do
 			{ echo "$0: $pkg lacks /usr/share/doc/$pkg/${doc##*/} (debian/$pkg.docs)" >&2; exit 1; }
 	done <"$docs"
 done
+# The attestation roots intel_sdsi trusts by default: the directory, in
+# intel-sdsi-tools, empty, for the owner to fill (docs/packages.md); no
+# package holds a certificate, so no test root is ever trusted by default.
+roots=./etc/sdsi/attestation-roots/
+for deb in "${debs[@]}"; do
+	dpkg-deb -c "$deb" | awk '{ print $NF }' >"$out/contents.txt"
+	case "$(basename "$deb")" in
+	intel-sdsi-tools_*)
+		grep -qx "$roots" "$out/contents.txt" ||
+			{ echo "$0: intel-sdsi-tools lacks the directory ${roots#.}" >&2; exit 1; } ;;
+	esac
+	if grep -e "^$roots." -e '\.pem$' -e '\.crt$' -e '\.der$' "$out/contents.txt" >"$out/certs.txt"; then
+		echo "$0: $(basename "$deb") holds what may be a trusted root: $(xargs <"$out/certs.txt")" >&2
+		exit 1
+	fi
+	mkdir -p "$out/x" && rm -rf "$out/x"/* && dpkg-deb -x "$deb" "$out/x"
+	if grep -rlI -e '-----BEGIN CERTIFICATE-----' "$out/x" >"$out/certs.txt"; then
+		echo "$0: $(basename "$deb") holds a certificate: $(sed "s|^$out/x||" "$out/certs.txt" | xargs)" >&2
+		exit 1
+	fi
+done
+rm -rf "$out/x" "$out/contents.txt" "$out/certs.txt"
 grep -E '^[EWIXPO]:' "$out/lintian.log" || true
 for deb in "${debs[@]}"; do
 	echo "deb: $(basename "$deb")"

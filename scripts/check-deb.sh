@@ -15,6 +15,8 @@
 #     own package, no file of it in intel-sdsi-tools; the installed Ansible
 #     collection is the one ansible-doc finds with no configuration (the
 #     path ansible-core searches by default), at the project's version;
+#   - intel-sdsi-tools makes /etc/sdsi/attestation-roots, empty, and the
+#     installed intel_sdsi trusts it by default;
 #   - the installed intel_sdsi runs
 #     inside the installed `sdsi-emu run` and finds the emulated sockets; a
 #     C program builds with `pkg-config --cflags --libs libsdsi` alone and
@@ -229,6 +231,19 @@ done
 	fail "intel-sdsi-tools holds files of sdsi-authority: $(dpkg -L intel-sdsi-tools | grep authority | xargs)"
 pass
 
+# The trust anchors intel_sdsi --attest verify reads by default: the
+# directory is intel-sdsi-tools', empty (no test root of sdsi-authority, nor
+# any other, is trusted until the owner puts the vendor's root there), and
+# the installed intel_sdsi names it.
+roots=/etc/sdsi/attestation-roots
+[ -d "$roots" ] && [ ! -L "$roots" ] || fail "no directory $roots after installing intel-sdsi-tools"
+owner=$(dpkg -S "$roots" 2>/dev/null | cut -d: -f1)
+[ "$owner" = intel-sdsi-tools ] || fail "$roots belongs to '${owner:-no package}', not intel-sdsi-tools"
+[ -z "$(ls -A "$roots")" ] || fail "$roots is not empty after installation: $(ls -A "$roots" | tr "\n" " ")"
+/usr/bin/intel_sdsi --help | tr -s ' \n' ' ' >"$tmp/help.txt"
+grep -qF "Default: $roots" "$tmp/help.txt" || fail "/usr/bin/intel_sdsi --help does not name $roots as its default"
+pass
+
 # The Ansible collection where ansible-core looks without being told: no
 # configuration file, no collections path, a home of its own (so nothing of
 # the user's ~/.ansible is searched or written).
@@ -324,7 +339,7 @@ while IFS= read -r f; do
 	[ -e "$f" ] && [ ! -d "$f" ] && { echo "deb: left behind: $f" >&2; left=$((left + 1)); }
 done <"$tmp/files.txt"
 [ $left -eq 0 ] || fail "$left files of the packages remain after apt-get purge"
-for d in /usr/include/sdsi /usr/share/doc/libsdsi1 /usr/share/doc/libsdsi-dev \
+for d in /etc/sdsi /usr/include/sdsi /usr/share/doc/libsdsi1 /usr/share/doc/libsdsi-dev \
 	/usr/share/doc/intel-sdsi-tools /usr/share/doc/sdsi-authority /usr/share/doc/sdsi-emu \
 	/usr/share/doc/ansible-sdsi-ondemand /usr/share/ansible/collections/ansible_collections/sdsi; do
 	[ ! -e "$d" ] || fail "$d remains after apt-get purge"

@@ -27,14 +27,14 @@ dest=$tmp/destdir
 
 # The directories as the build will install them: the options made
 # absolute against the prefix, as meson does.
-read -r version prefix bindir libdir includedir mandir datadir sanitize < <(
+read -r version prefix bindir libdir includedir mandir datadir sysconfdir sanitize < <(
 	{ meson introspect "$build" --projectinfo; echo; meson introspect "$build" --buildoptions; } |
 	python3 -c '
 import json, os, sys
 project, options = [json.loads(doc) for doc in sys.stdin.read().split("\n\n", 1)]
 opt = {o["name"]: o["value"] for o in options}
 dirs = [os.path.join(opt["prefix"], opt[d]) for d in
-        ("bindir", "libdir", "includedir", "mandir", "datadir")]
+        ("bindir", "libdir", "includedir", "mandir", "datadir", "sysconfdir")]
 print(project["version"], opt["prefix"], *dirs, opt["b_sanitize"])') ||
 	fail "cannot read the project version and install directories of $build"
 
@@ -139,6 +139,25 @@ unit=$prefix/lib/systemd/system/sdsi-emu-mount@.service
 [ -f "$dest$unit" ] || fail "systemd unit $unit not installed"
 grep -qx "ExecStart=$bindir/sdsi-emu mount .*" "$dest$unit" ||
 	fail "$unit does not start $bindir/sdsi-emu mount"
+pass
+
+# The attestation roots intel_sdsi --attest verify trusts by default: the
+# directory is there for the owner to put the vendor's root in, and empty.
+# No certificate of ours is installed anywhere, so no test root (the one
+# sdsi-authority makes, least of all) is ever trusted by default.
+roots=$sysconfdir/sdsi/attestation-roots
+[ -d "$dest$roots" ] && [ ! -L "$dest$roots" ] || fail "trust anchor directory $roots not installed"
+[ -z "$(ls -A "$dest$roots")" ] ||
+	fail "trust anchor directory $roots is not empty: $(ls -A "$dest$roots" | tr "\n" " ")"
+LD_LIBRARY_PATH="$dest$libdir" "$dest$bindir/intel_sdsi" --help >"$tmp/help.out" 2>&1 ||
+	{ cat "$tmp/help.out" >&2; fail "$bindir/intel_sdsi --help exits non-zero"; }
+tr -s ' \n' ' ' <"$tmp/help.out" | grep -qF "Default: $roots" ||
+	fail "intel_sdsi --help does not name $roots as its default trust anchors"
+pass
+{ grep -rlI -e '-----BEGIN CERTIFICATE-----' "$dest"
+  find "$dest" \( -name '*.pem' -o -name '*.crt' -o -name '*.der' \) -print; } >"$tmp/pem.txt" || :
+[ ! -s "$tmp/pem.txt" ] ||
+	fail "the install holds certificates, and no root of ours may be installed: $(sed "s|^$dest||" "$tmp/pem.txt" | sort -u | xargs)"
 pass
 
 # ---- the installed programs run ------------------------------------------

@@ -20,7 +20,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] ||
 	harnesses=(fuzz_libsdsi fuzz_license fuzz_nvram_file fuzz_control fuzz_model_mmio fuzz_spdm
-		fuzz_mbox_answer)
+		fuzz_mbox_answer fuzz_attest_answer)
 
 # The largest input each harness reads (docs/fuzzing.md).
 max_len() {
@@ -29,6 +29,7 @@ max_len() {
 	fuzz_license) echo 1100 ;;
 	fuzz_nvram_file) echo 8192 ;;
 	fuzz_mbox_answer) echo 8192 ;;
+	fuzz_attest_answer) echo 16384 ;;
 	*) echo 2048 ;;
 	esac
 }

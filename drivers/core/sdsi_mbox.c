@@ -12,18 +12,29 @@
 #include <sdsi/le.h>
 
 #ifdef __KERNEL__
+#include <linux/delay.h>
 #include <linux/errno.h>
+#include <linux/iopoll.h>
+#include <linux/kernel.h>
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
 #include <linux/string.h>
+
+/* The early driver's habits are played by the FUSE driver only. */
+#define MBOX_HAS_EARLY		0
 #else
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
+
+#define MBOX_HAS_EARLY		1
 #endif
 
 #define MBOX_QWORD		8u
 /* Largest retry delay whose microsecond count fits the sleep_us argument. */
 #define MBOX_MAX_RETRY_DELAY_MS	(0xffffffffu / 1000u)
 /* The longest diagnostic: the size warning with two 10-digit counts. */
-#define MBOX_WARN_MAX		64u
+#define MBOX_LOG_MAX		64u
 
 enum mbox_wait {
 	MBOX_WAIT_INBAND_OWNER,
@@ -35,37 +46,51 @@ static size_t qword_align(size_t bytes)
 	return (bytes + MBOX_QWORD - 1) & ~(size_t)(MBOX_QWORD - 1);
 }
 
-static unsigned int ctrl_owner(uint64_t ctrl)
+static unsigned int ctrl_owner(u64 ctrl)
 {
 	return (unsigned int)SDSI_FIELD_GET(SDSI_CTRL_OWNER_MASK, ctrl);
 }
 
-static uint64_t ctrl_read(const struct sdsi_mbox *mb)
+/* The early driver's flavour, never true in the kernel build. */
+static bool mbox_early(const struct sdsi_mbox *mb)
+{
+	return MBOX_HAS_EARLY && mb->params.flavor == SDSI_ABI_EARLY;
+}
+
+/* A transaction runs under the caller's lock (lockdep checks it). */
+static void mbox_assert_held(const struct sdsi_mbox *mb)
+{
+#ifdef __KERNEL__
+	lockdep_assert_held(mb->lock);
+#endif
+}
+
+static u64 ctrl_read(const struct sdsi_mbox *mb)
 {
 	return mb->ops->read64(mb->ctx, mb->control_off);
 }
 
-static void ctrl_write(const struct sdsi_mbox *mb, uint64_t ctrl)
+static void ctrl_write(const struct sdsi_mbox *mb, u64 ctrl)
 {
 	mb->ops->write64(mb->ctx, mb->control_off, ctrl);
 }
 
-static void mbox_write_qword(const struct sdsi_mbox *mb, uint32_t index,
-			     uint64_t value)
+static void mbox_write_qword(const struct sdsi_mbox *mb, u32 index,
+			     u64 value)
 {
 	mb->ops->write64(mb->ctx, mb->mbox_off + index * MBOX_QWORD, value);
 }
 
 /* Copy bytes (a multiple of 8) from an MMIO window, one readq per qword. */
 static void mmio_copy_from(const struct sdsi_mbox *mb, void *dst,
-			   uint32_t offset, size_t bytes)
+			   u32 offset, size_t bytes)
 {
 	unsigned char *out = dst;
-	uint64_t qword;
+	u64 qword;
 	size_t done;
 
 	for (done = 0; done < bytes; done += MBOX_QWORD) {
-		qword = mb->ops->read64(mb->ctx, offset + (uint32_t)done);
+		qword = mb->ops->read64(mb->ctx, offset + (u32)done);
 		memcpy(out + done, &qword, MBOX_QWORD);
 	}
 }
@@ -79,26 +104,48 @@ static void mbox_release(const struct sdsi_mbox *mb)
 	ctrl_write(mb, SDSI_CTRL_CPL);
 }
 
-static bool ctrl_reached(uint64_t ctrl, enum mbox_wait wait)
+static bool ctrl_reached(u64 ctrl, enum mbox_wait wait)
 {
 	if (wait == MBOX_WAIT_RDY)
 		return ctrl & SDSI_CTRL_RDY;
 	return ctrl_owner(ctrl) == SDSI_OWNER_INBAND;
 }
 
+#ifdef __KERNEL__
+/*
+ * The kernel's own poll, as Linux's driver polls: read_poll_timeout() over
+ * the transport's read, which samples once more after the deadline.  *ctrl
+ * is the last sample in every case: acquire needs the owner it shows.
+ */
+static int ctrl_poll(const struct sdsi_mbox *mb, enum mbox_wait wait,
+		     u32 timeout_us, u64 *ctrl)
+{
+	return read_poll_timeout(ctrl_read, *ctrl, ctrl_reached(*ctrl, wait),
+				 mb->params.poll_us, timeout_us, false, mb);
+}
+
+static void mbox_sleep_us(const struct sdsi_mbox *mb, u32 us)
+{
+	fsleep(us);
+}
+#else
 /*
  * Linux polls with readq_poll_timeout(), which sleeps usleep_range(period / 4
  * + 1, period) between reads: at most the period, and an hrtimer range ends at
  * its upper bound unless something else wakes the CPU first, so a poll comes
  * about every period.  The sleep hook sleeps at least what it is given and at
- * most twice that (fsleep(); nanosleep() with the default timer slack), so it
- * is given half the period: no gap longer than Linux's, and on kernels up to
- * 6.12, where fsleep(n) is usleep_range(n, 2n), the same range end.
+ * most twice that (nanosleep() with the default timer slack), so it is given
+ * half the period: no gap longer than Linux's.
  */
-static uint32_t poll_sleep_us(const struct sdsi_mbox *mb)
+static u32 poll_sleep_us(const struct sdsi_mbox *mb)
 {
 	/* Rounded up, so that a period of 1 us still lets time pass. */
 	return mb->params.poll_us / 2 + (mb->params.poll_us & 1);
+}
+
+static void mbox_sleep_us(const struct sdsi_mbox *mb, u32 us)
+{
+	mb->ops->sleep_us(mb->ctx, us);
 }
 
 /*
@@ -108,9 +155,9 @@ static uint32_t poll_sleep_us(const struct sdsi_mbox *mb)
  * *ctrl is the last sample in every case: acquire needs the owner it shows.
  */
 static int ctrl_poll(const struct sdsi_mbox *mb, enum mbox_wait wait,
-		     uint32_t timeout_us, uint64_t *ctrl)
+		     u32 timeout_us, u64 *ctrl)
 {
-	uint64_t deadline = mb->ops->now_us(mb->ctx) + timeout_us;
+	u64 deadline = mb->ops->now_us(mb->ctx) + timeout_us;
 
 	for (;;) {
 		*ctrl = ctrl_read(mb);
@@ -120,9 +167,10 @@ static int ctrl_poll(const struct sdsi_mbox *mb, enum mbox_wait wait,
 			*ctrl = ctrl_read(mb);
 			return ctrl_reached(*ctrl, wait) ? 0 : -ETIMEDOUT;
 		}
-		mb->ops->sleep_us(mb->ctx, poll_sleep_us(mb));
+		mbox_sleep_us(mb, poll_sleep_us(mb));
 	}
 }
+#endif
 
 /*
  * Ownership is requested by writing the first qword of the message, not by a
@@ -131,10 +179,10 @@ static int ctrl_poll(const struct sdsi_mbox *mb, enum mbox_wait wait,
  * while nobody owns it, the request is repeated after a long sleep.  Once
  * another agent owns it, waiting longer is pointless.
  */
-static int mbox_acquire(const struct sdsi_mbox *mb, uint64_t first_qword)
+static int mbox_acquire(const struct sdsi_mbox *mb, u64 first_qword)
 {
-	uint32_t retries = 0;
-	uint64_t ctrl;
+	u32 retries = 0;
+	u64 ctrl;
 	int ret;
 
 	ctrl = ctrl_read(mb);
@@ -149,8 +197,7 @@ static int mbox_acquire(const struct sdsi_mbox *mb, uint64_t first_qword)
 			return ret;
 		if (retries++ >= mb->params.acquire_retries)
 			return -ETIMEDOUT;
-		mb->ops->sleep_us(mb->ctx,
-				  mb->params.acquire_retry_delay_ms * 1000u);
+		mbox_sleep_us(mb, mb->params.acquire_retry_delay_ms * 1000u);
 	}
 }
 
@@ -163,50 +210,25 @@ static int status_to_errno(unsigned int status)
 	return -EIO;
 }
 
-/* Upstream's diagnostics, word for word, through the optional hook. */
-static void mbox_warn(const struct sdsi_mbox *mb, const char *msg)
+/* Upstream's diagnostics, word for word and level for level. */
+static void mbox_log(const struct sdsi_mbox *mb, enum sdsi_mbox_level level,
+		     const char *msg)
 {
-	if (mb->ops->warn)
-		mb->ops->warn(mb->ctx, msg);
-}
-
-/* Append s at out[*at], keeping room for the terminating NUL. */
-static void put_str(char *out, size_t size, size_t *at, const char *s)
-{
-	while (*s && *at + 1 < size)
-		out[(*at)++] = *s++;
-	out[*at] = '\0';
-}
-
-/* Append v in decimal: the core has no printf in the kernel or outside. */
-static void put_u32(char *out, size_t size, size_t *at, uint32_t v)
-{
-	char digits[11];
-	unsigned int n = 0;
-
-	do {
-		digits[n++] = (char)('0' + v % 10u);
-		v /= 10u;
-	} while (v);
-	while (n && *at + 1 < size)
-		out[(*at)++] = digits[--n];
-	out[*at] = '\0';
+	if (mb->ops->log)
+		mb->ops->log(mb->ctx, level, msg);
 }
 
 /* The two counts of a multi-packet message whose MSG_SIZE disagrees. */
-static void warn_size_mismatch(const struct sdsi_mbox *mb, uint32_t total,
-			       uint32_t msg_size)
+static void warn_size_mismatch(const struct sdsi_mbox *mb, u32 total,
+			       u32 msg_size)
 {
-	char msg[MBOX_WARN_MAX];
-	size_t at = 0;
+	char msg[MBOX_LOG_MAX];
 
-	if (!mb->ops->warn)
+	if (!mb->ops->log)
 		return;
-	put_str(msg, sizeof(msg), &at, "Read count ");
-	put_u32(msg, sizeof(msg), &at, total);
-	put_str(msg, sizeof(msg), &at, " differs from expected count ");
-	put_u32(msg, sizeof(msg), &at, msg_size);
-	mb->ops->warn(mb->ctx, msg);
+	snprintf(msg, sizeof(msg), "Read count %u differs from expected count %u",
+		 total, msg_size);
+	mbox_log(mb, SDSI_MBOX_WARN, msg);
 }
 
 /*
@@ -225,9 +247,9 @@ static void warn_size_mismatch(const struct sdsi_mbox *mb, uint32_t total,
 static int mbox_transfer(const struct sdsi_mbox *mb, unsigned char *buf,
 			 size_t *len)
 {
-	uint32_t packet = 0, packet_size, msg_size = 0, total = 0;
+	u32 packet = 0, packet_size, msg_size = 0, total = 0;
 	bool eom = false;
-	uint64_t ctrl;
+	u64 ctrl;
 	int ret;
 
 	do {
@@ -237,8 +259,8 @@ static int mbox_transfer(const struct sdsi_mbox *mb, unsigned char *buf,
 			break;
 
 		eom = ctrl & SDSI_CTRL_EOM;
-		packet_size = (uint32_t)SDSI_FIELD_GET(SDSI_CTRL_PACKET_SIZE_MASK, ctrl);
-		msg_size = (uint32_t)SDSI_FIELD_GET(SDSI_CTRL_MSG_SIZE_MASK, ctrl);
+		packet_size = (u32)SDSI_FIELD_GET(SDSI_CTRL_PACKET_SIZE_MASK, ctrl);
+		msg_size = (u32)SDSI_FIELD_GET(SDSI_CTRL_MSG_SIZE_MASK, ctrl);
 
 		ret = status_to_errno((unsigned int)SDSI_FIELD_GET(SDSI_CTRL_STATUS_MASK,
 								   ctrl));
@@ -253,12 +275,12 @@ static int mbox_transfer(const struct sdsi_mbox *mb, unsigned char *buf,
 
 		/* Linux tests these in this order, so its message is ours. */
 		if (!eom && packet_size != SDSI_MBOX_SIZE) {
-			mbox_warn(mb, "Invalid packet size");
+			mbox_log(mb, SDSI_MBOX_ERR, "Invalid packet size");
 			ret = -EPROTO;
 			break;
 		}
 		if (packet_size > SDSI_MBOX_SIZE) {
-			mbox_warn(mb, "Packet size too large");
+			mbox_log(mb, SDSI_MBOX_ERR, "Packet size too large");
 			ret = -EPROTO;
 			break;
 		}
@@ -278,7 +300,7 @@ static int mbox_transfer(const struct sdsi_mbox *mb, unsigned char *buf,
 
 	/* Also reached by an empty packet that does not end the message. */
 	if (!eom) {
-		mbox_warn(mb, "Exceeded read attempts");
+		mbox_log(mb, SDSI_MBOX_ERR, "Exceeded read attempts");
 		return -EPROTO;
 	}
 
@@ -295,11 +317,11 @@ static int mbox_transfer(const struct sdsi_mbox *mb, unsigned char *buf,
  * 8 bytes followed by the command.  Built one qword at a time so that no
  * 1 KiB packet sits on the (kernel) stack.
  */
-static uint64_t write_packet_qword(const unsigned char *payload, size_t len,
-				   uint64_t command, uint32_t index)
+static u64 write_packet_qword(const unsigned char *payload, size_t len,
+			      u64 command, u32 index)
 {
 	size_t start = (size_t)index * MBOX_QWORD;
-	uint64_t qword = 0;
+	u64 qword = 0;
 
 	if (start >= qword_align(len))
 		return command;
@@ -318,17 +340,20 @@ void sdsi_mbox_default_params(struct sdsi_mbox_params *params)
 	params->flavor = SDSI_ABI_CURRENT;
 }
 
-int sdsi_mbox_init(struct sdsi_mbox *mb, uint32_t guid,
+int sdsi_mbox_init(struct sdsi_mbox *mb, u32 guid,
 		   const struct sdsi_mbox_ops *ops, void *ctx,
 		   const struct sdsi_mbox_params *params)
 {
 	struct sdsi_mbox_params chosen;
-	uint32_t ctrl_size, regs_size;
+	u32 ctrl_size, regs_size;
 	unsigned int layout;
 
-	if (!mb || !ops || !ops->read64 || !ops->write64 || !ops->sleep_us ||
-	    !ops->now_us)
+	if (!mb || !ops || !ops->read64 || !ops->write64)
 		return -EINVAL;
+#ifndef __KERNEL__
+	if (!ops->sleep_us || !ops->now_us)
+		return -EINVAL;
+#endif
 
 	if (params)
 		chosen = *params;
@@ -339,13 +364,16 @@ int sdsi_mbox_init(struct sdsi_mbox *mb, uint32_t guid,
 	    chosen.acquire_retry_delay_ms > MBOX_MAX_RETRY_DELAY_MS)
 		return -EINVAL;
 
-	if (chosen.flavor == SDSI_ABI_EARLY)
+	if (MBOX_HAS_EARLY && chosen.flavor == SDSI_ABI_EARLY) {
 		/* The early driver knew one layout and used it for any GUID. */
 		layout = 1;
-	else if (chosen.flavor != SDSI_ABI_CURRENT)
-		return -EINVAL;
-	else if (!(layout = sdsi_guid_layout(guid)))
-		return -ENODEV;
+	} else {
+		if (chosen.flavor != SDSI_ABI_CURRENT)
+			return -EINVAL;
+		layout = sdsi_guid_layout(guid);
+		if (!layout)
+			return -ENODEV;
+	}
 	ctrl_size = sdsi_layout_ctrl_size(layout);
 	regs_size = sdsi_layout_regs_size(layout);
 
@@ -363,21 +391,22 @@ int sdsi_mbox_init(struct sdsi_mbox *mb, uint32_t guid,
 bool sdsi_mbox_iblocked(const struct sdsi_mbox *mb)
 {
 	/* The early driver never looked at the lock. */
-	if (mb->params.flavor == SDSI_ABI_EARLY)
+	if (mbox_early(mb))
 		return false;
 	return ctrl_read(mb) & SDSI_CTRL_IBLOCK;
 }
 
-int sdsi_mbox_read(struct sdsi_mbox *mb, uint64_t command, bool meter_current,
+int sdsi_mbox_read(struct sdsi_mbox *mb, u64 command, bool meter_current,
 		   void *buf, size_t *len)
 {
-	uint64_t ctrl;
+	u64 ctrl;
 	int ret;
 
 	if (!buf || !len)
 		return -EINVAL;
 	*len = 0;
 
+	mbox_assert_held(mb);
 	ret = mbox_acquire(mb, command);
 	if (ret)
 		return ret;
@@ -391,11 +420,11 @@ int sdsi_mbox_read(struct sdsi_mbox *mb, uint64_t command, bool meter_current,
 	return mbox_transfer(mb, buf, len);
 }
 
-int sdsi_mbox_write(struct sdsi_mbox *mb, uint64_t command,
+int sdsi_mbox_write(struct sdsi_mbox *mb, u64 command,
 		    const void *payload, size_t len)
 {
-	uint32_t qwords, index;
-	uint64_t ctrl, size;
+	u32 qwords, index;
+	u64 ctrl, size;
 	size_t answered;
 	int ret;
 
@@ -404,9 +433,10 @@ int sdsi_mbox_write(struct sdsi_mbox *mb, uint64_t command,
 	if (!payload && len)
 		return -EINVAL;
 
-	qwords = (uint32_t)(qword_align(len) / MBOX_QWORD) + 1;
-	size = (uint64_t)qwords * MBOX_QWORD;
+	qwords = (u32)(qword_align(len) / MBOX_QWORD) + 1;
+	size = (u64)qwords * MBOX_QWORD;
 
+	mbox_assert_held(mb);
 	ret = mbox_acquire(mb, write_packet_qword(payload, len, command, 0));
 	if (ret)
 		return ret;
@@ -419,7 +449,7 @@ int sdsi_mbox_write(struct sdsi_mbox *mb, uint64_t command,
 	ctrl = SDSI_CTRL_EOM | SDSI_CTRL_SOM | SDSI_CTRL_RUN_BUSY |
 	       SDSI_CTRL_READ_WRITE | SDSI_FIELD_PREP(SDSI_CTRL_PACKET_SIZE_MASK, size);
 	/* Newer firmware wants the message size of every command. */
-	if (mb->params.flavor == SDSI_ABI_CURRENT)
+	if (!mbox_early(mb))
 		ctrl |= SDSI_FIELD_PREP(SDSI_CTRL_MSG_SIZE_MASK, size);
 	ctrl_write(mb, ctrl);
 
@@ -431,22 +461,22 @@ int sdsi_mbox_write(struct sdsi_mbox *mb, uint64_t command,
  * Qword number index of an ATTESTATION packet: the request zero-padded to
  * 8 bytes, its unpadded length, the command.
  */
-static uint64_t attest_packet_qword(const unsigned char *req, size_t len,
-				    uint32_t index)
+static u64 attest_packet_qword(const unsigned char *req, size_t len,
+			       u32 index)
 {
-	uint32_t body = (uint32_t)(qword_align(len) / MBOX_QWORD);
+	u32 body = (u32)(qword_align(len) / MBOX_QWORD);
 
 	if (index < body)
 		return write_packet_qword(req, len, 0, index);
-	return index == body ? (uint64_t)len : SDSI_CMD_ATTESTATION;
+	return index == body ? (u64)len : SDSI_CMD_ATTESTATION;
 }
 
 int sdsi_mbox_exchange(struct sdsi_mbox *mb, const void *req, size_t len,
 		       void *rsp, size_t *rsp_len)
 {
 	unsigned char *answer = rsp;
-	uint32_t qwords, index;
-	uint64_t ctrl, size, unpadded;
+	u32 qwords, index;
+	u64 ctrl, size, unpadded;
 	size_t total;
 	int ret;
 
@@ -456,8 +486,9 @@ int sdsi_mbox_exchange(struct sdsi_mbox *mb, const void *req, size_t len,
 		return -EOVERFLOW;
 	*rsp_len = 0;
 
-	qwords = (uint32_t)(qword_align(len) / MBOX_QWORD) + 2;
-	size = (uint64_t)qwords * MBOX_QWORD;
+	qwords = (u32)(qword_align(len) / MBOX_QWORD) + 2;
+	size = (u64)qwords * MBOX_QWORD;
+	mbox_assert_held(mb);
 	ret = mbox_acquire(mb, attest_packet_qword(req, len, 0));
 	if (ret)
 		return ret;

@@ -3,66 +3,84 @@
  * Driver core: the On Demand mailbox protocol exactly as the current Linux
  * driver drives it (docs/interface.md §2.6 and §9), over a small operations
  * seam.  The same file builds in user space (FUSE driver, tests) and in a
- * kernel module, so it uses only what both offer: fixed-width integers,
- * memcpy/memset and errno constants.  No locking here: the caller holds the
- * per-socket lock, as the kernel driver holds its mutex.
+ * kernel module.  It is written as kernel code (u32/u64, the kernel's
+ * polling and lock assertion); the portable build gets the same names from
+ * the #else branches below and in sdsi_mbox.c.  No locking here: the caller
+ * holds the per-socket lock, as the kernel driver holds its mutex, and the
+ * kernel build asserts it (lockdep).
  */
 #ifndef SDSI_DRIVERS_CORE_MBOX_H
 #define SDSI_DRIVERS_CORE_MBOX_H
 
 #ifdef __KERNEL__
 #include <linux/types.h>
+
+struct mutex;
 #else
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
+
+#include <sdsi/ktypes.h>
 #endif
 
 #include <sdsi/abi.h>
 
-/* Transport seam: MMIO offsets are bytes from the start of the MMIO region. */
-struct sdsi_mbox_ops {
-	uint64_t (*read64)(void *ctx, uint32_t offset);
-	void (*write64)(void *ctx, uint32_t offset, uint64_t value);
-	/*
-	 * Sleep at least us, and at most about twice that: fsleep() in the
-	 * kernel, nanosleep() outside.  Between two polls the core passes
-	 * half the poll period (see poll_us).
-	 */
-	void (*sleep_us)(void *ctx, uint32_t us);
-	uint64_t (*now_us)(void *ctx);		/* monotonic */
-	/*
-	 * Optional: one line of diagnostics, without a newline, in the Linux
-	 * driver's words ("Invalid packet size", "Packet size too large",
-	 * "Exceeded read attempts", "Read count N differs from expected
-	 * count M"), which the kernel glue prints with dev_warn().
-	 */
-	void (*warn)(void *ctx, const char *msg);
+/* The level of a diagnostic: Linux's dev_err() or dev_warn(). */
+enum sdsi_mbox_level {
+	SDSI_MBOX_ERR,
+	SDSI_MBOX_WARN,
 };
 
+/* Transport seam: MMIO offsets are bytes from the start of the MMIO region. */
+struct sdsi_mbox_ops {
+	u64 (*read64)(void *ctx, u32 offset);
+	void (*write64)(void *ctx, u32 offset, u64 value);
+#ifndef __KERNEL__
+	/*
+	 * Sleep at least us, and at most about twice that (nanosleep()).
+	 * Between two polls the core passes half the poll period (see
+	 * poll_us).  The kernel build sleeps and polls with the kernel's own
+	 * fsleep() and read_poll_timeout() instead.
+	 */
+	void (*sleep_us)(void *ctx, u32 us);
+	u64 (*now_us)(void *ctx);		/* monotonic */
+#endif
+	/*
+	 * Optional: one line of diagnostics, without a newline, in the Linux
+	 * driver's words and at its level: "Invalid packet size", "Packet
+	 * size too large" and "Exceeded read attempts" are errors, "Read
+	 * count N differs from expected count M" a warning.  The kernel glue
+	 * prints them with dev_err() and dev_warn().
+	 */
+	void (*log)(void *ctx, enum sdsi_mbox_level level, const char *msg);
+};
 
 struct sdsi_mbox_params {
 	/*
 	 * 100: the period of Linux's readq_poll_timeout(), whose sleeps end
 	 * at most this long after the previous read; sleep_us gets half.
 	 */
-	uint32_t poll_us;
-	uint32_t acquire_timeout_us;	/* 1000 */
-	uint32_t acquire_retries;	/* 5 */
-	uint32_t acquire_retry_delay_ms;/* 500 */
-	uint32_t rdy_timeout_us;	/* 500000 */
-	enum sdsi_abi flavor;
+	u32 poll_us;
+	u32 acquire_timeout_us;		/* 1000 */
+	u32 acquire_retries;		/* 5 */
+	u32 acquire_retry_delay_ms;	/* 500 */
+	u32 rdy_timeout_us;		/* 500000 */
+	enum sdsi_abi flavor;		/* the kernel build has CURRENT only */
 };
 
 struct sdsi_mbox {
 	const struct sdsi_mbox_ops *ops;
 	void *ctx;
 	struct sdsi_mbox_params params;
-	uint32_t guid;
-	uint32_t control_off;	/* always 0 */
-	uint32_t mbox_off;	/* control size */
-	uint32_t regs_off;	/* mbox_off + 1024 */
-	uint32_t regs_size;	/* 72 (V1) or 80 (V2) */
+	u32 guid;
+	u32 control_off;	/* always 0 */
+	u32 mbox_off;		/* control size */
+	u32 regs_off;		/* mbox_off + 1024 */
+	u32 regs_size;		/* 72 (V1) or 80 (V2) */
+#ifdef __KERNEL__
+	/* The caller's lock around transactions, for lockdep_assert_held(). */
+	struct mutex *lock;
+#endif
 };
 
 /* Linux's defaults (section 2.6, "Timing constants"). */
@@ -72,10 +90,11 @@ void sdsi_mbox_default_params(struct sdsi_mbox_params *params);
  * Bind the protocol to a device.  CURRENT rejects a GUID other than V1/V2
  * with -ENODEV ("Unrecognized GUID"); EARLY assumes the V1 layout for any GUID.
  * params NULL selects the defaults.  -EINVAL when an operation other than
- * warn is missing, poll_us is 0, acquire_retry_delay_ms * 1000 does not fit
- * 32 bits, or the flavour is unknown.  On error *mb is left as it was.
+ * log is missing, poll_us is 0, acquire_retry_delay_ms * 1000 does not fit
+ * 32 bits, or the flavour is unknown (EARLY is, in the kernel build).  On
+ * error *mb is left as it was.
  */
-int sdsi_mbox_init(struct sdsi_mbox *mb, uint32_t guid,
+int sdsi_mbox_init(struct sdsi_mbox *mb, u32 guid,
 		   const struct sdsi_mbox_ops *ops, void *ctx,
 		   const struct sdsi_mbox_params *params);
 
@@ -90,7 +109,7 @@ bool sdsi_mbox_iblocked(const struct sdsi_mbox *mb);
  * before any device access.  Once the mailbox is ours, each RDY is answered
  * by exactly one CPL, on every path (none when acquiring it failed).
  */
-int sdsi_mbox_read(struct sdsi_mbox *mb, uint64_t command, bool meter_current,
+int sdsi_mbox_read(struct sdsi_mbox *mb, u64 command, bool meter_current,
 		   void *buf, size_t *len);
 
 /*
@@ -101,7 +120,7 @@ int sdsi_mbox_read(struct sdsi_mbox *mb, uint64_t command, bool meter_current,
  * outcome, once the mailbox is ours.  The IB lock is the caller's check (it is
  * a file-level EPERM in Linux).
  */
-int sdsi_mbox_write(struct sdsi_mbox *mb, uint64_t command,
+int sdsi_mbox_write(struct sdsi_mbox *mb, u64 command,
 		    const void *payload, size_t len);
 
 /*

@@ -57,15 +57,16 @@ static uint64_t mbox_now_us(void *ctx)
 	return util_now_us();
 }
 
-static void mbox_warn(void *ctx, const char *msg)
+static void mbox_log(void *ctx, enum sdsi_mbox_level level, const char *msg)
 {
 	const struct fusedrv_socket *s = ctx;
 
-	if (s->backend.ops->warn)
-		s->backend.ops->warn(s->backend.ctx, msg);
+	if (s->backend.ops->log)
+		s->backend.ops->log(s->backend.ctx, level, msg);
 	else
-		fprintf(stderr, "sdsi_fusedrv: " SDSI_DEVICE_PREFIX "%u: %s\n",
-			s->index, msg);
+		fprintf(stderr, "sdsi_fusedrv: " SDSI_DEVICE_PREFIX "%u: %s: %s\n",
+			s->index, level == SDSI_MBOX_ERR ? "error" : "warning",
+			msg);
 }
 
 static const struct sdsi_mbox_ops mbox_ops = {
@@ -73,7 +74,7 @@ static const struct sdsi_mbox_ops mbox_ops = {
 	.write64 = mbox_write64,
 	.sleep_us = mbox_sleep_us,
 	.now_us = mbox_now_us,
-	.warn = mbox_warn,
+	.log = mbox_log,
 };
 
 /*

@@ -27,7 +27,7 @@
 /*
  * One socket as the driver reaches it.  ops->read64 and ops->write64 are
  * required; sleep_us and now_us may be NULL (the driver's real-time ones,
- * which is what Linux's timeouts run on), and warn too (stderr, naming the
+ * which is what Linux's timeouts run on), and log too (stderr, naming the
  * device).  ctx is passed to every operation and hook.
  */
 struct sdsi_fusedrv_backend {

@@ -5,7 +5,7 @@
 # (drivers/core/sdsi_mbox.[ch]) and the headers of include/sdsi/ the module
 # includes: hw.h with the two it includes, le.h (the core's byte order),
 # spdm_ioctl.h (the attestation transport's ABI), sysfs_files.h, and
-# window_vsec.h (the VSEC device, shared with the rig's test module).
+# vsec_device.h (the VSEC device, shared with the rig's test module).
 #   drivers/kernel/dkms-source.sh [--link] DEST
 # Copies them into DEST (made afresh), as the intel-sdsi-dkms package ships
 # them under /usr/src (debian/rules); --link makes symlinks into the
@@ -27,6 +27,7 @@ files=(
 	drivers/kernel/Kbuild:Kbuild
 	drivers/kernel/sdsi_aux.c:sdsi_aux.c
 	drivers/kernel/kcompat.sh:kcompat.sh
+	drivers/kernel/kcompat-expected:kcompat-expected
 	drivers/core/sdsi_mbox.c:sdsi_mbox.c
 	drivers/core/sdsi_mbox.h:sdsi_mbox.h
 	include/sdsi/abi.h:include/sdsi/abi.h
@@ -35,7 +36,7 @@ files=(
 	include/sdsi/le.h:include/sdsi/le.h
 	include/sdsi/spdm_ioctl.h:include/sdsi/spdm_ioctl.h
 	include/sdsi/sysfs_files.h:include/sdsi/sysfs_files.h
-	include/sdsi/window_vsec.h:include/sdsi/window_vsec.h
+	include/sdsi/vsec_device.h:include/sdsi/vsec_device.h
 )
 # Each compile probe kcompat.sh runs.
 for probe in "$repo"/drivers/kernel/probes/*.c; do

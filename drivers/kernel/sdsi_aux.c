@@ -12,12 +12,10 @@
 #include <linux/auxiliary_bus.h>
 #include <linux/bitfield.h>
 #include <linux/build_bug.h>
-#include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/fs.h>
 #include <linux/io.h>
 #include <linux/kref.h>
-#include <linux/ktime.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -30,7 +28,7 @@
 #include "sdsi/hw.h"
 #include "sdsi/spdm_ioctl.h"
 #include "sdsi/sysfs_files.h"
-#include "sdsi/window_vsec.h"
+#include "sdsi/vsec_device.h"
 #include "sdsi_mbox.h"
 
 /*
@@ -106,38 +104,21 @@ static void sdsi_write64(void *ctx, u32 offset, u64 value)
 	writeq(value, sd->mmio + offset);
 }
 
-/*
- * The core asks for half the poll period and expects at most twice that, as
- * fsleep() gave up to 6.12.  From 6.13 fsleep()'s slack is smaller, so short
- * sleeps take the range explicitly: the driver then polls as often as
- * readq_poll_timeout() on every kernel, never more.
- */
-static void sdsi_sleep_us(void *ctx, u32 us)
-{
-	if (us < 20 * USEC_PER_MSEC)
-		usleep_range(us, 2 * us);
-	else
-		fsleep(us);
-}
-
-static u64 sdsi_now_us(void *ctx)
-{
-	return ktime_to_us(ktime_get());
-}
-
-static void sdsi_warn(void *ctx, const char *msg)
+/* The core's diagnostics, at the level upstream prints each. */
+static void sdsi_log(void *ctx, enum sdsi_mbox_level level, const char *msg)
 {
 	struct sdsi_dev *sd = ctx;
 
-	dev_warn(sd->dev, "%s\n", msg);
+	if (level == SDSI_MBOX_ERR)
+		dev_err(sd->dev, "%s\n", msg);
+	else
+		dev_warn(sd->dev, "%s\n", msg);
 }
 
 static const struct sdsi_mbox_ops sdsi_ops = {
 	.read64 = sdsi_read64,
 	.write64 = sdsi_write64,
-	.sleep_us = sdsi_sleep_us,
-	.now_us = sdsi_now_us,
-	.warn = sdsi_warn,
+	.log = sdsi_log,
 };
 
 static struct sdsi_dev *kobj_to_sdsi(struct kobject *kobj)
@@ -201,7 +182,9 @@ static ssize_t sdsi_cert_read(struct sdsi_dev *sd,
 		memcpy(buf, msg, len);
 	}
 	kfree(msg);
-	return ret ? ret : len;
+	if (ret)
+		return ret;
+	return len;
 }
 
 /*
@@ -226,7 +209,9 @@ static ssize_t sdsi_provision(struct sdsi_dev *sd, u64 command, char *buf,
 		return ret;
 	ret = sdsi_mbox_write(&sd->mb, command, buf, count);
 	mutex_unlock(&sd->lock);
-	return ret ? ret : count;
+	if (ret)
+		return ret;
+	return count;
 }
 
 /*
@@ -531,6 +516,7 @@ static int sdsi_map(struct sdsi_dev *sd, struct intel_vsec_device *vsec)
 	}
 	if (ret)
 		return ret;
+	sd->mb.lock = &sd->lock;
 
 	access = FIELD_GET(SDSI_DISC_ACCESS, disc[0]);
 	size = FIELD_GET(SDSI_DISC_DWORDS_FIELD, disc[0]);
@@ -557,7 +543,7 @@ static int sdsi_map(struct sdsi_dev *sd, struct intel_vsec_device *vsec)
 		res.start = pci_resource_start(pdev, bar) + offset;
 		break;
 	default:
-		dev_err(sd->dev, "Unsupported access type %u\n", access);
+		dev_err(sd->dev, "Unrecognized access_type %u\n", access);
 		return -EINVAL;
 	}
 	res.end = res.start + size * sizeof(u32) - 1;

@@ -8,7 +8,9 @@
 # is_bin_visible, mutable read and write), on which the whole module must
 # also build clean (build.sh).  The other answers (intel_vsec.h, its
 # layout, its parent) change between real kernels, 6.1, 6.12 and 7.x,
-# which scripts/check-kernel-build.sh checks on each.
+# which scripts/check-kernel-build.sh checks on each.  Every shape also
+# runs kcompat.sh's own check of each answer against the headers' text
+# (kcompat-expected), and a probe broken on purpose must fail it by name.
 #   drivers/kernel/test-kcompat.sh HEADERS_DIR OUT_DIR
 # HEADERS_DIR is a 6.12 linux-headers-REL-amd64 as unpacked by
 # rig/debian-kernels.sh (ROOT/usr/src/...); the copy is a tree of
@@ -71,6 +73,27 @@ shape const-bin-attrs 's/struct bin_attribute(\s+)\*\*bin_attrs;/const struct bi
 # 6.13 to 6.16: only is_bin_visible's attribute is const.
 shape 6.13 's/(\(\*is_bin_visible\)\(struct kobject \*,\s*)(struct bin_attribute \*)/$1const $2/' \
 	"SDSI_HAVE_CONST_BIN_IS_VISIBLE $vsec"
+# A probe broken on purpose (a member misspelt) where 6.12's headers
+# declare what it probes: kcompat.sh must fail and name it, not answer no.
+cp "$common/include/linux/sysfs.h" "$sysfs" || exit 1
+rm -rf "$out/broken" && mkdir -p "$out/broken" &&
+	cp -r "$here/probes" "$here/kcompat-expected" "$out/broken/" || exit 1
+sed -i 's/v->resource\[0\]/v->no_such_member[0]/' "$out/broken/probes/have_intel_vsec_h.c"
+if cmp -s "$out/broken/probes/have_intel_vsec_h.c" "$here/probes/have_intel_vsec_h.c"; then
+	echo "kcompat-test: broken probe: the edit changed nothing" >&2
+	failed=1
+elif "$here/kcompat.sh" "$tree" "$out/broken/out" "$out/broken/probes" >"$out/broken.log" 2>&1; then
+	cat "$out/broken.log" >&2
+	echo "kcompat-test: a broken have_intel_vsec_h passed the build" >&2
+	failed=1
+elif ! grep -q 'probe have_intel_vsec_h fails against' "$out/broken.log"; then
+	cat "$out/broken.log" >&2
+	echo "kcompat-test: a broken have_intel_vsec_h failed without its name" >&2
+	failed=1
+else
+	echo "kcompat-test: a broken probe fails the build with its name"
+fi
+
 if "$here/build.sh" "$tree" "$out/module-6.13" >"$out/module-6.13.log" 2>&1; then
 	echo "kcompat-test: intel_sdsi builds clean on the 6.13 shape"
 else

@@ -22,6 +22,7 @@ enum sdsi_exit {
 	SDSI_EXIT_IO = 7,		/* I/O, mailbox, protocol, system failures */
 	SDSI_EXIT_MALFORMED = 8,	/* input that does not decode */
 	SDSI_EXIT_STATE_UNKNOWN = 9,	/* what a socket holds is unknown: nothing written */
+	SDSI_EXIT_NOT_ATTESTED = 10,	/* the part failed attestation (intel_sdsi --attest verify) */
 };
 
 /*
@@ -38,7 +39,8 @@ enum sdsi_exit {
 	X(SDSI_EXIT_REJECTED, "rejected: the device rejected the AKC or CAP (EIO from the provision write), or its signature does not verify") \
 	X(SDSI_EXIT_IO, "I/O, mailbox or protocol error (EBUSY, ETIMEDOUT, EIO, EPROTO, ...), a file that cannot be written, a mount that fails") \
 	X(SDSI_EXIT_MALFORMED, "malformed input: registers, a certificate, an AKC, CAP, key or NVRAM file that does not decode, or is too large for its format") \
-	X(SDSI_EXIT_STATE_UNKNOWN, "state unknown (intel_sdsi -a or -c): the state certificate that tells whether the blob is already provisioned could not be read, even with --retry, so nothing was written")
+	X(SDSI_EXIT_STATE_UNKNOWN, "state unknown (intel_sdsi -a or -c): the state certificate that tells whether the blob is already provisioned could not be read, even with --retry, so nothing was written") \
+	X(SDSI_EXIT_NOT_ATTESTED, "not attested (intel_sdsi --attest verify): the attestation ran and the part failed it, a signature, the certificate chain, its trust anchor or a measurement wrong; attestation that could not run (no transport, busy, permission) has the codes above")
 
 /*
  * The exit status for a failure reported as an errno (either sign; 0 is

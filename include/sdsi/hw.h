@@ -16,6 +16,12 @@
 #define SDSI_HW_H
 
 /*
+ * _BITULL(): the bit macro of the kernel's UAPI, which user space has too
+ * (this header is installed with libsdsi, where BIT_ULL() does not exist).
+ */
+#include <linux/const.h>
+
+/*
  * Discovery table (12 bytes used; type 3).  Access type 3 (LOCAL): the
  * region follows the table; 2 (BARID): it is at the offset in the PCI BAR
  * the TBIR bits name.
@@ -70,20 +76,20 @@
 #define SDSI_ATTEST_RESPONSE_MAX	(SDSI_READ_MSG_MAX - 8u)	/* 4088 */
 
 /* Control register, qword 0. */
-#define SDSI_CTRL_RUN_BUSY		(1ull << 0)
-#define SDSI_CTRL_READ_WRITE		(1ull << 1)	/* 1 = write */
-#define SDSI_CTRL_SOM			(1ull << 2)
-#define SDSI_CTRL_EOM			(1ull << 3)
+#define SDSI_CTRL_RUN_BUSY		_BITULL(0)
+#define SDSI_CTRL_READ_WRITE		_BITULL(1)	/* 1 = write */
+#define SDSI_CTRL_SOM			_BITULL(2)
+#define SDSI_CTRL_EOM			_BITULL(3)
 #define SDSI_CTRL_OWNER_SHIFT		4
 #define SDSI_CTRL_OWNER_MASK		(3ull << SDSI_CTRL_OWNER_SHIFT)
-#define SDSI_CTRL_CPL			(1ull << 6)
-#define SDSI_CTRL_RDY			(1ull << 7)
+#define SDSI_CTRL_CPL			_BITULL(6)
+#define SDSI_CTRL_RDY			_BITULL(7)
 #define SDSI_CTRL_STATUS_SHIFT		8
 #define SDSI_CTRL_STATUS_MASK		(0xffull << SDSI_CTRL_STATUS_SHIFT)
 #define SDSI_CTRL_PACKET_SIZE_SHIFT	16
 #define SDSI_CTRL_PACKET_SIZE_MASK	(0xffffull << SDSI_CTRL_PACKET_SIZE_SHIFT)
-#define SDSI_CTRL_IBLOCK		(1ull << 32)
-#define SDSI_CTRL_METER_CURRENT		(1ull << 33)	/* undocumented; Linux uses it */
+#define SDSI_CTRL_IBLOCK		_BITULL(32)
+#define SDSI_CTRL_METER_CURRENT		_BITULL(33)	/* undocumented; Linux uses it */
 #define SDSI_CTRL_MSG_SIZE_SHIFT	48
 #define SDSI_CTRL_MSG_SIZE_MASK		(0xffffull << SDSI_CTRL_MSG_SIZE_SHIFT)
 /* Control register, qword 1 (V2 only): bits 15:0 metering update period. */
@@ -110,17 +116,17 @@
 #define SDSI_REG_SOCKET_ID_V2_TOOL	0x48u	/* where the upstream tool reads V2 */
 #define SDSI_SOCKET_ID_MASK		0xfull
 
-#define SDSI_AUTH_ERR_CONTENT		(1ull << 3)
-#define SDSI_AUTH_ERR_METERING		(1ull << 5)
+#define SDSI_AUTH_ERR_CONTENT		_BITULL(3)
+#define SDSI_AUTH_ERR_METERING		_BITULL(5)
 
-#define SDSI_FEATURE_ON_DEMAND		(1ull << 3)
-#define SDSI_FEATURE_ATTESTATION	(1ull << 12)
-#define SDSI_FEATURE_METERING		(1ull << 26)
+#define SDSI_FEATURE_ON_DEMAND		_BITULL(3)
+#define SDSI_FEATURE_ATTESTATION	_BITULL(12)
+#define SDSI_FEATURE_METERING		_BITULL(26)
 #define SDSI_FEATURES_SETTABLE		(SDSI_FEATURE_ON_DEMAND | \
 					 SDSI_FEATURE_ATTESTATION | \
 					 SDSI_FEATURE_METERING)
 
-#define SDSI_KEY_PROVISIONED		(1ull << 1)
+#define SDSI_KEY_PROVISIONED		_BITULL(1)
 
 /* PROVISIONING_AUTH_FAILURE_COUNT: four 3-bit fields. */
 #define SDSI_FAIL_AKC_COUNT_SHIFT	0
@@ -140,9 +146,9 @@
 #define SDSI_AVAIL_THRESH_MASK		(SDSI_FIELD3_MASK << SDSI_AVAIL_THRESH_SHIFT)
 
 /* NVRAM_UPDATE_LIMITS. */
-#define SDSI_NVRAM_50_PCT		(1ull << 12)
-#define SDSI_NVRAM_75_PCT		(1ull << 13)
-#define SDSI_NVRAM_90_PCT		(1ull << 14)
+#define SDSI_NVRAM_50_PCT		_BITULL(12)
+#define SDSI_NVRAM_75_PCT		_BITULL(13)
+#define SDSI_NVRAM_90_PCT		_BITULL(14)
 
 /*
  * The GUID names the MMIO layout: 1 (V1), 2 (V2) or 0 for a GUID no layout
@@ -197,7 +203,7 @@ static inline unsigned int sdsi_layout_regs_offset(unsigned int layout)
 #define SDSI_STATE_KEY_OFF_IMAGE	4u	/* from the key info's start */
 #define SDSI_STATE_KEY_IMAGE_SIZE	48u
 #define SDSI_STATE_KEY_SIZE_DWORDS	12u	/* ours: the 48-byte image */
-#define SDSI_BLOB_VALID			(1u << 31)
+#define SDSI_BLOB_VALID			0x80000000u	/* bit 31 of a u32 */
 #define SDSI_BLOB_SIZE_MASK		0x7fffffffu	/* dwords */
 #define SDSI_BLOB_HEADER_SIZE		36u
 #define SDSI_BUNDLE_SIZE		32u

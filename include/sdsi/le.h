@@ -3,9 +3,10 @@
  * Little-endian loads and stores on byte buffers.  Every layout of the
  * interface (registers, certificates, licence blobs, the AKC and CAP, the
  * NVRAM file, the shared window) is little-endian whatever the host is, so
- * every component reads and writes those bytes through these four helpers.
- * Static inline on plain integer types: usable by the model, the licensing
- * library, libsdsi, the tools and the tests alike.
+ * every component reads and writes those bytes through these helpers.
+ * Static inline on the kernel's integer types (ktypes.h outside it): usable
+ * by the model, the licensing library, libsdsi, the tools and the tests
+ * alike, and by the driver core in the kernel module.
  */
 #ifndef SDSI_LE_H
 #define SDSI_LE_H
@@ -13,32 +14,43 @@
 #ifdef __KERNEL__
 #include <linux/types.h>
 #else
-#include <stdint.h>
+#include "ktypes.h"
 #endif
 
-static inline uint32_t sdsi_le32(const uint8_t *p)
+static inline u16 sdsi_le16(const u8 *p)
 {
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
+	return (u16)(p[0] | p[1] << 8);
 }
 
-static inline uint64_t sdsi_le64(const uint8_t *p)
+static inline void sdsi_put_le16(u8 *p, u16 v)
 {
-	return (uint64_t)sdsi_le32(p) | (uint64_t)sdsi_le32(p + 4) << 32;
+	p[0] = (u8)v;
+	p[1] = (u8)(v >> 8);
 }
 
-static inline void sdsi_put_le32(uint8_t *p, uint32_t v)
+static inline u32 sdsi_le32(const u8 *p)
 {
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
+	return (u32)p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 |
+	       (u32)p[3] << 24;
 }
 
-static inline void sdsi_put_le64(uint8_t *p, uint64_t v)
+static inline u64 sdsi_le64(const u8 *p)
 {
-	sdsi_put_le32(p, (uint32_t)v);
-	sdsi_put_le32(p + 4, (uint32_t)(v >> 32));
+	return (u64)sdsi_le32(p) | (u64)sdsi_le32(p + 4) << 32;
+}
+
+static inline void sdsi_put_le32(u8 *p, u32 v)
+{
+	p[0] = (u8)v;
+	p[1] = (u8)(v >> 8);
+	p[2] = (u8)(v >> 16);
+	p[3] = (u8)(v >> 24);
+}
+
+static inline void sdsi_put_le64(u8 *p, u64 v)
+{
+	sdsi_put_le32(p, (u32)v);
+	sdsi_put_le32(p + 4, (u32)(v >> 32));
 }
 
 #endif /* SDSI_LE_H */

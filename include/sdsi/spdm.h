@@ -56,6 +56,8 @@
 /* VERSION: header, reserved u8, entry count u8, entries u16. */
 #define SDSI_SPDM_VERSION_OFF_COUNT	5u
 #define SDSI_SPDM_VERSION_OFF_ENTRIES	6u
+#define SDSI_SPDM_VERSION_ENTRY_SIZE	2u
+#define SDSI_SPDM_VERSION_MAJOR_MINOR	0xff00u	/* update and alpha ignored */
 
 /* CAPABILITIES (1.0): header, reserved, CTExponent u8, reserved u16, Flags u32. */
 #define SDSI_SPDM_CAPS_OFF_CT_EXPONENT	5u
@@ -91,6 +93,8 @@
 #define SDSI_SPDM_ALGS_OFF_MEAS_HASH	8u
 #define SDSI_SPDM_ALGS_OFF_BASE_ASYM	12u
 #define SDSI_SPDM_ALGS_OFF_BASE_HASH	16u
+#define SDSI_SPDM_ALGS_OFF_EXT_ASYM_COUNT 32u
+#define SDSI_SPDM_ALGS_OFF_EXT_HASH_COUNT 33u
 #define SDSI_SPDM_ALGS_SIZE		36u
 #define SDSI_SPDM_MEAS_SPEC_DMTF	(1u << 0)
 #define SDSI_SPDM_ASYM_ECDSA_P384	(1u << 7)
@@ -132,6 +136,9 @@
 #define SDSI_SPDM_AUTH_OFF_CHAIN_HASH	4u
 #define SDSI_SPDM_AUTH_OFF_NONCE	(4u + SDSI_SPDM_HASH_SIZE)
 #define SDSI_SPDM_AUTH_OFF_SUMMARY	(SDSI_SPDM_AUTH_OFF_NONCE + SDSI_SPDM_NONCE_SIZE)
+#define SDSI_SPDM_OPAQUE_LEN_SIZE	2u	/* OpaqueLength u16, in CHALLENGE_AUTH and MEASUREMENTS */
+#define SDSI_SPDM_OPAQUE_MAX		1024u	/* DSP0274: OpaqueLength at most 1024 */
+#define SDSI_SPDM_AUTH_SLOT_MASK	0x0fu	/* Param1 bits 3:0: the slot */
 
 /*
  * GET_MEASUREMENTS: header (Param1 bit 0 = signature asked, Param2 = what),
@@ -158,6 +165,12 @@
 #define SDSI_SPDM_DMTF_HDR_SIZE		3u
 #define SDSI_SPDM_BLOCK_SIZE		(SDSI_SPDM_BLOCK_HDR_SIZE + SDSI_SPDM_DMTF_HDR_SIZE + \
 					 SDSI_SPDM_HASH_SIZE)	/* 55 */
+#define SDSI_SPDM_BLOCK_OFF_INDEX	0u
+#define SDSI_SPDM_BLOCK_OFF_SPEC	1u
+#define SDSI_SPDM_BLOCK_OFF_SIZE	2u
+#define SDSI_SPDM_DMTF_OFF_TYPE		0u	/* from the DMTF measurement's start */
+#define SDSI_SPDM_DMTF_OFF_VALUE_SIZE	1u
+#define SDSI_SPDM_DMTF_TYPE_RAW		0x80u	/* bit 7: a raw bit stream, not a digest */
 #define SDSI_SPDM_DMTF_TYPE_ROM		0x00u
 #define SDSI_SPDM_DMTF_TYPE_HW_CONFIG	0x02u
 

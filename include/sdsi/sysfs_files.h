@@ -52,6 +52,7 @@ enum sdsi_sysfs_file {
 	SDSI_SYSFS_FILE_TABLE(SDSI_SYSFS_FILE_ENUM_)
 	SDSI_FILE_COUNT
 };
+
 #undef SDSI_SYSFS_FILE_ENUM_
 
 struct sdsi_sysfs_file_desc {

@@ -14,7 +14,12 @@ all, and the transport's tests are deselected there; a user's driver (any)
 is held to whichever it shows.  A part of the first generation has bit 12
 clear, so the flow sets it (a BIOS setting, then a rebind) and restores it.
 On success the flow writes "ok" to $SDSI_ATTEST_OUT, which guest-run.sh
-reads."""
+reads.
+
+Then the owner's own tool over the same transport: the built
+`intel_sdsi --attest verify --trust ROOT --json` on each socket with a
+node and with --all, its verdict checked against what sysfs reads, and a
+root the owner did not trust refused with exit 10 (issue 28, section 4)."""
 import errno
 import fcntl
 import hashlib
@@ -22,14 +27,16 @@ import os
 import pathlib
 import stat
 import struct
+import subprocess
 import time
 
 import pytest
 
 from guest import (ATTEST_EXPECT, DRIVER, ROOT, SOCKETS, driver_sees_feature,
-                   transport_shown)
+                   driver_sees_metering, transport_shown)
 from guest import isdsi_nodes as nodes
 from sdsikit import spdm_requester as spdm
+from sdsikit import schemas
 from sdsikit.isdsi_proxy import Libsdsi
 from sdsikit.layout import (FEATURE_ATTESTATION, FEATURES_KNOWN, REG_FEATURES,
                             SPDM_COMMAND_HDR, SPDM_MESSAGE_MAX,
@@ -289,3 +296,107 @@ def test_mailbox_errors_are_the_sysfs_files(target, dev, kind, code):
         target.clear(dev.n, kind)
     assert dev.exchange(GET_VERSION)[1] == 0x04
     dev.state_certificate()
+
+
+# ---- intel_sdsi --attest verify, the owner's tool, through the ioctl -------
+
+# Exit statuses of docs/exit-codes.md: the part failed attestation; no
+# attestation transport on that socket.
+NOT_ATTESTED, NO_DEVICE = 10, 3
+CHECKS = ('version', 'capabilities', 'algorithms', 'digest', 'chain', 'trust',
+          'root-hash', 'slot-digest', 'challenge-signature', 'challenge-nonce',
+          'challenge-chain-hash', 'measurement-signature', 'measurement-state',
+          'measurement-meter')
+
+
+@pytest.fixture(scope='module')
+def authority_root():
+    """The attestation-root.pem of the authority that issued the parts,
+    where the owner keeps a trust anchor: a file given with --trust."""
+    return str(pathlib.Path(os.environ['SDSI_AUTHORITY']) / 'attestation-root.pem')
+
+
+@pytest.fixture(scope='module')
+def other_root(tmp_path_factory):
+    """A root the parts' authority never signed with: another authority's."""
+    directory = tmp_path_factory.mktemp('other') / 'authority'
+    program = os.path.join(os.environ['SDSI_BUILD'], 'tools', 'sdsi-authority',
+                           'sdsi-authority')
+    subprocess.run([program, 'init', str(directory)], check=True,
+                   capture_output=True, timeout=120)
+    return str(directory / 'attestation-root.pem')
+
+
+def sysfs_sha384(n, name):
+    with open(f'{ROOT}/intel_vsec.sdsi.{n}/{name}', 'rb') as f:
+        return hashlib.sha384(f.read()).hexdigest()
+
+
+def attest_verify(tool, trust, *where, expect):
+    """intel_sdsi WHERE --attest verify --trust TRUST --json: its exit
+    status must be EXPECT; the document, validated by its schema."""
+    done = tool(*where, '--attest', 'verify', '--trust', trust, '--json')
+    assert done.returncode == expect, (where, done.returncode, done.stderr)
+    return schemas.check('all.json' if '--all' in where else 'attestation.json',
+                         done.stdout)
+
+
+def assert_attested(n, d, trust):
+    """A verdict of socket N that every check passed, measured what the
+    driver reads through sysfs and was rooted in TRUST's certificate."""
+    assert d['device'] == f'intel_vsec.sdsi.{n}', d
+    assert d['attested'] is True and d['failed_check'] is None, d
+    assert d['trust'] == trust
+    metering = driver_sees_metering(n)
+    results = {c['name']: c['result'] for c in d['checks']}
+    assert results == {name: 'not-run' if name == 'measurement-meter' and not metering
+                       else 'ok' for name in CHECKS}, d['checks']
+    measured = {m['index']: m['value'] for m in d['measurements']}
+    assert measured[1] == sysfs_sha384(n, 'state_certificate'), d['measurements']
+    if metering:
+        assert measured[2] == sysfs_sha384(n, 'meter_certificate'), d['measurements']
+    assert d['anchor'] == d['certificates'][0]['subject']
+
+
+@pytest.mark.transport
+def test_intel_sdsi_verifies_each_part_through_the_ioctl(attesting, tool, authority_root):
+    """The built intel_sdsi, as an owner runs it, on every socket whose
+    driver gives it /dev/isdsiN (about a second each under TCG): exit 0,
+    every check passed, and measurement 1 is the SHA-384 of the state
+    certificate the driver reads."""
+    with_node = [n for n in range(SOCKETS) if os.path.exists(node(n))]
+    assert attesting in with_node
+    for n in with_node:
+        assert_attested(n, attest_verify(tool, authority_root, '-d', n, expect=0),
+                        authority_root)
+
+
+@pytest.mark.transport
+def test_intel_sdsi_all_gives_each_socket_its_verdict(attesting, tool, authority_root):
+    """--all: one document per socket, in device order; every socket whose
+    driver gives it /dev/isdsiN is attested; one without bit
+    12 (a first-generation part) cannot run (ENODEV, exit 3) and has no
+    verdict."""
+    with_node = [n for n in range(SOCKETS) if os.path.exists(node(n))]
+    assert attesting in with_node
+    everywhere = len(with_node) == SOCKETS
+    d = attest_verify(tool, authority_root, '--all',
+                      expect=0 if everywhere else NO_DEVICE)
+    results = d['results']
+    assert [r['device'] for r in results] == \
+        [f'intel_vsec.sdsi.{n}' for n in range(SOCKETS)]
+    for n, r in enumerate(results):
+        if n in with_node:
+            assert_attested(n, r, authority_root)
+        else:
+            assert r['error']['name'] == 'ENODEV', r
+
+
+@pytest.mark.transport
+def test_intel_sdsi_refuses_a_root_the_owner_did_not_trust(attesting, tool, other_root):
+    """Another authority's root: the chain leads to none the owner gave,
+    so the part fails attestation (exit 10) at the trust check."""
+    d = attest_verify(tool, other_root, '-d', attesting, expect=NOT_ATTESTED)
+    assert d['attested'] is False and d['failed_check'] == 'trust', d
+    assert {c['name']: c['result'] for c in d['checks']}['trust'] == 'failed'
+    assert d['anchor'] is None

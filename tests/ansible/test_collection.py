@@ -226,7 +226,7 @@ def test_facts_of_a_host_without_on_demand(ansible, runs, tmp_path):
 
 
 @pytest.mark.parametrize('module,options', [
-    ('sdsi_facts', {'executable', 'sysfs_root', 'counters'}),
+    ('sdsi_facts', {'executable', 'sysfs_root', 'counters', 'attest', 'attest_trust'}),
     ('sdsi_provision', {'akc', 'cap_dir', 'retry', 'unmatched', 'executable', 'sysfs_root'}),
 ])
 def test_ansible_doc_shows_the_documentation(ansible, module, options):
@@ -241,17 +241,16 @@ def test_ansible_doc_shows_the_documentation(ansible, module, options):
     assert name in listing
 
 
-def test_the_docs_example_playbook_parses(ansible, tmp_path):
-    """docs/ansible.md's inventory and playbook, as written there."""
-    import re
-    with open(os.path.join(os.path.dirname(__file__), '..', '..', 'docs', 'ansible.md')) as f:
-        text = f.read()
-    blocks = dict(re.findall(r'```(ini|yaml)\n(.*?)```', text, re.S))
+@pytest.mark.parametrize('block,name', [('yaml', 'ondemand.yml'),
+                                        ('attestation', 'attestation.yml')])
+def test_the_docs_example_playbook_parses(ansible, tmp_path, block, name):
+    """docs/ansible.md's inventory and playbooks, as written there."""
+    blocks = docs_example.blocks()
     (tmp_path / 'inventory.ini').write_text(blocks['ini'])
-    (tmp_path / 'ondemand.yml').write_text(blocks['yaml'])
+    (tmp_path / name).write_text(blocks[block])
     proc = ansible.tool('ansible-playbook', '--syntax-check', '-i', str(tmp_path / 'inventory.ini'),
-                        str(tmp_path / 'ondemand.yml'))
+                        str(tmp_path / name))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     listing = ansible.tool('ansible-playbook', '--list-hosts', '-i',
-                           str(tmp_path / 'inventory.ini'), str(tmp_path / 'ondemand.yml'))
+                           str(tmp_path / 'inventory.ini'), str(tmp_path / name))
     assert listing.returncode == 0 and 'hosts (3)' in listing.stdout, listing.stdout

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <sdsi/abi.h>
+#include <sdsi/abi_names.h>
 #include <sdsi/sysfs_files.h>
 
 int main(int argc, char **argv)

@@ -20,7 +20,7 @@ USAGE_CASES = [
     (["-d"], "option '-d' needs a value"),
     (["-d", "0", "-i", "extra"], "unexpected argument"),
     (["-d", "0", "-i", "--dry-run"], "--dry-run applies to -a and -c"),
-    (["-d", "0", "-s", "--retry", "2"], "--retry applies to -a and -c"),
+    (["-d", "0", "-s", "--retry", "2"], "--retry applies to -a, -c and --attest only"),
     (["-d", "0", "-a", "x", "--retry", "21"], "--retry: '21' is not a count from 0 to 20"),
     (["--all", "-l"], "--all applies to"),
     (["--all", "-c", "x", "-d", "0"], "--all excludes -d"),

@@ -33,7 +33,7 @@ def inspect(*args):
 
 
 def test_every_schema_is_a_valid_2020_12_schema_of_version_1_0():
-    assert schemas.NAMES == ["all.json", "common.json", "error.json", "fleet.json",
+    assert schemas.NAMES == ["all.json", "attestation.json", "common.json", "error.json", "fleet.json",
                              "info.json", "inspect.json", "list.json", "meter.json",
                              "provision.json", "state.json"]
     common = schemas.STORE[schemas.BASE + "common.json"]

@@ -149,14 +149,19 @@ def test_units_name_the_installed_tool_and_debian_directory():
     assert "Unit=" not in unit("sdsi-textfile.timer")   # it starts its namesake
 
 
-def service_command(out):
-    """The service's default commands and its command line as systemd runs
+def environment(service, name):
+    """The value the unit gives NAME: its last Environment= assignment, as
+    systemd takes it (a drop-in's comes after the unit's); "" when none."""
+    values = [e.strip('"').split("=", 1)[1] for e in setting(service, "Environment")
+              if e.strip('"').startswith(name + "=")]
+    return values[-1] if values else ""
+
+
+def service_command(out, service):
+    """The unit SERVICE's commands and its command line as systemd runs
     it, with the built tool, writing to the directory OUT; and OUT."""
-    service = unit("sdsi-textfile.service")
     (cmd,) = setting(service, "ExecStart")
-    (commands,) = [e.split("=", 1)[1] for e in setting(service, "Environment")
-                   if e.startswith('"SDSI_TEXTFILE_COMMANDS=')]
-    commands = commands.rstrip('"')
+    commands = environment(service, "SDSI_TEXTFILE_COMMANDS")
     # What systemd runs: it replaces ${NAME} (from Environment=, with the test's
     # directory) and turns $$ into $; the installed tool is the built one.
     env = {"SDSI_TEXTFILE_DIR": str(out), "SDSI_TEXTFILE_COMMANDS": commands}
@@ -166,15 +171,18 @@ def service_command(out):
     return commands, argv, out
 
 
-def run_as_the_unit(owner, out, emu_args, before=""):
+def run_as_the_unit(owner, out, emu_args, before="", service=None):
     """The service's command line run as the unit runs it (as_the_unit)
     inside `sdsi-emu run EMU_ARGS`, after the shell commands BEFORE (run as
-    root); stdout says "status N"."""
-    service = unit("sdsi-textfile.service")
-    commands, argv, out = service_command(out)
+    root); stdout says "status N".  SERVICE: the unit's text, with its
+    drop-ins after it (default: the unit as built)."""
+    service = service or unit("sdsi-textfile.service")
+    commands, argv, out = service_command(out, service)
     umask = (setting(service, "UMask") or ["0022"])[0]
+    trust = environment(service, "SDSI_TEXTFILE_TRUST")
     script = (f"umask {umask}; export SDSI_TEXTFILE_DIR={out} "
-              f"SDSI_TEXTFILE_COMMANDS='{commands}'; ({argv}); echo \"status $?\"")
+              f"SDSI_TEXTFILE_COMMANDS='{commands}' SDSI_TEXTFILE_TRUST='{trust}'; "
+              f"({argv}); echo \"status $?\"")
     proc = subprocess.run([EMU, "run", *emu_args, "--", "/bin/sh", "-c",
                            before + 'exec "$@"', "sh", *as_the_unit(service, owner),
                            "/bin/sh", "-c", script],

@@ -328,7 +328,7 @@ static enum sdsi_exit read_all(const struct cli *cli, struct output *out)
 			status = one;
 	}
 	out->ops->end_all(out);
-	out->whole_fleet = true;
+	out->complete_document = true;
 	for (size_t i = 0; i < count; i++)
 		sdsi_error_free(jobs.reads[i].err);
 	free(jobs.reads);

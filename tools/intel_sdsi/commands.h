@@ -17,6 +17,14 @@ enum sdsi_exit cmd_provision(const struct cli *cli, struct output *out);
 /* --all -a FILE, --all -c DIR|FILE: every socket at once, CAPs matched by PPIN. */
 enum sdsi_exit cmd_fleet_provision(const struct cli *cli, struct output *out);
 
+/*
+ * --attest get_digests, get_certificate (-d) and verify (-d or --all): the
+ * part's attestation service through libsdsi; a part that fails attestation
+ * exits SDSI_EXIT_NOT_ATTESTED, one where attestation cannot run exits with
+ * its error's class.
+ */
+enum sdsi_exit cmd_attest(const struct cli *cli, struct output *out);
+
 /* Between attempts on a busy mailbox (--retry): the driver's own acquire period. */
 #define BUSY_RETRY_DELAY_MS 500
 

@@ -21,9 +21,12 @@ void print_usage(FILE *f)
 	fprintf(f, "Usage: %s [-l] [-d DEVNO [-i] [-s] [-m] [-C] [-a FILE] [-c FILE]]\n"
 		   "       %*s [--all | --file PATH [--guid GUID]]\n"
 		   "       %*s [--format FORMAT | --json] [--output FILE]\n"
-		   "       %*s [--dry-run] [--force] [--retry N] [-v | -q]\n",
+		   "       %*s [--dry-run] [--force] [--retry N] [-v | -q]\n"
+		   "       %s -d DEVNO | --all --attest verify [--trust FILE|DIR]\n"
+		   "       %*s [--format FORMAT | --json] [--output FILE]\n"
+		   "       %s -d DEVNO --attest get_digests | get_certificate [--der]\n",
 		PROGRAM, (int)strlen(PROGRAM), "", (int)strlen(PROGRAM), "",
-		(int)strlen(PROGRAM), "");
+		(int)strlen(PROGRAM), "", PROGRAM, (int)strlen(PROGRAM), "", PROGRAM);
 }
 
 /* Documented, and among the commands (else among their modifiers). */
@@ -58,7 +61,8 @@ void print_help(FILE *f)
 	fprintf(f, "\nExit status:\n");
 	for (unsigned int i = 0; i < exit_code_doc_count; i++)
 	{
-		fprintf(f, "  %d  ", exit_code_docs[i].code);
+		/* "  0  " and "  10 ": the meanings start in one column. */
+		fprintf(f, "  %-2d ", exit_code_docs[i].code);
 		cli_doc_wrap(f, exit_code_docs[i].meaning, 5);
 	}
 }
@@ -149,7 +153,9 @@ static void man_metrics(FILE *f)
 	      "the run goes on; the exit status is then that of the first failure, and the\n"
 	      "output (and \\fB\\-\\-output\\fR \\fIFILE\\fR) is still complete.  A socket that lacks\n"
 	      "the data (metering not enabled, as on V1 parts, or the attribute absent) is\n"
-	      "no failure: \\fBsdsi_up\\fR 1 and \\fBsdsi_data_available\\fR 0.  Meter counters are\n"
+	      "no failure: \\fBsdsi_up\\fR 1 and \\fBsdsi_data_available\\fR 0; so is a part\n"
+	      "without attestation (bit 12 clear) asked for \\fB\\-\\-attest verify\\fR, which\n"
+	      "then has no \\fBsdsi_attested\\fR sample.  Meter counters are\n"
 	      "converted to seconds with the certificate's counter unit.  The families, by\n"
 	      "the command that prints them (\\fIall\\fR: every command):\n", f);
 	for (unsigned int i = 0; i < PROM_FAMILY_COUNT; i++) {
@@ -165,7 +171,9 @@ static void man_metrics(FILE *f)
 	fputs(".PP\n"
 	      "The systemd timer \\fBsdsi\\-textfile.timer\\fR runs \\fBsdsi\\-textfile.service\\fR\n"
 	      "every minute, which writes \\fIsdsi_COMMAND.prom\\fR for each command of\n"
-	      "\\fBSDSI_TEXTFILE_COMMANDS\\fR (info state meter_current) with \\fB\\-\\-output\\fR\n"
+	      "\\fBSDSI_TEXTFILE_COMMANDS\\fR (info state meter_current; \\fIattest\\fR runs\n"
+	      "\\fB\\-\\-attest verify\\fR against \\fBSDSI_TEXTFILE_TRUST\\fR once a drop\\-in\n"
+	      "gives the service /dev/isdsi\\fIN\\fR) with \\fB\\-\\-output\\fR\n"
 	      "into \\fBSDSI_TEXTFILE_DIR\\fR (/var/lib/prometheus/node\\-exporter), the directory\n"
 	      "of node_exporter's textfile collector; \\fBsystemctl edit\\fR changes either.\n", f);
 }
@@ -193,6 +201,17 @@ void print_man_page(FILE *f)
 		   " \\fB\\-a\\fR \\fIFILE\\fR | \\fB\\-c\\fR \\fIFILE\\fR|\\fIDIR\\fR"
 		   " [\\fB\\-\\-dry\\-run\\fR] [\\fB\\-\\-force\\fR] [\\fB\\-\\-retry\\fR \\fIN\\fR]"
 		   " [\\fB\\-\\-json\\fR]\n"
+		   ".br\n"
+		   ".B intel_sdsi\n"
+		   "\\fB\\-d\\fR \\fIDEVNO\\fR | \\fB\\-\\-all\\fR"
+		   " \\fB\\-\\-attest\\fR \\fIverify\\fR [\\fB\\-\\-trust\\fR \\fIFILE\\fR|\\fIDIR\\fR]"
+		   " [\\fB\\-\\-retry\\fR \\fIN\\fR]"
+		   " [\\fB\\-\\-format\\fR \\fIFORMAT\\fR | \\fB\\-\\-json\\fR]"
+		   " [\\fB\\-\\-output\\fR \\fIFILE\\fR]\n"
+		   ".br\n"
+		   ".B intel_sdsi\n"
+		   "\\fB\\-d\\fR \\fIDEVNO\\fR"
+		   " \\fB\\-\\-attest\\fR \\fIget_digests\\fR|\\fIget_certificate\\fR [\\fB\\-\\-der\\fR]\n"
 		   ".SH DESCRIPTION\n"
 		   "\\fBintel_sdsi\\fR reads the registers, state certificate and meter certificates of\n"
 		   "Intel On Demand sockets through the sysfs files of the Linux \\fBintel_sdsi\\fR driver\n"
@@ -217,6 +236,17 @@ void print_man_page(FILE *f)
 		   "write neither there.  The exit status is that of the first socket that failed;\n"
 		   "else 5 when a socket was left without its CAP, a file of \\fIDIR\\fR unused, or\n"
 		   "\\fIDIR\\fR empty, each named; 0 otherwise.\n"
+		   ".PP\n"
+		   "\\fB\\-\\-attest verify\\fR checks, through the part's SPDM attestation service,\n"
+		   "that the state certificate is the silicon's: the certificate chain to a root\n"
+		   "the owner trusts (\\fB\\-\\-trust\\fR, never a root the part sends), a\n"
+		   "CHALLENGE and signed measurements with fresh nonces, and measurement 1 against\n"
+		   "the state certificate read in the same run.  It prints every check and the\n"
+		   "verdict; a part that fails a check exits 10, attestation that cannot run (no\n"
+		   "transport, busy, permission) exits as a read would.  Nothing is written.\n"
+		   "What a verdict proves, and what it does not:\n"
+		   ".I \\%%/usr/share/doc/intel\\-sdsi\\-tools/attestation.md\n"
+		   "(docs/attestation.md in the sources).\n"
 		   ".PP\n"
 		   "Long options work with one or two dashes.  One command runs per invocation;\n"
 		   "when several are given the last one wins.  \\fIDEVNO\\fR is the \\fIN\\fR of\n"
@@ -251,6 +281,11 @@ void print_man_page(FILE *f)
 	      "intel_sdsi \\-s \\-\\-file state.bin\n"
 	      "intel_sdsi \\-d 1 \\-c socket1.cap \\-\\-dry\\-run\n"
 	      "intel_sdsi \\-\\-all \\-c caps/ \\-\\-dry\\-run\n"
+	      "intel_sdsi \\-\\-all \\-\\-attest verify \\-\\-json\n"
+	      "intel_sdsi \\-\\-all \\-\\-attest verify \\-\\-format prometheus \\e\n"
+	      "    \\-\\-output /var/lib/prometheus/node\\-exporter/sdsi_attest.prom\n"
+	      "intel_sdsi \\-d 0 \\-\\-attest get_certificate \\-\\-der | \\e\n"
+	      "    openssl x509 \\-inform DER \\-noout \\-subject\n"
 	      ".fi\n"
 	      ".SH JSON\n"
 	      "With \\fB\\-\\-json\\fR every command prints one document on standard output,\n"
@@ -308,15 +343,18 @@ static void completion_case(FILE *f, enum cli_complete kind)
 	}
 }
 
-/* --format's words, the one option whose argument is a word of a list. */
-static const char *format_words(void)
+/* Each option whose argument is a word of its list (--format, --attest): a case of its own. */
+static void completion_words_cases(FILE *f)
 {
-	const struct cli_option *opt = NULL;
+	const struct cli_option *opt;
 
-	for (unsigned int i = 0; i < tool_option_count && !opt; i++)
-		if (tool_options[i].complete == CLI_ARG_WORDS)
-			opt = &tool_options[i];
-	return opt ? opt->words : "";
+	for (unsigned int i = 0; i < tool_option_count; i++) {
+		opt = &tool_options[i];
+		if (!opt->arg || opt->complete != CLI_ARG_WORDS)
+			continue;
+		fprintf(f, "\t--%s|-%s)\n\t\tCOMPREPLY=( $(compgen -W \"%s\" -- \"$cur\") )\n"
+			   "\t\treturn ;;\n", opt->name, opt->name, opt->words);
+	}
 }
 
 void print_bash_completion(FILE *f)
@@ -340,9 +378,7 @@ void print_bash_completion(FILE *f)
 	fputs(")\n\t\tcompopt -o filenames 2>/dev/null\n"
 	      "\t\tCOMPREPLY=( $(compgen -f -- \"$cur\") )\n"
 	      "\t\treturn ;;\n", f);
-	completion_case(f, CLI_ARG_WORDS);
-	fprintf(f, ")\n\t\tCOMPREPLY=( $(compgen -W \"%s\" -- \"$cur\") )\n"
-		   "\t\treturn ;;\n", format_words());
+	completion_words_cases(f);
 	completion_case(f, CLI_ARG_NONE);
 	fputs(")\n\t\treturn ;;\n\tesac\n\n\tCOMPREPLY=( $(compgen -W \"", f);
 	completion_words(f, false);

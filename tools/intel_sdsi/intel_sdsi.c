@@ -83,6 +83,8 @@ static enum sdsi_exit run(const struct cli *cli, struct output *out)
 	case CMD_AKC:
 	case CMD_CAP:
 		return cli->all ? cmd_fleet_provision(cli, out) : cmd_provision(cli, out);
+	case CMD_ATTEST:
+		return cmd_attest(cli, out);
 	default:
 		return cmd_read(cli, out);
 	}
@@ -106,7 +108,7 @@ int main(int argc, char **argv)
 	out.quiet = cli.quiet;
 	out.verbose = cli.verbose;
 	out.command = command_name(cli.command);
-	if (cli.command >= CMD_LIST && cli.command <= CMD_CAP && !cli.file) {
+	if (cli.command >= CMD_LIST && cli.command <= CMD_ATTEST && !cli.file) {
 		status = resolve_sysfs_root(&cli, &out);
 		if (status != SDSI_EXIT_OK)
 			return status;
@@ -142,10 +144,11 @@ int main(int argc, char **argv)
 		return status;
 	/*
 	 * A failure leaves FILE exactly as it was, in every format; only --all's
-	 * document, which holds every device's result (failures included), is
-	 * written whatever its status: it is complete and says which failed.
+	 * document, which holds every device's result (failures included), and
+	 * an attestation verdict are written whatever the status: each is
+	 * complete and says what failed.
 	 */
-	if (status != SDSI_EXIT_OK && !out.whole_fleet) {
+	if (status != SDSI_EXIT_OK && !out.complete_document) {
 		output_file_discard(&file);
 		return status;
 	}

@@ -26,6 +26,13 @@ struct provision_report {
 	const struct sdsi_preflight *preflight;
 };
 
+/* --attest verify on one device: the verdict and what it was verified against. */
+struct attest_report {
+	const char *device;			/* intel_vsec.sdsi.N */
+	const char *trust;			/* --trust, or the default directory */
+	const struct sdsi_attest_verdict *verdict;
+};
+
 struct output_ops {
 	/* --all: results of several devices follow, in device order. */
 	void (*begin_all)(struct output *out);
@@ -46,6 +53,10 @@ struct output_ops {
 	 * for an output that provisioning refuses (Prometheus, tool_options.c).
 	 */
 	void (*fleet)(struct output *out, const struct fleet_report *report);
+	/*
+	 * --attest verify: one device's verdict, attested or not.
+	 */
+	void (*attestation)(struct output *out, const struct attest_report *report);
 	/*
 	 * Optional (NULL: not called): the registers -s, -m and -C read before
 	 * the certificate, for outputs that label every value with the socket.
@@ -89,10 +100,12 @@ struct output {
 	const char *command;	/* "info", "state", ...: the long option run */
 	void *prom;		/* Prometheus mode: the samples collected so far */
 	/*
-	 * --all printed its whole document: every device's result, failures
-	 * included; --output writes it even when the status is not 0.
+	 * A complete document was printed although the status may not be 0:
+	 * --all's (every device's result, failures included) or an attestation
+	 * verdict (a part that failed attestation is a result, not a failure
+	 * to run); --output writes it whatever the status.
 	 */
-	bool whole_fleet;
+	bool complete_document;
 };
 
 extern const struct output_ops text_output_ops;

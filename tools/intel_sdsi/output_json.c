@@ -12,8 +12,9 @@
 #include <stdio.h>
 #include <json-c/json.h>
 
-#include "sdsi/json_contract.h"
 #include "output.h"
+#include "output_json.h"
+#include "output_attest.h"
 #include "sdsi/blob_kind.h"
 #include "sdsi/license_type.h"
 #include "fleet_report.h"
@@ -72,42 +73,6 @@ static json_object *pair(const char *k1, json_object *v1, const char *k2, json_o
 	return obj;
 }
 
-/* Every document starts with the contract's version. */
-static json_object *new_doc(void)
-{
-	json_object *obj = json_object_new_object();
-
-	add(obj, "schema_version", json_object_new_string(SDSI_JSON_SCHEMA_VERSION));
-	return obj;
-}
-
-/*
- * A document about one device, or about the saved file of --file (device
- * null); an error names the device -d asked for and the AKC or CAP of -a/-c
- * even when the failure came before they were opened.
- */
-static json_object *device_doc(const struct output *out, const char *device)
-{
-	json_object *obj = new_doc();
-	const char *file = device || !out->file ? out->error_file : out->file;
-
-	if (!device && !out->file)
-		device = out->error_device;
-	add(obj, "device", device ? json_object_new_string(device) : NULL);
-	add(obj, "file", file ? json_object_new_string(file) : NULL);
-	return obj;
-}
-
-static void emit(struct output *out, json_object *obj)
-{
-	if (out->in_all) {
-		json_object_array_add(out->json_all, obj);
-		return;
-	}
-	util_json_print_document(obj);
-	json_object_put(obj);
-}
-
 static void json_begin_all(struct output *out)
 {
 	out->json_all = json_object_new_array();
@@ -116,17 +81,17 @@ static void json_begin_all(struct output *out)
 
 static void json_end_all(struct output *out)
 {
-	json_object *obj = new_doc();
+	json_object *obj = json_new_doc();
 
 	out->in_all = false;
 	add(obj, "results", out->json_all);
-	emit(out, obj);
+	json_emit(out, obj);
 	out->json_all = NULL;
 }
 
 static void json_devices(struct output *out, struct sdsi_device *const *devs, size_t count)
 {
-	json_object *obj = new_doc(), *list = json_object_new_array();
+	json_object *obj = json_new_doc(), *list = json_object_new_array();
 
 	for (size_t i = 0; i < count; i++) {
 		json_object *dev = json_object_new_object();
@@ -137,12 +102,12 @@ static void json_devices(struct output *out, struct sdsi_device *const *devs, si
 		json_object_array_add(list, dev);
 	}
 	add(obj, "devices", list);
-	emit(out, obj);
+	json_emit(out, obj);
 }
 
 static void json_info(struct output *out, const char *device, const struct sdsi_registers *r)
 {
-	json_object *obj = device_doc(out, device), *nvram = json_object_new_object();
+	json_object *obj = json_device_doc(out, device), *nvram = json_object_new_object();
 	json_object *features = json_object_new_object();
 
 	add(obj, "guid", hex32(r->guid));
@@ -165,7 +130,7 @@ static void json_info(struct output *out, const char *device, const struct sdsi_
 	add(obj, "nvram_limits", nvram);
 	add(obj, "auth_errors", pair("content", json_object_new_boolean(r->content_auth_error),
 				     "metering", json_object_new_boolean(r->metering_auth_error)));
-	emit(out, obj);
+	json_emit(out, obj);
 }
 
 static json_object *bundles(uint32_t count, uint32_t (*code_of)(const void *, uint32_t),
@@ -223,7 +188,7 @@ static json_object *json_license(const struct sdsi_license *lic)
 
 static void json_state(struct output *out, const char *device, const struct sdsi_state_cert *c)
 {
-	json_object *obj = device_doc(out, device), *licenses = json_object_new_array();
+	json_object *obj = json_device_doc(out, device), *licenses = json_object_new_array();
 	char image[UTIL_KEY_IMAGE_HEX_SIZE(SDSI_KEY_IMAGE_SIZE)];
 
 	add(obj, "content_type", json_object_new_int64(c->content_type));
@@ -237,13 +202,13 @@ static void json_state(struct output *out, const char *device, const struct sdsi
 	for (uint32_t i = 0; i < c->num_licenses; i++)
 		json_object_array_add(licenses, json_license(&c->licenses[i]));
 	add(obj, "licenses", licenses);
-	emit(out, obj);
+	json_emit(out, obj);
 }
 
 static void json_meter(struct output *out, const char *device, const struct sdsi_meter_cert *c,
 		       bool current)
 {
-	json_object *obj = device_doc(out, device), *counters = json_object_new_array();
+	json_object *obj = json_device_doc(out, device), *counters = json_object_new_array();
 	uint32_t enc, count;
 
 	add(obj, "current", json_object_new_boolean(current));
@@ -259,7 +224,7 @@ static void json_meter(struct output *out, const char *device, const struct sdsi
 						     "count", json_object_new_int64(count)));
 	}
 	add(obj, "counters", counters);
-	emit(out, obj);
+	json_emit(out, obj);
 }
 
 static json_object *json_blob(const struct sdsi_blob_info *b)
@@ -312,7 +277,7 @@ static void json_add_preflight(json_object *obj, const struct sdsi_blob_info *bl
 
 static void json_provisioned(struct output *out, const struct provision_report *r)
 {
-	json_object *obj = new_doc();
+	json_object *obj = json_new_doc();
 
 	add(obj, "device", json_object_new_string(r->device));
 	add(obj, "blob", json_object_new_string(r->kind == SDSI_BLOB_AKC ? "akc" : "cap"));
@@ -323,7 +288,7 @@ static void json_provisioned(struct output *out, const struct provision_report *
 	add(obj, "unchanged", json_object_new_boolean(sdsi_preflight_unchanged(r->preflight)));
 	add(obj, "forced", json_object_new_boolean(sdsi_preflight_forced(r->preflight)));
 	json_add_preflight(obj, sdsi_preflight_blob_info(r->preflight), r->preflight);
-	emit(out, obj);
+	json_emit(out, obj);
 }
 
 static json_object *json_error_object(const struct sdsi_error *err)
@@ -345,7 +310,7 @@ static json_object *json_error_object(const struct sdsi_error *err)
 static void json_refused(struct output *out, const struct provision_report *r,
 			 const struct sdsi_error *err)
 {
-	json_object *obj = device_doc(out, r->device), *e = json_error_object(err);
+	json_object *obj = json_device_doc(out, r->device), *e = json_error_object(err);
 	json_object *preflight = json_object_new_object();
 
 	out_error_message(sdsi_error_message(err));
@@ -353,16 +318,16 @@ static void json_refused(struct output *out, const struct provision_report *r,
 	json_add_preflight(preflight, sdsi_preflight_blob_info(r->preflight), r->preflight);
 	add(e, "preflight", preflight);
 	add(obj, "error", e);
-	emit(out, obj);
+	json_emit(out, obj);
 }
 
 static void json_error(struct output *out, const char *device, const struct sdsi_error *err)
 {
-	json_object *obj = device_doc(out, device);
+	json_object *obj = json_device_doc(out, device);
 
 	out_error_message(sdsi_error_message(err));
 	add(obj, "error", json_error_object(err));
-	emit(out, obj);
+	json_emit(out, obj);
 }
 
 /* ---- the fleet provisioning document (--all -a / -c) -------------------- */
@@ -422,7 +387,7 @@ static json_object *json_file(const struct fleet_report *r, size_t i)
 
 static void json_fleet(struct output *out, const struct fleet_report *r)
 {
-	json_object *doc = new_doc(), *devices = json_object_new_array();
+	json_object *doc = json_new_doc(), *devices = json_object_new_array();
 	json_object *files = json_object_new_array(), *totals = json_object_new_object();
 
 	fleet_diagnose(out, r);
@@ -446,4 +411,5 @@ static void json_fleet(struct output *out, const struct fleet_report *r)
 const struct output_ops json_output_ops = {
 	OUTPUT_OPS_REQUIRED(json),
 	.fleet = json_fleet,
+	.attestation = json_attestation,
 };

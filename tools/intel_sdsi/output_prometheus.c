@@ -5,7 +5,9 @@
  * every family appears once, with its HELP and TYPE, whatever the number of
  * sockets.  A device that fails becomes sdsi_up 0 and sdsi_scrape_error 1:
  * the file stays well formed.  A part that lacks the data (a V1 socket
- * without metering asked for -C) is no failure: sdsi_data_available 0.  Each value is labelled with the device, and
+ * without metering asked for -C, a part without attestation asked for
+ * --attest verify) is no failure: sdsi_data_available 0.  Each value is
+ * labelled with the device, and
  * with the socket ID and PPIN from the registers read before it.  Hex label
  * values and licence type names are those of the JSON contract
  * (docs/schema/README.md), so the two can be joined.
@@ -365,6 +367,25 @@ static void prom_error(struct output *out, const char *device, const struct sdsi
 	done(out);
 }
 
+/*
+ * --attest verify: the verdict, on the socket's labels (the registers were
+ * read before it).  check is the first failed check, and present but empty
+ * on a part that attested, so that every sample has the same label names.
+ * A verdict is a run that worked: sdsi_up 1, whatever the verdict.
+ */
+static void prom_attestation(struct output *out, const struct attest_report *r)
+{
+	const bool ok = sdsi_attest_verdict_ok(r->verdict);
+	const char *failed = sdsi_attest_verdict_failed_check(r->verdict);
+	struct labels l;
+
+	base_of(out, r->device, &l);
+	label(&l, "check", ok || !failed ? "" : failed);
+	add(out, PROM_ATTESTED, &l, ok ? "1" : "0");
+	up(out, r->device, true);
+	done(out);
+}
+
 /* After the registers (prom_registers): the socket's labels are known. */
 static void prom_data_available(struct output *out, const char *device, bool available)
 {
@@ -390,7 +411,10 @@ static void prom_end_all(struct output *out)
 	flush(out);
 }
 
-/* Not reached: the option check allows --format prometheus with -i, -s, -m, -C only. */
+/*
+ * Not reached: the option check allows --format prometheus with -i, -s, -m,
+ * -C and --attest verify only.
+ */
 static void prom_devices(struct output *out, struct sdsi_device *const *devs, size_t count)
 {
 	text_output_ops.devices(out, devs, count);
@@ -411,4 +435,5 @@ const struct output_ops prometheus_output_ops = {
 	OUTPUT_OPS_REQUIRED(prom),
 	.registers = prom_registers,
 	.data_available = prom_data_available,
+	.attestation = prom_attestation,
 };

@@ -10,6 +10,7 @@
 #include "util/util_escape.h"
 #include "util/util_hex.h"
 #include "output.h"
+#include "output_attest.h"
 #include "sdsi/license_type.h"
 #include "fleet_report.h"
 
@@ -267,4 +268,5 @@ static void text_end_all(struct output *out)
 const struct output_ops text_output_ops = {
 	OUTPUT_OPS_REQUIRED(text),
 	.fleet = print_fleet_text,
+	.attestation = text_attestation,
 };

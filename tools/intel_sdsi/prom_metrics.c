@@ -16,9 +16,9 @@ const struct prom_family prom_families[PROM_FAMILY_COUNT] = {
 		"1 when the command read and decoded the device, 0 when it failed" },
 	[PROM_SCRAPE_ERROR] = { "sdsi_scrape_error", "gauge", "all", "command,device,reason",
 		"1 for a device the command failed on; reason is the errno name, the message is on stderr" },
-	[PROM_DATA_AVAILABLE] = { "sdsi_data_available", "gauge", "state meter meter_current",
+	[PROM_DATA_AVAILABLE] = { "sdsi_data_available", "gauge", "state meter meter_current attest",
 		SOCKET ",data",
-		"1 when the socket offers the data the command reads (data is the command), 0 when the part lacks it (metering not enabled, or no such attribute): sdsi_up stays 1" },
+		"1 when the socket offers the data the command reads (data is the command), 0 when the part lacks it (metering not enabled, no such attribute, or attestation not enabled): sdsi_up stays 1" },
 	[PROM_SOCKET_INFO] = { "sdsi_socket_info", "gauge", "info", SOCKET ",guid",
 		"Always 1: the socket ID, PPIN and GUID of an On Demand device" },
 	[PROM_ON_DEMAND_ENABLED] = { "sdsi_on_demand_enabled", "gauge", "info", SOCKET,
@@ -62,4 +62,6 @@ const struct prom_family prom_families[PROM_FAMILY_COUNT] = {
 		"meter_current", SOCKET ",feature", "Live feature usage counter, in seconds" },
 	[PROM_CURRENT_REFERENCE] = { "sdsi_meter_current_reference_seconds_total", "counter",
 		"meter_current", SOCKET, "Live master reference counter (power-on time), in seconds" },
+	[PROM_ATTESTED] = { "sdsi_attested", "gauge", "attest", SOCKET ",check",
+		"1 when the part passed attestation against the trusted roots, 0 when it failed; check is the first failed check, empty when attested" },
 };

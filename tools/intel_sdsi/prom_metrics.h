@@ -11,7 +11,7 @@ enum prom_family_id {
 	/* Every command: whether each device could be read. */
 	PROM_UP,
 	PROM_SCRAPE_ERROR,
-	/* -s, -m, -C: whether the part offers what the command reads. */
+	/* -s, -m, -C, --attest verify: whether the part offers what the command reads. */
 	PROM_DATA_AVAILABLE,
 	/* -i: the registers. */
 	PROM_SOCKET_INFO,
@@ -37,6 +37,8 @@ enum prom_family_id {
 	PROM_METER_REFERENCE,
 	PROM_CURRENT_FEATURE,
 	PROM_CURRENT_REFERENCE,
+	/* --attest verify: the verdict. */
+	PROM_ATTESTED,
 	PROM_FAMILY_COUNT
 };
 

@@ -26,6 +26,9 @@ enum long_only_ids {
 	OPT_FORCE,
 	OPT_RETRY,
 	OPT_SYSFS_ROOT,
+	OPT_ATTEST,
+	OPT_TRUST,
+	OPT_DER,
 	OPT_VERSION,
 	OPT_DUMP_MAN,
 	OPT_DUMP_COMPLETION,
@@ -46,6 +49,8 @@ const struct cli_option tool_options[] = {
 	  "provision socket with AKC FILE; --all -a FILE -c DIR --dry-run plans the CAPs as if the AKC were in place" },
 	{ 'c', 'c', "cap", "FILE", CLI_ARG_FILE, NULL,
 	  "provision socket with CAP FILE; with --all, FILE may be a directory of CAPs" },
+	{ OPT_ATTEST, 0, "attest", "WHAT", CLI_ARG_WORDS, "get_digests get_certificate verify",
+	  "the part's attestation service (SPDM, ENABLED_FEATURES bit 12): get_digests prints the SHA-384 digest of slot 0's certificate chain in hex, get_certificate writes the chain's bytes as the part sends them (with --der: its leaf certificate alone, DER), both as Intel's tool and verifying nothing; verify runs the whole flow against the trust anchors of --trust and prints every check, the verdict and, on failure, the first check that failed (exit 10); reads and signatures only, nothing written" },
 	{ 'h', 'h', "help", NULL, CLI_ARG_NONE, NULL,
 	  "show this help and exit" },
 	{ OPT_VERSION, 0, "version", NULL, CLI_ARG_NONE, NULL,
@@ -59,11 +64,11 @@ const struct cli_option tool_options[] = {
 	{ OPT_GUID, 0, "guid", "GUID", CLI_ARG_NONE, NULL,
 	  "with --file and -i: the GUID of the socket the registers come from, v1 (0x006dd191, 72 bytes) or v2 (0xf210d9ef, 80 bytes); default: the size tells" },
 	{ OPT_FORMAT, 0, "format", "FORMAT", CLI_ARG_WORDS, "text json prometheus",
-	  "output format: text (the default), json, or prometheus (the text exposition format, with -i, -s, -m or -C and -d or --all; its metrics are listed in intel_sdsi(1))" },
+	  "output format: text (the default), json, or prometheus (the text exposition format, with -i, -s, -m, -C or --attest verify and -d or --all; its metrics are listed in intel_sdsi(1))" },
 	{ OPT_JSON, 0, "json", NULL, CLI_ARG_NONE, NULL,
 	  "the same as --format json: JSON on stdout, errors included; diagnostics go to stderr" },
 	{ OPT_OUTPUT, 0, "output", "FILE", CLI_ARG_FILE, NULL,
-	  "with -l, -i, -s, -m or -C: write the output to FILE atomically (a temporary file in its directory, fsync, rename), so a reader never sees a partial file; a failed command leaves FILE as it was (--all writes its document, which names each device that failed).  FILE must be missing or a regular file of text that holds no key (no PEM block, no key OpenSSL reads, encrypted or not); a binary file (an AKC, a CAP, a certificate) is replaced only with --force, a key or a symbolic link never; an existing FILE keeps its mode" },
+	  "with -l, -i, -s, -m, -C, --attest verify or --attest get_digests: write the output to FILE atomically (a temporary file in its directory, fsync, rename), so a reader never sees a partial file; a failed command leaves FILE as it was (--all writes its document, which names each device that failed, and --attest verify its verdict, also when the part failed attestation).  FILE must be missing or a regular file of text that holds no key (no PEM block, no key OpenSSL reads, encrypted or not); a binary file (an AKC, a CAP, a certificate) is replaced only with --force, a key or a symbolic link never; an existing FILE keeps its mode" },
 	{ OPT_DRY_RUN, 0, "dry-run", NULL, CLI_ARG_NONE, NULL,
 	  "with -a or -c: run every pre-flight check, show the decoded blob and each check's result, write nothing" },
 	{ OPT_FORCE, 0, "force", NULL, CLI_ARG_NONE, NULL,
@@ -72,6 +77,10 @@ const struct cli_option tool_options[] = {
 	  "with -a or -c: retry the write, and the state certificate read that decides it, up to N times, 500 ms apart, while the mailbox is busy (at most 20)" },
 	{ OPT_SYSFS_ROOT, 0, "sysfs-root", "DIR", CLI_ARG_FILE, NULL,
 	  "look for devices under DIR: DIR/devices if it exists (DIR is then a bus directory, as sdsi-emu mount DIR serves), else DIR/bus/auxiliary/devices if it exists (a sysfs), else DIR itself; DIR must be a directory (else exit 2).  Outside /sys, no symbolic link is followed and every directory down to a device's must belong to root or you and be closed to others' writes (else exit 5); each attribute is opened in its device's directory, never through a link.  Default: $SDSI_SYSFS_ROOT, taken the same way, else /sys/bus/auxiliary/devices" },
+	{ OPT_TRUST, 0, "trust", "FILE|DIR", CLI_ARG_FILE, NULL,
+	  "with --attest verify: the attestation roots the owner trusts, a PEM file or a directory of PEM files; the chain must lead to one of them, never to a root the part sends.  Default: " SDSI_ATTEST_TRUST_DIR },
+	{ OPT_DER, 0, "der", NULL, CLI_ARG_NONE, NULL,
+	  "with --attest get_certificate: write the leaf certificate alone as DER, which openssl x509 -inform DER reads, instead of the SPDM chain" },
 	{ 'v', 'v', "verbose", NULL, CLI_ARG_NONE, NULL,
 	  "print what is read and checked on stderr" },
 	{ 'q', 'q', "quiet", NULL, CLI_ARG_NONE, NULL,
@@ -81,6 +90,7 @@ const struct cli_option tool_options[] = {
 };
 
 const char *const output_format_names[3] = { "text", "json", "prometheus" };
+const char *const attest_action_names[3] = { "get_digests", "get_certificate", "verify" };
 
 const unsigned int tool_option_count = UTIL_ARRAY_SIZE(tool_options);
 CLI_GETOPT_FITS(tool_options);
@@ -103,6 +113,8 @@ enum command option_command(int id)
 		return CMD_AKC;
 	case 'c':
 		return CMD_CAP;
+	case OPT_ATTEST:
+		return CMD_ATTEST;
 	case 'h':
 		return CMD_HELP;
 	case OPT_VERSION:
@@ -161,6 +173,17 @@ static bool parse_format(const char *text, enum output_format *format)
 	return false;
 }
 
+static bool parse_attest(const char *text, enum attest_action *action)
+{
+	for (unsigned int i = 0; i < 3; i++) {
+		if (!strcmp(text, attest_action_names[i])) {
+			*action = (enum attest_action)i;
+			return true;
+		}
+	}
+	return false;
+}
+
 static int apply_option(const struct cli_option *opt, const char *arg, struct cli *cli,
 			char *msg, unsigned long msglen)
 {
@@ -174,6 +197,11 @@ static int apply_option(const struct cli_option *opt, const char *arg, struct cl
 			cli->akc_path = arg;
 		else if (command == CMD_CAP)
 			cli->cap_path = arg;
+		if (command == CMD_ATTEST && !parse_attest(arg, &cli->attest)) {
+			cli_getopt_bad_value(msg, msglen, "--attest", arg,
+					     "get_digests, get_certificate or verify");
+			return -1;
+		}
 		return 0;
 	}
 	switch (opt->id) {
@@ -226,6 +254,12 @@ static int apply_option(const struct cli_option *opt, const char *arg, struct cl
 	case OPT_SYSFS_ROOT:
 		cli->sysfs_root = arg;
 		break;
+	case OPT_TRUST:
+		cli->trust = arg;
+		break;
+	case OPT_DER:
+		cli->der = true;
+		break;
 	case 'v':
 		cli->verbose = true;
 		break;
@@ -264,6 +298,8 @@ static int check_combination(const struct cli *cli, char *msg, unsigned long msg
 	const bool provisioning = cli->command == CMD_AKC || cli->command == CMD_CAP;
 	const bool reading = cli->command == CMD_INFO || cli->command == CMD_STATE ||
 			     cli->command == CMD_METER || cli->command == CMD_METER_CURRENT;
+	const bool attest = cli->command == CMD_ATTEST;
+	const bool verify = attest && cli->attest == ATTEST_VERIFY;
 
 	if (cli->command >= CMD_HELP)
 		return 0;
@@ -273,10 +309,17 @@ static int check_combination(const struct cli *cli, char *msg, unsigned long msg
 		snprintf(msg, msglen, "--dry-run applies to -a and -c only");
 	else if (cli->force && !provisioning && !cli->output)
 		snprintf(msg, msglen, "--force applies to -a, -c and --output only");
-	else if (cli->busy_retries && !provisioning)
-		snprintf(msg, msglen, "--retry applies to -a and -c only");
-	else if (cli->all && !reading && !provisioning)
-		snprintf(msg, msglen, "--all applies to -i, -s, -m, -C, -a and -c only");
+	else if (cli->busy_retries && !provisioning && !attest)
+		snprintf(msg, msglen, "--retry applies to -a, -c and --attest only");
+	else if (cli->all && !reading && !provisioning && !verify)
+		snprintf(msg, msglen, "--all applies to -i, -s, -m, -C, -a, -c and --attest verify only");
+	else if (cli->trust && !verify)
+		snprintf(msg, msglen, "--trust applies to --attest verify only");
+	else if (cli->der && !(attest && cli->attest == ATTEST_GET_CERTIFICATE))
+		snprintf(msg, msglen, "--der applies to --attest get_certificate only");
+	else if (cli->format == FORMAT_JSON && attest && !verify)
+		snprintf(msg, msglen, "--json applies to --attest verify, not to --attest %s (its output is the part's bytes)",
+			 attest_action_names[cli->attest]);
 	else if (cli->file && !reading)
 		snprintf(msg, msglen, "--file applies to -i, -s, -m and -C only");
 	else if (cli->guid && (!cli->file || cli->command != CMD_INFO))
@@ -285,10 +328,16 @@ static int check_combination(const struct cli *cli, char *msg, unsigned long msg
 		snprintf(msg, msglen, "--file excludes -d and --all");
 	else if (cli->all && cli->devno)
 		snprintf(msg, msglen, "--all excludes -d");
-	else if (cli->format == FORMAT_PROMETHEUS && (!reading || cli->file))
-		snprintf(msg, msglen, "--format prometheus applies to -i, -s, -m and -C with -d or --all");
-	else if (cli->output && !reading && cli->command != CMD_LIST)
-		snprintf(msg, msglen, "--output applies to -l, -i, -s, -m and -C only");
+	else if (cli->format == FORMAT_PROMETHEUS && (!(reading || verify) || cli->file))
+		snprintf(msg, msglen, "--format prometheus applies to -i, -s, -m, -C and --attest verify with -d or --all");
+	else if (cli->output && !reading && cli->command != CMD_LIST &&
+		 !(attest && cli->attest != ATTEST_GET_CERTIFICATE))
+		/*
+		 * get_certificate's bytes are a certificate, which --output never
+		 * replaces, even with --force (output_file.c): a second run would
+		 * stop.  They go to stdout, for a redirection or a pipe.
+		 */
+		snprintf(msg, msglen, "--output applies to -l, -i, -s, -m, -C, --attest verify and --attest get_digests only");
 	else if (cli->command == CMD_NONE && cli->devno)
 		snprintf(msg, msglen, "No command specified");
 	else if (cli->command != CMD_LIST && !cli->devno && !cli->all && !cli->file)

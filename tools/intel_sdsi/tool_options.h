@@ -20,6 +20,7 @@ enum command {
 	CMD_METER_CURRENT,
 	CMD_AKC,
 	CMD_CAP,
+	CMD_ATTEST,
 	CMD_HELP,
 	CMD_VERSION,
 	CMD_DUMP_MAN,
@@ -27,6 +28,12 @@ enum command {
 };
 
 enum output_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_PROMETHEUS };
+
+/* --attest WHAT: the words of Intel's posted tool, then ours. */
+enum attest_action { ATTEST_GET_DIGESTS, ATTEST_GET_CERTIFICATE, ATTEST_VERIFY };
+
+/* "get_digests get_certificate verify": the words --attest takes, in enum order. */
+extern const char *const attest_action_names[3];
 
 /* "text json prometheus": the words --format takes, in enum order. */
 extern const char *const output_format_names[3];
@@ -56,6 +63,9 @@ struct cli {
 	bool verbose;
 	bool quiet;
 	unsigned int busy_retries;
+	enum attest_action attest;	/* --attest */
+	const char *trust;		/* --trust FILE|DIR; NULL: SDSI_ATTEST_TRUST_DIR */
+	bool der;			/* --der: the leaf certificate alone */
 };
 
 #define MAX_BUSY_RETRIES 20

@@ -38,7 +38,8 @@ static void print_main_help(void)
 	printf("\n'sdsi-authority COMMAND --help' describes one command.\n\n"
 	       "Exit status, shared by the sdsi programs (/usr/share/doc/sdsi-authority/\n"
 	       "exit-codes.md, docs/exit-codes.md in the sources):\n");
-#define PRINT_EXIT_STATUS(code, meaning) printf("  %d  ", code); cli_doc_wrap(stdout, meaning, 5);
+/* "  0  " and "  10 ": the meanings start in one column. */
+#define PRINT_EXIT_STATUS(code, meaning) printf("  %-2d ", code); cli_doc_wrap(stdout, meaning, 5);
 	SDSI_EXIT_STATUS_TABLE(PRINT_EXIT_STATUS)
 #undef PRINT_EXIT_STATUS
 }

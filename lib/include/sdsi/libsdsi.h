@@ -504,6 +504,162 @@ int sdsi_provision(const struct sdsi_device *dev, enum sdsi_blob_kind kind,
 int sdsi_spdm_transact(const struct sdsi_device *dev, const uint8_t *req, size_t req_len,
 		       uint8_t *rsp, size_t rsp_cap, size_t *rsp_len, struct sdsi_error *err);
 
+/* ---- attestation (SPDM 1.0; since LIBSDSI_0.4, docs/library.md) --------- */
+
+/*
+ * The owner's side of the part's attestation: SPDM 1.0 with ECDSA P-384 and
+ * SHA-384, the only algorithms an On Demand part offers.  A session handle
+ * (struct sdsi_attest) talks to one device through sdsi_spdm_transact();
+ * sdsi_attest_verify() runs the whole flow and returns a verdict handle
+ * (struct sdsi_attest_verdict) that says what was checked, what failed and
+ * why.  Both handles are opaque and belong to one thread at a time.
+ *
+ * Two outcomes are kept apart.  The part failed attestation (a signature,
+ * a chain, a measurement is wrong; a malformed or hostile answer): the
+ * verification call returns 0 and the verdict says which check failed.
+ * Attestation could not run: a negative errno with the class of its cause:
+ * ENODEV (no transport: bit 12 clear, or a driver without it, NO_DEVICE),
+ * EBUSY (the mailbox is held, or the part answered SPDM ERROR Busy: retry,
+ * class IO), EACCES (PERMISSION), EIO/ETIMEDOUT (IO), ENOMEM (INTERNAL),
+ * EINVAL (USAGE), and for the trust anchors, errors naming the path (USAGE).
+ * sdsi_attest_digest() and sdsi_attest_chain(), which verify nothing, return
+ * EPROTO (class IO) with the reason when an answer is malformed.
+ */
+#define SDSI_ATTEST_DIGEST_SIZE	48u	/* SHA-384 */
+#define SDSI_ATTEST_NONCE_SIZE	32u
+
+struct sdsi_attest;
+struct sdsi_attest_verdict;
+
+/*
+ * A session with dev's attestation service in *att (NULL when it fails).
+ * No byte goes to the part here: the first call that needs it runs
+ * GET_VERSION, GET_CAPABILITIES and NEGOTIATE_ALGORITHMS (VCA) and checks
+ * SPDM 1.0, the CERT, CHAL and signed-MEAS capabilities and ECDSA P-384 /
+ * SHA-384.  dev must outlive the handle.  Errors: EINVAL, ENOMEM.
+ */
+int sdsi_attest_open(const struct sdsi_device *dev, struct sdsi_attest **att,
+		     struct sdsi_error *err);
+void sdsi_attest_free(struct sdsi_attest *att);
+void sdsi_attest_freep(struct sdsi_attest **att);	/* for cleanup: sdsi_error_freep */
+
+/* GET_DIGESTS after VCA: the SHA-384 digest of slot 0's certificate chain. */
+int sdsi_attest_digest(struct sdsi_attest *att, uint8_t digest[SDSI_ATTEST_DIGEST_SIZE],
+		       struct sdsi_error *err);
+
+/*
+ * Slot 0's whole SPDM certificate chain (Length u16, reserved u16,
+ * RootHash, the DER certificates root first), read by GET_CERTIFICATE in
+ * portions after VCA and GET_DIGESTS: *bytes points into the handle, valid
+ * until it is freed or the next call on it.  At most 65535 bytes.  Nothing
+ * is verified: the device's bytes as it gave them.
+ */
+int sdsi_attest_chain(struct sdsi_attest *att, const uint8_t **bytes, size_t *len,
+		      struct sdsi_error *err);
+
+/*
+ * The chain's last certificate (the leaf, whose key signs) as DER alone,
+ * for `openssl x509 -inform DER`: *der points into the handle, as for
+ * sdsi_attest_chain(), which it calls when the chain was not read yet.
+ * EPROTO when the chain's certificates do not parse as DER.
+ */
+int sdsi_attest_leaf_der(struct sdsi_attest *att, const uint8_t **der, size_t *len,
+			 struct sdsi_error *err);
+
+/*
+ * The whole flow, in order (each step one check of the verdict, named in
+ * sdsi_attest_check_name()): VCA; GET_DIGESTS; the chain in portions; the
+ * chain verified by OpenSSL to an anchor read from trust_path (a PEM file
+ * or a directory of PEM files: those anchors only, never a certificate
+ * the device sends); the chain's RootHash equal to the SHA-384 of its
+ * root certificate, that root one of the anchors; the slot digest equal
+ * to the SHA-384 of the chain; CHALLENGE of slot 0 without a measurement
+ * summary and with a fresh nonce from getrandom(), its CHALLENGE_AUTH
+ * signature verified with the leaf's key over M1 (VCA, GET_DIGESTS and
+ * the CERTIFICATE exchanges, the CHALLENGE and its answer less the
+ * signature), its chain hash equal to the slot digest and its nonce
+ * not the requester's; signed GET_MEASUREMENTS of every index with
+ * another fresh nonce, verified over L1; measurement 1 equal to the
+ * SHA-384 of state_certificate read in the same run, measurement 2 to
+ * that of meter_certificate where the part meters (reports index 2).
+ * A check that fails stops the flow: the later ones are "not-run".
+ * Returns 0 with *verdict whenever the flow ran, whatever it found; a
+ * negative errno (above) when it could not run, with *verdict NULL.
+ * trust_path is opened with O_NOFOLLOW and checked by its descriptor;
+ * one that is no regular file or directory, or holds no certificate, is
+ * an error naming it (class USAGE), before any byte goes to the part.
+ */
+int sdsi_attest_verify(struct sdsi_attest *att, const char *trust_path,
+		       struct sdsi_attest_verdict **verdict, struct sdsi_error *err);
+
+enum sdsi_attest_result {
+	SDSI_ATTEST_OK,
+	SDSI_ATTEST_FAILED,
+	SDSI_ATTEST_NOT_RUN,	/* an earlier check failed, or nothing to compare */
+};
+
+/* "ok", "failed", "not-run". */
+const char *sdsi_attest_result_name(enum sdsi_attest_result result);
+
+/*
+ * The checks, always the same, in the flow's order; their names are a
+ * contract (scripts and the JSON read them): "version", "capabilities",
+ * "algorithms", "digest", "chain", "trust", "root-hash", "slot-digest",
+ * "challenge-signature", "challenge-nonce", "challenge-chain-hash",
+ * "measurement-signature", "measurement-state", "measurement-meter".
+ * Index i below sdsi_attest_num_checks(); NULL past it.
+ */
+unsigned int sdsi_attest_num_checks(void);
+const char *sdsi_attest_check_name(unsigned int i);
+
+void sdsi_attest_verdict_free(struct sdsi_attest_verdict *verdict);
+void sdsi_attest_verdict_freep(struct sdsi_attest_verdict **verdict);
+
+/*
+ * Whether every check passed ("measurement-meter" may be not-run on a part
+ * that does not meter; any other check must be ok).
+ */
+bool sdsi_attest_verdict_ok(const struct sdsi_attest_verdict *verdict);
+/* The name of the first failed check; NULL when none failed. */
+const char *sdsi_attest_verdict_failed_check(const struct sdsi_attest_verdict *verdict);
+/*
+ * One sentence: what the verdict proves when ok ("state certificate
+ * attested by the part whose key the root certifies"), else what failed
+ * and why.
+ */
+const char *sdsi_attest_verdict_summary(const struct sdsi_attest_verdict *verdict);
+
+/* Check i (sdsi_attest_check_name(i)): its result, and a detail ("" if none; NULL past the count). */
+enum sdsi_attest_result sdsi_attest_verdict_result(const struct sdsi_attest_verdict *verdict,
+						   unsigned int i);
+const char *sdsi_attest_verdict_detail(const struct sdsi_attest_verdict *verdict,
+				       unsigned int i);
+
+/*
+ * The chain's certificates as read, root first, leaf last: their
+ * subjects in OpenSSL's one-line form (RFC 2253); 0 when the chain did
+ * not parse.  NULL past the count.
+ */
+unsigned int sdsi_attest_verdict_num_certs(const struct sdsi_attest_verdict *verdict);
+const char *sdsi_attest_verdict_cert_subject(const struct sdsi_attest_verdict *verdict,
+					     unsigned int i);
+/* The subject of the trust anchor the chain verified to; NULL when none. */
+const char *sdsi_attest_verdict_anchor_subject(const struct sdsi_attest_verdict *verdict);
+
+/*
+ * The measurements the part reported (in its order, whether or not their
+ * signature verified: see the checks): index and value as lower-case hex.
+ * 0 when none was read.  Past the count: index 0, NULL.
+ */
+unsigned int sdsi_attest_verdict_num_measurements(const struct sdsi_attest_verdict *verdict);
+unsigned int sdsi_attest_verdict_measurement_index(const struct sdsi_attest_verdict *verdict,
+						   unsigned int i);
+const char *sdsi_attest_verdict_measurement_hex(const struct sdsi_attest_verdict *verdict,
+						unsigned int i);
+
+/* Slot 0's digest from GET_DIGESTS (SDSI_ATTEST_DIGEST_SIZE bytes); NULL when not read. */
+const uint8_t *sdsi_attest_verdict_digest(const struct sdsi_attest_verdict *verdict);
+
 #ifdef __cplusplus
 }
 #endif

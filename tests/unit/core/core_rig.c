@@ -90,12 +90,13 @@ static uint64_t rig_now_us(void *ctx)
 	return ((struct core_rig *)ctx)->now_ns / 1000u;
 }
 
-static void rig_warn(void *ctx, const char *msg)
+static void rig_log(void *ctx, enum sdsi_mbox_level level, const char *msg)
 {
 	struct core_rig *rig = ctx;
 
 	assert_non_null(msg);
 	rig->log.warnings++;
+	rig->log.last_level = level;
 	snprintf(rig->log.last_warning, sizeof(rig->log.last_warning), "%s", msg);
 }
 
@@ -104,7 +105,7 @@ const struct sdsi_mbox_ops rig_ops = {
 	.write64 = rig_write64,
 	.sleep_us = rig_sleep_us,
 	.now_us = rig_now_us,
-	.warn = rig_warn,
+	.log = rig_log,
 };
 
 struct core_rig *rig_new(uint32_t guid, enum sdsi_abi flavor)

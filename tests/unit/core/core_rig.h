@@ -46,8 +46,9 @@ struct rig_log {
 	unsigned int requests;		/* writes of mailbox qword 0 */
 	uint64_t mbox_written[RIG_MBOX_QWORDS];
 	bool mbox_touched[RIG_MBOX_QWORDS];
-	unsigned int warnings;
+	unsigned int warnings;		/* diagnostics of either level */
 	char last_warning[RIG_WARNING_MAX];
+	enum sdsi_mbox_level last_level;
 
 	/* Every access and sleep, in order. */
 	struct rig_access trace[RIG_TRACE_MAX];

@@ -346,6 +346,8 @@ static void test_error_paths_write_one_cpl(void **state)
 		if (e->warning) {
 			assert_int_equal(rig->log.warnings, 1);
 			assert_string_equal(rig->log.last_warning, e->warning);
+			/* dev_err() in Linux, each of them. */
+			assert_int_equal(rig->log.last_level, SDSI_MBOX_ERR);
 		} else {
 			assert_int_equal(rig->log.warnings, 0);
 		}

@@ -66,14 +66,15 @@ class IntelSdsi(object):
             self.module.fail_json(msg='intel_sdsi -l: %s' % error_message(doc, err), rc=rc)
         return list(doc['devices'])
 
-    def all_of(self, command):
+    def all_of(self, *command):
         """{device name: its document, or its error document} of intel_sdsi --all COMMAND.
 
         --all exits non-zero when any socket failed; the per-socket documents
         still say which, so the exit status alone is not an error here."""
-        rc, doc, err = self.run('--all', command)
+        rc, doc, err = self.run('--all', *command)
         if 'results' not in doc:
-            self.module.fail_json(msg='intel_sdsi --all %s: %s' % (command, error_message(doc, err)),
+            self.module.fail_json(msg='intel_sdsi --all %s: %s'
+                                  % (' '.join(command), error_message(doc, err)),
                                   rc=rc, error=error_of(doc))
         return by_device(doc)
 

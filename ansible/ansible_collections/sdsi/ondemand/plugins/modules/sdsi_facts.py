@@ -13,8 +13,11 @@ description:
   - Runs the sdsi project's C(intel_sdsi) on the managed host with C(--json) and
     returns, for every On Demand socket, its device, PPIN, socket ID, enabled
     features, AKC and failure counters, the licences its state certificate
-    holds, and the live meter counters.
-  - Reads only; never writes to a device. Check mode runs it the same way.
+    holds, and the live meter counters; with I(attest=true), each socket's
+    attestation verdict too.
+  - Reads only; never writes to a device. Check mode runs it the same way,
+    attestation included (it sends SPDM requests and reads certificates; it
+    spends no provisioning attempt).
   - A host without On Demand sockets is no error; I(sdsi.present) is then false.
   - The module decodes nothing itself; every field is intel_sdsi's, under the
     name its JSON contract 1.x gives it (docs/schema/ in the sdsi tree), the
@@ -44,6 +47,27 @@ options:
         without metering gets C(counters=null) and the reason in I(errors).
     type: bool
     default: true
+  attest:
+    description:
+      - Also verify each socket's attestation (intel_sdsi C(--attest verify)),
+        the part's certificate chain against the trusted roots, a signed
+        challenge with a fresh nonce, and the signed measurements of its state
+        (and meter) certificate. The verdict is in I(attestation); a part that
+        fails is reported, not failed.
+      - A socket where attestation cannot run (no attestation transport, as on
+        a part without attestation enabled, busy, no trusted roots) gets
+        C(attestation=null) and the reason in I(errors).
+    type: bool
+    default: false
+    version_added: 0.2.0
+  attest_trust:
+    description:
+      - With I(attest=true), the attestation roots the owner trusts, on the
+        managed host, a PEM file or a directory of PEM files (intel_sdsi
+        C(--trust)). Default, intel_sdsi's own directory
+        (C(/etc/sdsi/attestation-roots) in the Debian package).
+    type: path
+    version_added: 0.2.0
 notes:
   - Needs root on the managed host, as intel_sdsi reading the sysfs attributes does.
 seealso:
@@ -58,6 +82,12 @@ EXAMPLES = r'''
   ansible.builtin.debug:
     msg: "{{ item.device }} PPIN {{ item.ppin }}: {{ item.licenses | length }} licence(s)"
   loop: "{{ ansible_facts.sdsi.sockets }}"
+
+- name: Verify every socket's attestation against the owner's roots
+  sdsi.ondemand.sdsi_facts:
+    counters: false
+    attest: true
+    attest_trust: /etc/sdsi/attestation-roots
 
 - name: Inventory of an emulated platform mounted with sdsi-emu mount /srv/sdsi
   sdsi.ondemand.sdsi_facts:
@@ -137,8 +167,19 @@ ansible_facts:
               description: The live meter counters as intel_sdsi -C prints them, null when not read.
               type: list
               elements: dict
+            attestation:
+              description:
+                - The verdict of intel_sdsi --attest verify, only with I(attest=true), null when
+                  attestation could not run (the reason in I(errors)); its fields as the JSON
+                  contract's attestation.json names them, C(attested) (bool), C(summary),
+                  C(failed_check) (null when attested), C(trust), C(anchor), C(digest),
+                  C(certificates), C(measurements), C(checks) (each check's C(name),
+                  C(result) and C(detail)).
+              type: dict
+              returned: when attest is true
             errors:
-              description: What could not be read of this socket, by part (info, state, counters).
+              description: What could not be read of this socket, by part (info, state, counters,
+                attestation).
               type: dict
 '''
 
@@ -152,13 +193,17 @@ ENVELOPE = ('schema_version', 'device', 'file')
 STATE_FIELDS = ('key_revision', 'key_image', 'licenses')
 
 
-def socket_facts(dev, info, state, meter):
+def socket_facts(dev, info, state, meter, verdict=None, attest=False):
     """One socket's facts: the -i document's fields, the state certificate's
-    key and licences, the live counters, each under intel_sdsi's own name."""
+    key and licences, the live counters and, when asked (attest), the
+    attestation verdict, each under intel_sdsi's own name."""
     name = dev['device']
     sock = {'device': name, 'devno': dev['devno'], 'guid': dev['guid'], 'errors': {},
             'key_revision': None, 'key_image': None, 'licenses': [], 'counters': None}
-    for part, doc in (('info', info), ('state', state), ('counters', meter)):
+    if attest:
+        sock['attestation'] = None
+    for part, doc in (('info', info), ('state', state), ('counters', meter),
+                      ('attestation', verdict if attest else None)):
         if doc is not None and 'error' in doc:
             sock['errors'][part] = error_message(doc)
     if info is not None and 'error' not in info:
@@ -167,12 +212,18 @@ def socket_facts(dev, info, state, meter):
         sock.update((k, state[k]) for k in STATE_FIELDS)
     if meter is not None and 'error' not in meter:
         sock['counters'] = meter['counters']
+    if attest and verdict is not None and 'error' not in verdict:
+        sock['attestation'] = dict((k, v) for k, v in verdict.items() if k not in ENVELOPE)
     return sock
 
 
 def main():
-    module = AnsibleModule(argument_spec=dict(COMMON_ARGS, counters=dict(type='bool', default=True)),
+    module = AnsibleModule(argument_spec=dict(COMMON_ARGS, counters=dict(type='bool', default=True),
+                                              attest=dict(type='bool', default=False),
+                                              attest_trust=dict(type='path')),
                            supports_check_mode=True)
+    attest = module.params['attest']
+    trust = module.params['attest_trust']
     tool = IntelSdsi(module)
     devs = tool.devices()
     sockets = []
@@ -180,9 +231,14 @@ def main():
         info = tool.all_of('-i')
         state = tool.all_of('-s')
         meter = tool.all_of('-C') if module.params['counters'] else {}
+        # A part that fails attestation exits 10, one where it cannot run with
+        # its error's status: each socket's document says which (all_of).
+        verdicts = tool.all_of('--attest', 'verify', *(['--trust', trust] if trust else [])) \
+            if attest else {}
         for dev in devs:
             name = dev['device']
-            sockets.append(socket_facts(dev, info.get(name), state.get(name), meter.get(name)))
+            sockets.append(socket_facts(dev, info.get(name), state.get(name), meter.get(name),
+                                        verdicts.get(name), attest))
     module.exit_json(changed=False, ansible_facts={'sdsi': {'present': bool(sockets),
                                                             'sockets': sockets}})
 
