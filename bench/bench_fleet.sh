@@ -19,18 +19,11 @@
 # §2.6); 100 ms is well inside that range and large enough that a serial
 # --all shows as 8x, not lost in process start-up.
 set -euo pipefail
-build=${1:-build}
 rounds=${BENCH_FLEET_ROUNDS:-9}
 latency_us=${RDY_LATENCY_US:-100000}
-cd "$(dirname "$0")/.."
-build=$(cd "$build" && pwd)
-tool=$build/tools/intel_sdsi
-emu=$build/emu/sdsi-emu
-authority=$build/tools/sdsi-authority/sdsi-authority
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-"$authority" init "$work/ca" >/dev/null
+# shellcheck source=bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
+bench_begin "${1:-build}"
 "$authority" akc "$work/ca" -o "$work/key.akc" >/dev/null
 mkdir "$work/caps"
 ppins=()
@@ -69,11 +62,6 @@ for ((i = 0; i < rounds; i++)); do
 	round 8 >>"$work/eight"
 done
 
-median() {	# column $2 of file $1
-	cut -d' ' -f"$2" "$1" | sort -n | awk '{ v[NR] = $1 } END {
-		print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
 # The spread of the ratio of each round's pair (1 then 8 sockets, run back
 # to back), so that a loaded machine shows as such.
 spread() {	# column $1
@@ -90,8 +78,8 @@ for col in 1 2 3; do
 	2) what="provisioning an AKC (--all -a)" ;;
 	3) what="provisioning CAPs (--all -c DIR)" ;;
 	esac
-	one=$(median "$work/one" "$col")
-	eight=$(median "$work/eight" "$col")
+	one=$(bench_median "$work/one" "$col")
+	eight=$(bench_median "$work/eight" "$col")
 	awk -v w="$what" -v a="$one" -v b="$eight" -v s="$(spread "$col")" \
 		'BEGIN { printf "  %-34s %6d ms %5d ms %6.2fx  %s\n", w, a, b, b / a, s }'
 done
