@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
 # What the shell benchmarks share (sourced, not run): the programs of a
 # build, a temporary directory removed at exit with a test authority in it,
 # and the median of a column of per-round figures.
@@ -9,7 +10,9 @@
 bench_begin() {
 	cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 	build=$(cd "$1" && pwd) || exit 1
+	# shellcheck disable=SC2034 # for the benchmark that sources this
 	tool=$build/tools/intel_sdsi
+	# shellcheck disable=SC2034
 	emu=$build/emu/sdsi-emu
 	authority=$build/tools/sdsi-authority/sdsi-authority
 	work=$(mktemp -d) || exit 1
