@@ -75,7 +75,7 @@ run_config() {
 	depmod -a "$rel" || fail "depmod -a $rel"
 	modprobe sdsi_window || fail "modprobe sdsi_window"
 	export SDSI_TARGET=kernel SDSI_WINDOW=/dev/sdsi_window
-	export SDSI_ABI SDSI_SOCKETS SDSI_BUILD SDSI_AUTHORITY
+	export SDSI_ABI SDSI_SOCKETS SDSI_BUILD SDSI_AUTHORITY SDSI_DRIVER SDSI_PHYS
 	export SDSI_TOOL="$SDSI_BUILD/tools/intel_sdsi"
 	# Every socket is laid out: the host said go only once sdsi-shmem's
 	# control page showed its magic (rig/rig-boot.sh); a socket that

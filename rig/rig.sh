@@ -167,7 +167,8 @@ build_initrd() {
 	root="$work/initrd-$key"
 	rm -rf "$root" "$work/mod-$key"
 	mkdir -p "$root"/{bin,proc,sys,dev,modules} "$work/mod-$key"
-	cp "$repo/rig/sdsi_window.c" "$repo/rig/Kbuild" "$work/mod-$key/"
+	cp "$repo/rig/sdsi_window.c" "$repo/rig/sdsi_bad_disc.c" "$repo/rig/Kbuild" \
+		"$work/mod-$key/"
 	mkdir -p "$work/mod-$key/sdsi"
 	cp "$repo/include/sdsi/hw.h" "$repo/include/sdsi/window.h" \
 		"$repo/include/sdsi/window_vsec.h" "$repo/include/sdsi/vsec_device.h" \
@@ -219,7 +220,8 @@ stage_modules() {
 	for f in modules.order modules.builtin modules.builtin.modinfo; do
 		[ -f "$mods/$f" ] && { cp "$mods/$f" "$dest/" || return 1; }
 	done
-	cp "$work/mod-$key/sdsi_window.ko" "$dest/extra/" || return 1
+	cp "$work/mod-$key/sdsi_window.ko" "$work/mod-$key/sdsi_bad_disc.ko" \
+		"$dest/extra/" || return 1
 	if [ -n "$driver_ko" ]; then
 		mkdir -p "$dest/updates/dkms"
 		cp "$driver_ko" "$dest/updates/dkms/intel_sdsi.ko${driver_ko##*.ko}" || return 1

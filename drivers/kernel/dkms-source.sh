@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The source tree DKMS builds intel_sdsi from, and the one list of its
 # files: drivers/kernel's dkms.conf, Kbuild, glue and compile probes, the driver core
-# (drivers/core/sdsi_mbox.[ch]) and the headers of include/sdsi/ the module
+# (drivers/core/sdsi_mbox.[ch], sdsi_disc.[ch]) and the headers of include/sdsi/ the module
 # includes: hw.h with the two it includes, le.h (the core's byte order),
 # spdm_ioctl.h (the attestation transport's ABI), sysfs_files.h, and
 # vsec_device.h (the VSEC device, shared with the rig's test module).
@@ -30,6 +30,8 @@ files=(
 	drivers/kernel/kcompat-expected:kcompat-expected
 	drivers/core/sdsi_mbox.c:sdsi_mbox.c
 	drivers/core/sdsi_mbox.h:sdsi_mbox.h
+	drivers/core/sdsi_disc.c:sdsi_disc.c
+	drivers/core/sdsi_disc.h:sdsi_disc.h
 	include/sdsi/abi.h:include/sdsi/abi.h
 	include/sdsi/bitfield.h:include/sdsi/bitfield.h
 	include/sdsi/hw.h:include/sdsi/hw.h
