@@ -104,20 +104,10 @@ plugin="$build/window/libsdsi-doorbell.so"
 # unpacked there.  The host's /etc/apt is only read: for the mirror it
 # already uses and, through apt.conf.d, for settings such as a proxy.
 apt_dir="$work/apt"
-# kernel_release, fetch_kernel: shared with scripts/check-kernel-build.sh.
+# kernel_release, fetch_kernel, fetch_dkms: shared with
+# scripts/check-kernel-build.sh.
 # shellcheck source=rig/debian-kernels.sh
 . "$repo/rig/debian-kernels.sh"
-
-# Debian's dkms, unpacked (never installed) into $work/dkms-root, for
-# drivers/kernel/dkms-build.sh: the program is a shell script that runs from
-# there as well as from /usr/sbin.
-fetch_dkms() {
-	local version deb root="$work/dkms-root"
-	version=$(candidate_version dkms) || return 1
-	unpacked "$root" "dkms $version" && [ -x "$root/usr/sbin/dkms" ] && return 0
-	deb=$(download_deb dkms "$version") || return 1
-	unpack_debs "$root" "dkms $version" "$deb"
-}
 
 # A module of a modules tree ($1: lib/modules/REL), decompressed (busybox
 # insmod takes plain ELF), copied to DIR; false if absent.

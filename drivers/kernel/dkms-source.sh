@@ -24,6 +24,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 # repository path -> path in the DKMS tree (Kbuild adds -I$(src)/include).
 files=(
 	drivers/kernel/dkms.conf:dkms.conf
+	drivers/kernel/dkms-policy.sh:dkms-policy.sh
 	drivers/kernel/Kbuild:Kbuild
 	drivers/kernel/sdsi_aux.c:sdsi_aux.c
 	drivers/kernel/kcompat.sh:kcompat.sh
