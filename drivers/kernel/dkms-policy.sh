@@ -62,6 +62,32 @@ sdsi_dkms_enrolled() {
 		mokutil --test-key "$1" 2>/dev/null | grep -q 'is already enrolled'
 }
 
+# The kernel dkms works for, given read_conf's $kernelver.  In `dkms
+# autoinstall` (a kernel being installed: /etc/kernel/postinst.d/dkms),
+# dkms 3.0.10 reads dkms.conf for the kernel of each status line (none for
+# a module only added, the kernel it is installed on otherwise), not for
+# the one it installs for, and counts a BUILD_EXCLUSIVE skip there as a
+# failure (exit 11), which fails the kernel package's postinst.  So there
+# the kernel is dkms's own -k/--kernelver (uname -r without one), read
+# from its command line, and AUTOINSTALL is cleared for a kernel that
+# keeps its own driver (dkms.conf).
+sdsi_dkms_kernel() {
+	local args=() i
+	case " ${FUNCNAME[*]} " in
+	*" autoinstall "*) ;;
+	*) echo "$1"; return ;;
+	esac
+	[ -r "/proc/$$/cmdline" ] && mapfile -d '' args <"/proc/$$/cmdline"
+	for ((i = 0; i < ${#args[@]}; i++)); do
+		case "${args[i]}" in
+		-k | --kernelver) echo "${args[i + 1]%%/*}"; return ;;
+		--kernelver=*) i=${args[i]#--kernelver=}; echo "${i%%/*}"; return ;;
+		-k?*) i=${args[i]#-k}; echo "${i%%/*}"; return ;;
+		esac
+	done
+	uname -r
+}
+
 # BUILD_EXCLUSIVE_KERNEL for kernel REL on stdout: empty for any kernel,
 # "^$" for none; the reason for keeping the kernel's own on stderr, where
 # it reaches dkms's output (dkms discards what dkms.conf prints on stdout).
