@@ -24,7 +24,7 @@
 # --expect-skip: succeeds only if DKMS built and installed nothing, exited
 # 77 (BUILD_EXCLUSIVE) and printed the policy's reason, which it shows.
 set -uo pipefail
-action=build install_tree= all_kernels=no efivars= expect=module
+action=build install_tree='' all_kernels=no efivars='' expect=module
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--install)
