@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # The source tree DKMS builds intel_sdsi from, and the one list of its
-# files: drivers/kernel's dkms.conf, Kbuild, glue and compile probes, the driver core
+# files: drivers/kernel's dkms.conf with the policy it sources
+# (dkms-policy.sh: which kernels get ours), Kbuild, glue and compile probes, the driver core
 # (drivers/core/sdsi_mbox.[ch]) and the headers of include/sdsi/ the module
 # includes: hw.h with the two it includes, le.h (the core's byte order),
 # spdm_ioctl.h (the attestation transport's ABI), sysfs_files.h, and
