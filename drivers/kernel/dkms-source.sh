@@ -4,8 +4,8 @@
 # files: drivers/kernel's dkms.conf with the policy it sources
 # (dkms-policy.sh: which kernels get ours), Kbuild, glue and compile probes, the driver core
 # (drivers/core/sdsi_mbox.[ch]) and the headers of include/sdsi/ the module
-# includes: hw.h with the two it includes, le.h (the core's byte order),
-# spdm_ioctl.h (the attestation transport's ABI), sysfs_files.h, and
+# and the core include: abi.h, bitfield.h, hw.h, le.h (the core's byte
+# order), spdm_ioctl.h (the attestation transport's ABI), sysfs_files.h, and
 # vsec_device.h (the VSEC device, shared with the rig's test module).
 #   drivers/kernel/dkms-source.sh [--link] DEST
 # Copies them into DEST (made afresh), as the intel-sdsi-dkms package ships
