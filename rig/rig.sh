@@ -25,7 +25,8 @@ build=$(cd "$1" 2>/dev/null && pwd) || { echo "$0: no build directory '$1'" >&2;
 shift
 wanted=("$@")
 [ ${#wanted[@]} -gt 0 ] ||
-	wanted=(6.12 6.1 6.1-v2 6.12-sdsi 6.1-sdsi-v2 6.1-sdsi 6.12-dkms 6.1-dkms sid sid-sdsi
+	wanted=(6.12 6.1 6.1-v2 6.12-sdsi 6.1-sdsi-v2 6.1-sdsi 6.12-dkms 6.12-dkms-optin 6.1-dkms
+		sid sid-sdsi
 		user-driver user-kernel)
 repo=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/private-apt.sh
@@ -104,20 +105,10 @@ plugin="$build/window/libsdsi-doorbell.so"
 # unpacked there.  The host's /etc/apt is only read: for the mirror it
 # already uses and, through apt.conf.d, for settings such as a proxy.
 apt_dir="$work/apt"
-# kernel_release, fetch_kernel: shared with scripts/check-kernel-build.sh.
+# kernel_release, fetch_kernel, fetch_dkms: shared with
+# scripts/check-kernel-build.sh.
 # shellcheck source=rig/debian-kernels.sh
 . "$repo/rig/debian-kernels.sh"
-
-# Debian's dkms, unpacked (never installed) into $work/dkms-root, for
-# drivers/kernel/dkms-build.sh: the program is a shell script that runs from
-# there as well as from /usr/sbin.
-fetch_dkms() {
-	local version deb root="$work/dkms-root"
-	version=$(candidate_version dkms) || return 1
-	unpacked "$root" "dkms $version" && [ -x "$root/usr/sbin/dkms" ] && return 0
-	deb=$(download_deb dkms "$version") || return 1
-	unpack_debs "$root" "dkms $version" "$deb"
-}
 
 # A module of a modules tree ($1: lib/modules/REL), decompressed (busybox
 # insmod takes plain ELF), copied to DIR; false if absent.
@@ -146,13 +137,13 @@ build_ours() {
 			"$repo/drivers/kernel/build.sh" "/usr/src/linux-headers-$rel" \
 			"$work/sdsi-$rel" || return 1
 		"$repo/rig/sid-kernel.sh" run "$work" "$repo" "$work" -- \
-			"$repo/drivers/kernel/dkms-build.sh" /usr/sbin/dkms \
+			"$repo/drivers/kernel/dkms-build.sh" --all-kernels /usr/sbin/dkms \
 			"/usr/src/linux-headers-$rel" "$rel" "$work/dkms-$rel" >&2
 		return
 	fi
 	"$repo/drivers/kernel/build.sh" "$work/img-$rel/usr/src/linux-headers-$rel" \
 		"$work/sdsi-$rel" || return 1
-	"$repo/drivers/kernel/dkms-build.sh" "$work/dkms-root/usr/sbin/dkms" \
+	"$repo/drivers/kernel/dkms-build.sh" --all-kernels "$work/dkms-root/usr/sbin/dkms" \
 		"$work/img-$rel/usr/src/linux-headers-$rel" "$rel" "$work/dkms-$rel" >&2
 }
 
@@ -235,12 +226,21 @@ stage_modules() {
 # DKMS's own and the sources under $work/dkms-install-CONFIG, the install
 # tree the guest's module tree staged in $work/guestmods-CONFIG, which
 # holds the kernel's own intel_sdsi, so DKMS decides beside it as on a
-# user's machine.  Fails if DKMS installed nothing (it exits 0 then).
+# user's machine.  $3 is the configuration's driver: dkms, where DKMS
+# must install ours by default; dkms-optin, where the user opted in
+# (SDSI_DKMS_ALL_KERNELS=yes, drivers/kernel/dkms-policy.sh) and it must
+# too; dkms-kept, where by default it must install nothing, with its
+# reason, and the kernel's own stays.  Fails otherwise (DKMS exits 0 when
+# it declines to replace a module; dkms-build.sh does not).
 install_dkms() {
-	local k=$1 rel=$2 out="$work/dkms-install-$1" version
+	local k=$1 rel=$2 out="$work/dkms-install-$1" version policy=()
+	case "$3" in
+	dkms-optin) policy=(--all-kernels) ;;
+	dkms-kept) policy=(--expect-skip) ;;
+	esac
 	version=$(driver_version) || return 1
 	"$repo/drivers/kernel/dkms-source.sh" "$out.pkg/usr/src/intel_sdsi-$version" || return 1
-	"$repo/drivers/kernel/dkms-build.sh" --install "$work/guestmods-$k/lib/modules" \
+	"$repo/drivers/kernel/dkms-build.sh" --install "$work/guestmods-$k/lib/modules" "${policy[@]}" \
 		"$work/dkms-root/usr/sbin/dkms" "$work/img-$rel/usr/src/linux-headers-$rel" \
 		"$rel" "$out" "$out.pkg/usr/src/intel_sdsi-$version" >&2
 }
@@ -258,7 +258,10 @@ driver_version() {
 # read from each module's code (6.1: ktime + 0x1e8480 ns; 6.12:
 # 0x1dcd6500 ns) | driver: upstream, the kernel's own intel_sdsi.ko, or
 # sdsi, ours (drivers/kernel), which serves the current ABI on any kernel,
-# staged by the rig; or dkms, ours installed by DKMS (install_dkms).
+# staged by the rig; dkms or dkms-optin, ours installed by DKMS, by
+# default or as the user opted in; or dkms-kept, the intel-sdsi-dkms
+# package's sources put through DKMS, which by default keeps the kernel's
+# own (install_dkms): the upstream driver then runs.
 # 6.1-v2 is the early driver on a V2 part: it assumes the V1 layout for
 # any GUID, which the model says leaves it seeing On Demand disabled; the
 # real driver is the judge of that.  sid is Debian unstable's kernel, the
@@ -270,7 +273,8 @@ configs=(
 	"6.12-sdsi|6.12|current|v2|3|500000|sdsi"
 	"6.1-sdsi-v2|6.1|current|v2|3|500000|sdsi"
 	"6.1-sdsi|6.1|current|v1|3|500000|sdsi"
-	"6.12-dkms|6.12|current|v2|3|500000|dkms"
+	"6.12-dkms|6.12|current|v2|3|500000|dkms-kept"
+	"6.12-dkms-optin|6.12|current|v2|3|500000|dkms-optin"
 	"6.1-dkms|6.1|current|v1|3|500000|dkms"
 	"sid|sid|current|v2|3|500000|upstream"
 	"sid-sdsi|sid|current|v2|3|500000|sdsi"
@@ -465,7 +469,7 @@ for k in "${wanted[@]}"; do
 		[ "$driver" = sdsi ] && driver_ko="$work/sdsi-$rel/intel_sdsi.ko"
 		# Ours has the attestation transport; no upstream driver has.
 		attest_expect=none
-		[ "$driver" = upstream ] || attest_expect=ok
+		case "$driver" in upstream | dkms-kept) ;; *) attest_expect=ok ;; esac
 		;;
 	esac
 	log "$k: kernel $kernel_label, driver=$driver abi=$abi guid=$guid sockets=$sockets rdy-deadline=${deadline}us tcg$tcg_opts sdsi-shmem $shmem_mode"
@@ -479,18 +483,22 @@ for k in "${wanted[@]}"; do
 	# Where modinfo -n must find the driver, and the version the loaded
 	# one must declare (ours; the kernel's own declares none).
 	driver_dir=kernel driver_version=''
-	if [ -n "$driver_ko" ] || [ "$driver" = dkms ]; then driver_dir=updates/dkms; fi
-	if [ "$driver" = sdsi ] || [ "$driver" = dkms ]; then
+	case "$driver" in dkms | dkms-optin) driver_dir=updates/dkms ;; esac
+	[ -z "$driver_ko" ] || driver_dir=updates/dkms
+	if [ "$driver" = sdsi ] || [ "$driver" = dkms ] || [ "$driver" = dkms-optin ]; then
 		driver_version=$(driver_version) || exit 1
 	elif [ -n "$driver_ko" ]; then
 		# A user's module: the version it declares, if any.
 		driver_version=$(modinfo -F version "$driver_ko") ||
 			die "$k: modinfo cannot read $driver_ko"
 	fi
-	if [ "$driver" = dkms ]; then
-		[ "$kernel" != sid ] || die "$k: driver=dkms runs bookworm's dkms, not on unstable's kernel"
-		install_dkms "$k" "$rel" || die "$k: dkms install of intel-sdsi-dkms's sources failed"
-	fi
+	case "$driver" in
+	dkms*)
+		[ "$kernel" != sid ] || die "$k: driver=$driver runs bookworm's dkms, not on unstable's kernel"
+		install_dkms "$k" "$rel" "$driver" ||
+			die "$k: dkms install of intel-sdsi-dkms's sources did not do what driver=$driver expects"
+		;;
+	esac
 	# What the guest reads for this configuration (quoted for its shells:
 	# the paths may hold spaces), and what its boot needs.
 	printf '%s=%q\n' SDSI_ABI "$abi" SDSI_GUID "$guid" SDSI_SOCKETS "$sockets" \
