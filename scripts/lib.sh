@@ -56,10 +56,12 @@ sdsi_emu_env() {
 # (BASETEMP/<test name cut to 30 characters><N>/state/control.sock), and
 # such a path has 107 bytes at most, so a longer BUILD gets a fresh
 # directory in /tmp instead.  The length is BUILD's with its links resolved,
-# as pytest resolves --basetemp.
+# as pytest resolves --basetemp.  The runners run pytest-xdist's workers
+# (-n), each of which puts its tests below BASETEMP/popen-gwN: 10 bytes
+# more, so the bound is 38 and not 48.
 sdsi_pytest_tmp() {
 	sdsi_tmp="$(cd "$1" && pwd -P)/pytest-$2"
-	if [ ${#sdsi_tmp} -gt 48 ]; then
+	if [ ${#sdsi_tmp} -gt 38 ]; then
 		sdsi_tmp=$(mktemp -d /tmp/sdsi-pt.XXXXXX) || return 1
 	else
 		# Made here, so that a runner may give each of its runs a
