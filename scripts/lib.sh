@@ -71,6 +71,21 @@ sdsi_pytest_tmp() {
 	trap 'rm -rf "$sdsi_tmp"' EXIT
 }
 
+# sdsi_pytest_workers: sets sdsi_workers to pytest-xdist's options for a
+# suite whose tests share nothing (each its own tmp_path, no fixed path,
+# port or name): SDSI_PYTEST_WORKERS processes (2 by default, the CI
+# machine's cores; "auto" is one per core), each taking the next test as
+# it finishes one, so the slow tests do not queue behind each other.
+sdsi_pytest_workers() {
+	local n=${SDSI_PYTEST_WORKERS:-2}
+	if ! [[ "$n" =~ ^([1-9][0-9]?|auto)$ ]]; then
+		echo "$0: SDSI_PYTEST_WORKERS=$n: not a count from 1 to 99 or auto" >&2
+		return 2
+	fi
+	# shellcheck disable=SC2034 # read by the scripts that source this file
+	sdsi_workers=(-n "$n" --dist load)
+}
+
 # Runs that share nothing, SDSI_TEST_JOBS (3 by default) at a time: the
 # integration suites spend most of their time waiting on the emulated
 # hardware's clocks, not computing (measured on 2 cores: 34 % busy serial,
