@@ -74,12 +74,13 @@ sdsi_pytest_tmp() {
 # sdsi_pytest_workers: sets sdsi_workers to pytest-xdist's options for a
 # suite whose tests share nothing (each its own tmp_path, no fixed path,
 # port or name): SDSI_PYTEST_WORKERS processes (2 by default, the CI
-# machine's cores; "auto" is one per core), each taking the next test as
-# it finishes one, so the slow tests do not queue behind each other.
+# machine's cores; "auto" is one per core; 0 runs the tests in pytest's
+# own process, one after the other), each taking the next test as it
+# finishes one, so the slow tests do not queue behind each other.
 sdsi_pytest_workers() {
 	local n=${SDSI_PYTEST_WORKERS:-2}
-	if ! [[ "$n" =~ ^([1-9][0-9]?|auto)$ ]]; then
-		echo "$0: SDSI_PYTEST_WORKERS=$n: not a count from 1 to 99 or auto" >&2
+	if ! [[ "$n" =~ ^([0-9]|[1-9][0-9]|auto)$ ]]; then
+		echo "$0: SDSI_PYTEST_WORKERS=$n: not a count from 0 to 99 or auto" >&2
 		return 2
 	fi
 	# shellcheck disable=SC2034 # read by the scripts that source this file
