@@ -265,20 +265,26 @@ driver_version() {
 # 6.1-v2 is the early driver on a V2 part: it assumes the V1 layout for
 # any GUID, which the model says leaves it seeing On Demand disabled; the
 # real driver is the judge of that.  sid is Debian unstable's kernel, the
-# newest upstream driver (rig/sid-kernel.sh).
+# newest upstream driver (rig/sid-kernel.sh).  Last, the discovery
+# entries' access type: local, or barid, where sdsi_window lends the window
+# to BAR $barid_bar of the guest's host bridge and sdsi-shmem writes BARID
+# tables naming it (rig/sdsi_window.c), so that ours maps each region
+# through pci_resource_start() + offset.
 configs=(
-	"6.12|6.12|current|v2|3|500000|upstream"
-	"6.1|6.1|early|v1|3|2000|upstream"
-	"6.1-v2|6.1|early|v2|3|2000|upstream"
-	"6.12-sdsi|6.12|current|v2|3|500000|sdsi"
-	"6.1-sdsi-v2|6.1|current|v2|3|500000|sdsi"
-	"6.1-sdsi|6.1|current|v1|3|500000|sdsi"
-	"6.12-dkms|6.12|current|v2|3|500000|dkms-kept"
-	"6.12-dkms-optin|6.12|current|v2|3|500000|dkms-optin"
-	"6.1-dkms|6.1|current|v1|3|500000|dkms"
-	"sid|sid|current|v2|3|500000|upstream"
-	"sid-sdsi|sid|current|v2|3|500000|sdsi"
+	"6.12|6.12|current|v2|3|500000|upstream|local"
+	"6.1|6.1|early|v1|3|2000|upstream|local"
+	"6.1-v2|6.1|early|v2|3|2000|upstream|local"
+	"6.12-sdsi|6.12|current|v2|3|500000|sdsi|local"
+	"6.1-sdsi-v2|6.1|current|v2|3|500000|sdsi|barid"
+	"6.1-sdsi|6.1|current|v1|3|500000|sdsi|local"
+	"6.12-dkms|6.12|current|v2|3|500000|dkms-kept|local"
+	"6.12-dkms-optin|6.12|current|v2|3|500000|dkms-optin|local"
+	"6.1-dkms|6.1|current|v1|3|500000|dkms|local"
+	"sid|sid|current|v2|3|500000|upstream|local"
+	"sid-sdsi|sid|current|v2|3|500000|sdsi|local"
 )
+# The BAR slot a barid configuration borrows: the host bridge has none.
+barid_bar=2
 
 # The guest's RAM is a shared file so that sdsi-shmem on the host sees the
 # window (at its physical address) as the guest's driver does.
@@ -412,8 +418,9 @@ user_config() {
 declare -A built_ours=() built_initrd=()
 # The boots, in the order of their first configuration: a boot is an
 # image, an initramfs and a socket count; its configurations run in turn
-# in one guest (rig/rig-boot.sh).  cfg_guid: each one's part.
-declare -A boot_configs=() cfg_guid=()
+# in one guest (rig/rig-boot.sh).  cfg_guid: each one's part; cfg_barid:
+# its BAR slot for BARID entries, empty for LOCAL.
+declare -A boot_configs=() cfg_guid=() cfg_barid=()
 boots=()
 add_to_boot() {
 	local k=$1 b="$2|$3|$4"
@@ -423,7 +430,7 @@ add_to_boot() {
 # First every configuration is prepared: its kernel fetched, its modules
 # built and staged.
 for k in "${wanted[@]}"; do
-	driver_ko=''
+	driver_ko='' barid=''
 	phase_begin
 	case "$k" in
 	user)
@@ -453,7 +460,8 @@ for k in "${wanted[@]}"; do
 		;;
 	*)
 		entry=$(printf '%s\n' "${configs[@]}" | grep "^$k|") || die "unknown configuration '$k'"
-		IFS='|' read -r _ kernel abi guid sockets deadline driver <<<"$entry"
+		IFS='|' read -r _ kernel abi guid sockets deadline driver disc <<<"$entry"
+		[ "$disc" = barid ] && barid=$barid_bar
 		kernel_of "$kernel"
 		rel=$gen_rel
 		phase_end "fetch:$k"
@@ -506,8 +514,8 @@ for k in "${wanted[@]}"; do
 		SDSI_KERNEL "$rel" SDSI_KERNEL_LABEL "$kernel_label" \
 		SDSI_GUESTMODS "$work/guestmods-$k" SDSI_DRIVER_DIR "$driver_dir" \
 		SDSI_DRIVER_VERSION "$driver_version" SDSI_ATTEST_EXPECT "$attest_expect" \
-		>"$work/config-$k.env"
-	cfg_guid[$k]=$guid
+		SDSI_BARID "$barid" >"$work/config-$k.env"
+	cfg_guid[$k]=$guid cfg_barid[$k]=$barid
 	add_to_boot "$k" "$image" "$work/initrd-$key.gz" "$sockets"
 	phase_end "build:$k"
 done
