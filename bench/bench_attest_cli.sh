@@ -17,18 +17,11 @@
 # host's cores, as does intel_sdsi's verification, so 8 sockets on 2 busy
 # cores cost more than 8 parts with their own firmware would.
 set -euo pipefail
-build=${1:-build}
 rounds=${BENCH_ATTEST_ROUNDS:-5}
 latency_us=${RDY_LATENCY_US:-0}
-cd "$(dirname "$0")/.."
-build=$(cd "$build" && pwd)
-tool=$build/tools/intel_sdsi
-emu=$build/emu/sdsi-emu
-authority=$build/tools/sdsi-authority/sdsi-authority
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-"$authority" init "$work/ca" >/dev/null
+# shellcheck source=bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
+bench_begin "${1:-build}"
 pem=$work/ca/attestation-root.pem
 
 # Inside the platform: -s and --attest verify, each timed in ms, after an
@@ -55,11 +48,6 @@ for ((i = 0; i < rounds; i++)); do
 	round 8 "--all" >>"$work/eight"
 done
 
-median() {	# column $2 of file $1
-	cut -d' ' -f"$2" "$1" | sort -n | awk '{ v[NR] = $1 } END {
-		print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
 range() {	# column $2 of file $1: the fastest and slowest round
 	cut -d' ' -f"$2" "$1" | sort -n | sed -n '1p;$p' | paste -sd- -
 }
@@ -72,6 +60,6 @@ for col in 1 2; do
 	2) what="--attest verify" ;;
 	esac
 	printf "  %-22s %8s ms %-10s %10s ms %s\n" "$what" \
-		"$(median "$work/one" "$col")" "($(range "$work/one" "$col"))" \
-		"$(median "$work/eight" "$col")" "($(range "$work/eight" "$col"))"
+		"$(bench_median "$work/one" "$col")" "($(range "$work/one" "$col"))" \
+		"$(bench_median "$work/eight" "$col")" "($(range "$work/eight" "$col"))"
 done

@@ -19,26 +19,22 @@
 # §2.6); 100 ms is well inside that range and large enough that a serial
 # --all shows as 8x, not lost in process start-up.
 set -euo pipefail
-build=${1:-build}
 rounds=${BENCH_FLEET_ROUNDS:-9}
 latency_us=${RDY_LATENCY_US:-100000}
-cd "$(dirname "$0")/.."
-build=$(cd "$build" && pwd)
-tool=$build/tools/intel_sdsi
-emu=$build/emu/sdsi-emu
-authority=$build/tools/sdsi-authority/sdsi-authority
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-"$authority" init "$work/ca" >/dev/null
+# shellcheck source=bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
+bench_begin "${1:-build}"
 "$authority" akc "$work/ca" -o "$work/key.akc" >/dev/null
-mkdir "$work/caps"
+# A CAP directory per round size, holding only that round's sockets' CAPs:
+# --all -c exits 5 for a CAP that no socket used (docs/exit-codes.md).
+mkdir "$work/caps-1" "$work/caps-8"
 ppins=()
 for n in 0 1 2 3 4 5 6 7; do
 	ppin=$(printf 'f1ee%02x' "$n")
 	ppins+=("$ppin")
-	"$authority" cap "$work/ca" --ppin "$ppin" --feature CC02 -o "$work/caps/$n.cap" >/dev/null
+	"$authority" cap "$work/ca" --ppin "$ppin" --feature CC02 -o "$work/caps-8/$n.cap" >/dev/null
 done
+cp "$work/caps-8/0.cap" "$work/caps-1/"
 
 # Inside the platform: the three commands, each timed in ms.
 # First, untimed, --all -i: it reads only registers, no mailbox, and fills
@@ -61,18 +57,13 @@ round() {
 	list=$(IFS=,; echo "${ppins[*]:0:$sockets}")
 	"$emu" run --sockets "$sockets" --ppin "$list" --authority "$work/ca" \
 		--rdy-latency-us "$latency_us" -- \
-		sh "$work/round.sh" "$tool" "$work/key.akc" "$work/caps" 2>/dev/null
+		sh "$work/round.sh" "$tool" "$work/key.akc" "$work/caps-$sockets" 2>/dev/null
 }
 
 for ((i = 0; i < rounds; i++)); do
 	round 1 >>"$work/one"
 	round 8 >>"$work/eight"
 done
-
-median() {	# column $2 of file $1
-	cut -d' ' -f"$2" "$1" | sort -n | awk '{ v[NR] = $1 } END {
-		print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
 
 # The spread of the ratio of each round's pair (1 then 8 sockets, run back
 # to back), so that a loaded machine shows as such.
@@ -90,8 +81,8 @@ for col in 1 2 3; do
 	2) what="provisioning an AKC (--all -a)" ;;
 	3) what="provisioning CAPs (--all -c DIR)" ;;
 	esac
-	one=$(median "$work/one" "$col")
-	eight=$(median "$work/eight" "$col")
+	one=$(bench_median "$work/one" "$col")
+	eight=$(bench_median "$work/eight" "$col")
 	awk -v w="$what" -v a="$one" -v b="$eight" -v s="$(spread "$col")" \
 		'BEGIN { printf "  %-34s %6d ms %5d ms %6.2fx  %s\n", w, a, b, b / a, s }'
 done

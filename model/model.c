@@ -333,18 +333,34 @@ uint32_t sdsi_model_guid(const struct sdsi_model *m)
 	return m->guid;
 }
 
-void sdsi_model_discovery(const struct sdsi_model *m, uint32_t mmio_gap,
-			  uint32_t table[4])
+/* The table's dwords; dword 2 holds the TBIR in its low bits. */
+static void discovery_table(const struct sdsi_model *m, uint32_t access,
+			    uint32_t tbir_offset, uint32_t table[4])
 {
 	uint32_t dwords = sdsi_model_mmio_size(m) / 4;
 
-	table[0] = SDSI_DISC_ACCESS_LOCAL |
+	table[0] = access |
 		   SDSI_DISC_TYPE << SDSI_DISC_TYPE_SHIFT |
 		   (dwords & SDSI_DISC_SIZE_MASK) << SDSI_DISC_SIZE_SHIFT;
 	table[1] = m->guid;
-	/* LOCAL access: TBIR 0, the offset counts from the table's end. */
-	table[2] = mmio_gap & ~SDSI_DISC_TBIR_MASK;
+	table[2] = tbir_offset;
 	table[3] = 0;
+}
+
+void sdsi_model_discovery(const struct sdsi_model *m, uint32_t mmio_gap,
+			  uint32_t table[4])
+{
+	/* LOCAL access: TBIR 0, the offset counts from the table's end. */
+	discovery_table(m, SDSI_DISC_ACCESS_LOCAL,
+			mmio_gap & ~SDSI_DISC_TBIR_MASK, table);
+}
+
+void sdsi_model_discovery_barid(const struct sdsi_model *m, uint32_t tbir,
+				uint32_t bar_offset, uint32_t table[4])
+{
+	discovery_table(m, SDSI_DISC_ACCESS_BARID,
+			(bar_offset & ~SDSI_DISC_TBIR_MASK) |
+			(tbir & SDSI_DISC_TBIR_MASK), table);
 }
 
 int sdsi_model_power_cycle(struct sdsi_model *m)

@@ -157,6 +157,12 @@ uint32_t sdsi_model_guid(const struct sdsi_model *m);
  */
 void sdsi_model_discovery(const struct sdsi_model *m, uint32_t mmio_gap,
 			  uint32_t table[4]);
+/*
+ * The same with access type 2 (BARID): the MMIO region starts bar_offset
+ * bytes (a multiple of 8) into PCI BAR tbir (0-5) of the device's parent.
+ */
+void sdsi_model_discovery_barid(const struct sdsi_model *m, uint32_t tbir,
+				uint32_t bar_offset, uint32_t table[4]);
 
 /*
  * Cold power cycle: mailbox, failure counts, updates available and auth error

@@ -9,6 +9,7 @@
 # $apt_dir, has a log() and has run setup_private_apt.
 #   kernel_release 6.1|6.12     the release (uname -r) apt offers
 #   fetch_kernel RELEASE        WORK/img-RELEASE, up to date
+#   fetch_dkms                  WORK/dkms-root: Debian 12's dkms, unpacked
 # shellcheck disable=SC2154 # $work is the sourcing script's
 
 # The release (uname -r) of a kernel generation, from Debian's metapackage.
@@ -69,4 +70,15 @@ kernel_fixup() {
 	grep -q '^include /usr/src/' "$makefile" ||
 		{ log "$makefile: no 'include /usr/src/...' line to point into $root"; return 1; }
 	sed -i "s|^include /usr/src/|include $root/usr/src/|" "$makefile"
+}
+
+# Debian's dkms, unpacked (never installed) into $work/dkms-root, for
+# drivers/kernel/dkms-build.sh: the program is a shell script that runs from
+# there as well as from /usr/sbin.
+fetch_dkms() {
+	local version deb root="$work/dkms-root"
+	version=$(candidate_version dkms) || return 1
+	unpacked "$root" "dkms $version" && [ -x "$root/usr/sbin/dkms" ] && return 0
+	deb=$(download_deb dkms "$version") || return 1
+	unpack_debs "$root" "dkms $version" "$deb"
 }

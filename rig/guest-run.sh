@@ -37,12 +37,6 @@ boot_fail() {
 	exit 1
 }
 
-# The test module's options, where a machine keeps them, so that a plain
-# "modprobe sdsi_window" (the reload test) brings the same devices back.
-# Every configuration of a boot has the same sockets (rig/rig-boot.sh).
-mkdir -p /etc/modprobe.d
-echo "options sdsi_window phys=$SDSI_PHYS sockets=$SDSI_SOCKETS" \
-	>/etc/modprobe.d/sdsi-rig.conf
 rm -f /run/sdsi-uevents.ready
 /usr/bin/python3 "$SDSI_REPO/rig/guest-uevents.py" "$results/uevents.log" \
 	/run/sdsi-uevents.ready &
@@ -64,7 +58,7 @@ run_config() {
 		exit 1
 	}
 	. "$dir/config.env"
-	echo "guest: $k: $(uname -r), driver=$SDSI_DRIVER abi=$SDSI_ABI guid=$SDSI_GUID sockets=$SDSI_SOCKETS"
+	echo "guest: $k: $(uname -r), driver=$SDSI_DRIVER abi=$SDSI_ABI guid=$SDSI_GUID sockets=$SDSI_SOCKETS barid=${SDSI_BARID:-none}"
 	rel=$(uname -r)
 	[ -d "$SDSI_GUESTMODS/lib/modules/$rel" ] ||
 		fail "no modules staged for $rel in $SDSI_GUESTMODS"
@@ -73,9 +67,16 @@ run_config() {
 	mkdir -p /lib/modules && cp -a "$SDSI_GUESTMODS/lib/modules/$rel" /lib/modules/ ||
 		fail "cannot install the modules under /lib/modules/$rel"
 	depmod -a "$rel" || fail "depmod -a $rel"
+	# The test module's options, where a machine keeps them, so that a
+	# plain "modprobe sdsi_window" (the reload test) brings the same
+	# devices back; per configuration, since barid=K (BARID entries in a
+	# lent BAR, rig/sdsi_window.c) is one configuration's.
+	mkdir -p /etc/modprobe.d
+	echo "options sdsi_window phys=$SDSI_PHYS sockets=$SDSI_SOCKETS" \
+		"barid=${SDSI_BARID:--1}" >/etc/modprobe.d/sdsi-rig.conf
 	modprobe sdsi_window || fail "modprobe sdsi_window"
 	export SDSI_TARGET=kernel SDSI_WINDOW=/dev/sdsi_window
-	export SDSI_ABI SDSI_SOCKETS SDSI_BUILD SDSI_AUTHORITY
+	export SDSI_ABI SDSI_SOCKETS SDSI_BUILD SDSI_AUTHORITY SDSI_DRIVER SDSI_PHYS SDSI_BARID
 	export SDSI_TOOL="$SDSI_BUILD/tools/intel_sdsi"
 	# Every socket is laid out: the host said go only once sdsi-shmem's
 	# control page showed its magic (rig/rig-boot.sh); a socket that

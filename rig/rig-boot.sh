@@ -21,16 +21,17 @@
 # shellcheck disable=SC2154,SC2034 # the settings and state are rig/rig.sh's
 
 # Start sdsi-shmem for one configuration on the boot's RAM file: part
-# GUID $2 on $1 sockets, its log and authority in $3; false if it does
-# not come up.
+# GUID $2 on $1 sockets, its log and authority in $3, BARID tables naming
+# BAR $4 if given (LOCAL if empty); false if it does not come up.
 start_shmem() {
-	local sockets=$1 guid=$2 results=$3 page magic want
+	local sockets=$1 guid=$2 results=$3 page magic want disc_opts=()
 	"$build/tools/sdsi-authority/sdsi-authority" init "$results/authority" \
 		>/dev/null || return 1
+	[ -z "$4" ] || disc_opts=(--barid "$4")
 	# --exit-with-parent: a rig killed outright leaves no spinning poller.
 	nice -n -15 "$build/shmem/sdsi-shmem" "$shmem_mode" --exit-with-parent \
 		--window "$ram" --offset "$((phys))" --sockets "$sockets" \
-		--guid "$guid" --authority "$results/authority" \
+		--guid "$guid" --authority "$results/authority" "${disc_opts[@]}" \
 		2>"$results/shmem.log" &
 	shmem=$!
 	page=$((phys + sockets * $(window_const SDSI_WINDOW_SLOT_SIZE)))
@@ -81,7 +82,7 @@ await_status() {
 # Configuration $1 of the boot in $boot, on $sockets sockets: its own
 # sdsi-shmem, then the guest's go.
 start_config() {
-	start_shmem "$sockets" "${cfg_guid[$1]}" "$boot/$1" ||
+	start_shmem "$sockets" "${cfg_guid[$1]}" "$boot/$1" "${cfg_barid[$1]}" ||
 		die "$1: cannot start sdsi-shmem"
 	touch "$boot/$1/go"
 }

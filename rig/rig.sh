@@ -25,7 +25,8 @@ build=$(cd "$1" 2>/dev/null && pwd) || { echo "$0: no build directory '$1'" >&2;
 shift
 wanted=("$@")
 [ ${#wanted[@]} -gt 0 ] ||
-	wanted=(6.12 6.1 6.1-v2 6.12-sdsi 6.1-sdsi-v2 6.1-sdsi 6.12-dkms 6.1-dkms sid sid-sdsi
+	wanted=(6.12 6.1 6.1-v2 6.12-sdsi 6.1-sdsi-v2 6.1-sdsi 6.12-dkms 6.12-dkms-optin 6.1-dkms
+		sid sid-sdsi
 		user-driver user-kernel)
 repo=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/private-apt.sh
@@ -104,20 +105,10 @@ plugin="$build/window/libsdsi-doorbell.so"
 # unpacked there.  The host's /etc/apt is only read: for the mirror it
 # already uses and, through apt.conf.d, for settings such as a proxy.
 apt_dir="$work/apt"
-# kernel_release, fetch_kernel: shared with scripts/check-kernel-build.sh.
+# kernel_release, fetch_kernel, fetch_dkms: shared with
+# scripts/check-kernel-build.sh.
 # shellcheck source=rig/debian-kernels.sh
 . "$repo/rig/debian-kernels.sh"
-
-# Debian's dkms, unpacked (never installed) into $work/dkms-root, for
-# drivers/kernel/dkms-build.sh: the program is a shell script that runs from
-# there as well as from /usr/sbin.
-fetch_dkms() {
-	local version deb root="$work/dkms-root"
-	version=$(candidate_version dkms) || return 1
-	unpacked "$root" "dkms $version" && [ -x "$root/usr/sbin/dkms" ] && return 0
-	deb=$(download_deb dkms "$version") || return 1
-	unpack_debs "$root" "dkms $version" "$deb"
-}
 
 # A module of a modules tree ($1: lib/modules/REL), decompressed (busybox
 # insmod takes plain ELF), copied to DIR; false if absent.
@@ -146,13 +137,13 @@ build_ours() {
 			"$repo/drivers/kernel/build.sh" "/usr/src/linux-headers-$rel" \
 			"$work/sdsi-$rel" || return 1
 		"$repo/rig/sid-kernel.sh" run "$work" "$repo" "$work" -- \
-			"$repo/drivers/kernel/dkms-build.sh" /usr/sbin/dkms \
+			"$repo/drivers/kernel/dkms-build.sh" --all-kernels /usr/sbin/dkms \
 			"/usr/src/linux-headers-$rel" "$rel" "$work/dkms-$rel" >&2
 		return
 	fi
 	"$repo/drivers/kernel/build.sh" "$work/img-$rel/usr/src/linux-headers-$rel" \
 		"$work/sdsi-$rel" || return 1
-	"$repo/drivers/kernel/dkms-build.sh" "$work/dkms-root/usr/sbin/dkms" \
+	"$repo/drivers/kernel/dkms-build.sh" --all-kernels "$work/dkms-root/usr/sbin/dkms" \
 		"$work/img-$rel/usr/src/linux-headers-$rel" "$rel" "$work/dkms-$rel" >&2
 }
 
@@ -167,7 +158,8 @@ build_initrd() {
 	root="$work/initrd-$key"
 	rm -rf "$root" "$work/mod-$key"
 	mkdir -p "$root"/{bin,proc,sys,dev,modules} "$work/mod-$key"
-	cp "$repo/rig/sdsi_window.c" "$repo/rig/Kbuild" "$work/mod-$key/"
+	cp "$repo/rig/sdsi_window.c" "$repo/rig/sdsi_bad_disc.c" "$repo/rig/Kbuild" \
+		"$work/mod-$key/"
 	mkdir -p "$work/mod-$key/sdsi"
 	cp "$repo/include/sdsi/hw.h" "$repo/include/sdsi/window.h" \
 		"$repo/include/sdsi/window_vsec.h" "$repo/include/sdsi/vsec_device.h" \
@@ -219,7 +211,8 @@ stage_modules() {
 	for f in modules.order modules.builtin modules.builtin.modinfo; do
 		[ -f "$mods/$f" ] && { cp "$mods/$f" "$dest/" || return 1; }
 	done
-	cp "$work/mod-$key/sdsi_window.ko" "$dest/extra/" || return 1
+	cp "$work/mod-$key/sdsi_window.ko" "$work/mod-$key/sdsi_bad_disc.ko" \
+		"$dest/extra/" || return 1
 	if [ -n "$driver_ko" ]; then
 		mkdir -p "$dest/updates/dkms"
 		cp "$driver_ko" "$dest/updates/dkms/intel_sdsi.ko${driver_ko##*.ko}" || return 1
@@ -233,12 +226,21 @@ stage_modules() {
 # DKMS's own and the sources under $work/dkms-install-CONFIG, the install
 # tree the guest's module tree staged in $work/guestmods-CONFIG, which
 # holds the kernel's own intel_sdsi, so DKMS decides beside it as on a
-# user's machine.  Fails if DKMS installed nothing (it exits 0 then).
+# user's machine.  $3 is the configuration's driver: dkms, where DKMS
+# must install ours by default; dkms-optin, where the user opted in
+# (SDSI_DKMS_ALL_KERNELS=yes, drivers/kernel/dkms-policy.sh) and it must
+# too; dkms-kept, where by default it must install nothing, with its
+# reason, and the kernel's own stays.  Fails otherwise (DKMS exits 0 when
+# it declines to replace a module; dkms-build.sh does not).
 install_dkms() {
-	local k=$1 rel=$2 out="$work/dkms-install-$1" version
+	local k=$1 rel=$2 out="$work/dkms-install-$1" version policy=()
+	case "$3" in
+	dkms-optin) policy=(--all-kernels) ;;
+	dkms-kept) policy=(--expect-skip) ;;
+	esac
 	version=$(driver_version) || return 1
 	"$repo/drivers/kernel/dkms-source.sh" "$out.pkg/usr/src/intel_sdsi-$version" || return 1
-	"$repo/drivers/kernel/dkms-build.sh" --install "$work/guestmods-$k/lib/modules" \
+	"$repo/drivers/kernel/dkms-build.sh" --install "$work/guestmods-$k/lib/modules" "${policy[@]}" \
 		"$work/dkms-root/usr/sbin/dkms" "$work/img-$rel/usr/src/linux-headers-$rel" \
 		"$rel" "$out" "$out.pkg/usr/src/intel_sdsi-$version" >&2
 }
@@ -256,23 +258,33 @@ driver_version() {
 # read from each module's code (6.1: ktime + 0x1e8480 ns; 6.12:
 # 0x1dcd6500 ns) | driver: upstream, the kernel's own intel_sdsi.ko, or
 # sdsi, ours (drivers/kernel), which serves the current ABI on any kernel,
-# staged by the rig; or dkms, ours installed by DKMS (install_dkms).
+# staged by the rig; dkms or dkms-optin, ours installed by DKMS, by
+# default or as the user opted in; or dkms-kept, the intel-sdsi-dkms
+# package's sources put through DKMS, which by default keeps the kernel's
+# own (install_dkms): the upstream driver then runs.
 # 6.1-v2 is the early driver on a V2 part: it assumes the V1 layout for
 # any GUID, which the model says leaves it seeing On Demand disabled; the
 # real driver is the judge of that.  sid is Debian unstable's kernel, the
-# newest upstream driver (rig/sid-kernel.sh).
+# newest upstream driver (rig/sid-kernel.sh).  Last, the discovery
+# entries' access type: local, or barid, where sdsi_window lends the window
+# to BAR $barid_bar of the guest's host bridge and sdsi-shmem writes BARID
+# tables naming it (rig/sdsi_window.c), so that ours maps each region
+# through pci_resource_start() + offset.
 configs=(
-	"6.12|6.12|current|v2|3|500000|upstream"
-	"6.1|6.1|early|v1|3|2000|upstream"
-	"6.1-v2|6.1|early|v2|3|2000|upstream"
-	"6.12-sdsi|6.12|current|v2|3|500000|sdsi"
-	"6.1-sdsi-v2|6.1|current|v2|3|500000|sdsi"
-	"6.1-sdsi|6.1|current|v1|3|500000|sdsi"
-	"6.12-dkms|6.12|current|v2|3|500000|dkms"
-	"6.1-dkms|6.1|current|v1|3|500000|dkms"
-	"sid|sid|current|v2|3|500000|upstream"
-	"sid-sdsi|sid|current|v2|3|500000|sdsi"
+	"6.12|6.12|current|v2|3|500000|upstream|local"
+	"6.1|6.1|early|v1|3|2000|upstream|local"
+	"6.1-v2|6.1|early|v2|3|2000|upstream|local"
+	"6.12-sdsi|6.12|current|v2|3|500000|sdsi|local"
+	"6.1-sdsi-v2|6.1|current|v2|3|500000|sdsi|barid"
+	"6.1-sdsi|6.1|current|v1|3|500000|sdsi|local"
+	"6.12-dkms|6.12|current|v2|3|500000|dkms-kept|local"
+	"6.12-dkms-optin|6.12|current|v2|3|500000|dkms-optin|local"
+	"6.1-dkms|6.1|current|v1|3|500000|dkms|local"
+	"sid|sid|current|v2|3|500000|upstream|local"
+	"sid-sdsi|sid|current|v2|3|500000|sdsi|local"
 )
+# The BAR slot a barid configuration borrows: the host bridge has none.
+barid_bar=2
 
 # The guest's RAM is a shared file so that sdsi-shmem on the host sees the
 # window (at its physical address) as the guest's driver does.
@@ -406,8 +418,9 @@ user_config() {
 declare -A built_ours=() built_initrd=()
 # The boots, in the order of their first configuration: a boot is an
 # image, an initramfs and a socket count; its configurations run in turn
-# in one guest (rig/rig-boot.sh).  cfg_guid: each one's part.
-declare -A boot_configs=() cfg_guid=()
+# in one guest (rig/rig-boot.sh).  cfg_guid: each one's part; cfg_barid:
+# its BAR slot for BARID entries, empty for LOCAL.
+declare -A boot_configs=() cfg_guid=() cfg_barid=()
 boots=()
 add_to_boot() {
 	local k=$1 b="$2|$3|$4"
@@ -417,7 +430,7 @@ add_to_boot() {
 # First every configuration is prepared: its kernel fetched, its modules
 # built and staged.
 for k in "${wanted[@]}"; do
-	driver_ko=''
+	driver_ko='' barid=''
 	phase_begin
 	case "$k" in
 	user)
@@ -447,7 +460,8 @@ for k in "${wanted[@]}"; do
 		;;
 	*)
 		entry=$(printf '%s\n' "${configs[@]}" | grep "^$k|") || die "unknown configuration '$k'"
-		IFS='|' read -r _ kernel abi guid sockets deadline driver <<<"$entry"
+		IFS='|' read -r _ kernel abi guid sockets deadline driver disc <<<"$entry"
+		[ "$disc" = barid ] && barid=$barid_bar
 		kernel_of "$kernel"
 		rel=$gen_rel
 		phase_end "fetch:$k"
@@ -463,7 +477,7 @@ for k in "${wanted[@]}"; do
 		[ "$driver" = sdsi ] && driver_ko="$work/sdsi-$rel/intel_sdsi.ko"
 		# Ours has the attestation transport; no upstream driver has.
 		attest_expect=none
-		[ "$driver" = upstream ] || attest_expect=ok
+		case "$driver" in upstream | dkms-kept) ;; *) attest_expect=ok ;; esac
 		;;
 	esac
 	log "$k: kernel $kernel_label, driver=$driver abi=$abi guid=$guid sockets=$sockets rdy-deadline=${deadline}us tcg$tcg_opts sdsi-shmem $shmem_mode"
@@ -477,18 +491,22 @@ for k in "${wanted[@]}"; do
 	# Where modinfo -n must find the driver, and the version the loaded
 	# one must declare (ours; the kernel's own declares none).
 	driver_dir=kernel driver_version=''
-	if [ -n "$driver_ko" ] || [ "$driver" = dkms ]; then driver_dir=updates/dkms; fi
-	if [ "$driver" = sdsi ] || [ "$driver" = dkms ]; then
+	case "$driver" in dkms | dkms-optin) driver_dir=updates/dkms ;; esac
+	[ -z "$driver_ko" ] || driver_dir=updates/dkms
+	if [ "$driver" = sdsi ] || [ "$driver" = dkms ] || [ "$driver" = dkms-optin ]; then
 		driver_version=$(driver_version) || exit 1
 	elif [ -n "$driver_ko" ]; then
 		# A user's module: the version it declares, if any.
 		driver_version=$(modinfo -F version "$driver_ko") ||
 			die "$k: modinfo cannot read $driver_ko"
 	fi
-	if [ "$driver" = dkms ]; then
-		[ "$kernel" != sid ] || die "$k: driver=dkms runs bookworm's dkms, not on unstable's kernel"
-		install_dkms "$k" "$rel" || die "$k: dkms install of intel-sdsi-dkms's sources failed"
-	fi
+	case "$driver" in
+	dkms*)
+		[ "$kernel" != sid ] || die "$k: driver=$driver runs bookworm's dkms, not on unstable's kernel"
+		install_dkms "$k" "$rel" "$driver" ||
+			die "$k: dkms install of intel-sdsi-dkms's sources did not do what driver=$driver expects"
+		;;
+	esac
 	# What the guest reads for this configuration (quoted for its shells:
 	# the paths may hold spaces), and what its boot needs.
 	printf '%s=%q\n' SDSI_ABI "$abi" SDSI_GUID "$guid" SDSI_SOCKETS "$sockets" \
@@ -496,8 +514,8 @@ for k in "${wanted[@]}"; do
 		SDSI_KERNEL "$rel" SDSI_KERNEL_LABEL "$kernel_label" \
 		SDSI_GUESTMODS "$work/guestmods-$k" SDSI_DRIVER_DIR "$driver_dir" \
 		SDSI_DRIVER_VERSION "$driver_version" SDSI_ATTEST_EXPECT "$attest_expect" \
-		>"$work/config-$k.env"
-	cfg_guid[$k]=$guid
+		SDSI_BARID "$barid" >"$work/config-$k.env"
+	cfg_guid[$k]=$guid cfg_barid[$k]=$barid
 	add_to_boot "$k" "$image" "$work/initrd-$key.gz" "$sockets"
 	phase_end "build:$k"
 done

@@ -12,6 +12,15 @@
  * intel_vsec.sdsi.N, as intel_vsec would create it.  /dev/sdsi_window maps
  * the whole range, because with CONFIG_IO_STRICT_DEVMEM /dev/mem cannot
  * reach a range a driver has claimed.
+ *
+ * With barid=K the sockets are access type BARID instead (sdsi-shmem
+ * --barid K writes their tables): the rig has no PCI device whose BAR
+ * covers the window, so the module lends the window to an unused standard
+ * BAR slot K of the guest's host bridge (0000:00:00.0, which has no BARs
+ * and no driver that reads them), makes that bridge every device's PCI
+ * parent, and gives the slot back on unload.  The driver then finds each
+ * region at pci_resource_start(bridge, K) + the table's offset, its real
+ * BARID path; only the BAR itself is the rig's stand-in.
  */
 #include <linux/auxiliary_bus.h>
 #include <linux/device.h>
@@ -20,6 +29,7 @@
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/pci.h>
 #include <linux/slab.h>
 
 #include "sdsi/hw.h"
@@ -34,7 +44,14 @@ static unsigned int sockets = 1;
 module_param(sockets, uint, 0444);
 MODULE_PARM_DESC(sockets, "Number of intel_vsec.sdsi.N devices (1-8)");
 
+static int barid = -1;
+module_param(barid, int, 0444);
+MODULE_PARM_DESC(barid, "Lend the window to BAR K (0-5) of 0000:00:00.0 for access type BARID; -1 (default): LOCAL");
+
 static struct device *window_root;
+/* barid=K: the host bridge, held, and its BAR slot K as it was. */
+static struct pci_dev *window_bridge;
+static struct resource window_bar_saved;
 static struct intel_vsec_device *window_devs[SDSI_WINDOW_MAX_SOCKETS];
 
 /* The sockets' slots, then sdsi-shmem's control page (window/ctlpage.h). */
@@ -90,6 +107,13 @@ static int window_add_socket(unsigned int n)
 	vsec = sdsi_window_vsec_alloc(&disc);
 	if (!vsec)
 		return -ENOMEM;
+	if (window_bridge) {
+#if !defined(SDSI_HAVE_INTEL_VSEC_H) || defined(SDSI_HAVE_VSEC_PCIDEV)
+		vsec->pcidev = window_bridge;
+#else
+		vsec->dev = &window_bridge->dev;
+#endif
+	}
 
 	auxdev = &vsec->auxdev;
 	auxdev->name = "sdsi";
@@ -124,6 +148,52 @@ static void window_remove_sockets(void)
 	}
 }
 
+/*
+ * barid=K: BAR slot K of the host bridge becomes the window, a memory BAR
+ * from phys; refused if the slot holds anything already.
+ */
+static int window_lend_bar(void)
+{
+	struct resource *bar;
+
+	if (barid < 0)
+		return 0;
+	if (barid >= PCI_STD_NUM_BARS) {
+		pr_err("sdsi_window: barid=%d: a standard BAR is 0-%d\n",
+		       barid, PCI_STD_NUM_BARS - 1);
+		return -EINVAL;
+	}
+	window_bridge = pci_get_domain_bus_and_slot(0, 0, PCI_DEVFN(0, 0));
+	if (!window_bridge) {
+		pr_err("sdsi_window: barid=%d: no PCI device 0000:00:00.0 to lend a BAR\n",
+		       barid);
+		return -ENODEV;
+	}
+	bar = &window_bridge->resource[barid];
+	if (bar->flags || bar->start || bar->end || bar->parent) {
+		pr_err("sdsi_window: barid=%d: BAR %d of 0000:00:00.0 is in use (%pR)\n",
+		       barid, barid, bar);
+		pci_dev_put(window_bridge);
+		window_bridge = NULL;
+		return -EBUSY;
+	}
+	window_bar_saved = *bar;
+	bar->start = phys;
+	bar->end = phys + window_bytes() - 1;
+	bar->flags = IORESOURCE_MEM;
+	pr_info("sdsi_window: BAR %d of 0000:00:00.0 lent: %pR\n", barid, bar);
+	return 0;
+}
+
+static void window_return_bar(void)
+{
+	if (!window_bridge)
+		return;
+	window_bridge->resource[barid] = window_bar_saved;
+	pci_dev_put(window_bridge);
+	window_bridge = NULL;
+}
+
 static int __init sdsi_window_init(void)
 {
 	unsigned int n;
@@ -141,9 +211,14 @@ static int __init sdsi_window_init(void)
 		       phys, window_bytes());
 		return -EINVAL;
 	}
+	ret = window_lend_bar();
+	if (ret)
+		return ret;
 	window_root = root_device_register("sdsi_window");
-	if (IS_ERR(window_root))
+	if (IS_ERR(window_root)) {
+		window_return_bar();
 		return PTR_ERR(window_root);
+	}
 	ret = misc_register(&window_misc);
 	if (ret)
 		goto err_root;
@@ -159,6 +234,7 @@ err_sockets:
 	misc_deregister(&window_misc);
 err_root:
 	root_device_unregister(window_root);
+	window_return_bar();
 	return ret;
 }
 
@@ -167,6 +243,7 @@ static void __exit sdsi_window_exit(void)
 	window_remove_sockets();
 	misc_deregister(&window_misc);
 	root_device_unregister(window_root);
+	window_return_bar();
 }
 
 module_init(sdsi_window_init);

@@ -35,7 +35,7 @@ INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
 # Folders whose subfolders are folders of their own.
 PARENTS = ('drivers', 'backends', 'tools')
 # Kernel code: built by Kbuild from a flat copy, never by meson.
-KERNEL = ('drivers/kernel/', 'rig/sdsi_window.c')
+KERNEL = ('drivers/kernel/', 'rig/sdsi_window.c', 'rig/sdsi_bad_disc.c')
 
 # The layers, bottom up: whom each folder may use (include, call, compile).
 # Every folder may use include/ (the layouts) and util/ (the helpers every

@@ -118,21 +118,60 @@ dpkg-deb -c "$(deb_of "$dkms_package")" >"$tmp/dkms-contents.txt"
 diff -r "$tmp/dkms-expected" "$dkms_src" >"$tmp/dkms-diff.txt" 2>&1 ||
 	{ cat "$tmp/dkms-diff.txt" >&2; fail "$dkms_package's /usr/src tree differs from drivers/kernel/dkms-source.sh's"; }
 pass
+# The user's choice of kernels (drivers/kernel/dkms-policy.sh): a conffile
+# saying no by default, the repository's file.
+dkms_default=$tmp/x/$dkms_package/etc/default/$dkms_package
+cmp -s "$repo/drivers/kernel/intel-sdsi-dkms.default" "$dkms_default" ||
+	fail "$dkms_package's /etc/default/$dkms_package is not drivers/kernel/intel-sdsi-dkms.default"
+grep -q -x 'SDSI_DKMS_ALL_KERNELS=no' "$dkms_default" ||
+	fail "$dkms_package's /etc/default/$dkms_package does not say SDSI_DKMS_ALL_KERNELS=no"
+dpkg-deb -f "$(deb_of "$dkms_package")" Package >/dev/null &&
+	dpkg-deb --info "$(deb_of "$dkms_package")" conffiles 2>/dev/null |
+	grep -q -x "/etc/default/$dkms_package" ||
+	fail "$dkms_package does not declare /etc/default/$dkms_package a conffile"
+pass
 
 # DKMS builds the module from exactly the packaged tree, against each
 # kernel whose headers the rig has unpacked (make check-kernel fetches them):
 # Debian 12's with the rig's unpacked bookworm dkms, unstable's in the rig's
 # root of unstable (rig/sid-kernel.sh) with its own dkms, since those
-# headers want unstable's compiler and C library.
+# headers want unstable's compiler and C library.  By default DKMS builds
+# ours only below Linux 6.10 (drivers/kernel/dkms-policy.sh): for newer
+# kernels the build opts in, as a user would; and for the first of them
+# the default is checked to skip the build with its reason.
 rig=$build/kernel-rig
-dkms_built=0
-# dkms-build.sh's ARGS for release REL, as "CMD..." runs it.
+dkms_built=0 dkms_skip_checked=0
+# Whether release REL has the current ABI in tree: 6.10 or later.
+current_in_tree() {
+	[ "$(printf '%s\n' 6.10 "${1%%-*}" | sort -V | head -n 1)" = 6.10 ]
+}
+# dkms-build.sh for release REL as "CMD..." runs it, with dkms-build.sh's
+# options where CMD has "@opts@".
+with_opts() {
+	local arg argv=()
+	for arg in "${@:2}"; do
+		if [ "$arg" = @opts@ ]; then
+			[ -z "$1" ] || argv+=("$1")
+		else
+			argv+=("$arg")
+		fi
+	done
+	"${argv[@]}"
+}
 dkms_check() {
-	local rel=$1
+	local rel=$1 opt=''
 	shift
-	"$@" >"$tmp/dkms-build.log" 2>&1 ||
+	if current_in_tree "$rel" && [ $dkms_skip_checked -eq 0 ]; then
+		with_opts --expect-skip "$@" >"$tmp/dkms-build.log" 2>&1 ||
+			{ cat "$tmp/dkms-build.log" >&2; fail "dkms build of $dkms_package's sources for $rel did not skip by default"; }
+		echo "deb: $dkms_package leaves $rel its own intel_sdsi by default"
+		dkms_skip_checked=1
+		pass
+	fi
+	! current_in_tree "$rel" || opt=--all-kernels
+	with_opts "$opt" "$@" >"$tmp/dkms-build.log" 2>&1 ||
 		{ cat "$tmp/dkms-build.log" >&2; fail "dkms build of $dkms_package's sources for $rel"; }
-	echo "deb: $dkms_package builds intel_sdsi.ko with dkms for $rel"
+	echo "deb: $dkms_package builds intel_sdsi.ko with dkms for $rel${opt:+ (opted in)}"
 	dkms_built=$((dkms_built + 1))
 	pass
 }
@@ -140,7 +179,7 @@ if [ -x "$rig/dkms-root/usr/sbin/dkms" ]; then
 	for headers in "$rig"/img-*/usr/src/linux-headers-*; do
 		[ -f "$headers/Module.symvers" ] || continue	# the -common half
 		rel=${headers##*/linux-headers-}
-		dkms_check "$rel" "$repo/drivers/kernel/dkms-build.sh" "$rig/dkms-root/usr/sbin/dkms" \
+		dkms_check "$rel" "$repo/drivers/kernel/dkms-build.sh" @opts@ "$rig/dkms-root/usr/sbin/dkms" \
 			"$headers" "$rel" "$tmp/dkms-$rel" "$dkms_src"
 	done
 fi
@@ -149,7 +188,7 @@ if [ -x "$rig/sid-root/usr/sbin/dkms" ]; then
 		[ -f "$headers/Module.symvers" ] || continue
 		rel=${headers##*/linux-headers-}
 		dkms_check "$rel" "$repo/rig/sid-kernel.sh" run "$rig" "$repo" "$tmp" -- \
-			"$repo/drivers/kernel/dkms-build.sh" /usr/sbin/dkms \
+			"$repo/drivers/kernel/dkms-build.sh" @opts@ /usr/sbin/dkms \
 			"/usr/src/linux-headers-$rel" "$rel" "$tmp/dkms-$rel" "$dkms_src"
 	done
 	# The mount point sid-kernel.sh made for $tmp in the root.
@@ -157,6 +196,8 @@ if [ -x "$rig/sid-root/usr/sbin/dkms" ]; then
 fi
 # make check runs this after check-kernel, so the rig's headers are there;
 # under CI their absence is a failure, not a note.
+[ $dkms_built -eq 0 ] || [ $dkms_skip_checked -eq 1 ] ||
+	fail "no kernel of 6.10 or later under $rig: the default skip of $dkms_package was not checked"
 if [ $dkms_built -eq 0 ]; then
 	[ "${CI:-}" != true ] ||
 		fail "no kernel headers or dkms under $rig: make check-kernel fetches them, and CI must build $dkms_package's sources"

@@ -6,7 +6,8 @@
 # (unstable) and 7.3 (experimental); one line "kernel-build: RELEASE ok"
 # each.  Then the compile probes on both of their answers
 # (drivers/kernel/test-kcompat.sh), and checkpatch --strict on the module's
-# own files (drivers/kernel/checkpatch.sh).
+# own files (drivers/kernel/checkpatch.sh); and intel-sdsi-dkms's policy
+# under Debian 12's dkms (tests/dkms).
 # The kernels come as the kernel rig fetches them, into the same
 # BUILD_DIR/kernel-rig (rig/debian-kernels.sh, rig/sid-kernel.sh),
 # so neither fetches twice; nothing is installed outside it but the
@@ -80,6 +81,17 @@ if [ -n "${headers_6_12-}" ]; then
 		fail "the compile probes do not give both answers (drivers/kernel/test-kcompat.sh)"
 fi
 "$repo/drivers/kernel/checkpatch.sh" "$work" || fail "checkpatch --strict is not clean"
+
+# intel-sdsi-dkms's policy through Debian 12's real dkms on the 6.1 and
+# 6.12 headers above (tests/dkms): which kernel gets ours, the opt-in,
+# Secure Boot and autoinstall.
+if fetch_dkms; then
+	SDSI_KERNEL_RIG=$work nice /usr/bin/python3 -m pytest -q -p no:cacheprovider \
+		--basetemp "$work/dkms-policy-tests" "$repo/tests/dkms" ||
+		fail "intel-sdsi-dkms's policy under dkms (tests/dkms) failed"
+else
+	fail "cannot fetch dkms through the private apt"
+fi
 
 echo "check-kernel-build took $((SECONDS - start)) s"
 [ $failed -eq 0 ] || { log "FAILED"; exit 1; }

@@ -29,12 +29,14 @@ build_packages=(
 # kmod, man-db (the man pages' tests), shellcheck (make lint).
 test_packages=(
 	clang-14 libclang-rt-14-dev
-	python3-pytest python3-cryptography python3-jsonschema
+	python3-pytest python3-pytest-xdist python3-cryptography python3-jsonschema
 	kmod util-linux man-db shellcheck
 	systemd debian-archive-keyring
 	ansible-core openssh-client dropbear-bin iproute2
 	debootstrap
 )
+# python3-pytest-xdist: the runners (scripts/run-*.sh) spread a suite's
+# tests over both cores with pytest -n; the tests share no state.
 # systemd: its systemd-analyze verifies the textfile collector units.
 # Not prometheus: installing it would enable and start the Prometheus
 # server on a systemd host.  The tests' promtool is unpacked from its .deb

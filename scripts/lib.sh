@@ -56,10 +56,12 @@ sdsi_emu_env() {
 # (BASETEMP/<test name cut to 30 characters><N>/state/control.sock), and
 # such a path has 107 bytes at most, so a longer BUILD gets a fresh
 # directory in /tmp instead.  The length is BUILD's with its links resolved,
-# as pytest resolves --basetemp.
+# as pytest resolves --basetemp.  The runners run pytest-xdist's workers
+# (-n), each of which puts its tests below BASETEMP/popen-gwN: 10 bytes
+# more, so the bound is 38 and not 48.
 sdsi_pytest_tmp() {
 	sdsi_tmp="$(cd "$1" && pwd -P)/pytest-$2"
-	if [ ${#sdsi_tmp} -gt 48 ]; then
+	if [ ${#sdsi_tmp} -gt 38 ]; then
 		sdsi_tmp=$(mktemp -d /tmp/sdsi-pt.XXXXXX) || return 1
 	else
 		# Made here, so that a runner may give each of its runs a
@@ -67,6 +69,22 @@ sdsi_pytest_tmp() {
 		[ -d "$sdsi_tmp" ] || mkdir -m 0700 "$sdsi_tmp" || return 1
 	fi
 	trap 'rm -rf "$sdsi_tmp"' EXIT
+}
+
+# sdsi_pytest_workers: sets sdsi_workers to pytest-xdist's options for a
+# suite whose tests share nothing (each its own tmp_path, no fixed path,
+# port or name): SDSI_PYTEST_WORKERS processes (2 by default, the CI
+# machine's cores; "auto" is one per core; 0 runs the tests in pytest's
+# own process, one after the other), each taking the next test as it
+# finishes one, so the slow tests do not queue behind each other.
+sdsi_pytest_workers() {
+	local n=${SDSI_PYTEST_WORKERS:-2}
+	if ! [[ "$n" =~ ^([0-9]|[1-9][0-9]|auto)$ ]]; then
+		echo "$0: SDSI_PYTEST_WORKERS=$n: not a count from 0 to 99 or auto" >&2
+		return 2
+	fi
+	# shellcheck disable=SC2034 # read by the scripts that source this file
+	sdsi_workers=(-n "$n" --dist load)
 }
 
 # Runs that share nothing, SDSI_TEST_JOBS (3 by default) at a time: the

@@ -3,6 +3,8 @@
 # Run the sdsi-authority pytest suite (tests/authority) against BUILD_DIR.
 # Debian's python3 is used on purpose: it has pytest and python3-cryptography,
 # the independent ECDSA implementation the tests check our files with.
+# The tests share nothing (each its own tmp_path), so pytest-xdist runs
+# them on the machine's cores (scripts/lib.sh, sdsi_pytest_workers).
 set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
@@ -13,4 +15,6 @@ ninja -C "$build" tools/sdsi-authority/sdsi-authority >/dev/null
 export SDSI_BUILD_DIR="$build"
 cd "$sdsi_root"
 sdsi_pytest_tmp "$build" authority
-/usr/bin/python3 -m pytest -q -p no:cacheprovider --basetemp="$sdsi_tmp" tests/authority
+sdsi_pytest_workers || exit 2
+/usr/bin/python3 -m pytest -q -p no:cacheprovider "${sdsi_workers[@]}" --basetemp="$sdsi_tmp" \
+	tests/authority

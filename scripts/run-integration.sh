@@ -44,12 +44,18 @@ run_pytest() {	# NAME CMD...
 # (scripts/lib.sh): "$sdsi_tmp/${#sdsi_runs[@]}" where a run is started.
 pytest_args=(-q -p no:cacheprovider)
 
+# The host-side suites start an emulator of their own in each test, so their
+# tests share nothing and go on pytest-xdist's workers too (scripts/lib.sh):
+# the platform suite is the matrix's longest run, started first.  The
+# conformance runs below are not split: each run's tests share the one
+# emulated platform its sdsi-emu run starts.
+sdsi_pytest_workers || exit 2
 run_pytest platform \
-	"$python" -m pytest "${pytest_args[@]}" --basetemp="$sdsi_tmp/${#sdsi_runs[@]}" tests/integration/platform \
+	"$python" -m pytest "${pytest_args[@]}" "${sdsi_workers[@]}" --basetemp="$sdsi_tmp/${#sdsi_runs[@]}" tests/integration/platform \
 	--junitxml="$results/platform.xml"
 
 run_pytest licensing \
-	"$python" -m pytest "${pytest_args[@]}" --basetemp="$sdsi_tmp/${#sdsi_runs[@]}" tests/integration/licensing \
+	"$python" -m pytest "${pytest_args[@]}" "${sdsi_workers[@]}" --basetemp="$sdsi_tmp/${#sdsi_runs[@]}" tests/integration/licensing \
 	--junitxml="$results/licensing.xml"
 
 # name | sdsi-emu options | environment the conformance suite checks against

@@ -22,4 +22,6 @@ fi
 export SDSI_PROMTOOL
 cd "$sdsi_root"
 sdsi_pytest_tmp "$build" tool
-/usr/bin/python3 -m pytest -q -p no:cacheprovider --basetemp="$sdsi_tmp" tests/tool
+# The tests share nothing: on every core (scripts/lib.sh).
+sdsi_pytest_workers || exit 2
+/usr/bin/python3 -m pytest -q -p no:cacheprovider "${sdsi_workers[@]}" --basetemp="$sdsi_tmp" tests/tool

@@ -84,8 +84,9 @@ int shmem_create_sockets(struct shmem_machine *machine,
 			fprintf(stderr, "sdsi-shmem: %s\n", err);
 			return -EINVAL;
 		}
-		if (shmem_port_attach(&machine->ports[n], machine->models[n],
-				      base + (size_t)n * SDSI_WINDOW_SLOT_SIZE)) {
+		if (shmem_port_attach_at(&machine->ports[n], machine->models[n],
+					 base + (size_t)n * SDSI_WINDOW_SLOT_SIZE,
+					 o->barid, n * SDSI_WINDOW_SLOT_SIZE)) {
 			fprintf(stderr, "sdsi-shmem: socket %u: MMIO region "
 				"does not fit a %u-byte slot\n", n, SDSI_WINDOW_SLOT_SIZE);
 			return -EINVAL;

@@ -183,6 +183,12 @@ static bool show_model(struct shmem_port *port, bool driver_wrote)
 int shmem_port_attach(struct shmem_port *port, struct sdsi_model *model,
 		      void *slot)
 {
+	return shmem_port_attach_at(port, model, slot, -1, 0);
+}
+
+int shmem_port_attach_at(struct shmem_port *port, struct sdsi_model *model,
+			 void *slot, int tbir, uint32_t slot_offset)
+{
 	uint32_t table[4];
 	uint64_t *disc = slot;
 	uint32_t size = sdsi_model_mmio_size(model);
@@ -210,8 +216,12 @@ int shmem_port_attach(struct shmem_port *port, struct sdsi_model *model,
 	plant_sentinel(port);
 
 	/* Last, so that a driver probing early finds a complete device. */
-	sdsi_model_discovery(model, SDSI_WINDOW_MMIO_OFFSET - SDSI_DISC_BYTES,
-			     table);
+	if (tbir < 0)
+		sdsi_model_discovery(model, SDSI_WINDOW_MMIO_OFFSET - SDSI_DISC_BYTES,
+				     table);
+	else
+		sdsi_model_discovery_barid(model, (uint32_t)tbir,
+					   slot_offset + SDSI_WINDOW_MMIO_OFFSET, table);
 	window_store(&disc[1], (uint64_t)table[2] | (uint64_t)table[3] << 32);
 	window_store(&disc[0], (uint64_t)table[0] | (uint64_t)table[1] << 32);
 	return 0;

@@ -50,6 +50,14 @@ struct shmem_port {
  */
 int shmem_port_attach(struct shmem_port *port, struct sdsi_model *model,
 		      void *slot);
+/*
+ * The same, with a discovery table of access type BARID when tbir >= 0:
+ * the region then lies bar_offset bytes into PCI BAR tbir, whose start is
+ * the window's (the slot's offset in the window plus the region's in the
+ * slot; rig/sdsi_window.c lends the BAR).  tbir < 0: LOCAL, as above.
+ */
+int shmem_port_attach_at(struct shmem_port *port, struct sdsi_model *model,
+			 void *slot, int tbir, uint32_t slot_offset);
 
 /*
  * One pass: forward what the driver wrote since the last pass, then show

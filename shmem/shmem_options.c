@@ -19,7 +19,7 @@
 
 enum shmem_option_id {
 	OPT_WINDOW = 'w', OPT_HELP = 'h',
-	OPT_OFFSET = 256, OPT_CTL, OPT_IDLE_SLEEP, OPT_SPIN, OPT_DOORBELL,
+	OPT_OFFSET = 256, OPT_BARID, OPT_CTL, OPT_IDLE_SLEEP, OPT_SPIN, OPT_DOORBELL,
 	OPT_EXIT_WITH_PARENT, OPT_VERSION, OPT_DUMP_COMPLETION, OPT_DUMP_OPTIONS,
 };
 
@@ -29,6 +29,8 @@ static const struct cli_option option_table[] = {
 	  "the shared memory window: the guest's RAM file, /dev/sdsi_window, or any file (grown to fit)" },
 	{ OPT_OFFSET, 0, "offset", "BYTES", CLI_ARG_NONE, NULL,
 	  "where the window starts in FILE, in decimal or 0x hex, page-aligned (default 0)" },
+	{ OPT_BARID, 0, "barid", "K", CLI_ARG_NONE, NULL,
+	  "discovery tables of access type BARID: TBIR K (0-5), each region's offset from the window's start (rig/sdsi_window.c's barid=K lends a PCI BAR starting there); default LOCAL" },
 	{ OPT_CTL, 0, "ctl", "SOCKET", CLI_ARG_FILE, NULL,
 	  "also serve control requests on this Unix socket (sdsi-emu ctl's commands)" },
 	CLI_PLATFORM_OPTION_ENTRIES
@@ -114,6 +116,11 @@ static int parse_one(int c, const char *arg, struct shmem_options *o)
 			return cli_usage_error(SHMEM_PROGRAM, "--offset: %s is not a multiple of 4096", arg);
 		o->offset = v;
 		return 0;
+	case OPT_BARID:
+		if (parse_unsigned("barid", arg, 5, &v))
+			return SDSI_EXIT_USAGE;
+		o->barid = (int)v;
+		return 0;
 	case OPT_IDLE_SLEEP:
 		/* Under a second: nanosleep() refuses tv_nsec >= 1e9. */
 		if (parse_unsigned("idle-sleep-us", arg, 999999, &v))
@@ -164,6 +171,7 @@ int shmem_parse_options(int argc, char **argv, struct shmem_options *o)
 
 	cli_platform_init(&o->pf);
 	o->idle_sleep_us = 50;
+	o->barid = -1;
 	while ((c = cli_getopt(&spec, argc, argv, msg, sizeof(msg))) != -1) {
 		if (c == CLI_GETOPT_ERROR)
 			return cli_usage_error(SHMEM_PROGRAM, "%s", msg);

@@ -18,6 +18,7 @@ struct shmem_options {
 	const char *window;
 	const char *ctl;
 	uint64_t offset;
+	int barid;			/* --barid K: TBIR K, or -1 for LOCAL */
 	char root_key[4096];
 	unsigned int idle_sleep_us;
 	bool spin;

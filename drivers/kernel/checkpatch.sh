@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The kernel's checkpatch.pl --strict on every file compiled into the
 # module: the glue, its compile probes, the driver core
-# (drivers/core/sdsi_mbox.[ch]) and the headers of include/sdsi/ it
+# (drivers/core/sdsi_mbox.[ch], sdsi_disc.[ch]) and the headers of include/sdsi/ it
 # includes, which are the C files of the one list of the module's sources
 # (drivers/kernel/dkms-source.sh).  All are clean but for the checks
 # named in ARGUED below, each argued in docs/conformance.md ("checkpatch").

@@ -10,7 +10,6 @@
  * (docs/interface.md §2.10).
  */
 #include <linux/auxiliary_bus.h>
-#include <linux/bitfield.h>
 #include <linux/build_bug.h>
 #include <linux/device.h>
 #include <linux/fs.h>
@@ -29,6 +28,7 @@
 #include "sdsi/spdm_ioctl.h"
 #include "sdsi/sysfs_files.h"
 #include "sdsi/vsec_device.h"
+#include "sdsi_disc.h"
 #include "sdsi_mbox.h"
 
 /*
@@ -58,13 +58,8 @@
 #define SDSI_ATTRS_CONST
 #endif
 
-/* The discovery table's fields (include/sdsi/hw.h), as kernel bitfields. */
-#define SDSI_DISC_ACCESS	SDSI_DISC_ACCESS_MASK
-#define SDSI_DISC_DWORDS_FIELD	(SDSI_DISC_SIZE_MASK << SDSI_DISC_SIZE_SHIFT)
-#define SDSI_DISC_TBIR		SDSI_DISC_TBIR_MASK
-#define SDSI_DISC_OFFSET	GENMASK(31, 3)
-
-#define SDSI_DISC_DWORDS	3
+/* The core's count of BARs is PCI's. */
+static_assert(SDSI_PCI_BARS == PCI_STD_NUM_BARS);
 
 /* The ioctl ABI's limits are the mailbox's own. */
 static_assert(SDSI_SPDM_REQUEST_MAX == SDSI_ATTEST_REQUEST_MAX);
@@ -487,66 +482,115 @@ static struct pci_dev *sdsi_vsec_pci(struct intel_vsec_device *vsec)
 }
 
 /*
+ * A BARID entry's region, in the PCI BAR its TBIR names (0-5, checked with
+ * the table): a memory BAR that holds the whole region at the offset.
+ */
+static int sdsi_bar_region(struct sdsi_dev *sd, struct intel_vsec_device *vsec,
+			   const struct sdsi_disc *d, struct resource *res)
+{
+	struct pci_dev *pdev = sdsi_vsec_pci(vsec);
+	unsigned long flags;
+	u64 len;
+
+	/* A device made without a PCI parent has no BAR to name. */
+	if (!pdev) {
+		dev_err(sd->dev, "No PCI device for access type %u\n",
+			d->access);
+		return -EINVAL;
+	}
+	flags = pci_resource_flags(pdev, d->tbir);
+	len = pci_resource_len(pdev, d->tbir);
+	switch (sdsi_disc_check_bar(d, flags & IORESOURCE_MEM, len)) {
+	case SDSI_DISC_OK:
+		break;
+	case SDSI_DISC_BAR_NOT_MEM:
+		dev_err(sd->dev, "BAR %u is not a memory BAR (flags 0x%lx)\n",
+			d->tbir, flags);
+		return -EINVAL;
+	default:
+		dev_err(sd->dev, "Region at offset 0x%x, %u bytes, exceeds BAR %u (%llu bytes)\n",
+			d->offset, sdsi_disc_region_bytes(d), d->tbir, len);
+		return -EINVAL;
+	}
+	res->start = pci_resource_start(pdev, d->tbir) + d->offset;
+	return 0;
+}
+
+/*
  * Where the On Demand region is, from the discovery table: with access
  * type LOCAL it starts just past the table's own resource, with BARID in
  * the PCI BAR the TBIR bits name; either way at the table's offset.  The
  * GUID is checked first, so that a device of unknown layout is refused
  * (and logged: a probe failing with EINVAL is) before anything else of it
- * is mapped, as upstream does.
+ * is mapped, as upstream does.  Nothing the table says is mapped before
+ * it is known to fit (drivers/core/sdsi_disc.c): the table in its
+ * resource, the register file in the region, the region in its BAR.  Each
+ * refusal is EINVAL, as for an unknown GUID: the firmware's table is
+ * invalid, and the driver core then logs the failed probe too.
  */
 static int sdsi_map(struct sdsi_dev *sd, struct intel_vsec_device *vsec)
 {
 	struct resource *disc_res = &vsec->resource[0];
-	u32 disc[SDSI_DISC_DWORDS], access, bar, offset, size;
+	u32 table[SDSI_DISC_DWORDS];
 	struct resource res = {};
 	void __iomem *disc_addr;
-	struct pci_dev *pdev;
-	int i, ret;
+	struct sdsi_disc d;
+	unsigned int i;
+	int ret;
 
+	if (sdsi_disc_check_resource(resource_size(disc_res)) != SDSI_DISC_OK) {
+		dev_err(sd->dev, "Discovery resource of %llu bytes is smaller than the table (%u bytes)\n",
+			(u64)resource_size(disc_res), SDSI_DISC_TABLE_BYTES);
+		return -EINVAL;
+	}
 	disc_addr = devm_ioremap_resource(sd->dev, disc_res);
 	if (IS_ERR(disc_addr))
 		return PTR_ERR(disc_addr);
 	for (i = 0; i < SDSI_DISC_DWORDS; i++)
-		disc[i] = readl(disc_addr + i * sizeof(u32));
+		table[i] = readl(disc_addr + i * sizeof(u32));
 
-	ret = sdsi_mbox_init(&sd->mb, disc[1], &sdsi_ops, sd, NULL);
+	ret = sdsi_mbox_init(&sd->mb, table[1], &sdsi_ops, sd, NULL);
 	if (ret == -ENODEV) {
-		dev_err(sd->dev, "Unrecognized GUID 0x%x\n", disc[1]);
+		dev_err(sd->dev, "Unrecognized GUID 0x%x\n", table[1]);
 		return -EINVAL;
 	}
 	if (ret)
 		return ret;
 	sd->mb.lock = &sd->lock;
 
-	access = FIELD_GET(SDSI_DISC_ACCESS, disc[0]);
-	size = FIELD_GET(SDSI_DISC_DWORDS_FIELD, disc[0]);
-	bar = FIELD_GET(SDSI_DISC_TBIR, disc[2]);
-	offset = disc[2] & SDSI_DISC_OFFSET;
-
-	switch (access) {
-	case SDSI_DISC_ACCESS_LOCAL:
-		if (bar) {
-			dev_err(sd->dev, "Unsupported BAR index %u for access type %u\n",
-				bar, access);
-			return -EINVAL;
-		}
-		res.start = disc_res->end + 1 + offset;
-		break;
-	case SDSI_DISC_ACCESS_BARID:
-		/* A device made without a PCI parent has no BAR to name. */
-		pdev = sdsi_vsec_pci(vsec);
-		if (!pdev) {
-			dev_err(sd->dev, "No PCI device for access type %u\n",
-				access);
-			return -EINVAL;
-		}
-		res.start = pci_resource_start(pdev, bar) + offset;
-		break;
-	default:
-		dev_err(sd->dev, "Unrecognized access_type %u\n", access);
+	sdsi_disc_decode(&d, table);
+	if (d.access != SDSI_DISC_ACCESS_LOCAL &&
+	    d.access != SDSI_DISC_ACCESS_BARID) {
+		dev_err(sd->dev, "Unrecognized access_type %u\n", d.access);
 		return -EINVAL;
 	}
-	res.end = res.start + size * sizeof(u32) - 1;
+	if (d.access == SDSI_DISC_ACCESS_LOCAL && d.tbir) {
+		dev_err(sd->dev, "Unsupported BAR index %u for access type %u\n",
+			d.tbir, d.access);
+		return -EINVAL;
+	}
+	switch (sdsi_disc_check_table(&d, sdsi_guid_layout(table[1]))) {
+	case SDSI_DISC_OK:
+		break;
+	case SDSI_DISC_SHORT_REGION:
+		dev_err(sd->dev, "Discovery size %u bytes is smaller than the register region (%u bytes)\n",
+			sdsi_disc_region_bytes(&d),
+			sdsi_layout_region_end(sdsi_guid_layout(table[1])));
+		return -EINVAL;
+	default:
+		dev_err(sd->dev, "BAR index %u is out of range (%u BARs)\n",
+			d.tbir, SDSI_PCI_BARS);
+		return -EINVAL;
+	}
+
+	if (d.access == SDSI_DISC_ACCESS_LOCAL) {
+		res.start = disc_res->end + 1 + d.offset;
+	} else {
+		ret = sdsi_bar_region(sd, vsec, &d, &res);
+		if (ret)
+			return ret;
+	}
+	res.end = res.start + sdsi_disc_region_bytes(&d) - 1;
 	res.flags = IORESOURCE_MEM;
 	sd->mmio = devm_ioremap_resource(sd->dev, &res);
 	return PTR_ERR_OR_ZERO(sd->mmio);

@@ -35,6 +35,9 @@
 #define SDSI_DISC_SIZE_SHIFT		12		/* dword 0, bits 27:12 (dwords) */
 #define SDSI_DISC_SIZE_MASK		0xffffu
 #define SDSI_DISC_TBIR_MASK		0x7u		/* dword 2, bits 2:0 */
+#define SDSI_DISC_OFFSET_MASK		0xfffffff8u	/* dword 2, bits 31:3 */
+#define SDSI_DISC_DWORDS		3u		/* the dwords drivers read */
+#define SDSI_DISC_TABLE_BYTES		(SDSI_DISC_DWORDS * 4u)	/* 12 */
 #define SDSI_DISC_BYTES			16u		/* resource size Linux maps */
 
 /*
@@ -183,6 +186,15 @@ static inline unsigned int sdsi_layout_regs_size(unsigned int layout)
 static inline unsigned int sdsi_layout_regs_offset(unsigned int layout)
 {
 	return sdsi_layout_ctrl_size(layout) + SDSI_MBOX_SIZE;
+}
+
+/*
+ * The end of what a driver touches in the region, the register file's:
+ * 1104 bytes for V1, 1120 for V2.  The discovery size must reach it.
+ */
+static inline unsigned int sdsi_layout_region_end(unsigned int layout)
+{
+	return sdsi_layout_regs_offset(layout) + sdsi_layout_regs_size(layout);
 }
 
 /* State certificate (section 3.1). */

@@ -19,6 +19,13 @@
 #define SDSI_WINDOW_SLOT_SIZE		8192u	/* window bytes per socket */
 #define SDSI_WINDOW_MMIO_OFFSET		4096u	/* MMIO region, from the slot start */
 #define SDSI_WINDOW_MAX_SOCKETS		8u	/* devices the kernel module creates */
+/*
+ * Past the largest window (eight slots and the control page), inside the
+ * 1 MiB the rig reserves (rig/rig-boot.sh): the discovery tables of the
+ * bad entries rig/sdsi_bad_disc.c offers, a page each.
+ */
+#define SDSI_WINDOW_BAD_OFFSET		(SDSI_WINDOW_MAX_SOCKETS * SDSI_WINDOW_SLOT_SIZE + \
+					 SDSI_CTLPAGE_SIZE)
 
 #define SDSI_CTLPAGE_SIZE		4096u
 #define SDSI_CTLPAGE_MAGIC		0x43534453u	/* "SDSC" */

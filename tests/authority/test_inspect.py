@@ -160,11 +160,14 @@ def test_trailing_bytes(akc):
     assert doc["error"]["offset"] == 208
 
 
+# Named ids: the random blob differs in each process that collects it, and
+# pytest-xdist's workers must collect the same test names.
 @pytest.mark.parametrize("content", [
-    os.urandom(512),
+    pytest.param(os.urandom(512), id="random-512"),
     # A bare section 3.1 licence blob, with no room for a signature.
-    struct.pack("<IQQQII", 1, 5, 6, 0, 1, 1) + b"20CC" + bytes(28) + bytes(95),
-    b"",
+    pytest.param(struct.pack("<IQQQII", 1, 5, 6, 0, 1, 1) + b"20CC" + bytes(28) + bytes(95),
+                 id="bare-licence-blob"),
+    pytest.param(b"", id="empty"),
 ])
 def test_foreign_blobs(tmp_path, content):
     path = tmp_path / "intel.bin"

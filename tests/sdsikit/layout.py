@@ -15,6 +15,10 @@ from dataclasses import dataclass, field
 
 # include/sdsi/hw.h: discovery, GUIDs, the MMIO layouts
 DISC_BYTES = 16
+DISC_ACCESS_BARID = 2
+DISC_ACCESS_LOCAL = 3
+DISC_ACCESS_MASK = 0xf
+DISC_TBIR_MASK = 0x7
 GUID_V1 = 0x006DD191
 GUID_V2 = 0xF210D9EF
 CTRL_SIZE_V1 = 8

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "commands.h"
+#include "device_registers.h"
 #include "fleet.h"
 #include "sysfs_root.h"
 #include "util/util_hex.h"
@@ -173,18 +174,6 @@ struct device_verdict {
 	struct sdsi_error *err;		/* when verdict is NULL and not lacking */
 };
 
-static int read_registers(const struct sdsi_device *dev, struct device_verdict *r)
-{
-	uint8_t buf[SDSI_READ_BUF_SIZE];
-	size_t len;
-
-	if (sdsi_read_attr(dev, SDSI_ATTR_REGISTERS, buf, &len, r->err) ||
-	    sdsi_decode_registers(buf, len, sdsi_device_guid(dev), &r->regs, r->err))
-		return -1;
-	r->regs_decoded = true;
-	return 0;
-}
-
 static void verify_device(const struct cli *cli, bool registers_first,
 			  const struct sdsi_device *dev, struct device_verdict *r)
 {
@@ -192,8 +181,9 @@ static void verify_device(const struct cli *cli, bool registers_first,
 	struct sdsi_attest *att = NULL;
 
 	if (registers_first) {
-		if (read_registers(dev, r))
+		if (read_device_registers(dev, &r->regs, NULL, r->err))
 			return;
+		r->regs_decoded = true;
 		if (!r->regs.attestation) {
 			r->lacking = true;
 			return;

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "device_registers.h"
 #include "fleet.h"
 #include "fleet_report.h"
 #include "sysfs_root.h"
@@ -43,13 +44,9 @@ struct fleet_jobs {
 
 static bool read_registers(struct socket_result *s, struct sdsi_error *err)
 {
-	uint8_t buf[SDSI_READ_BUF_SIZE];
-	size_t len;
-
 	if (!sdsi_device_guid_valid(s->dev) && reopen_listed_device(&s->dev, err))
 		return false;
-	return sdsi_read_attr(s->dev, SDSI_ATTR_REGISTERS, buf, &len, err) == 0 &&
-	       sdsi_decode_registers(buf, len, sdsi_device_guid(s->dev), &s->regs, err) == 0;
+	return read_device_registers(s->dev, &s->regs, NULL, err) == 0;
 }
 
 /* The blobs of the set meant for this socket, in file name order. */

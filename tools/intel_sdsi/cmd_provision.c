@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "commands.h"
+#include "device_registers.h"
 #include "sysfs_root.h"
 
 static enum sdsi_exit load_blob(const struct cli *cli, struct output *out,
@@ -162,7 +163,7 @@ enum sdsi_exit cmd_provision(const struct cli *cli, struct output *out)
 		.busy_retries = cli->busy_retries,
 		.busy_delay_ms = BUSY_RETRY_DELAY_MS,
 	};
-	uint8_t regs_buf[SDSI_READ_BUF_SIZE], blob[SDSI_READ_BUF_SIZE];
+	uint8_t blob[SDSI_READ_BUF_SIZE];
 	uint8_t state_buf[SDSI_READ_BUF_SIZE];
 	char attr_path[SDSI_PATH_SIZE + 32];
 	struct sdsi_state_cert state = { 0 };
@@ -187,8 +188,7 @@ enum sdsi_exit cmd_provision(const struct cli *cli, struct output *out)
 		return status;
 	if (sdsi_device_open(cli->sysfs_root, cli->devno, &dev, err))
 		return report_error(out, NULL, err);
-	if (sdsi_read_attr(dev, SDSI_ATTR_REGISTERS, regs_buf, &regs_len, err) ||
-	    sdsi_decode_registers(regs_buf, regs_len, sdsi_device_guid(dev), &regs, err))
+	if (read_device_registers(dev, &regs, &regs_len, err))
 		return report_error(out, sdsi_device_name(dev), err);
 	out_note(out, "%s: GUID 0x%x, %zu-byte registers; %s is %zu bytes", sdsi_device_name(dev), sdsi_device_guid(dev),
 		 regs_len, cli->blob_path, blob_len);

@@ -28,6 +28,20 @@ static void rig_record(struct core_rig *rig, char op, uint32_t offset,
 	rig->log.trace_len++;
 }
 
+/* The control word of the write answer's current packet (core_rig.h). */
+static uint64_t write_answer_ctrl(const struct core_rig *rig, uint64_t value)
+{
+	bool last = rig->write_answer_shown + 1 == rig->write_answer_packets;
+	uint64_t size = last ? rig->write_answer_last : SDSI_MBOX_SIZE;
+
+	value &= ~(SDSI_CTRL_STATUS_MASK | SDSI_CTRL_PACKET_SIZE_MASK |
+		   SDSI_CTRL_MSG_SIZE_MASK | SDSI_CTRL_EOM);
+	value |= (uint64_t)SDSI_STATUS_SUCCESS << SDSI_CTRL_STATUS_SHIFT |
+		 size << SDSI_CTRL_PACKET_SIZE_SHIFT |
+		 (uint64_t)rig->write_answer_msg_size << SDSI_CTRL_MSG_SIZE_SHIFT;
+	return last ? value | SDSI_CTRL_EOM : value;
+}
+
 static uint64_t rig_read64(void *ctx, uint32_t offset)
 {
 	struct core_rig *rig = ctx;
@@ -42,6 +56,8 @@ static uint64_t rig_read64(void *ctx, uint32_t offset)
 	if (rig->mbox_override &&
 	    offset == rig->model_mbox_off + 8 * rig->mbox_override_index)
 		value = rig->mbox_override_value;
+	if (offset == 0 && rig->write_answer_armed && (value & SDSI_CTRL_RDY))
+		value = write_answer_ctrl(rig, value);
 	rig_record(rig, 'R', offset, value);
 	return value;
 }
@@ -64,6 +80,17 @@ static void rig_write64(void *ctx, uint32_t offset, uint64_t value)
 		rig->log.mbox_touched[index] = true;
 		if (index == 0)
 			rig->log.requests++;
+	}
+	if (offset == 0 && rig->write_answer_packets) {
+		if ((value & SDSI_CTRL_RUN_BUSY) && (value & SDSI_CTRL_READ_WRITE)) {
+			rig->write_answer_armed = true;
+			rig->write_answer_shown = 0;
+		} else if (rig->write_answer_armed && (value & SDSI_CTRL_CPL) &&
+			   ++rig->write_answer_shown < rig->write_answer_packets) {
+			return;	/* the next packet, which the model never made */
+		} else {
+			rig->write_answer_armed = false;
+		}
 	}
 	sdsi_model_write64(rig->model, offset, value);
 	if (offset == rig->model_mbox_off && rig->oob_after_request)

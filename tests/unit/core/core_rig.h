@@ -77,6 +77,18 @@ struct core_rig {
 	bool mbox_override;
 	uint32_t mbox_override_index;
 	uint64_t mbox_override_value;
+	/*
+	 * Firmware that answers a write with a message: once the model has
+	 * taken a write request, the rig shows write_answer_packets packets
+	 * itself (status success, full packets, the last write_answer_last bytes,
+	 * MSG_SIZE write_answer_msg_size), each acknowledged by a CPL that
+	 * the model only sees for the last.  Not a fault of the model: no
+	 * firmware is known to do it, but Linux counts such an answer.
+	 */
+	unsigned int write_answer_packets;
+	uint32_t write_answer_last, write_answer_msg_size;
+	bool write_answer_armed;
+	unsigned int write_answer_shown;
 
 	unsigned char buf[SDSI_READ_MSG_MAX + 8];
 };

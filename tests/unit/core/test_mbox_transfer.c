@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -166,6 +167,45 @@ static void test_msg_size_mismatch_warns(void **state)
 	assert_int_equal(rig->log.warnings, 0);
 }
 
+/*
+ * A write answered by a message of several packets: the core keeps no
+ * answer of a write, yet counts its bytes, so a MSG_SIZE that disagrees
+ * gets Linux's warning as for a read (one byte off on each side of the
+ * right count), and the right one none.
+ */
+static void test_write_answer_size_mismatch_warns(void **state)
+{
+	static const unsigned char junk[13] = "thirteen-byte";
+	static const uint32_t msg_sizes[] = { SDSI_MBOX_SIZE + 39, SDSI_MBOX_SIZE + 41,
+					      SDSI_MBOX_SIZE + 40 };
+	struct core_rig *rig = *state;
+	char want[96];
+	size_t i;
+	int ret;
+
+	rig->write_answer_packets = 2;
+	rig->write_answer_last = 40;
+	for (i = 0; i < UTIL_ARRAY_SIZE(msg_sizes); i++) {
+		rig->write_answer_msg_size = msg_sizes[i];
+		rig_clear_log(rig);
+		ret = sdsi_mbox_write(&rig->mb, SDSI_CMD_PROVISION_AKC, junk, sizeof(junk));
+		assert_int_equal(ret, 0);
+		/* The request, then one CPL per packet. */
+		assert_int_equal(rig->log.ctrl_writes, 3);
+		assert_released(rig);
+		if (msg_sizes[i] == SDSI_MBOX_SIZE + 40) {
+			assert_int_equal(rig->log.warnings, 0);
+			continue;
+		}
+		assert_int_equal(rig->log.warnings, 1);
+		snprintf(want, sizeof(want), "Read count %u differs from expected count %u",
+			 SDSI_MBOX_SIZE + 40, msg_sizes[i]);
+		assert_string_equal(rig->log.last_warning, want);
+		assert_int_equal(rig->log.last_level, SDSI_MBOX_WARN);
+	}
+	rig->write_answer_packets = 0;
+}
+
 static void test_read_rejects_missing_buffer(void **state)
 {
 	struct core_rig *rig = *state;
@@ -299,6 +339,7 @@ int main(void)
 		RIG_TEST(test_meter_current_sets_bit_33, rig_setup_v2),
 		cmocka_unit_test(test_state_certificate_packets),
 		RIG_TEST(test_msg_size_mismatch_warns, rig_setup_v1),
+		RIG_TEST(test_write_answer_size_mismatch_warns, rig_setup_v2),
 		RIG_TEST(test_read_rejects_missing_buffer, rig_setup_v1),
 		RIG_TEST(test_write_frames_payload_and_command, rig_setup_v1),
 		RIG_TEST(test_write_frames_payload_and_command, rig_setup_v2),

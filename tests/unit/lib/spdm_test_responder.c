@@ -190,6 +190,25 @@ void tr_free(struct test_responder *r)
 	free(r->chain);
 }
 
+int tr_fixture_setup(void **state)
+{
+	struct test_responder *r = malloc(sizeof(*r));
+
+	if (!r || tr_init(r, 0, false)) {
+		free(r);
+		return -1;
+	}
+	*state = r;
+	return 0;
+}
+
+int tr_fixture_teardown(void **state)
+{
+	tr_free(*state);
+	free(*state);
+	return 0;
+}
+
 /* ECDSA P-384 over the digest of ctx's transcript, as r || s. */
 static int sign(EVP_PKEY *key, EVP_MD_CTX *ctx, uint8_t *sig)
 {

@@ -66,6 +66,13 @@ struct test_responder {
 int tr_init(struct test_responder *r, size_t leaf_padding, bool garbage_cert);
 void tr_free(struct test_responder *r);
 
+/*
+ * cmocka fixtures: *state becomes a default responder (tr_init(r, 0,
+ * false)) on the heap, and is freed whole.  -1 if it cannot be made.
+ */
+int tr_fixture_setup(void **state);
+int tr_fixture_teardown(void **state);
+
 /* The seam's functions; ctx is the responder. */
 int tr_transact(void *ctx, const uint8_t *req, size_t req_len, uint8_t *rsp, size_t rsp_cap,
 		size_t *rsp_len, struct sdsi_error *err);

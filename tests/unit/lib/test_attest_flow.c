@@ -22,25 +22,6 @@
 
 #include "spdm_test_responder.h"
 
-static int setup(void **state)
-{
-	struct test_responder *r = malloc(sizeof(*r));
-
-	if (!r || tr_init(r, 0, false)) {
-		free(r);
-		return -1;
-	}
-	*state = r;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	tr_free(*state);
-	free(*state);
-	return 0;
-}
-
 static void assert_failed_at(struct test_responder *r, const char *check, const char *why)
 {
 	struct sdsi_attest_verdict *v;
@@ -401,18 +382,18 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_check_names),
-		cmocka_unit_test_setup_teardown(test_full_flow, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_no_meter, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_plain_calls, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_untrusted_root, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_trust_dir, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_trust_paths_refused, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_replayed_challenge_auth, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_bad_signatures, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_wrong_measurements, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_busy, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_chain_bound, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_garbage_der, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_full_flow, tr_fixture_setup, tr_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_no_meter, tr_fixture_setup, tr_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_plain_calls, tr_fixture_setup, tr_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_untrusted_root, tr_fixture_setup, tr_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_trust_dir, tr_fixture_setup, tr_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_trust_paths_refused, tr_fixture_setup, tr_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_replayed_challenge_auth, tr_fixture_setup, tr_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_signatures, tr_fixture_setup, tr_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_wrong_measurements, tr_fixture_setup, tr_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_busy, tr_fixture_setup, tr_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_chain_bound, tr_fixture_setup, tr_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_garbage_der, tr_fixture_setup, tr_fixture_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,25 +21,6 @@
 
 #include "spdm_test_responder.h"
 
-static int setup(void **state)
-{
-	struct test_responder *r = malloc(sizeof(*r));
-
-	if (!r || tr_init(r, 0, false)) {
-		free(r);
-		return -1;
-	}
-	*state = r;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	tr_free(*state);
-	free(*state);
-	return 0;
-}
-
 static void expect_failure(struct test_responder *r, const char *check, const char *why)
 {
 	struct sdsi_attest_verdict *v;
@@ -485,22 +466,22 @@ static void test_responder_nonce(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_truncated, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_oversized, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_shorter_than_header, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_wrong_code, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_wrong_version, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_other_error, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_misordered, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_lengths_disagree, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_wrong_algorithms, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_remainder_not_shrinking, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_portion_loop_bound, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_portion_over_ask, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_answer_over_buffer, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_signed_but_wrong, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_responder_nonce, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_chain_hashes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_truncated, tr_fixture_setup, tr_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_oversized, tr_fixture_setup, tr_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_shorter_than_header, tr_fixture_setup, tr_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_wrong_code, tr_fixture_setup, tr_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_wrong_version, tr_fixture_setup, tr_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_other_error, tr_fixture_setup, tr_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_misordered, tr_fixture_setup, tr_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_lengths_disagree, tr_fixture_setup, tr_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_wrong_algorithms, tr_fixture_setup, tr_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_remainder_not_shrinking, tr_fixture_setup, tr_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_portion_loop_bound, tr_fixture_setup, tr_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_portion_over_ask, tr_fixture_setup, tr_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_answer_over_buffer, tr_fixture_setup, tr_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_signed_but_wrong, tr_fixture_setup, tr_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_responder_nonce, tr_fixture_setup, tr_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_chain_hashes, tr_fixture_setup, tr_fixture_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -139,6 +139,28 @@ static void test_discovery_table(void **state)
 	tsock_close(&ts);
 }
 
+/* BARID: TBIR in bits 2:0, the BAR offset above; 0 and 5 both kept. */
+static void test_discovery_table_barid(void **state)
+{
+	struct tsock ts;
+	uint32_t table[4];
+
+	open_socket(&ts, SDSI_GUID_V2);
+	sdsi_model_discovery_barid(ts.m, 5, 0x3000, table);
+	assert_int_equal(table[0] & SDSI_DISC_ACCESS_MASK, SDSI_DISC_ACCESS_BARID);
+	assert_int_equal(table[0] >> SDSI_DISC_TYPE_SHIFT & SDSI_DISC_TYPE_MASK,
+			 SDSI_DISC_TYPE);
+	assert_int_equal(table[0] >> SDSI_DISC_SIZE_SHIFT & SDSI_DISC_SIZE_MASK,
+			 280);
+	assert_int_equal(table[1], SDSI_GUID_V2);
+	assert_int_equal(table[2] & SDSI_DISC_TBIR_MASK, 5);
+	assert_int_equal(table[2] & SDSI_DISC_OFFSET_MASK, 0x3000);
+	assert_int_equal(table[3], 0);
+	sdsi_model_discovery_barid(ts.m, 0, 0x1000, table);
+	assert_int_equal(table[2], 0x1000);
+	tsock_close(&ts);
+}
+
 static void test_generated_ppin(void **state)
 {
 	struct tsock a, b;
@@ -166,6 +188,7 @@ int main(void)
 		cmocka_unit_test(test_register_fields),
 		cmocka_unit_test(test_unclaimed_accesses),
 		cmocka_unit_test(test_discovery_table),
+		cmocka_unit_test(test_discovery_table_barid),
 		cmocka_unit_test(test_generated_ppin),
 	};
 
