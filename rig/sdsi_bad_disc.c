@@ -80,6 +80,10 @@ static const struct bad_entry bad_entries[] = {
 	/* BARs of real PCI devices: an I/O BAR, a memory BAR too short. */
 	{ BAD_IO_BAR, SDSI_DISC_BYTES, 2, SDSI_DISC_ACCESS_BARID, 0, 0 },
 	{ BAD_MEM_BAR, SDSI_DISC_BYTES, 2, SDSI_DISC_ACCESS_BARID, 0, 0 },
+	/* An access type intel_vsec never offers SDSi (1), well sized. */
+	{ BAD_NO_PCI, SDSI_DISC_BYTES, 2, 1, 0, 0 },
+	/* A LOCAL entry naming a BAR: LOCAL means "after the table". */
+	{ BAD_NO_PCI, SDSI_DISC_BYTES, 2, SDSI_DISC_ACCESS_LOCAL, 0, 1 },
 };
 
 static struct device *bad_root;
