@@ -261,7 +261,7 @@ const struct cli_ctl_command cli_ctl_commands[] = {
 	{ "power-cycle", "N", "cold power cycle, then the driver reprobes",
 	  parse_socket_only, .change = do_power_cycle, .reprobe = true, .reply = reply_plain },
 	{ "fault", "N KIND [--count C] [--param P]",
-	  "arm a fault for C transactions (default 0: until cleared); P is the latency in us of rdy-latency and owner-delay; fault N KIND C P is the same",
+	  "arm a fault for C transactions (default 0: until cleared); P is the latency in us of rdy-latency and owner-delay, the bytes added to MSG_SIZE of msg-size; fault N KIND C P is the same",
 	  parse_fault, .change = do_fault, .reply = reply_fault },
 	{ "clear", "N [KIND]", "clear one fault, or all of them",
 	  parse_clear, .change = do_clear, .reply = reply_clear },

@@ -22,6 +22,7 @@ static const char *const fault_names[SDSI_FAULT_KIND_COUNT] = {
 	[SDSI_FAULT_ATTEST_CHAIN] = "attest-chain",
 	[SDSI_FAULT_ATTEST_MEASUREMENT] = "attest-measurement",
 	[SDSI_FAULT_ATTEST_BUSY] = "attest-busy",
+	[SDSI_FAULT_MSG_SIZE] = "msg-size",
 };
 
 static bool valid_kind(enum sdsi_fault_kind kind)

@@ -33,6 +33,7 @@ static void finish_without_data(struct model_mailbox *mb, uint8_t status)
 {
 	mb->status = status;
 	mb->message_len = 0;
+	mb->msg_size_extra = 0;
 	mb->packet_size = 0;
 	mb->packet_flags = SDSI_CTRL_SOM | SDSI_CTRL_EOM;
 	mb->packet_ends = true;
@@ -104,6 +105,8 @@ static uint32_t take_answer_faults(struct sdsi_model *m, uint32_t len)
 
 	mb->bad_packet_size = fault_take(m, SDSI_FAULT_BAD_PACKET_SIZE, NULL);
 	mb->no_eom = fault_take(m, SDSI_FAULT_NO_EOM, NULL);
+	mb->msg_size_extra = 0;
+	fault_take(m, SDSI_FAULT_MSG_SIZE, &mb->msg_size_extra);
 	if (fault_take(m, SDSI_FAULT_TOO_MANY_PACKETS, NULL)) {
 		memset(mb->message + len, 0, MODEL_MSG_MAX - len);
 		len = MODEL_MSG_MAX;
@@ -242,7 +245,8 @@ uint64_t mailbox_read_control(struct sdsi_model *m, uint64_t now)
 		ctrl |= SDSI_CTRL_RDY | mb->packet_flags |
 			SDSI_FIELD_PREP(SDSI_CTRL_STATUS_MASK, mb->status) |
 			SDSI_FIELD_PREP(SDSI_CTRL_PACKET_SIZE_MASK, mb->packet_size) |
-			SDSI_FIELD_PREP(SDSI_CTRL_MSG_SIZE_MASK, mb->message_len);
+			SDSI_FIELD_PREP(SDSI_CTRL_MSG_SIZE_MASK,
+					(uint64_t)mb->message_len + mb->msg_size_extra);
 	} else if (mb->advancing) {
 		ctrl |= SDSI_CTRL_CPL;
 	} else {

@@ -92,7 +92,8 @@ struct model_mailbox {
 
 	/* The answer of a read command. */
 	uint8_t message[MODEL_MSG_MAX];
-	uint32_t message_len;		/* MSG_SIZE */
+	uint32_t message_len;		/* MSG_SIZE, but for msg_size_extra */
+	uint32_t msg_size_extra;	/* fault: added to MSG_SIZE as reported */
 	uint32_t packet;		/* index of the packet presented */
 	uint32_t packet_size;		/* PACKET_SIZE as reported */
 	uint64_t packet_flags;		/* SOM / EOM */

@@ -101,6 +101,7 @@ enum sdsi_fault_kind {
 	SDSI_FAULT_ATTEST_CHAIN,	/* slot 0 holds a chain from another root */
 	SDSI_FAULT_ATTEST_MEASUREMENT,	/* measurement 1 of a different certificate */
 	SDSI_FAULT_ATTEST_BUSY,		/* SPDM ERROR Busy, whatever was asked */
+	SDSI_FAULT_MSG_SIZE,		/* param = bytes added to an answer's MSG_SIZE */
 	SDSI_FAULT_KIND_COUNT
 };
 

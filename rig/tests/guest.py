@@ -3,6 +3,7 @@
 the configuration guest-run.sh exports, intel_sdsi as an operator runs it.
 The layouts come from the test kit (tests/sdsikit, on the import path
 by the root pytest.ini)."""
+import errno
 import glob
 import json
 import os
@@ -77,3 +78,31 @@ class Tool:
                 f'intel_sdsi {" ".join(map(str, args))}: exit '
                 f'{done.returncode} ({name}), wanted {expect}\n{done.stderr}')
         return json.loads(done.stdout)
+
+
+class Kmsg:
+    """The kernel log from now on, through /dev/kmsg: one record a read,
+    'PRIORITY,SEQ,USEC,FLAGS;TEXT' then continuation lines."""
+
+    def __init__(self):
+        self.fd = os.open('/dev/kmsg', os.O_RDONLY | os.O_NONBLOCK)
+        os.lseek(self.fd, 0, os.SEEK_END)
+
+    def records(self):
+        """(level, text) of each record logged since the last call."""
+        out = []
+        while True:
+            try:
+                record = os.read(self.fd, 8192).decode(errors='replace')
+            except BlockingIOError:
+                return out
+            except OSError as e:
+                if e.errno == errno.EPIPE:    # overwritten: read on
+                    continue
+                raise
+            head, _, text = record.partition(';')
+            out.append((int(head.split(',')[0]) & 7,
+                        text.split('\n', 1)[0]))
+
+    def close(self):
+        os.close(self.fd)

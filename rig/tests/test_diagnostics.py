@@ -4,9 +4,10 @@ the driver refuses is reported in upstream intel_sdsi's words and at its
 level (dev_err, priority 3), whichever driver the configuration loads,
 so ours is held to the in-tree one's messages (docs/conformance.md)."""
 import errno
-import os
 
 import pytest
+
+from guest import Kmsg
 
 KERN_ERR = 3
 DEVICE = 'intel_vsec.sdsi.0'
@@ -21,34 +22,6 @@ MESSAGES = {
 }
 
 pytestmark = pytest.mark.mailbox
-
-
-class Kmsg:
-    """The kernel log from now on, through /dev/kmsg: one record a read,
-    'PRIORITY,SEQ,USEC,FLAGS;TEXT' then continuation lines."""
-
-    def __init__(self):
-        self.fd = os.open('/dev/kmsg', os.O_RDONLY | os.O_NONBLOCK)
-        os.lseek(self.fd, 0, os.SEEK_END)
-
-    def records(self):
-        """(level, text) of each record logged since the last call."""
-        out = []
-        while True:
-            try:
-                record = os.read(self.fd, 8192).decode(errors='replace')
-            except BlockingIOError:
-                return out
-            except OSError as e:
-                if e.errno == errno.EPIPE:    # overwritten: read on
-                    continue
-                raise
-            head, _, text = record.partition(';')
-            out.append((int(head.split(',')[0]) & 7,
-                        text.split('\n', 1)[0]))
-
-    def close(self):
-        os.close(self.fd)
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import os
 
 import pytest
 
-from guest import KEY_REV, ROOT, SOCKETS
+from guest import KEY_REV, ROOT, SOCKETS, Kmsg
 from sdsikit.licplatform import Authority, Programs, cap_blob, key_image, licenses
 
 import sdsikit.layout as sdsi_layout
@@ -117,3 +117,39 @@ def test_silicon_refusals_reach_the_tool(fresh, tool, authority, tmp_path):
     assert tool.json('-d', 1, '-i')['akc_failures']['count'] == 1
     assert sdsi_layout.decode_state_certificate(
         raw(1, 'state_certificate')).key_image == key_image(akc.data)
+
+
+KERN_WARNING = 4
+
+
+def test_read_count_differs_is_a_warning(fresh, tool, authority):
+    """A state certificate of two packets whose MSG_SIZE is 8 bytes more
+    than they hold (the model's msg-size fault): the driver warns in
+    upstream's words and at its level (dev_warn), and the read succeeds
+    with the packets' bytes.  The last socket, after the story: licences
+    of 27 bundles (the most a CAP holds) until the certificate is longer
+    than one packet."""
+    n = SOCKETS - 1
+    device = f'intel_vsec.sdsi.{n}'
+    tool.json('-d', n, '-a', authority.akc(key_rev=KEY_REV).path)
+    codes = tuple(f'R{i:03d}' for i in range(27))
+    while len(raw(n, 'state_certificate')) <= sdsi_layout.MBOX_SIZE:
+        cap = authority.cap(ppin(tool, n), features=codes)
+        fd = os.open(os.path.join(ROOT, device, 'provision_cap'), os.O_WRONLY)
+        try:
+            assert os.write(fd, cap.data) == len(cap.data)
+        finally:
+            os.close(fd)
+    state = raw(n, 'state_certificate')
+    assert len(state) <= 2 * sdsi_layout.MBOX_SIZE
+
+    log = Kmsg()
+    try:
+        fresh.fault(n, 'msg-size', count=1, param=8)
+        assert raw(n, 'state_certificate') == state
+        ours = [(level, text.split(' ', 1)[1]) for level, text in log.records()
+                if device in text]
+    finally:
+        log.close()
+    assert ours == [(KERN_WARNING, f'{device}: Read count {len(state)} '
+                     f'differs from expected count {len(state) + 8}')], ours

@@ -61,7 +61,8 @@ def complete(program, words):
 
 FAULT_KINDS = {"oob-owner", "no-rdy", "status-timeout", "status-failure", "bad-packet-size",
                "no-eom", "too-many-packets", "rdy-latency", "owner-delay",
-               "attest-signature", "attest-chain", "attest-measurement", "attest-busy"}
+               "attest-signature", "attest-chain", "attest-measurement", "attest-busy",
+               "msg-size"}
 
 
 def test_completion_offers_the_fault_kinds():

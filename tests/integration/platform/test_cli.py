@@ -11,7 +11,7 @@ CTL_COMMANDS = ('status', 'power-cycle', 'fault', 'clear', 'unbind', 'bind',
 FAULTS = ('oob-owner', 'no-rdy', 'status-timeout', 'status-failure',
           'bad-packet-size', 'no-eom', 'too-many-packets', 'rdy-latency',
           'owner-delay', 'attest-signature', 'attest-chain', 'attest-measurement',
-          'attest-busy')
+          'attest-busy', 'msg-size')
 
 
 def test_help(sdsi):

@@ -32,7 +32,7 @@ import os
 
 FAULT_KINDS = ('oob-owner', 'no-rdy', 'status-timeout', 'status-failure',
                'bad-packet-size', 'no-eom', 'too-many-packets',
-               'rdy-latency', 'owner-delay')
+               'rdy-latency', 'owner-delay', 'msg-size')
 
 
 class NotSupported(Exception):

@@ -62,7 +62,7 @@ static void test_fault_names(void **state)
 		"oob-owner", "no-rdy", "status-timeout", "status-failure",
 		"bad-packet-size", "no-eom", "too-many-packets", "rdy-latency",
 		"owner-delay", "attest-signature", "attest-chain",
-		"attest-measurement", "attest-busy",
+		"attest-measurement", "attest-busy", "msg-size",
 	};
 	enum sdsi_fault_kind kind;
 	unsigned int i;
@@ -198,6 +198,33 @@ static void test_too_many_packets(void **state)
 	assert_int_equal(ts->msg_size, 80);
 }
 
+/*
+ * MSG_SIZE off by the parameter, the packets the answer's own; a write,
+ * which answers with no data, leaves the fault armed for the next read.
+ */
+static void test_msg_size(void **state)
+{
+	struct tsock *ts = *state;
+	uint8_t buf[SDSI_READ_MSG_MAX];
+	struct sdsi_fault_state f;
+	size_t len;
+
+	/* 24 + 4 + 52 + 1968 = 2048: two full packets. */
+	add_license(ts, 1968);
+	assert_int_equal(sdsi_model_fault_set(ts->m, SDSI_FAULT_MSG_SIZE, 8, 1), 0);
+	assert_int_equal(lx_write(ts, SDSI_CMD_PROVISION_AKC, "k", 1, true), -EIO);
+	assert_int_equal(sdsi_model_fault_get(ts->m, SDSI_FAULT_MSG_SIZE, &f), 0);
+	assert_true(f.armed);
+	assert_int_equal(lx_read(ts, SDSI_CMD_READ_STATE, false, buf, &len), 0);
+	assert_int_equal(len, 2048);
+	assert_int_equal(ts->packets, 2);
+	assert_int_equal(ts->msg_size, 2048 + 8);
+	assert_int_equal(sdsi_model_fault_get(ts->m, SDSI_FAULT_MSG_SIZE, &f), 0);
+	assert_false(f.armed);
+	assert_int_equal(read_state(ts), 0);
+	assert_int_equal(ts->msg_size, 2048);
+}
+
 static void test_rdy_latency(void **state)
 {
 	struct tsock *ts = *state;
@@ -304,6 +331,7 @@ int main(void)
 		T(test_no_eom_short_message),
 		T(test_no_eom_full_packets),
 		T(test_too_many_packets),
+		T(test_msg_size),
 		T(test_rdy_latency),
 		T(test_rdy_latency_busy_fields),
 		T(test_owner_delay_within_retries),
