@@ -111,6 +111,18 @@ static void test_unclaimed_accesses(void **state)
 	tsock_close(&ts);
 }
 
+/* The first two dwords of a discovery table: access, type, size, GUID. */
+static void assert_table_header(const uint32_t *table, uint32_t access,
+				uint32_t size_dwords, uint32_t guid)
+{
+	assert_int_equal(table[0] & SDSI_DISC_ACCESS_MASK, access);
+	assert_int_equal(table[0] >> SDSI_DISC_TYPE_SHIFT & SDSI_DISC_TYPE_MASK,
+			 SDSI_DISC_TYPE);
+	assert_int_equal(table[0] >> SDSI_DISC_SIZE_SHIFT & SDSI_DISC_SIZE_MASK,
+			 size_dwords);
+	assert_int_equal(table[1], guid);
+}
+
 static void test_discovery_table(void **state)
 {
 	struct tsock ts;
@@ -118,13 +130,8 @@ static void test_discovery_table(void **state)
 
 	open_socket(&ts, SDSI_GUID_V1);
 	sdsi_model_discovery(ts.m, 0x20, table);
-	assert_int_equal(table[0] & SDSI_DISC_ACCESS_MASK, SDSI_DISC_ACCESS_LOCAL);
-	assert_int_equal(table[0] >> SDSI_DISC_TYPE_SHIFT & SDSI_DISC_TYPE_MASK,
-			 SDSI_DISC_TYPE);
 	/* 276 dwords: Linux's SDSI_MIN_SIZE_DWORDS for V1. */
-	assert_int_equal(table[0] >> SDSI_DISC_SIZE_SHIFT & SDSI_DISC_SIZE_MASK,
-			 276);
-	assert_int_equal(table[1], SDSI_GUID_V1);
+	assert_table_header(table, SDSI_DISC_ACCESS_LOCAL, 276, SDSI_GUID_V1);
 	assert_int_equal(table[2] & SDSI_DISC_TBIR_MASK, 0);
 	assert_int_equal(table[2], 0x20);
 	assert_int_equal(table[3], 0);
@@ -132,9 +139,7 @@ static void test_discovery_table(void **state)
 
 	open_socket(&ts, SDSI_GUID_V2);
 	sdsi_model_discovery(ts.m, 0, table);
-	assert_int_equal(table[0] >> SDSI_DISC_SIZE_SHIFT & SDSI_DISC_SIZE_MASK,
-			 280);
-	assert_int_equal(table[1], SDSI_GUID_V2);
+	assert_table_header(table, SDSI_DISC_ACCESS_LOCAL, 280, SDSI_GUID_V2);
 	assert_int_equal(table[2], 0);
 	tsock_close(&ts);
 }
@@ -147,12 +152,7 @@ static void test_discovery_table_barid(void **state)
 
 	open_socket(&ts, SDSI_GUID_V2);
 	sdsi_model_discovery_barid(ts.m, 5, 0x3000, table);
-	assert_int_equal(table[0] & SDSI_DISC_ACCESS_MASK, SDSI_DISC_ACCESS_BARID);
-	assert_int_equal(table[0] >> SDSI_DISC_TYPE_SHIFT & SDSI_DISC_TYPE_MASK,
-			 SDSI_DISC_TYPE);
-	assert_int_equal(table[0] >> SDSI_DISC_SIZE_SHIFT & SDSI_DISC_SIZE_MASK,
-			 280);
-	assert_int_equal(table[1], SDSI_GUID_V2);
+	assert_table_header(table, SDSI_DISC_ACCESS_BARID, 280, SDSI_GUID_V2);
 	assert_int_equal(table[2] & SDSI_DISC_TBIR_MASK, 5);
 	assert_int_equal(table[2] & SDSI_DISC_OFFSET_MASK, 0x3000);
 	assert_int_equal(table[3], 0);
