@@ -167,7 +167,6 @@ static int bad_add(unsigned int n)
 		.flags = IORESOURCE_MEM,
 	};
 	struct intel_vsec_device *vsec;
-	struct auxiliary_device *auxdev;
 	struct pci_dev *pdev;
 	u32 tbir, offset;
 	int ret;
@@ -182,28 +181,12 @@ static int bad_add(unsigned int n)
 	vsec = sdsi_window_vsec_alloc(&disc);
 	if (!vsec)
 		return -ENOMEM;
-	if (pdev) {
-#if !defined(SDSI_HAVE_INTEL_VSEC_H) || defined(SDSI_HAVE_VSEC_PCIDEV)
-		vsec->pcidev = pdev;
-#else
-		vsec->dev = &pdev->dev;
-#endif
-	}
-	auxdev = &vsec->auxdev;
-	auxdev->name = "sdsi";
-	auxdev->id = BAD_FIRST_ID + n;
-	auxdev->dev.parent = bad_root;
-	auxdev->dev.release = bad_dev_release;
-	ret = auxiliary_device_init(auxdev);
-	if (ret) {
-		kfree(vsec);
+	if (pdev)
+		sdsi_window_vsec_set_pci(vsec, pdev);
+	ret = sdsi_window_vsec_add(vsec, BAD_FIRST_ID + n, bad_root,
+				   bad_dev_release);
+	if (ret)
 		return ret;
-	}
-	ret = __auxiliary_device_add(auxdev, "intel_vsec");
-	if (ret) {
-		auxiliary_device_uninit(auxdev);
-		return ret;
-	}
 	bad_devs[n] = vsec;
 	return 0;
 }

@@ -96,7 +96,6 @@ static void window_dev_release(struct device *dev)
 static int window_add_socket(unsigned int n)
 {
 	struct intel_vsec_device *vsec;
-	struct auxiliary_device *auxdev;
 	struct resource disc = {
 		.start = phys + (resource_size_t)n * SDSI_WINDOW_SLOT_SIZE,
 		.flags = IORESOURCE_MEM,
@@ -107,30 +106,11 @@ static int window_add_socket(unsigned int n)
 	vsec = sdsi_window_vsec_alloc(&disc);
 	if (!vsec)
 		return -ENOMEM;
-	if (window_bridge) {
-#if !defined(SDSI_HAVE_INTEL_VSEC_H) || defined(SDSI_HAVE_VSEC_PCIDEV)
-		vsec->pcidev = window_bridge;
-#else
-		vsec->dev = &window_bridge->dev;
-#endif
-	}
-
-	auxdev = &vsec->auxdev;
-	auxdev->name = "sdsi";
-	auxdev->id = n;
-	auxdev->dev.parent = window_root;
-	auxdev->dev.release = window_dev_release;
-	ret = auxiliary_device_init(auxdev);
-	if (ret) {
-		kfree(vsec);
+	if (window_bridge)
+		sdsi_window_vsec_set_pci(vsec, window_bridge);
+	ret = sdsi_window_vsec_add(vsec, n, window_root, window_dev_release);
+	if (ret)
 		return ret;
-	}
-	/* intel_vsec names its devices intel_vsec.<name>.<id>. */
-	ret = __auxiliary_device_add(auxdev, "intel_vsec");
-	if (ret) {
-		auxiliary_device_uninit(auxdev);
-		return ret;
-	}
 	window_devs[n] = vsec;
 	return 0;
 }

@@ -10,7 +10,9 @@
 #ifndef SDSI_WINDOW_VSEC_H
 #define SDSI_WINDOW_VSEC_H
 
+#include <linux/auxiliary_bus.h>
 #include <linux/overflow.h>
+#include <linux/pci.h>
 #include <linux/slab.h>
 
 #include "vsec_device.h"
@@ -48,6 +50,47 @@ sdsi_window_vsec_alloc(const struct resource *res)
 #endif
 	return &w->vsec;
 #endif
+}
+
+/*
+ * Name PDEV as the device's PCI parent, where intel_sdsi looks for the BAR
+ * of a BARID entry: a pcidev pointer before 7.x, the struct device after.
+ */
+static inline void sdsi_window_vsec_set_pci(struct intel_vsec_device *vsec,
+					    struct pci_dev *pdev)
+{
+#if !defined(SDSI_HAVE_INTEL_VSEC_H) || defined(SDSI_HAVE_VSEC_PCIDEV)
+	vsec->pcidev = pdev;
+#else
+	vsec->dev = &pdev->dev;
+#endif
+}
+
+/*
+ * Register VSEC (from sdsi_window_vsec_alloc()) as intel_vsec.sdsi.ID under
+ * PARENT, the name intel_vsec gives its devices.  On failure the device is
+ * gone: freed directly if init failed, through RELEASE if the add did.
+ */
+static inline int sdsi_window_vsec_add(struct intel_vsec_device *vsec, u32 id,
+				       struct device *parent,
+				       void (*release)(struct device *dev))
+{
+	struct auxiliary_device *auxdev = &vsec->auxdev;
+	int ret;
+
+	auxdev->name = "sdsi";
+	auxdev->id = id;
+	auxdev->dev.parent = parent;
+	auxdev->dev.release = release;
+	ret = auxiliary_device_init(auxdev);
+	if (ret) {
+		kfree(vsec);
+		return ret;
+	}
+	ret = __auxiliary_device_add(auxdev, "intel_vsec");
+	if (ret)
+		auxiliary_device_uninit(auxdev);
+	return ret;
 }
 
 #endif /* SDSI_WINDOW_VSEC_H */
