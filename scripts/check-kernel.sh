@@ -88,6 +88,10 @@ done
 summary=$(/usr/bin/python3 scripts/junit-sum.py "$build/kernel-rig/results-*/*.xml") || summary="0 0 0"
 read -r passed failed skipped <<<"$summary"
 [ $((passed + failed)) -gt 0 ] || { echo "check-kernel: no test ran" >&2; status=1; }
+# A test that does not apply to a configuration is deselected
+# (rig/tests/conftest.py); a skip is one that should have run and did not.
+[ "$skipped" -eq 0 ] ||
+	{ echo "check-kernel: FAIL: $skipped tests skipped (results-*/*.xml say which)" >&2; status=1; }
 echo "check-kernel took $(( $(date +%s) - start )) s"
 echo "kernel: $passed passed, $failed failed, $skipped skipped"
 exit $status

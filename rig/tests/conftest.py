@@ -23,6 +23,9 @@ def pytest_configure(config):
     config.addinivalue_line('markers', 'ours: checks only our driver makes '
                             '(driver=sdsi or dkms), such as validation '
                             'before MMIO')
+    config.addinivalue_line('markers', 'barid: only in a barid '
+                            'configuration, whose discovery entries are '
+                            'BARID')
 
 
 def pytest_collection_modifyitems(config, items):
@@ -30,16 +33,19 @@ def pytest_collection_modifyitems(config, items):
     read as a test CI failed to run): mailbox tests where the driver sees
     On Demand disabled (an early driver on a V2 part), and the reverse;
     the attestation transport's tests where the driver has none (the
-    upstream ones); our driver's own checks where another driver runs."""
+    upstream ones); our driver's own checks where another driver runs;
+    the BARID checks in a LOCAL configuration."""
     seen = all(driver_sees_on_demand(n) for n in range(SOCKETS))
     shown = transport_shown()
     ours = os.environ.get('SDSI_DRIVER') in ('sdsi', 'dkms', 'dkms-optin')
+    barid = bool(os.environ.get('SDSI_BARID'))
     keep, dropped = [], []
     for item in items:
         if item.get_closest_marker('mailbox') and not seen or \
                 item.get_closest_marker('no_mailbox') and seen or \
                 item.get_closest_marker('transport') and not shown or \
-                item.get_closest_marker('ours') and not ours:
+                item.get_closest_marker('ours') and not ours or \
+                item.get_closest_marker('barid') and not barid:
             dropped.append(item)
         else:
             keep.append(item)

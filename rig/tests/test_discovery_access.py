@@ -5,8 +5,8 @@ type BARID: every socket's discovery table, as the guest reads it through
 offset from the window's start, and that BAR of the host bridge is the
 window (rig/sdsi_window.c's barid=K).  So the suite that passes on such a
 configuration passed on regions the driver mapped through
-pci_resource_start() + offset, not on LOCAL ones.  Skipped on LOCAL
-configurations, whose tables the rest of the suite reads."""
+pci_resource_start() + offset, not on LOCAL ones.  Deselected in LOCAL
+configurations (conftest.py), whose tables the rest of the suite reads."""
 import mmap
 import os
 import struct
@@ -22,7 +22,7 @@ PHYS = int(os.environ.get('SDSI_PHYS', '0'), 0)
 BRIDGE = '/sys/bus/pci/devices/0000:00:00.0'
 IORESOURCE_MEM = 0x200
 
-pytestmark = pytest.mark.skipif(not BARID, reason='a LOCAL configuration')
+pytestmark = pytest.mark.barid
 
 
 def tables():
