@@ -274,14 +274,14 @@ configs=(
 	"6.12|6.12|current|v2|3|500000|upstream|local"
 	"6.1|6.1|early|v1|3|2000|upstream|local"
 	"6.1-v2|6.1|early|v2|3|2000|upstream|local"
-	"6.12-sdsi|6.12|current|v2|3|500000|sdsi|local"
+	"6.12-sdsi|6.12|current|v2|3|500000|sdsi|barid"
 	"6.1-sdsi-v2|6.1|current|v2|3|500000|sdsi|barid"
 	"6.1-sdsi|6.1|current|v1|3|500000|sdsi|local"
 	"6.12-dkms|6.12|current|v2|3|500000|dkms-kept|local"
 	"6.12-dkms-optin|6.12|current|v2|3|500000|dkms-optin|local"
 	"6.1-dkms|6.1|current|v1|3|500000|dkms|local"
 	"sid|sid|current|v2|3|500000|upstream|local"
-	"sid-sdsi|sid|current|v2|3|500000|sdsi|local"
+	"sid-sdsi|sid|current|v2|3|500000|sdsi|barid"
 )
 # The BAR slot a barid configuration borrows: the host bridge has none.
 barid_bar=2
