@@ -26,7 +26,7 @@ shift
 wanted=("$@")
 [ ${#wanted[@]} -gt 0 ] ||
 	wanted=(6.12 6.1 6.1-v2 6.12-sdsi 6.1-sdsi-v2 6.1-sdsi 6.12-dkms 6.12-dkms-optin 6.1-dkms
-		sid sid-sdsi
+		sid sid-barid sid-sdsi
 		user-driver user-kernel)
 repo=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/private-apt.sh
@@ -271,7 +271,7 @@ driver_version() {
 # tables naming it (rig/sdsi_window.c), so that ours maps each region
 # through pci_resource_start() + offset.
 configs=(
-	"6.12|6.12|current|v2|3|500000|upstream|local"
+	"6.12|6.12|current|v2|3|500000|upstream|barid"
 	"6.1|6.1|early|v1|3|2000|upstream|local"
 	"6.1-v2|6.1|early|v2|3|2000|upstream|local"
 	"6.12-sdsi|6.12|current|v2|3|500000|sdsi|barid"
@@ -281,6 +281,7 @@ configs=(
 	"6.12-dkms-optin|6.12|current|v2|3|500000|dkms-optin|local"
 	"6.1-dkms|6.1|current|v1|3|500000|dkms|local"
 	"sid|sid|current|v2|3|500000|upstream|local"
+	"sid-barid|sid|current|v2|3|500000|upstream|barid"
 	"sid-sdsi|sid|current|v2|3|500000|sdsi|barid"
 )
 # The BAR slot a barid configuration borrows: the host bridge has none.
