@@ -268,8 +268,8 @@ driver_version() {
 # newest upstream driver (rig/sid-kernel.sh).  Last, the discovery
 # entries' access type: local, or barid, where sdsi_window lends the window
 # to BAR $barid_bar of the guest's host bridge and sdsi-shmem writes BARID
-# tables naming it (rig/sdsi_window.c), so that ours maps each region
-# through pci_resource_start() + offset.
+# tables naming it (rig/sdsi_window.c), so that the driver, ours or the
+# kernel's, maps each region through pci_resource_start() + offset.
 configs=(
 	"6.12|6.12|current|v2|3|500000|upstream|barid"
 	"6.1|6.1|early|v1|3|2000|upstream|local"

@@ -181,8 +181,7 @@ static int bad_add(unsigned int n)
 	vsec = sdsi_window_vsec_alloc(&disc);
 	if (!vsec)
 		return -ENOMEM;
-	if (pdev)
-		sdsi_window_vsec_set_pci(vsec, pdev);
+	sdsi_window_vsec_set_pci(vsec, pdev);
 	ret = sdsi_window_vsec_add(vsec, BAD_FIRST_ID + n, bad_root,
 				   bad_dev_release);
 	if (ret)

@@ -106,8 +106,7 @@ static int window_add_socket(unsigned int n)
 	vsec = sdsi_window_vsec_alloc(&disc);
 	if (!vsec)
 		return -ENOMEM;
-	if (window_bridge)
-		sdsi_window_vsec_set_pci(vsec, window_bridge);
+	sdsi_window_vsec_set_pci(vsec, window_bridge);
 	ret = sdsi_window_vsec_add(vsec, n, window_root, window_dev_release);
 	if (ret)
 		return ret;

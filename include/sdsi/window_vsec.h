@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * How the rig's sdsi_window makes a struct intel_vsec_device
- * (vsec_device.h) with a single resource, the discovery table.  Later
+ * How the rig's modules (sdsi_window, sdsi_bad_disc) make and register
+ * a struct intel_vsec_device (vsec_device.h) with a single resource, the
+ * discovery table, as intel_vsec would.  Later
  * kernels (7.x) hold the resources in the device itself, a flexible array
  * counted by num_resources (SDSI_HAVE_VSEC_RESOURCE_ARRAY, which rig/Kbuild
  * defines); before, the device pointed at them.  Kernel code only, not
@@ -55,10 +56,13 @@ sdsi_window_vsec_alloc(const struct resource *res)
 /*
  * Name PDEV as the device's PCI parent, where intel_sdsi looks for the BAR
  * of a BARID entry: a pcidev pointer before 7.x, the struct device after.
+ * No PDEV leaves the device without one (&pdev->dev of NULL is not NULL).
  */
 static inline void sdsi_window_vsec_set_pci(struct intel_vsec_device *vsec,
 					    struct pci_dev *pdev)
 {
+	if (!pdev)
+		return;
 #if !defined(SDSI_HAVE_INTEL_VSEC_H) || defined(SDSI_HAVE_VSEC_PCIDEV)
 	vsec->pcidev = pdev;
 #else
