@@ -83,6 +83,13 @@ for dir in "$build"/kernel-rig/results-*; do
 	sv=''
 	[ -z "${SDSI_RIG_GUEST_SCRIPT-}" ] || sv=", script=$(cat "$dir/script" 2>/dev/null || echo '?')"
 	echo "kernel ${dir##*/results-}: $line: $p passed, $f failed, $s skipped, violations=${v:-?}, attest=$a$sv"
+	# A barid configuration proves BARID only if its BARID checks ran:
+	# deselected there (rig/tests/conftest.py), it would pass on anything.
+	if (. "$dir/config.env" && [ -n "${SDSI_BARID-}" ]) &&
+		! grep -qs 'classname="rig\.tests\.test_discovery_access"' "$dir/tool.xml"; then
+		echo "check-kernel: FAIL: ${dir##*/results-} has BARID entries, but rig/tests/test_discovery_access.py did not run there" >&2
+		status=1
+	fi
 done
 # The run of each configuration (results-*) is its verdict.
 summary=$(/usr/bin/python3 scripts/junit-sum.py "$build/kernel-rig/results-*/*.xml") || summary="0 0 0"
